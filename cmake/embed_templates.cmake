@@ -1,0 +1,13 @@
+# Writes a C++ file that holds every templates/*.mustache as a string, keyed by file name.
+file(GLOB files ${DIR}/*.mustache)
+list(SORT files)
+set(body "#include <map>\n#include <string>\n#include <string_view>\n\nnamespace ej::render {\n\nconst std::map<std::string, std::string_view>& embedded_templates()\n{\n  static const std::map<std::string, std::string_view> templates = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} content HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" escaped "${content}")
+  string(APPEND body "    {\"${name}\", std::string_view(\"${escaped}\", sizeof(\"${escaped}\") - 1)},\n")
+endforeach()
+string(APPEND body "  };\n  return templates;\n}\n\n} // namespace ej::render\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

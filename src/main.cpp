@@ -1,0 +1,28 @@
+#include "cli/app.h"
+#include "util/error.h"
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+  CLI::App app{"ej: the experiment journal for performance work", "ej"};
+  ej::cli::register_commands(app);
+  try {
+    app.parse(argc, argv); // runs the chosen command's callback
+    return 0;
+  } catch (const CLI::Success& success) {
+    return app.exit(success); // --help, --version
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "ej: usage: " << error.what() << "\nRun 'ej --help' or 'ej COMMAND --help'.\n";
+    return 2;
+  } catch (const ej::UsageError& error) {
+    std::cerr << "ej: usage: " << error.what() << "\n";
+    return 2;
+  } catch (const ej::Error& error) {
+    std::cerr << "ej: error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << "ej: error: unexpected failure: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ej::util {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string> split(std::string_view text, char separator);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+std::string to_lower(std::string_view text);
+bool contains_ci(std::string_view haystack, std::string_view needle);
+bool is_valid_utf8(std::string_view text);
+// Replaces invalid UTF-8 sequences by U+FFFD so that JSON output never fails.
+std::string sanitize_utf8(std::string_view text);
+// The first line of a text, shortened to max_chars (on a character boundary) with "...".
+std::string first_line(std::string_view text, std::size_t max_chars);
+std::vector<std::string> lines(std::string_view text);
+
+} // namespace ej::util

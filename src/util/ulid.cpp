@@ -1,0 +1,24 @@
+#include "util/ulid.h"
+
+#include <array>
+#include <random>
+
+namespace ej::util {
+
+std::string make_ulid(std::int64_t ms)
+{
+  static constexpr char k_alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  std::string out(26, '0');
+  auto time = static_cast<std::uint64_t>(ms);
+  for (int i = 9; i >= 0; --i) {
+    out[static_cast<std::size_t>(i)] = k_alphabet[time & 31];
+    time >>= 5;
+  }
+  for (std::size_t i = 10; i < 26; ++i) {
+    out[i] = k_alphabet[generator() & 31];
+  }
+  return out;
+}
+
+} // namespace ej::util

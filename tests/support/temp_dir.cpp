@@ -1,0 +1,61 @@
+#include "support/temp_dir.h"
+
+#include "support/failure_tracker.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace ej::test {
+
+TempDir::TempDir(const std::string& label)
+{
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" + label + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("mkdtemp failed for " + pattern);
+  }
+  m_path = std::filesystem::canonical(pattern);
+}
+
+TempDir::~TempDir()
+{
+  // A failing test keeps its directory for inspection.
+  if (current_test_failed || std::uncaught_exceptions() > 0) {
+    std::cerr << "kept test directory: " << m_path << "\n";
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(m_path, ec);
+}
+
+void write_text(const std::filesystem::path& path, const std::string& content)
+{
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path());
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+}
+
+std::string read_text(const std::filesystem::path& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::filesystem::path fixtures_dir()
+{
+  const auto candidate = std::filesystem::path(EJ_SOURCE_DIR) / ".." / "shared" / "fixtures" / "third-party";
+  std::error_code ec;
+  if (std::filesystem::is_directory(candidate, ec)) {
+    return std::filesystem::canonical(candidate);
+  }
+  return {};
+}
+
+} // namespace ej::test

@@ -1,0 +1,31 @@
+#include "util/hash.h"
+#include "util/time.h"
+#include "util/ulid.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej::util;
+
+TEST_CASE("sha256 matches the published test vector")
+{
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("dates parse and format in UTC")
+{
+  const auto ms = parse_utc("2026-11-30T22:17:42Z");
+  REQUIRE(ms.has_value());
+  CHECK(format_utc(*ms) == "2026-11-30T22:17:42Z");
+  CHECK(format_date(*parse_utc("2025-01-02")) == "2025-01-02");
+  CHECK_FALSE(parse_utc("2025-02-31").has_value());
+  CHECK_FALSE(parse_utc("yesterday").has_value());
+  CHECK_FALSE(parse_utc("2025-01-02T10:00junk").has_value());
+}
+
+TEST_CASE("ULIDs are 26 characters and sort by time")
+{
+  const auto a = make_ulid(1000);
+  const auto b = make_ulid(2000);
+  CHECK(a.size() == 26);
+  CHECK(a < b);
+}
