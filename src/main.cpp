@@ -12,6 +12,8 @@ int main(int argc, char** argv)
     return 0;
   } catch (const CLI::Success& success) {
     return app.exit(success); // --help, --version
+  } catch (const ej::ExitCode& exit) {
+    return exit.code;
   } catch (const CLI::ParseError& error) {
     std::cerr << "ej: usage: " << error.what() << "\nRun 'ej --help' or 'ej COMMAND --help'.\n";
     return 2;

@@ -5,6 +5,11 @@
 // One register function per command file in src/cli/.
 namespace ej::cli {
 
-void register_init(CLI::App& app);
+void register_init(CLI::App& app);           // init.cpp
+void register_plan(CLI::App& app);           // plan.cpp
+void register_attempt_commands(CLI::App& app); // attempt.cpp: try, status, note, attempt edit
+void register_read_commands(CLI::App& app);  // log.cpp: log, show, search
+void register_why(CLI::App& app);            // why.cpp
+void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex
 
 } // namespace ej::cli

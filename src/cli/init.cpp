@@ -1,13 +1,35 @@
 #include "cli/commands.h"
+#include "cli/workspace.h"
+#include "git/repository.h"
 
-#include <iostream>
+#include <fmt/format.h>
 
 namespace ej::cli {
 
+namespace {
+
+void run_init()
+{
+  const auto workspace = locate_workspace();
+  const bool existed = std::filesystem::exists(store::journal_file(workspace.ej_dir));
+  auto journal = store::Journal::create(workspace.ej_dir);
+  git::add_exclude(workspace.work_tree, ".ej/");
+  if (existed) {
+    fmt::print("ej: journal already initialised in {} (replica {})\n", workspace.ej_dir.string(),
+               journal.replica_id());
+  } else {
+    fmt::print("ej: initialised an empty journal in {} (replica {})\n", workspace.ej_dir.string(),
+               journal.replica_id());
+  }
+}
+
+} // namespace
+
 void register_init(CLI::App& app)
 {
-  auto* command = app.add_subcommand("init", "Create the journal (.ej/) at the root of this git work tree");
-  command->callback([] { std::cout << "todo\n"; });
+  auto* command = app.add_subcommand(
+    "init", "Create the journal (.ej/) at the root of this git work tree; harmless when run again");
+  command->callback(run_init);
 }
 
 } // namespace ej::cli

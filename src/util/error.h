@@ -27,3 +27,13 @@ public:
 };
 
 } // namespace ej
+
+namespace ej {
+
+// Ends a command with an exit code after it has printed its own report (ej fsck, --check): no
+// further message. Caught in main().
+struct ExitCode {
+  int code;
+};
+
+} // namespace ej

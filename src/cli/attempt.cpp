@@ -1,0 +1,222 @@
+#include "cli/commands.h"
+#include "cli/workspace.h"
+#include "core/slug.h"
+#include "core/status.h"
+#include "store/queries.h"
+#include "util/error.h"
+
+#include <fmt/format.h>
+
+// Commands that create and change attempts: try, status, note, attempt edit.
+namespace ej::cli {
+
+namespace {
+
+core::Attempt require_attempt(store::Journal& journal, int number)
+{
+  auto attempt = store::find_attempt(journal.db(), number);
+  if (!attempt) {
+    throw Error("there is no attempt #{}; see 'ej log' for the attempts", number);
+  }
+  return *attempt;
+}
+
+std::vector<std::string> checked_tags(const std::vector<std::string>& tags)
+{
+  std::vector<std::string> out;
+  for (const auto& tag : tags) {
+    auto text = checked_text(tag, "tag", false);
+    if (text.find_first_of(" \t\n") != std::string::npos) {
+      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'", tag);
+    }
+    out.push_back(std::move(text));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+struct TryOptions {
+  std::string title;
+  std::string plan;
+  std::string hypothesis;
+  std::vector<std::string> tags;
+  std::string command;
+  std::vector<std::string> supersedes;
+  std::vector<std::string> retry_of;
+  std::vector<std::string> blocked_by;
+};
+
+void run_try(const TryOptions& options)
+{
+  const auto title = checked_text(options.title, "title", false);
+  const auto hypothesis = checked_text(options.hypothesis, "hypothesis");
+  const auto command = checked_text(options.command, "command");
+  const auto tags = checked_tags(options.tags);
+  nlohmann::json links = nlohmann::json::array();
+  const auto add_links = [&](const std::vector<std::string>& ids, const char* kind) {
+    for (const auto& id : ids) {
+      links.push_back({{"kind", kind}, {"to", parse_attempt_number(id)}});
+    }
+  };
+  add_links(options.supersedes, "supersedes");
+  add_links(options.retry_of, "retry-of");
+  add_links(options.blocked_by, "blocked-by");
+
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  int number = 0;
+  journal.write([&](store::Writer& writer) {
+    if (!store::find_plan(journal.db(), options.plan)) {
+      throw Error("no plan named '{}'; create it with 'ej plan new {} --title ...' or see 'ej plan list'",
+                  options.plan, options.plan);
+    }
+    for (const auto& link : links) {
+      require_attempt(journal, link["to"].get<int>());
+    }
+    number = store::next_attempt_number(journal.db());
+    const auto git = capture_git_context(writer, workspace);
+    writer.append("attempt.created", {{"attempt", number},
+                                      {"plan", options.plan},
+                                      {"title", title},
+                                      {"hypothesis", hypothesis},
+                                      {"command", command},
+                                      {"tags", tags},
+                                      {"links", links},
+                                      {"git", core::to_json(git)}});
+  });
+  fmt::print("#{}\n", number);
+}
+
+struct StatusOptions {
+  std::string id;
+  std::string status;
+  std::string reason;
+};
+
+void run_status(const StatusOptions& options)
+{
+  const int number = parse_attempt_number(options.id);
+  const auto status = core::parse_status(options.status);
+  if (!status) {
+    throw UsageError("'{}' is not a status; use one of: {}", options.status, core::status_names());
+  }
+  const auto reason = checked_text(options.reason, "reason");
+  if (core::reason_required(*status) && reason.empty()) {
+    throw UsageError("a {} attempt needs a reason: add --reason \"why\"", core::to_string(*status));
+  }
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  std::string previous;
+  journal.write([&](store::Writer& writer) {
+    const auto attempt = require_attempt(journal, number);
+    previous = core::to_string(attempt.status);
+    const auto git = capture_git_context(writer, workspace);
+    writer.append("attempt.status", {{"attempt", number},
+                                     {"status", core::to_string(*status)},
+                                     {"reason", reason},
+                                     {"git", core::to_json(git)}});
+  });
+  fmt::print("#{}: {} -> {}\n", number, previous, core::to_string(*status));
+}
+
+struct NoteOptions {
+  std::string id;
+  std::string text;
+};
+
+void run_note(const NoteOptions& options)
+{
+  const int number = parse_attempt_number(options.id);
+  const auto text = checked_text(options.text, "note", false);
+  auto journal = open_journal(locate_workspace());
+  journal.write([&](store::Writer& writer) {
+    require_attempt(journal, number);
+    writer.append("attempt.note", {{"attempt", number}, {"text", text}});
+  });
+  fmt::print("#{}: note added\n", number);
+}
+
+struct EditOptions {
+  std::string id;
+  std::optional<std::string> title;
+  std::optional<std::string> hypothesis;
+  std::optional<std::string> command;
+  std::vector<std::string> tags;
+  std::vector<std::string> untags;
+};
+
+void run_edit(const EditOptions& options)
+{
+  const int number = parse_attempt_number(options.id);
+  nlohmann::json payload = {{"attempt", number}};
+  if (options.title) {
+    payload["title"] = checked_text(*options.title, "title", false);
+  }
+  if (options.hypothesis) {
+    payload["hypothesis"] = checked_text(*options.hypothesis, "hypothesis");
+  }
+  if (options.command) {
+    payload["command"] = checked_text(*options.command, "command");
+  }
+  if (!options.tags.empty()) {
+    payload["add_tags"] = checked_tags(options.tags);
+  }
+  if (!options.untags.empty()) {
+    payload["remove_tags"] = checked_tags(options.untags);
+  }
+  if (payload.size() == 1) {
+    throw UsageError("nothing to change: give --title, --hypothesis, --command, --tag or --untag");
+  }
+  auto journal = open_journal(locate_workspace());
+  journal.write([&](store::Writer& writer) {
+    require_attempt(journal, number);
+    writer.append("attempt.edited", payload);
+  });
+  fmt::print("#{}: edited\n", number);
+}
+
+} // namespace
+
+void register_attempt_commands(CLI::App& app)
+{
+  auto try_options = std::make_shared<TryOptions>();
+  auto* attempt = app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
+  attempt->add_option("title", try_options->title, "What is tried, e.g. \"NCCL_ALGO=Tree\"")->required();
+  attempt->add_option("--plan", try_options->plan, "The plan it belongs to")->required();
+  attempt->add_option("--hypothesis", try_options->hypothesis, "Why it should help");
+  attempt->add_option("--tag", try_options->tags, "A tag (repeatable)");
+  attempt->add_option("--command", try_options->command, "The exact command that tests it");
+  attempt->add_option("--supersedes", try_options->supersedes, "An attempt this one replaces");
+  attempt->add_option("--retry-of", try_options->retry_of, "An attempt this one tries again");
+  attempt->add_option("--blocked-by", try_options->blocked_by, "An attempt that must succeed first");
+  attempt->callback([try_options] { run_try(*try_options); });
+
+  auto status_options = std::make_shared<StatusOptions>();
+  auto* status = app.add_subcommand("status", "Change the status of an attempt (kept in its history)");
+  status->add_option("id", status_options->id, "Attempt number")->required();
+  status->add_option("status", status_options->status, "One of: " + core::status_names())->required();
+  status->add_option("--reason", status_options->reason,
+                     "Why; required for rejected, blocked, inconclusive and superseded");
+  status->callback([status_options] { run_status(*status_options); });
+
+  auto note_options = std::make_shared<NoteOptions>();
+  auto* note = app.add_subcommand("note", "Add a note to an attempt");
+  note->add_option("id", note_options->id, "Attempt number")->required();
+  note->add_option("text", note_options->text, "The note")->required();
+  note->callback([note_options] { run_note(*note_options); });
+
+  auto edit_options = std::make_shared<EditOptions>();
+  auto* group = app.add_subcommand("attempt", "Edit an attempt");
+  group->require_subcommand(1);
+  auto* edit = group->add_subcommand("edit", "Change an attempt's title, hypothesis, command or tags");
+  edit->add_option("id", edit_options->id, "Attempt number")->required();
+  edit->add_option("--title", edit_options->title, "New title");
+  edit->add_option("--hypothesis", edit_options->hypothesis, "New hypothesis");
+  edit->add_option("--command", edit_options->command, "New command");
+  edit->add_option("--tag", edit_options->tags, "Add a tag (repeatable)");
+  edit->add_option("--untag", edit_options->untags, "Remove a tag (repeatable)");
+  edit->callback([edit_options] { run_edit(*edit_options); });
+}
+
+} // namespace ej::cli

@@ -1,0 +1,217 @@
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/workspace.h"
+#include "store/queries.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+// Reading the journal: log, show, search.
+namespace ej::cli {
+
+namespace {
+
+void print_attempt_line(const core::Attempt& attempt)
+{
+  fmt::print("{} {} {} {}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
+             paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
+             util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim));
+  if (!attempt.reason.empty()) {
+    fmt::print("       {}\n", paint(util::first_line(attempt.reason, 100), Colour::Dim));
+  }
+}
+
+struct LogOptions {
+  std::string plan;
+  std::string status;
+  std::string tag;
+  std::string since;
+  int limit = 0;
+  bool json = false;
+};
+
+void run_log(const LogOptions& options)
+{
+  store::AttemptFilter filter;
+  filter.plan = options.plan;
+  filter.tag = options.tag;
+  filter.limit = options.limit;
+  if (!options.status.empty()) {
+    if (!core::parse_status(options.status)) {
+      throw UsageError("'{}' is not a status; use one of: {}", options.status, core::status_names());
+    }
+    filter.status = options.status;
+  }
+  if (!options.since.empty()) {
+    const auto since = util::parse_utc(options.since);
+    if (!since) {
+      throw UsageError("--since '{}' is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", options.since);
+    }
+    filter.since_ms = *since;
+  }
+  auto journal = open_journal(locate_workspace());
+  const auto attempts = store::list_attempts(journal.db(), filter);
+  if (options.json) {
+    auto out = nlohmann::json::array();
+    for (const auto& attempt : attempts) {
+      out.push_back(to_json(attempt));
+    }
+    print_json(out);
+    return;
+  }
+  if (attempts.empty()) {
+    fmt::print("no attempts match; record one with: ej try \"TITLE\" --plan SLUG\n");
+    return;
+  }
+  for (const auto& attempt : attempts) {
+    print_attempt_line(attempt);
+  }
+}
+
+struct ShowOptions {
+  std::string id;
+  bool json = false;
+  bool diff = false;
+};
+
+void print_history(const core::AttemptHistory& history)
+{
+  const auto& a = history.attempt;
+  fmt::print("{} {}\n", paint(fmt::format("#{}", a.number), Colour::Bold), paint(a.title, Colour::Bold));
+  const std::string indent(12, ' ');
+  fmt::print("plan:       {}\n", a.plan);
+  fmt::print("status:     {}{}\n", paint_status(a.status),
+             a.reason.empty() ? "" : ": " + indent_continuation(a.reason, indent));
+  if (!a.hypothesis.empty()) {
+    fmt::print("hypothesis: {}\n", indent_continuation(a.hypothesis, indent));
+  }
+  if (!a.command.empty()) {
+    fmt::print("command:    {}\n", indent_continuation(a.command, indent));
+  }
+  if (!a.tags.empty()) {
+    fmt::print("tags:       {}\n", util::join(a.tags, ", "));
+  }
+  fmt::print("code:       {}\n", core::describe(a.git));
+  for (const auto& link : history.links_out) {
+    fmt::print("link:       {} #{}\n", link.kind, link.to);
+  }
+  for (const auto& link : history.links_in) {
+    fmt::print("link:       #{} {} this\n", link.from, link.kind);
+  }
+  fmt::print("\ntimeline:\n");
+  fmt::print("  {}  created as proposed at {}\n", util::format_utc(a.created_ms), core::describe(a.git));
+  // Status changes and notes interleaved by time.
+  std::size_t c = 0;
+  std::size_t n = 0;
+  while (c < history.status_changes.size() || n < history.notes.size()) {
+    const bool take_change = n >= history.notes.size() ||
+                             (c < history.status_changes.size() &&
+                              history.status_changes[c].time_ms <= history.notes[n].time_ms);
+    if (take_change) {
+      const auto& change = history.status_changes[c++];
+      fmt::print("  {}  {} -> {}{} at {}\n", util::format_utc(change.time_ms), change.from, change.to,
+                 change.reason.empty() ? "" : ": " + indent_continuation(change.reason, "      "),
+                 core::describe(change.git));
+    } else {
+      const auto& note = history.notes[n++];
+      fmt::print("  {}  note: {}\n", util::format_utc(note.time_ms), indent_continuation(note.text, "      "));
+    }
+  }
+}
+
+void run_show(const ShowOptions& options)
+{
+  const int number = parse_attempt_number(options.id);
+  auto journal = open_journal(locate_workspace());
+  const auto attempt = store::find_attempt(journal.db(), number);
+  if (!attempt) {
+    throw Error("there is no attempt #{}; see 'ej log' for the attempts", number);
+  }
+  const auto history = store::load_history(journal.db(), *attempt);
+  std::optional<std::string> diff;
+  if (options.diff && !attempt->git.diff_blob.empty()) {
+    diff = journal.blob(attempt->git.diff_blob);
+  }
+  if (options.json) {
+    auto out = to_json(history);
+    if (options.diff) {
+      out["diff"] = diff.value_or("");
+    }
+    print_json(out);
+    return;
+  }
+  print_history(history);
+  if (options.diff) {
+    if (!attempt->git.dirty) {
+      fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(attempt->git));
+    } else {
+      fmt::print("\ndiff against {}:\n{}", attempt->git.commit.substr(0, 10), diff.value_or(""));
+    }
+  }
+}
+
+struct SearchOptions {
+  std::string text;
+  int limit = 20;
+  bool json = false;
+};
+
+void run_search(const SearchOptions& options)
+{
+  auto journal = open_journal(locate_workspace());
+  const auto numbers = store::search_attempts(journal.db(), options.text, options.limit);
+  std::vector<core::Attempt> attempts;
+  for (const int number : numbers) {
+    if (auto attempt = store::find_attempt(journal.db(), number)) {
+      attempts.push_back(std::move(*attempt));
+    }
+  }
+  if (options.json) {
+    auto out = nlohmann::json::array();
+    for (const auto& attempt : attempts) {
+      out.push_back(to_json(attempt));
+    }
+    print_json(out);
+    return;
+  }
+  if (attempts.empty()) {
+    fmt::print("nothing matches '{}'\n", options.text);
+    return;
+  }
+  for (const auto& attempt : attempts) {
+    print_attempt_line(attempt);
+  }
+}
+
+} // namespace
+
+void register_read_commands(CLI::App& app)
+{
+  auto log_options = std::make_shared<LogOptions>();
+  auto* log = app.add_subcommand("log", "List attempts, newest first");
+  log->add_option("--plan", log_options->plan, "Only this plan");
+  log->add_option("--status", log_options->status, "Only this status");
+  log->add_option("--tag", log_options->tag, "Only attempts with this tag");
+  log->add_option("--since", log_options->since, "Only attempts changed since DATE (YYYY-MM-DD)");
+  log->add_option("-n", log_options->limit, "At most N attempts")->check(CLI::NonNegativeNumber);
+  log->add_flag("--json", log_options->json, "Print JSON");
+  log->callback([log_options] { run_log(*log_options); });
+
+  auto show_options = std::make_shared<ShowOptions>();
+  auto* show = app.add_subcommand("show", "Show an attempt's full timeline");
+  show->add_option("id", show_options->id, "Attempt number")->required();
+  show->add_flag("--json", show_options->json, "Print JSON");
+  show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
+  show->callback([show_options] { run_show(*show_options); });
+
+  auto search_options = std::make_shared<SearchOptions>();
+  auto* search = app.add_subcommand("search", "Full-text search over titles, hypotheses, reasons and notes");
+  search->add_option("text", search_options->text, "Words to find")->required();
+  search->add_option("-n", search_options->limit, "At most N results (default 20)")->check(CLI::PositiveNumber);
+  search->add_flag("--json", search_options->json, "Print JSON");
+  search->callback([search_options] { run_search(*search_options); });
+}
+
+} // namespace ej::cli

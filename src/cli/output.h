@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/records.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+// How commands print: colours only on a terminal and never with NO_COLOR; JSON with stable names.
+namespace ej::cli {
+
+enum class Colour { Bold, Dim, Red, Green, Yellow, Blue, Magenta, Cyan };
+
+// Wraps text in an ANSI colour when stdout is a terminal and NO_COLOR is unset.
+std::string paint(std::string_view text, Colour colour);
+std::string paint_status(core::Status status);
+
+// Prints JSON to stdout, indented, with a final newline (invalid UTF-8 replaced, never an exception).
+void print_json(const nlohmann::json& json);
+
+nlohmann::json to_json(const core::Attempt& attempt);
+nlohmann::json to_json(const core::Plan& plan);
+nlohmann::json to_json(const core::AttemptHistory& history);
+
+// Continuation lines of multi-line text indented to line up under the first.
+std::string indent_continuation(std::string_view text, std::string_view indent);
+
+} // namespace ej::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "core/git_context.h"
+#include "store/journal.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+// What every journal command needs first: where the repository and its journal are.
+namespace ej::cli {
+
+struct Workspace {
+  std::filesystem::path work_tree; // root of the git work tree
+  std::filesystem::path ej_dir;    // <work tree>/.ej
+};
+
+// The workspace of the current directory; throws when it is not inside a git work tree.
+Workspace locate_workspace();
+// Opens the journal; before `ej init` this says to run it.
+store::Journal open_journal(const Workspace& workspace);
+
+// Reads HEAD/branch/dirty state and stores the diff (when dirty) as a blob in the same transaction.
+core::GitContext capture_git_context(store::Writer& writer, const Workspace& workspace);
+
+// "12" or "#12" -> 12; anything else is a usage error naming the argument.
+int parse_attempt_number(std::string_view text);
+// Checks user text before it is stored: valid UTF-8, and not empty when required.
+std::string checked_text(std::string_view text, std::string_view what, bool allow_empty = true);
+
+} // namespace ej::cli

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/git_context.h"
+#include "core/status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// What the journal holds, as plain values read from the store.
+namespace ej::core {
+
+struct Plan {
+  std::string slug;
+  std::string title;
+  std::string goal;
+  std::string target; // "verify_ms < 15", or empty
+  std::string doc_path;
+  std::int64_t created_ms = 0;
+  int attempt_count = 0;
+};
+
+struct Link {
+  std::string kind; // "supersedes", "retry-of", "blocked-by"
+  int from = 0;     // attempt numbers
+  int to = 0;
+};
+
+struct StatusChange {
+  std::int64_t time_ms = 0;
+  std::string from; // empty for the first status
+  std::string to;
+  std::string reason;
+  GitContext git;
+};
+
+struct Note {
+  std::int64_t time_ms = 0;
+  std::string text;
+};
+
+struct Attempt {
+  int number = 0;
+  std::string id; // ULID of the event that created it
+  std::string plan;
+  std::string title;
+  std::string hypothesis;
+  std::string command;
+  Status status = Status::Proposed;
+  std::string reason;
+  std::vector<std::string> tags;
+  std::int64_t created_ms = 0;
+  std::int64_t updated_ms = 0;
+  GitContext git;
+};
+
+// Everything known about one attempt: the answer to `ej show` and `ej why`.
+struct AttemptHistory {
+  Attempt attempt;
+  std::vector<StatusChange> status_changes;
+  std::vector<Note> notes;
+  std::vector<Link> links_out; // this attempt -> others
+  std::vector<Link> links_in;  // others -> this attempt
+};
+
+} // namespace ej::core

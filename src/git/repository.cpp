@@ -1,0 +1,185 @@
+#include "git/repository.h"
+
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/handle.h"
+#include "util/strings.h"
+
+#include <git2.h>
+
+#include <fstream>
+
+namespace ej::git {
+
+namespace {
+
+using RepositoryPtr = util::Handle<git_repository, git_repository_free>;
+using ReferencePtr = util::Handle<git_reference, git_reference_free>;
+using CommitPtr = util::Handle<git_commit, git_commit_free>;
+using TreePtr = util::Handle<git_tree, git_tree_free>;
+using DiffPtr = util::Handle<git_diff, git_diff_free>;
+using StatusListPtr = util::Handle<git_status_list, git_status_list_free>;
+
+// libgit2 needs one global init per process; this keeps it for the process's lifetime.
+void ensure_libgit2()
+{
+  static const int initialised = git_libgit2_init();
+  (void)initialised;
+}
+
+[[noreturn]] void throw_git_error(const char* doing)
+{
+  const git_error* error = git_error_last();
+  throw Error("git: cannot {}: {}", doing, error != nullptr && error->message != nullptr ? error->message : "unknown error");
+}
+
+void check(int rc, const char* doing)
+{
+  if (rc < 0) {
+    throw_git_error(doing);
+  }
+}
+
+RepositoryPtr open_repository(const std::filesystem::path& path)
+{
+  ensure_libgit2();
+  git_repository* repo = nullptr;
+  if (git_repository_open_ext(&repo, path.c_str(), 0, nullptr) < 0) {
+    return nullptr;
+  }
+  return RepositoryPtr(repo);
+}
+
+int append_diff_line(const git_diff_delta*, const git_diff_hunk*, const git_diff_line* line, void* payload)
+{
+  auto& out = *static_cast<std::string*>(payload);
+  if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_ADDITION ||
+      line->origin == GIT_DIFF_LINE_DELETION) {
+    out += line->origin;
+  }
+  out.append(line->content, line->content_len);
+  return 0;
+}
+
+} // namespace
+
+std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start)
+{
+  auto repo = open_repository(start);
+  if (!repo || git_repository_is_bare(repo.get())) {
+    return std::nullopt;
+  }
+  const char* workdir = git_repository_workdir(repo.get());
+  if (workdir == nullptr) {
+    return std::nullopt;
+  }
+  return std::filesystem::path(workdir).lexically_normal().parent_path();
+}
+
+CodeState read_code_state(const std::filesystem::path& work_tree)
+{
+  auto repo = open_repository(work_tree);
+  if (!repo) {
+    throw Error("{} is not inside a git repository; run ej inside the repository of the code you measure",
+                work_tree.string());
+  }
+  CodeState state;
+
+  TreePtr head_tree;
+  ReferencePtr head;
+  git_reference* head_raw = nullptr;
+  const int head_rc = git_repository_head(&head_raw, repo.get());
+  head.reset(head_raw);
+  if (head_rc == 0) {
+    if (git_reference_is_branch(head.get())) {
+      state.context.branch = git_reference_shorthand(head.get());
+    }
+    git_oid oid;
+    check(git_reference_name_to_id(&oid, repo.get(), "HEAD"), "read HEAD");
+    state.context.commit = git_oid_tostr_s(&oid);
+    git_commit* commit_raw = nullptr;
+    check(git_commit_lookup(&commit_raw, repo.get(), &oid), "read the HEAD commit");
+    CommitPtr commit(commit_raw);
+    git_tree* tree_raw = nullptr;
+    check(git_commit_tree(&tree_raw, commit.get()), "read the HEAD tree");
+    head_tree.reset(tree_raw);
+  } else if (head_rc == GIT_EUNBORNBRANCH) {
+    // A repository with no commit yet: everything is a change against the empty tree.
+    git_reference* symbolic = nullptr;
+    if (git_reference_lookup(&symbolic, repo.get(), "HEAD") == 0) {
+      ReferencePtr owned(symbolic);
+      const char* target = git_reference_symbolic_target(owned.get());
+      if (target != nullptr) {
+        std::string name = target;
+        const std::string prefix = "refs/heads/";
+        state.context.branch = name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
+      }
+    }
+  } else {
+    throw_git_error("read HEAD");
+  }
+
+  git_status_options status_options = GIT_STATUS_OPTIONS_INIT;
+  status_options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  status_options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                         GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  git_status_list* status_raw = nullptr;
+  check(git_status_list_new(&status_raw, repo.get(), &status_options), "read the work tree status");
+  StatusListPtr status(status_raw);
+  const auto count = git_status_list_entrycount(status.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_status_entry* entry = git_status_byindex(status.get(), i);
+    if (entry->status == GIT_STATUS_CURRENT || (entry->status & GIT_STATUS_IGNORED) != 0) {
+      continue;
+    }
+    state.context.dirty = true;
+    if ((entry->status & GIT_STATUS_WT_NEW) != 0 && entry->index_to_workdir != nullptr) {
+      state.untracked_files.emplace_back(entry->index_to_workdir->new_file.path);
+    }
+  }
+  if (!state.context.dirty) {
+    return state;
+  }
+
+  git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
+  diff_options.flags = GIT_DIFF_SHOW_BINARY;
+  git_diff* diff_raw = nullptr;
+  check(git_diff_tree_to_workdir_with_index(&diff_raw, repo.get(), head_tree.get(), &diff_options),
+        "compute the diff against HEAD");
+  DiffPtr diff(diff_raw);
+  check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text), "print the diff");
+  if (!state.untracked_files.empty()) {
+    state.diff_text += "# untracked files:\n";
+    for (const auto& file : state.untracked_files) {
+      state.diff_text += "#   " + file + "\n";
+    }
+  }
+  return state;
+}
+
+void add_exclude(const std::filesystem::path& work_tree, const std::string& pattern)
+{
+  auto repo = open_repository(work_tree);
+  if (!repo) {
+    throw Error("{} is not inside a git repository", work_tree.string());
+  }
+  const auto info = std::filesystem::path(git_repository_commondir(repo.get())) / "info";
+  const auto exclude = info / "exclude";
+  const auto existing = util::read_file(exclude).value_or("");
+  for (const auto& line : util::lines(existing)) {
+    if (util::trim(line) == pattern) {
+      return;
+    }
+  }
+  std::filesystem::create_directories(info);
+  std::ofstream out(exclude, std::ios::app | std::ios::binary);
+  if (!existing.empty() && existing.back() != '\n') {
+    out << '\n';
+  }
+  out << pattern << '\n';
+  if (!out) {
+    throw Error("cannot write {}; add the line '{}' to it yourself", exclude.string(), pattern);
+  }
+}
+
+} // namespace ej::git

@@ -1,0 +1,232 @@
+#include "store/database.h"
+
+#include "util/error.h"
+
+#include <cstdlib>
+
+namespace ej::store {
+
+namespace {
+
+int busy_timeout_ms()
+{
+  // Tests shorten the wait for a locked journal; users get a generous default.
+  if (const char* value = std::getenv("EJ_BUSY_TIMEOUT_MS"); value != nullptr && *value != '\0') {
+    return std::atoi(value);
+  }
+  return 10000;
+}
+
+std::string database_name(sqlite3* db)
+{
+  const char* name = db != nullptr ? sqlite3_db_filename(db, "main") : nullptr;
+  return name != nullptr && *name != '\0' ? name : ":memory:";
+}
+
+} // namespace
+
+void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
+{
+  const std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+  const auto file = database_name(db);
+  switch (code & 0xFF) {
+  case SQLITE_BUSY:
+  case SQLITE_LOCKED:
+    throw Error("the journal {} is locked by another process (waited {} ms while {}); try again when it "
+                "has finished",
+                file, busy_timeout_ms(), doing);
+  case SQLITE_NOTADB:
+  case SQLITE_CORRUPT:
+    throw Error("the journal {} is damaged or not an ej journal ({}); run 'ej fsck' to check it, and "
+                "restore a backup (.ej/journal.db.backup-*) if it is damaged; ej did not change the file",
+                file, message);
+  case SQLITE_READONLY:
+    throw Error("cannot write the journal {} ({}) while {}; check the file's permissions", file, message, doing);
+  case SQLITE_FULL:
+    throw Error("the disk is full while {} (journal {}); free space and try again; nothing was recorded", doing,
+                file);
+  default:
+    throw Error("database error while {} (journal {}): {}", doing, file, message);
+  }
+}
+
+Statement::Statement(sqlite3* db, std::string_view sql)
+{
+  sqlite3_stmt* statement = nullptr;
+  const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &statement, nullptr);
+  m_statement.reset(statement);
+  if (rc != SQLITE_OK) {
+    throw_sqlite_error(db, rc, "preparing a query");
+  }
+}
+
+namespace {
+
+void check_bind(sqlite3_stmt* statement, int rc)
+{
+  if (rc != SQLITE_OK) {
+    throw_sqlite_error(sqlite3_db_handle(statement), rc, "binding a value");
+  }
+}
+
+} // namespace
+
+Statement& Statement::bind(int index, std::int64_t value)
+{
+  check_bind(m_statement.get(), sqlite3_bind_int64(m_statement.get(), index, value));
+  return *this;
+}
+
+Statement& Statement::bind(int index, double value)
+{
+  check_bind(m_statement.get(), sqlite3_bind_double(m_statement.get(), index, value));
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value)
+{
+  check_bind(m_statement.get(), sqlite3_bind_text64(m_statement.get(), index, value.data(), value.size(),
+                                                    SQLITE_TRANSIENT, SQLITE_UTF8));
+  return *this;
+}
+
+Statement& Statement::bind_blob(int index, std::string_view bytes)
+{
+  check_bind(m_statement.get(),
+             sqlite3_bind_blob64(m_statement.get(), index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+  return *this;
+}
+
+Statement& Statement::bind_null(int index)
+{
+  check_bind(m_statement.get(), sqlite3_bind_null(m_statement.get(), index));
+  return *this;
+}
+
+bool Statement::step()
+{
+  const int rc = sqlite3_step(m_statement.get());
+  if (rc == SQLITE_ROW) {
+    return true;
+  }
+  if (rc == SQLITE_DONE) {
+    return false;
+  }
+  throw_sqlite_error(sqlite3_db_handle(m_statement.get()), rc, "running a query");
+}
+
+void Statement::run()
+{
+  while (step()) {
+  }
+}
+
+void Statement::reset()
+{
+  sqlite3_reset(m_statement.get());
+  sqlite3_clear_bindings(m_statement.get());
+}
+
+std::int64_t Statement::integer(int column) const
+{
+  return sqlite3_column_int64(m_statement.get(), column);
+}
+
+double Statement::real(int column) const
+{
+  return sqlite3_column_double(m_statement.get(), column);
+}
+
+std::string Statement::text(int column) const
+{
+  const auto* data = sqlite3_column_text(m_statement.get(), column);
+  const int size = sqlite3_column_bytes(m_statement.get(), column);
+  return data != nullptr ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
+                         : std::string();
+}
+
+std::string Statement::blob(int column) const
+{
+  const auto* data = sqlite3_column_blob(m_statement.get(), column);
+  const int size = sqlite3_column_bytes(m_statement.get(), column);
+  return data != nullptr ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
+                         : std::string();
+}
+
+bool Statement::is_null(int column) const
+{
+  return sqlite3_column_type(m_statement.get(), column) == SQLITE_NULL;
+}
+
+Database Database::open(const std::filesystem::path& path, OpenMode mode)
+{
+  sqlite3* db = nullptr;
+  const int flags = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
+                                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  Database database(db, path);
+  if (rc != SQLITE_OK) {
+    throw_sqlite_error(db, rc, "opening the journal");
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, busy_timeout_ms());
+  if (mode == OpenMode::ReadWrite) {
+    database.exec("PRAGMA journal_mode=WAL");
+  }
+  database.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
+  return database;
+}
+
+Database Database::open_memory()
+{
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open(":memory:", &db);
+  Database database(db, ":memory:");
+  if (rc != SQLITE_OK) {
+    throw_sqlite_error(db, rc, "opening an in-memory database");
+  }
+  database.exec("PRAGMA foreign_keys=ON");
+  return database;
+}
+
+void Database::exec(std::string_view sql)
+{
+  char* message = nullptr;
+  const std::string statement(sql);
+  const int rc = sqlite3_exec(m_db.get(), statement.c_str(), nullptr, nullptr, &message);
+  sqlite3_free(message);
+  if (rc != SQLITE_OK) {
+    throw_sqlite_error(m_db.get(), rc, "updating the journal");
+  }
+}
+
+std::int64_t Database::last_insert_rowid() const
+{
+  return sqlite3_last_insert_rowid(m_db.get());
+}
+
+std::int64_t Database::query_integer(std::string_view sql)
+{
+  auto statement = prepare(sql);
+  return statement.step() ? statement.integer(0) : 0;
+}
+
+WriteTransaction::WriteTransaction(Database& db) : m_db(db)
+{
+  m_db.exec("BEGIN IMMEDIATE");
+}
+
+WriteTransaction::~WriteTransaction()
+{
+  if (!m_done) {
+    sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+}
+
+void WriteTransaction::commit()
+{
+  m_db.exec("COMMIT");
+  m_done = true;
+}
+
+} // namespace ej::store

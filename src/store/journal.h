@@ -1,0 +1,68 @@
+#pragma once
+
+#include "store/database.h"
+#include "store/event.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace ej::store {
+
+class Journal;
+
+// What a write may do inside its transaction: append events (applied to the derived tables at once)
+// and store content-addressed blobs. Queries on journal.db() see the writes made so far.
+class Writer {
+public:
+  explicit Writer(Journal& journal) : m_journal(journal) {}
+  Event append(const std::string& type, nlohmann::json payload);
+  // Stores the bytes once under their sha256 and returns the hash.
+  std::string put_blob(std::string_view content);
+
+private:
+  Journal& m_journal;
+};
+
+class Journal {
+public:
+  // Creates .ej/journal.db (and .ej/) under the work tree, or opens it when it already exists.
+  static Journal create(const std::filesystem::path& ej_dir);
+  // Opens an existing journal, migrating it when it is older than this ej (after a backup).
+  static Journal open(const std::filesystem::path& ej_dir);
+  static Journal open_memory();
+
+  Database& db() { return m_db; }
+  const std::string& replica_id() const { return m_replica_id; }
+  // Set when the journal was written by a newer ej: every write refuses with this message.
+  const std::optional<std::string>& read_only_reason() const { return m_read_only_reason; }
+
+  // Runs fn in one BEGIN IMMEDIATE transaction: every event it appends is applied to the derived
+  // tables in the same transaction, so a crash leaves all of it or none of it.
+  void write(const std::function<void(Writer&)>& fn);
+
+  std::optional<std::string> blob(const std::string& hash);
+
+  Journal(Database db, std::string replica_id, std::optional<std::string> read_only_reason)
+    : m_db(std::move(db)), m_replica_id(std::move(replica_id)), m_read_only_reason(std::move(read_only_reason))
+  {
+  }
+
+private:
+  friend class Writer;
+
+  Database m_db;
+  std::string m_replica_id;
+  std::optional<std::string> m_read_only_reason;
+};
+
+std::filesystem::path journal_file(const std::filesystem::path& ej_dir);
+
+// Brings the schema to the current version: numbered steps in one transaction, after a backup of a
+// non-empty journal taken with SQLite's backup API. Exposed for the migration tests.
+void migrate(Database& db, const std::filesystem::path& backup_dir);
+// Copies the whole database to a file with SQLite's online backup API.
+void backup_database(Database& db, const std::filesystem::path& destination);
+
+} // namespace ej::store

@@ -1,0 +1,242 @@
+#include "store/queries.h"
+
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+namespace ej::store {
+
+namespace {
+
+constexpr const char* k_attempt_columns =
+  "a.number, a.id, a.plan, a.title, a.hypothesis, a.command, a.status, a.reason, a.created_ms, a.updated_ms, "
+  "a.git_commit, a.git_branch, a.git_dirty, a.git_diff_blob, "
+  "coalesce((SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM attempt_tags WHERE attempt = a.number "
+  "ORDER BY tag)), '')";
+
+core::Attempt read_attempt(const Statement& row)
+{
+  core::Attempt attempt;
+  attempt.number = static_cast<int>(row.integer(0));
+  attempt.id = row.text(1);
+  attempt.plan = row.text(2);
+  attempt.title = row.text(3);
+  attempt.hypothesis = row.text(4);
+  attempt.command = row.text(5);
+  attempt.status = core::parse_status(row.text(6)).value_or(core::Status::Proposed);
+  attempt.reason = row.text(7);
+  attempt.created_ms = row.integer(8);
+  attempt.updated_ms = row.integer(9);
+  attempt.git.commit = row.text(10);
+  attempt.git.branch = row.text(11);
+  attempt.git.dirty = row.integer(12) != 0;
+  attempt.git.diff_blob = row.text(13);
+  const auto tags = row.text(14);
+  if (!tags.empty()) {
+    attempt.tags = util::split(tags, '\x1f');
+  }
+  return attempt;
+}
+
+core::Plan read_plan(const Statement& row)
+{
+  core::Plan plan;
+  plan.slug = row.text(0);
+  plan.title = row.text(1);
+  plan.goal = row.text(2);
+  plan.target = row.text(3);
+  plan.doc_path = row.text(4);
+  plan.created_ms = row.integer(5);
+  plan.attempt_count = static_cast<int>(row.integer(6));
+  return plan;
+}
+
+constexpr const char* k_plan_query =
+  "SELECT p.slug, p.title, p.goal, p.target, p.doc_path, p.created_ms, "
+  "(SELECT count(*) FROM attempts WHERE plan = p.slug) FROM plans p";
+
+std::vector<int> numbers(Statement& statement)
+{
+  std::vector<int> out;
+  while (statement.step()) {
+    out.push_back(static_cast<int>(statement.integer(0)));
+  }
+  return out;
+}
+
+// FTS5 query syntax gives meaning to quotes, dashes, colons and more; every word the user typed is
+// quoted so that "NCCL_ALGO=Tree" is searched as text, never parsed as a query.
+std::string fts_query(const std::string& text)
+{
+  std::string query;
+  std::string word;
+  const auto flush = [&] {
+    if (!word.empty()) {
+      std::string quoted = "\"";
+      for (const char c : word) {
+        quoted += c;
+        if (c == '"') {
+          quoted += '"';
+        }
+      }
+      quoted += '"';
+      query += query.empty() ? quoted : " " + quoted;
+      word.clear();
+    }
+  };
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      flush();
+    } else {
+      word += c;
+    }
+  }
+  flush();
+  return query;
+}
+
+} // namespace
+
+std::vector<core::Plan> list_plans(Database& db)
+{
+  auto select = db.prepare(std::string(k_plan_query) + " ORDER BY p.slug");
+  std::vector<core::Plan> plans;
+  while (select.step()) {
+    plans.push_back(read_plan(select));
+  }
+  return plans;
+}
+
+std::optional<core::Plan> find_plan(Database& db, const std::string& slug)
+{
+  auto select = db.prepare(std::string(k_plan_query) + " WHERE p.slug = ?");
+  select.bind(1, slug);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return read_plan(select);
+}
+
+std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filter)
+{
+  std::string sql = fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns);
+  if (!filter.plan.empty()) {
+    sql += " AND a.plan = ?";
+  }
+  if (!filter.status.empty()) {
+    sql += " AND a.status = ?";
+  }
+  if (!filter.tag.empty()) {
+    sql += " AND a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)";
+  }
+  if (filter.since_ms > 0) {
+    sql += " AND a.updated_ms >= ?";
+  }
+  sql += " ORDER BY a.number DESC";
+  if (filter.limit > 0) {
+    sql += fmt::format(" LIMIT {}", filter.limit);
+  }
+  auto select = db.prepare(sql);
+  int index = 1;
+  if (!filter.plan.empty()) {
+    select.bind(index++, filter.plan);
+  }
+  if (!filter.status.empty()) {
+    select.bind(index++, filter.status);
+  }
+  if (!filter.tag.empty()) {
+    select.bind(index++, filter.tag);
+  }
+  if (filter.since_ms > 0) {
+    select.bind(index++, filter.since_ms);
+  }
+  std::vector<core::Attempt> attempts;
+  while (select.step()) {
+    attempts.push_back(read_attempt(select));
+  }
+  return attempts;
+}
+
+std::optional<core::Attempt> find_attempt(Database& db, int number)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM attempts a WHERE a.number = ?", k_attempt_columns));
+  select.bind(1, number);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return read_attempt(select);
+}
+
+core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
+{
+  core::AttemptHistory history;
+  history.attempt = attempt;
+  auto changes = db.prepare(
+    "SELECT time_ms, from_status, to_status, reason, git_commit, git_branch, git_dirty, git_diff_blob "
+    "FROM status_changes WHERE attempt = ? ORDER BY time_ms, event_id");
+  changes.bind(1, attempt.number);
+  while (changes.step()) {
+    core::StatusChange change;
+    change.time_ms = changes.integer(0);
+    change.from = changes.text(1);
+    change.to = changes.text(2);
+    change.reason = changes.text(3);
+    change.git.commit = changes.text(4);
+    change.git.branch = changes.text(5);
+    change.git.dirty = changes.integer(6) != 0;
+    change.git.diff_blob = changes.text(7);
+    history.status_changes.push_back(std::move(change));
+  }
+  auto notes = db.prepare("SELECT time_ms, text FROM notes WHERE attempt = ? ORDER BY time_ms, event_id");
+  notes.bind(1, attempt.number);
+  while (notes.step()) {
+    history.notes.push_back({notes.integer(0), notes.text(1)});
+  }
+  auto out = db.prepare(
+    "SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE from_attempt = ? ORDER BY kind, to_attempt");
+  out.bind(1, attempt.number);
+  while (out.step()) {
+    history.links_out.push_back(
+      {out.text(0), static_cast<int>(out.integer(1)), static_cast<int>(out.integer(2))});
+  }
+  auto in = db.prepare(
+    "SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE to_attempt = ? ORDER BY kind, from_attempt");
+  in.bind(1, attempt.number);
+  while (in.step()) {
+    history.links_in.push_back({in.text(0), static_cast<int>(in.integer(1)), static_cast<int>(in.integer(2))});
+  }
+  return history;
+}
+
+int next_attempt_number(Database& db)
+{
+  return static_cast<int>(db.query_integer("SELECT coalesce(max(number), 0) + 1 FROM attempts"));
+}
+
+std::vector<int> search_attempts(Database& db, const std::string& text, int limit)
+{
+  const auto query = fts_query(text);
+  if (query.empty()) {
+    return {};
+  }
+  auto select = db.prepare(
+    "SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY bm25(attempt_search), rowid LIMIT ?");
+  select.bind(1, query).bind(2, limit);
+  return numbers(select);
+}
+
+std::vector<int> attempts_with_tag(Database& db, const std::string& tag)
+{
+  auto select = db.prepare("SELECT attempt FROM attempt_tags WHERE tag = ? ORDER BY attempt");
+  select.bind(1, tag);
+  return numbers(select);
+}
+
+std::vector<int> attempts_with_title(Database& db, const std::string& text)
+{
+  auto select = db.prepare("SELECT number FROM attempts WHERE instr(lower(title), lower(?)) > 0 ORDER BY number");
+  select.bind(1, text);
+  return numbers(select);
+}
+
+} // namespace ej::store

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/records.h"
+#include "store/database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// Typed reads of the derived tables.
+namespace ej::store {
+
+std::vector<core::Plan> list_plans(Database& db);
+std::optional<core::Plan> find_plan(Database& db, const std::string& slug);
+
+struct AttemptFilter {
+  std::string plan;
+  std::string status;
+  std::string tag;
+  std::int64_t since_ms = 0;
+  int limit = 0; // 0: all
+};
+
+// Newest first, like git log.
+std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filter);
+std::optional<core::Attempt> find_attempt(Database& db, int number);
+core::AttemptHistory load_history(Database& db, const core::Attempt& attempt);
+int next_attempt_number(Database& db);
+
+// Attempt numbers whose title, hypothesis, command, tags, reasons or notes match the words of text,
+// best match first (SQLite FTS5, bm25).
+std::vector<int> search_attempts(Database& db, const std::string& text, int limit);
+std::vector<int> attempts_with_tag(Database& db, const std::string& tag);
+// Case-insensitive substring of the title.
+std::vector<int> attempts_with_title(Database& db, const std::string& text);
+
+} // namespace ej::store
