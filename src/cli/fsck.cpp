@@ -15,9 +15,12 @@ int run_fsck(bool full)
 {
   const auto workspace = locate_workspace();
   const auto file = store::journal_file(workspace.ej_dir);
+  if (!std::filesystem::exists(file)) {
+    throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
+  }
   store::FsckReport report;
   try {
-    auto journal = open_journal(workspace);
+    auto journal = store::Journal::open(workspace.ej_dir);
     if (journal.read_only_reason()) {
       throw Error("{}", *journal.read_only_reason());
     }

@@ -50,7 +50,7 @@ std::vector<char*> c_strings(std::vector<std::string>& strings)
 
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options)
 {
-  TempDir io("ej-cmd");
+  TempDir io("ej-cmd", false);
   const auto in_path = io / "in";
   const auto out_path = io / "out";
   const auto err_path = io / "err";
@@ -88,6 +88,40 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   return result;
 }
 
+int start_command(const std::vector<std::string>& argv, const CommandOptions& options)
+{
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  if (!options.cwd.empty()) {
+    posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+  }
+  auto args = argv;
+  auto env = merged_environment(options.env);
+  auto c_args = c_strings(args);
+  auto c_env = c_strings(env);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), c_env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  }
+  return pid;
+}
+
+int wait_command(int pid)
+{
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    return WEXITSTATUS(status);
+  }
+  return 128 + WTERMSIG(status);
+}
+
 CommandResult run_ej(const std::filesystem::path& cwd, const std::vector<std::string>& args,
                      const std::map<std::string, std::string>& env)
 {
@@ -106,7 +140,7 @@ std::string git(const std::filesystem::path& dir, const std::vector<std::string>
   argv.insert(argv.end(), args.begin(), args.end());
   const auto result = run_command(argv);
   if (result.exit_code != 0) {
-    throw std::runtime_error("git failed: " + result.err);
+    throw std::runtime_error("git " + (args.empty() ? std::string() : args.front()) + " failed (exit " + std::to_string(result.exit_code) + "): " + result.err + result.out);
   }
   return result.out;
 }

@@ -23,6 +23,11 @@ struct CommandOptions {
 // Runs argv (no shell) and waits for it; output is captured through files so any size works.
 CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options = {});
 
+// Starts argv in the background (output discarded); returns its pid.
+int start_command(const std::vector<std::string>& argv, const CommandOptions& options = {});
+// Waits for a process started with start_command; returns its exit code, or 128+signal.
+int wait_command(int pid);
+
 // Runs the built ej binary with arguments, in a directory.
 CommandResult run_ej(const std::filesystem::path& cwd, const std::vector<std::string>& args,
                      const std::map<std::string, std::string>& env = {});

@@ -10,7 +10,7 @@
 
 namespace ej::test {
 
-TempDir::TempDir(const std::string& label)
+TempDir::TempDir(const std::string& label, bool keep_on_failure) : m_keep_on_failure(keep_on_failure)
 {
   const char* base = std::getenv("TMPDIR");
   std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/" + label + "-XXXXXX";
@@ -23,7 +23,7 @@ TempDir::TempDir(const std::string& label)
 TempDir::~TempDir()
 {
   // A failing test keeps its directory for inspection.
-  if (current_test_failed || std::uncaught_exceptions() > 0) {
+  if (m_keep_on_failure && (current_test_failed || std::uncaught_exceptions() > 0)) {
     std::cerr << "kept test directory: " << m_path << "\n";
     return;
   }

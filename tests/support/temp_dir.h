@@ -9,7 +9,7 @@ namespace ej::test {
 // when it fails, so a failing test can be inspected.
 class TempDir {
 public:
-  explicit TempDir(const std::string& label = "ej-test");
+  explicit TempDir(const std::string& label = "ej-test", bool keep_on_failure = true);
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -19,6 +19,7 @@ public:
 
 private:
   std::filesystem::path m_path;
+  bool m_keep_on_failure;
 };
 
 // Writes a file (creating parent directories).

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds ej and runs every test twice: a warnings-as-errors build, then the same suite under
+# AddressSanitizer + UndefinedBehaviorSanitizer. This is what CI runs (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== build (warnings are errors) =="
+cmake -S . -B build/release -G Ninja -DEJ_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/release -j "$jobs"
+echo "== tests =="
+(cd build/release && ctest --output-on-failure -j "$jobs" --timeout 300)
+
+echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer =="
+cmake -S . -B build/asan -G Ninja -DEJ_WERROR=ON -DEJ_SANITIZE=ON -DEJ_PERF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build/asan -j "$jobs"
+echo "== tests under sanitizers =="
+(cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --output-on-failure -j "$jobs" --timeout 600)

@@ -1,0 +1,124 @@
+// Builds a journal of 10,000 attempts across 20 plans (about 100,000 events) in a scratch git
+// repository, then times the read and write commands of the real ej binary on it, with
+// `git log -n 50` on the same repository as a reference point. Prints figures; asserts nothing.
+//
+//   perf_journal_bench [--attempts N] [--runs N] [--keep]
+#include "store/journal.h"
+#include "support/command.h"
+#include "support/temp_dir.h"
+#include "support/timing.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+
+using namespace ej;
+using nlohmann::json;
+
+namespace {
+
+const char* const k_words[] = {"allreduce", "fusion", "NCCL_ALGO=Tree", "symmetric", "memory", "cuda-graph",
+                               "padding", "verify", "PCIe", "Blackwell", "FlashInfer", "expert", "parallelism",
+                               "kernel", "latency", "throughput", "batch", "SM120", "toolkit", "regression"};
+
+std::string sentence(std::mt19937& random, int words)
+{
+  std::string out;
+  for (int i = 0; i < words; ++i) {
+    out += (i ? " " : "") + std::string(k_words[random() % std::size(k_words)]);
+  }
+  return out;
+}
+
+// Writes the journal through the store (the same event path ej uses), 500 attempts a transaction.
+std::int64_t generate(const std::filesystem::path& ej_dir, int attempts)
+{
+  auto journal = store::Journal::create(ej_dir);
+  std::mt19937 random(42);
+  const char* statuses[] = {"running", "adopted", "rejected", "blocked", "inconclusive", "superseded"};
+  journal.write([&](store::Writer& writer) {
+    for (int p = 0; p < 20; ++p) {
+      writer.append("plan.created", {{"slug", "plan-" + std::to_string(p)},
+                                     {"title", "Plan " + std::to_string(p)},
+                                     {"goal", sentence(random, 8)},
+                                     {"target", "verify_ms < 15"},
+                                     {"doc", "journal/plan-" + std::to_string(p) + ".md"}});
+    }
+  });
+  for (int first = 1; first <= attempts; first += 500) {
+    journal.write([&](store::Writer& writer) {
+      for (int number = first; number < first + 500 && number <= attempts; ++number) {
+        writer.append("attempt.created", {{"attempt", number},
+                                          {"plan", "plan-" + std::to_string(number % 20)},
+                                          {"title", sentence(random, 4) + " #" + std::to_string(number)},
+                                          {"hypothesis", sentence(random, 12)},
+                                          {"command", "./bench --variant " + std::to_string(number)},
+                                          {"tags", {k_words[number % 5]}},
+                                          {"links", json::array()},
+                                          {"git", json::object()}});
+        for (int s = 0; s < 3; ++s) {
+          writer.append("attempt.status", {{"attempt", number},
+                                           {"status", statuses[random() % std::size(statuses)]},
+                                           {"reason", sentence(random, 10)},
+                                           {"git", json::object()}});
+        }
+        for (int n = 0; n < 6; ++n) {
+          writer.append("attempt.note", {{"attempt", number}, {"text", sentence(random, 15)}});
+        }
+      }
+    });
+  }
+  return journal.db().query_integer("SELECT count(*) FROM events");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  int attempts = 10000;
+  int runs = 21;
+  bool keep = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--attempts") == 0 && i + 1 < argc) {
+      attempts = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+      runs = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--keep") == 0) {
+      keep = true;
+    }
+  }
+  test::TempDir dir("ej-perf-journal");
+  test::make_git_repo(dir.path());
+  for (int c = 0; c < 60; ++c) { // some history for git log
+    test::write_text(dir / "file.txt", std::to_string(c));
+    test::git(dir.path(), {"add", "file.txt"});
+    test::git(dir.path(), {"commit", "-q", "-m", "change " + std::to_string(c)});
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto events = generate(dir / ".ej", attempts);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("journal: %d attempts, 20 plans, %lld events, generated in %.1f s, %.1f MB on disk\n", attempts,
+              static_cast<long long>(events), seconds,
+              static_cast<double>(std::filesystem::file_size(dir / ".ej" / "journal.db")) / 1e6);
+  std::printf("machine: %u cores; each figure is over %d runs of the real binary\n\n",
+              std::thread::hardware_concurrency(), runs);
+
+  const std::string ej = EJ_BINARY;
+  const auto show_id = std::to_string(attempts / 2);
+  test::print_timing("git log -n 50 (reference)", test::time_command({"git", "log", "-n", "50"}, dir.path(), runs), 0, 0);
+  test::print_timing("ej log -n 50", test::time_command({ej, "log", "-n", "50"}, dir.path(), runs), 20, 32);
+  test::print_timing("ej log -n 50 --json", test::time_command({ej, "log", "-n", "50", "--json"}, dir.path(), runs), 20, 32);
+  test::print_timing("ej show " + show_id, test::time_command({ej, "show", show_id}, dir.path(), runs), 20, 32);
+  test::print_timing("ej why NCCL_ALGO=Tree", test::time_command({ej, "why", "NCCL_ALGO=Tree"}, dir.path(), runs), 50, 32);
+  test::print_timing("ej why " + show_id, test::time_command({ej, "why", show_id}, dir.path(), runs), 50, 32);
+  test::print_timing("ej search \"PCIe latency\"", test::time_command({ej, "search", "PCIe latency"}, dir.path(), runs), 50, 32);
+  test::print_timing("ej try", test::time_command({ej, "try", "perf attempt", "--plan", "plan-3"}, dir.path(), runs), 20, 32);
+  if (keep) {
+    std::printf("\nkept %s\n", dir.path().c_str());
+    std::exit(0); // skip TempDir's clean-up
+  }
+  return 0;
+}

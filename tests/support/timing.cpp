@@ -1,0 +1,70 @@
+#include "support/timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+namespace ej::test {
+
+Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs)
+{
+  std::vector<double> times;
+  Timing timing;
+  for (int run = 0; run < runs; ++run) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+    std::vector<std::string> args = argv;
+    std::vector<char*> c_args;
+    for (auto& arg : args) {
+      c_args.push_back(arg.data());
+    }
+    c_args.push_back(nullptr);
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), environ) != 0) {
+      throw std::runtime_error("cannot start " + argv[0]);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    rusage usage{};
+    wait4(pid, &status, 0, &usage);
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    times.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
+    timing.peak_rss_kb = std::max(timing.peak_rss_kb, usage.ru_maxrss);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      ++timing.failures;
+    }
+  }
+  std::sort(times.begin(), times.end());
+  timing.median_ms = times[times.size() / 2];
+  timing.min_ms = times.front();
+  timing.max_ms = times.back();
+  return timing;
+}
+
+void print_timing(const std::string& label, const Timing& timing, double goal_ms, double goal_mb)
+{
+  const double mb = static_cast<double>(timing.peak_rss_kb) / 1024.0;
+  std::printf("%-28s median %7.2f ms (min %7.2f, max %7.2f)  peak RSS %6.1f MB", label.c_str(), timing.median_ms,
+              timing.min_ms, timing.max_ms, mb);
+  if (goal_ms > 0) {
+    std::printf("  goal < %.0f ms, < %.0f MB: %s", goal_ms, goal_mb,
+                timing.median_ms < goal_ms && mb < goal_mb ? "met" : "NOT MET");
+  }
+  if (timing.failures > 0) {
+    std::printf("  (%d runs failed)", timing.failures);
+  }
+  std::printf("\n");
+}
+
+} // namespace ej::test

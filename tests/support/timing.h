@@ -1,0 +1,23 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ej::test {
+
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  long peak_rss_kb = 0; // the largest peak RSS of any run
+  int failures = 0;     // runs that did not exit 0
+};
+
+// Runs argv `runs` times (output discarded) and reports wall time and peak memory (wait4 rusage).
+Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs);
+
+// "ej log -n 50        median 4.1 ms  (min 3.9, max 5.0)  peak RSS 7.8 MB"
+void print_timing(const std::string& label, const Timing& timing, double goal_ms, double goal_mb);
+
+} // namespace ej::test

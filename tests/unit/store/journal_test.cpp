@@ -1,0 +1,177 @@
+#include "store/fsck.h"
+#include "store/journal.h"
+#include "store/queries.h"
+#include "store/schema.h"
+#include "support/temp_dir.h"
+#include "util/error.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej;
+using nlohmann::json;
+
+namespace {
+
+void add_plan_and_attempt(store::Journal& journal)
+{
+  journal.write([](store::Writer& writer) {
+    writer.append("plan.created", {{"slug", "p"}, {"title", "Plan"}, {"goal", ""}, {"target", ""}, {"doc", "d.md"}});
+    writer.append("attempt.created", {{"attempt", 1},
+                                      {"plan", "p"},
+                                      {"title", "NCCL_ALGO=Tree"},
+                                      {"hypothesis", "tree is faster"},
+                                      {"command", ""},
+                                      {"tags", {"nccl"}},
+                                      {"links", json::array()},
+                                      {"git", json::object()}});
+    writer.append("attempt.status", {{"attempt", 1}, {"status", "rejected"}, {"reason", "no gain on PCIe"}});
+    writer.append("attempt.note", {{"attempt", 1}, {"text", "measured twice"}});
+  });
+}
+
+} // namespace
+
+TEST_CASE("events update the derived tables in the same transaction")
+{
+  auto journal = store::Journal::open_memory();
+  add_plan_and_attempt(journal);
+  const auto attempt = store::find_attempt(journal.db(), 1);
+  REQUIRE(attempt);
+  CHECK(attempt->status == core::Status::Rejected);
+  CHECK(attempt->reason == "no gain on PCIe");
+  CHECK(attempt->tags == std::vector<std::string>{"nccl"});
+  const auto history = store::load_history(journal.db(), *attempt);
+  REQUIRE(history.status_changes.size() == 1);
+  CHECK(history.status_changes[0].from == "proposed");
+  CHECK(history.notes.size() == 1);
+  CHECK(store::search_attempts(journal.db(), "PCIe", 10) == std::vector<int>{1});
+}
+
+TEST_CASE("a write that throws leaves nothing behind")
+{
+  auto journal = store::Journal::open_memory();
+  CHECK_THROWS(journal.write([](store::Writer& writer) {
+    writer.append("plan.created", {{"slug", "p"}, {"title", "Plan"}});
+    throw Error("interrupted");
+  }));
+  CHECK(journal.db().query_integer("SELECT count(*) FROM events") == 0);
+  CHECK(store::list_plans(journal.db()).empty());
+}
+
+TEST_CASE("events cannot be changed or deleted")
+{
+  auto journal = store::Journal::open_memory();
+  add_plan_and_attempt(journal);
+  CHECK_THROWS(journal.db().exec("UPDATE events SET type = 'x'"));
+  CHECK_THROWS(journal.db().exec("DELETE FROM events"));
+}
+
+TEST_CASE("reindex rebuilds the same derived tables and fsck agrees")
+{
+  auto journal = store::Journal::open_memory();
+  add_plan_and_attempt(journal);
+  const auto before = store::load_history(journal.db(), *store::find_attempt(journal.db(), 1));
+  store::reindex_journal(journal.db());
+  const auto after = store::load_history(journal.db(), *store::find_attempt(journal.db(), 1));
+  CHECK(after.attempt.reason == before.attempt.reason);
+  CHECK(after.status_changes.size() == before.status_changes.size());
+  CHECK(after.notes.size() == before.notes.size());
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
+TEST_CASE("fsck reports derived tables that disagree with the events")
+{
+  auto journal = store::Journal::open_memory();
+  add_plan_and_attempt(journal);
+  journal.db().exec("UPDATE attempts SET reason = 'tampered'");
+  const auto report = store::check_journal(journal.db(), false);
+  REQUIRE_FALSE(report.problems.empty());
+  CHECK(report.problems.front().find("attempts") != std::string::npos);
+  store::reindex_journal(journal.db());
+  CHECK(store::check_journal(journal.db(), false).problems.empty());
+  CHECK(store::find_attempt(journal.db(), 1)->reason == "no gain on PCIe");
+}
+
+TEST_CASE("blobs are stored once under their content hash")
+{
+  auto journal = store::Journal::open_memory();
+  std::string first;
+  std::string second;
+  journal.write([&](store::Writer& writer) {
+    first = writer.put_blob("diff --git a/x b/x\n");
+    second = writer.put_blob("diff --git a/x b/x\n");
+  });
+  CHECK(first == second);
+  CHECK(journal.db().query_integer("SELECT count(*) FROM blobs") == 1);
+  CHECK(journal.blob(first) == "diff --git a/x b/x\n");
+}
+
+TEST_CASE("a journal is created with WAL, the application id and the current schema")
+{
+  test::TempDir dir;
+  auto journal = store::Journal::create(dir / ".ej");
+  CHECK(journal.db().query_integer("PRAGMA application_id") == store::k_application_id);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  auto mode = journal.db().prepare("PRAGMA journal_mode");
+  REQUIRE(mode.step());
+  CHECK(mode.text(0) == "wal");
+  CHECK(journal.db().query_integer("PRAGMA foreign_keys") == 1);
+  CHECK_FALSE(journal.replica_id().empty());
+}
+
+TEST_CASE("a journal from version 1 with data migrates to the current version after a backup")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  std::filesystem::create_directories(ej_dir);
+  {
+    auto db = store::Database::open(store::journal_file(ej_dir), store::OpenMode::ReadWrite);
+    db.exec(store::migrations().front().sql);
+    db.exec("PRAGMA user_version = 1");
+    db.exec(fmt::format("PRAGMA application_id = {}", store::k_application_id));
+    store::Journal v1(std::move(db), "replica-v1", std::nullopt);
+    add_plan_and_attempt(v1);
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  CHECK(store::find_attempt(journal.db(), 1)->reason == "no gain on PCIe");
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+  if (store::current_schema_version() > 1) {
+    CHECK(std::filesystem::exists(ej_dir / "journal.db.backup-v1"));
+    auto backup = store::Database::open(ej_dir / "journal.db.backup-v1", store::OpenMode::ReadOnly);
+    CHECK(backup.query_integer("PRAGMA user_version") == 1);
+    CHECK(backup.query_integer("SELECT count(*) FROM events") == 4);
+  }
+}
+
+TEST_CASE("a journal written by a newer ej opens read-only and refuses writes")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  {
+    auto journal = store::Journal::create(ej_dir);
+    add_plan_and_attempt(journal);
+    journal.db().exec(fmt::format("PRAGMA user_version = {}", store::current_schema_version() + 1));
+  }
+  auto journal = store::Journal::open(ej_dir);
+  REQUIRE(journal.read_only_reason());
+  CHECK(store::find_attempt(journal.db(), 1));
+  CHECK_THROWS_WITH(journal.write([](store::Writer&) {}), Catch::Contains("newer ej"));
+}
+
+TEST_CASE("a file that is not an ej journal is never opened for writing")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  test::write_text(ej_dir / "journal.db", std::string(4096, 'x'));
+  CHECK_THROWS_WITH(store::Journal::open(ej_dir), Catch::Contains("ej fsck") && Catch::Contains("journal.db"));
+  CHECK(test::read_text(ej_dir / "journal.db") == std::string(4096, 'x'));
+
+  const auto other_dir = dir / "other";
+  std::filesystem::create_directories(other_dir);
+  {
+    auto db = store::Database::open(store::journal_file(other_dir), store::OpenMode::ReadWrite);
+    db.exec("CREATE TABLE mine(x)");
+  }
+  CHECK_THROWS_WITH(store::Journal::open(other_dir), Catch::Contains("not an ej journal"));
+}
