@@ -1,5 +1,6 @@
 #include "store/projection.h"
 
+#include "store/projection_runs.h"
 #include "store/schema.h"
 #include "util/error.h"
 
@@ -193,6 +194,15 @@ const std::map<std::string, Applier, std::less<>>& appliers()
     {"plan.created", plan_created},       {"plan.edited", plan_edited},
     {"attempt.created", attempt_created}, {"attempt.status", attempt_status},
     {"attempt.note", attempt_note},       {"attempt.edited", attempt_edited},
+    {"bench.added", projection::bench_revision},
+    {"bench.edited", projection::bench_revision},
+    {"probe.added", projection::probe_added},
+    {"probe.removed", projection::probe_removed},
+    {"run.started", projection::run_started},
+    {"run.repeats", projection::run_repeats},
+    {"run.finished", projection::run_finished},
+    {"run.imported", projection::run_imported},
+    {"baseline.pinned", projection::baseline_pinned},
   };
   return table;
 }

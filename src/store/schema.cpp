@@ -97,12 +97,98 @@ CREATE VIRTUAL TABLE attempt_search USING fts5(
 );
 )sql";
 
+// Version 2: benchmarks (with revisions), runs with their repeats and samples, environment
+// probes, and plan baselines.
+constexpr std::string_view k_version_2 = R"sql(
+CREATE TABLE benchmarks (
+  name TEXT PRIMARY KEY,
+  revision INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+CREATE TABLE bench_revisions (
+  name TEXT NOT NULL REFERENCES benchmarks(name),
+  revision INTEGER NOT NULL,
+  definition TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  PRIMARY KEY (name, revision)
+) WITHOUT ROWID;
+CREATE TABLE probes (
+  name TEXT PRIMARY KEY,
+  definition TEXT NOT NULL
+);
+CREATE TABLE runs (
+  number INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  bench TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  attempt INTEGER REFERENCES attempts(number),
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  label TEXT NOT NULL,
+  params TEXT NOT NULL,
+  started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL,
+  git_commit TEXT NOT NULL,
+  git_branch TEXT NOT NULL,
+  git_dirty INTEGER NOT NULL,
+  git_diff_blob TEXT NOT NULL,
+  env_blob TEXT NOT NULL,
+  env_readings TEXT NOT NULL,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  boot_id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  outputs TEXT NOT NULL
+);
+CREATE INDEX runs_by_bench ON runs(bench, number);
+CREATE INDEX runs_by_attempt ON runs(attempt, number);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE TABLE run_repeats (
+  run INTEGER NOT NULL REFERENCES runs(number),
+  idx INTEGER NOT NULL,
+  params TEXT NOT NULL,
+  warmup INTEGER NOT NULL,
+  ending TEXT NOT NULL,
+  exit_code INTEGER NOT NULL,
+  signal INTEGER NOT NULL,
+  wall_s REAL NOT NULL,
+  user_s REAL NOT NULL,
+  sys_s REAL NOT NULL,
+  max_rss_kb INTEGER NOT NULL,
+  PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+CREATE TABLE samples (
+  run INTEGER NOT NULL REFERENCES runs(number),
+  repeat_idx INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  params TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value REAL NOT NULL,
+  unit TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  PRIMARY KEY (run, repeat_idx, ordinal)
+) WITHOUT ROWID;
+CREATE INDEX samples_by_metric ON samples(run, metric, params, key);
+CREATE TABLE baselines (
+  event_id TEXT PRIMARY KEY,
+  plan TEXT NOT NULL REFERENCES plans(slug),
+  bench TEXT NOT NULL,
+  run INTEGER NOT NULL REFERENCES runs(number),
+  time_ms INTEGER NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE INDEX baselines_by_plan ON baselines(plan, time_ms);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
     {1, k_version_1},
+    {2, k_version_2},
   };
   return steps;
 }
@@ -115,6 +201,7 @@ int current_schema_version()
 const std::vector<std::string_view>& derived_tables()
 {
   static const std::vector<std::string_view> tables = {
+    "baselines", "samples", "run_repeats", "runs", "probes", "bench_revisions", "benchmarks",
     "attempt_search", "notes", "status_changes", "attempt_links", "attempt_tags", "attempts", "plans",
   };
   return tables;

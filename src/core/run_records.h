@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/git_context.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// Benchmarks, runs and baselines as plain values read from the store.
+namespace ej::core {
+
+struct BenchRevision {
+  std::string name;
+  int revision = 0;
+  nlohmann::json definition; // command, cwd, env, params, repeat policy, metrics...
+  std::int64_t created_ms = 0;
+};
+
+// Run statuses: started, finished, failed, timeout, extract-error, interrupted, imported.
+struct RunRecord {
+  int number = 0;
+  std::string id;
+  std::string bench;
+  int revision = 0;
+  std::optional<int> attempt;
+  std::string status;
+  std::string reason;
+  std::string label;
+  nlohmann::json params; // the axis values chosen for the run
+  std::int64_t started_ms = 0;
+  std::int64_t ended_ms = 0;
+  GitContext git;
+  std::string env_blob;        // hash of the environment fingerprint (content-addressed)
+  nlohmann::json env_readings; // volatile readings: power, temperature, clocks
+  std::string host;
+  std::int64_t pid = 0;
+  std::string boot_id;
+  std::string source;      // where an imported run's figures came from
+  nlohmann::json outputs;  // captured stdout/stderr blobs and byte counts
+};
+
+struct RepeatRecord {
+  int index = 0;
+  std::string params; // JSON of the axis values of this repeat
+  bool warmup = false;
+  std::string ending; // exited, signaled, timed-out, interrupted, spawn-failed
+  int exit_code = 0;
+  int signal = 0;
+  double wall_s = 0;
+  double user_s = 0;
+  double sys_s = 0;
+  std::int64_t max_rss_kb = 0;
+};
+
+struct SampleRecord {
+  int repeat = 0;
+  std::string params;
+  std::string metric;
+  std::string key;
+  double value = 0;
+  std::string unit;
+  std::string kind; // sample, aggregate, skipped
+};
+
+struct BaselineRecord {
+  std::string plan;
+  std::string bench;
+  int run = 0;
+  std::int64_t time_ms = 0;
+  std::string reason;
+};
+
+} // namespace ej::core

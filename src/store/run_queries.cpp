@@ -1,0 +1,216 @@
+#include "store/run_queries.h"
+
+#include <fmt/format.h>
+
+namespace ej::store {
+
+namespace {
+
+core::BenchRevision read_revision(const Statement& row)
+{
+  return {row.text(0), static_cast<int>(row.integer(1)), nlohmann::json::parse(row.text(2)), row.integer(3)};
+}
+
+constexpr const char* k_run_columns =
+  "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
+  "git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id, source, outputs";
+
+core::RunRecord read_run(const Statement& row)
+{
+  core::RunRecord run;
+  run.number = static_cast<int>(row.integer(0));
+  run.id = row.text(1);
+  run.bench = row.text(2);
+  run.revision = static_cast<int>(row.integer(3));
+  if (!row.is_null(4)) {
+    run.attempt = static_cast<int>(row.integer(4));
+  }
+  run.status = row.text(5);
+  run.reason = row.text(6);
+  run.label = row.text(7);
+  run.params = nlohmann::json::parse(row.text(8));
+  run.started_ms = row.integer(9);
+  run.ended_ms = row.integer(10);
+  run.git.commit = row.text(11);
+  run.git.branch = row.text(12);
+  run.git.dirty = row.integer(13) != 0;
+  run.git.diff_blob = row.text(14);
+  run.env_blob = row.text(15);
+  run.env_readings = nlohmann::json::parse(row.text(16));
+  run.host = row.text(17);
+  run.pid = row.integer(18);
+  run.boot_id = row.text(19);
+  run.source = row.text(20);
+  run.outputs = nlohmann::json::parse(row.text(21));
+  return run;
+}
+
+std::vector<core::RunRecord> read_runs(Statement& select)
+{
+  std::vector<core::RunRecord> runs;
+  while (select.step()) {
+    runs.push_back(read_run(select));
+  }
+  return runs;
+}
+
+} // namespace
+
+std::vector<core::BenchRevision> list_benchmarks(Database& db)
+{
+  auto select = db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+                           "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision ORDER BY b.name");
+  std::vector<core::BenchRevision> out;
+  while (select.step()) {
+    out.push_back(read_revision(select));
+  }
+  return out;
+}
+
+std::optional<core::BenchRevision> find_benchmark(Database& db, const std::string& name)
+{
+  auto select = db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+                           "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision WHERE b.name = ?");
+  select.bind(1, name);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return read_revision(select);
+}
+
+std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::string& name, int revision)
+{
+  auto select = db.prepare(
+    "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? AND revision = ?");
+  select.bind(1, name).bind(2, revision);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return read_revision(select);
+}
+
+std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string& name)
+{
+  auto select = db.prepare(
+    "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? ORDER BY revision");
+  select.bind(1, name);
+  std::vector<core::BenchRevision> out;
+  while (select.step()) {
+    out.push_back(read_revision(select));
+  }
+  return out;
+}
+
+int next_run_number(Database& db)
+{
+  return static_cast<int>(db.query_integer("SELECT coalesce(max(number), 0) + 1 FROM runs"));
+}
+
+std::optional<core::RunRecord> find_run(Database& db, int number)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE number = ?", k_run_columns));
+  select.bind(1, number);
+  auto runs = read_runs(select);
+  if (runs.empty()) {
+    return std::nullopt;
+  }
+  return runs.front();
+}
+
+std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
+{
+  std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", k_run_columns);
+  if (!filter.bench.empty()) {
+    sql += " AND bench = ?";
+  }
+  if (filter.attempt) {
+    sql += " AND attempt = ?";
+  }
+  if (!filter.plan.empty()) {
+    sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
+  }
+  sql += " ORDER BY number DESC";
+  if (filter.limit > 0) {
+    sql += fmt::format(" LIMIT {}", filter.limit);
+  }
+  auto select = db.prepare(sql);
+  int index = 1;
+  if (!filter.bench.empty()) {
+    select.bind(index++, filter.bench);
+  }
+  if (filter.attempt) {
+    select.bind(index++, *filter.attempt);
+  }
+  if (!filter.plan.empty()) {
+    select.bind(index++, filter.plan);
+  }
+  return read_runs(select);
+}
+
+std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", k_run_columns));
+  select.bind(1, status);
+  return read_runs(select);
+}
+
+std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
+{
+  auto select = db.prepare("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, "
+                           "max_rss_kb FROM run_repeats WHERE run = ? ORDER BY idx");
+  select.bind(1, run);
+  std::vector<core::RepeatRecord> out;
+  while (select.step()) {
+    core::RepeatRecord repeat;
+    repeat.index = static_cast<int>(select.integer(0));
+    repeat.params = select.text(1);
+    repeat.warmup = select.integer(2) != 0;
+    repeat.ending = select.text(3);
+    repeat.exit_code = static_cast<int>(select.integer(4));
+    repeat.signal = static_cast<int>(select.integer(5));
+    repeat.wall_s = select.real(6);
+    repeat.user_s = select.real(7);
+    repeat.sys_s = select.real(8);
+    repeat.max_rss_kb = select.integer(9);
+    out.push_back(repeat);
+  }
+  return out;
+}
+
+std::vector<core::SampleRecord> run_samples(Database& db, int run)
+{
+  auto select = db.prepare("SELECT repeat_idx, params, metric, key, value, unit, kind FROM samples WHERE run = ? "
+                           "ORDER BY repeat_idx, ordinal");
+  select.bind(1, run);
+  std::vector<core::SampleRecord> out;
+  while (select.step()) {
+    out.push_back({static_cast<int>(select.integer(0)), select.text(1), select.text(2), select.text(3),
+                   select.real(4), select.text(5), select.text(6)});
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
+{
+  auto select = db.prepare("SELECT name, definition FROM probes ORDER BY name");
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  while (select.step()) {
+    out.emplace_back(select.text(0), nlohmann::json::parse(select.text(1)));
+  }
+  return out;
+}
+
+std::vector<core::BaselineRecord> baseline_history(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(
+    "SELECT plan, bench, run, time_ms, reason FROM baselines WHERE plan = ? ORDER BY time_ms, event_id");
+  select.bind(1, plan);
+  std::vector<core::BaselineRecord> out;
+  while (select.step()) {
+    out.push_back({select.text(0), select.text(1), static_cast<int>(select.integer(2)), select.integer(3),
+                   select.text(4)});
+  }
+  return out;
+}
+
+} // namespace ej::store
