@@ -14,6 +14,10 @@ void register_commands(CLI::App& app)
   register_attempt_commands(app);
   register_read_commands(app);
   register_why(app);
+  register_bench(app);
+  register_run(app);
+  register_runs(app);
+  register_env(app);
   register_maintenance(app);
 }
 

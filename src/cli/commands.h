@@ -11,5 +11,9 @@ void register_attempt_commands(CLI::App& app); // attempt.cpp: try, status, note
 void register_read_commands(CLI::App& app);  // log.cpp: log, show, search
 void register_why(CLI::App& app);            // why.cpp
 void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex
+void register_bench(CLI::App& app);          // bench.cpp: bench add, edit, list, show
+void register_run(CLI::App& app);            // run_command.cpp: run
+void register_runs(CLI::App& app);           // runs.cpp: runs (and show run, via log.cpp)
+void register_env(CLI::App& app);            // env.cpp: env show, diff, probe
 
 } // namespace ej::cli

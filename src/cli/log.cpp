@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/runs.h"
 #include "cli/workspace.h"
 #include "store/queries.h"
 #include "util/error.h"
@@ -71,9 +72,10 @@ void run_log(const LogOptions& options)
 }
 
 struct ShowOptions {
-  std::string id;
+  std::vector<std::string> what; // ID, or "run" N
   bool json = false;
   bool diff = false;
+  bool output = false;
 };
 
 void print_history(const core::AttemptHistory& history)
@@ -123,7 +125,14 @@ void print_history(const core::AttemptHistory& history)
 
 void run_show(const ShowOptions& options)
 {
-  const int number = parse_attempt_number(options.id);
+  if (options.what.size() == 2 && options.what[0] == "run") {
+    show_run(options.what[1], options.output, options.json);
+    return;
+  }
+  if (options.what.size() != 1) {
+    throw UsageError("use 'ej show ID' for an attempt or 'ej show run N' for a run");
+  }
+  const int number = parse_attempt_number(options.what[0]);
   auto journal = open_journal(locate_workspace());
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
@@ -200,10 +209,11 @@ void register_read_commands(CLI::App& app)
   log->callback([log_options] { run_log(*log_options); });
 
   auto show_options = std::make_shared<ShowOptions>();
-  auto* show = app.add_subcommand("show", "Show an attempt's full timeline");
-  show->add_option("id", show_options->id, "Attempt number")->required();
+  auto* show = app.add_subcommand("show", "Show an attempt's full timeline (ej show ID), or a run (ej show run N)");
+  show->add_option("what", show_options->what, "Attempt number, or: run N")->required()->expected(1, 2);
   show->add_flag("--json", show_options->json, "Print JSON");
   show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
+  show->add_flag("--output", show_options->output, "With run N: print the captured output");
   show->callback([show_options] { run_show(*show_options); });
 
   auto search_options = std::make_shared<SearchOptions>();

@@ -1,5 +1,6 @@
 #include "cli/workspace.h"
 
+#include "cli/run_support.h"
 #include "git/repository.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -25,7 +26,9 @@ store::Journal open_journal(const Workspace& workspace)
   if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
     throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
   }
-  return store::Journal::open(workspace.ej_dir);
+  auto journal = store::Journal::open(workspace.ej_dir);
+  recover_stale_runs(journal);
+  return journal;
 }
 
 core::GitContext capture_git_context(store::Writer& writer, const Workspace& workspace)

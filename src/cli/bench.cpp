@@ -1,0 +1,349 @@
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/workspace.h"
+#include "core/bench_definition.h"
+#include "core/slug.h"
+#include "measure/metric_spec.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+// The benchmark registry: bench add, edit, list, show.
+namespace ej::cli {
+
+namespace {
+
+// Options shared by add and edit; for edit, only what was given changes.
+struct BenchOptions {
+  std::string name;
+  std::vector<std::string> argv;
+  std::optional<std::string> shell;
+  std::optional<std::string> cwd;
+  std::vector<std::string> env;
+  std::vector<std::string> params;
+  std::optional<int> warmup;
+  std::optional<int> repeat;
+  std::optional<int> min_repeats;
+  std::optional<int> max_repeats;
+  std::optional<double> max_noise;
+  std::optional<double> budget;
+  std::optional<double> timeout;
+  std::vector<std::string> metrics;
+  std::vector<std::string> units;
+  std::vector<std::string> betters;
+  std::optional<std::string> primary;
+  std::optional<double> min_effect;
+};
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option)
+{
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw UsageError("{} '{}' must look like NAME=VALUE", option, text);
+  }
+  return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+std::vector<core::ParamAxis> parse_params(const std::vector<std::string>& options)
+{
+  std::vector<core::ParamAxis> axes;
+  for (const auto& option : options) {
+    auto [name, list] = split_assignment(option, "--param");
+    core::ParamAxis axis{name, util::split(list, ',')};
+    for (const auto& value : axis.values) {
+      if (value.empty()) {
+        throw UsageError("--param '{}' has an empty value; write AXIS=V1,V2,...", option);
+      }
+    }
+    for (const auto& existing : axes) {
+      if (existing.name == axis.name) {
+        throw UsageError("--param {} is given twice; list all its values once: {}=V1,V2,...", name, name);
+      }
+    }
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// Builds the metric list from --metric/--unit/--better; the extractor module validates each spec
+// (a regex that does not compile is refused here, not at run time).
+nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& previous)
+{
+  std::vector<measure::MetricSpec> specs;
+  if (!options.metrics.empty()) {
+    for (const auto& text : options.metrics) {
+      specs.push_back(measure::parse_metric_spec(text));
+    }
+  } else {
+    for (const auto& json : previous) {
+      specs.push_back(measure::metric_spec_from_json(json));
+    }
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    for (std::size_t j = i + 1; j < specs.size(); ++j) {
+      if (specs[i].name == specs[j].name) {
+        throw UsageError("the metric '{}' is defined twice", specs[i].name);
+      }
+    }
+    if (specs[i].name == "wall_s") {
+      throw UsageError("'wall_s' is recorded for every benchmark already; name the metric differently");
+    }
+  }
+  for (const auto& unit : options.units) {
+    measure::apply_unit_option(specs, unit);
+  }
+  for (const auto& better : options.betters) {
+    measure::apply_better_option(specs, better);
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& spec : specs) {
+    out.push_back(measure::to_json(spec));
+  }
+  return out;
+}
+
+void apply_options(const BenchOptions& options, core::BenchDefinition& d)
+{
+  if (!options.argv.empty()) {
+    d.argv = options.argv;
+    d.shell.clear();
+  }
+  if (options.shell) {
+    d.shell = *options.shell;
+    d.argv.clear();
+  }
+  if (!options.argv.empty() && options.shell) {
+    throw UsageError("give either a command after -- or --shell \"STRING\", not both");
+  }
+  if (options.cwd) {
+    d.cwd = *options.cwd;
+  }
+  if (!options.env.empty()) {
+    d.env.clear();
+    for (const auto& entry : options.env) {
+      d.env.push_back(split_assignment(entry, "--env"));
+    }
+  }
+  if (!options.params.empty()) {
+    d.params = parse_params(options.params);
+  }
+  auto& p = d.policy;
+  p.warmup = options.warmup.value_or(p.warmup);
+  if (options.repeat) {
+    p.repeat = *options.repeat;
+    p.adaptive = false;
+  }
+  if (options.min_repeats || options.max_repeats || options.max_noise || options.budget) {
+    p.adaptive = true;
+    p.min_repeats = options.min_repeats.value_or(p.min_repeats);
+    p.max_repeats = options.max_repeats.value_or(p.max_repeats);
+    p.max_noise_pct = options.max_noise.value_or(p.max_noise_pct);
+    p.budget_s = options.budget.value_or(p.budget_s);
+  }
+  if (options.repeat && p.adaptive && (options.min_repeats || options.max_repeats)) {
+    throw UsageError("--repeat N fixes the count; --min-repeats/--max-repeats make it adaptive: choose one");
+  }
+  if (p.warmup < 0 || p.repeat < 1 || p.min_repeats < 1 || p.max_repeats < p.min_repeats) {
+    throw UsageError("repeat counts must be positive with --min-repeats <= --max-repeats (warmup may be 0)");
+  }
+  d.timeout_s = options.timeout.value_or(d.timeout_s);
+  if (d.timeout_s < 0 || p.budget_s < 0 || p.max_noise_pct < 0) {
+    throw UsageError("--timeout, --budget and --max-noise cannot be negative");
+  }
+  d.metrics = parse_metrics(options, d.metrics);
+  if (options.primary) {
+    d.primary = *options.primary;
+  }
+  if (d.primary.empty() || (options.metrics.size() > 0 && !options.primary)) {
+    d.primary = d.metrics.empty() ? "wall_s" : d.metrics.front().value("name", "wall_s");
+  }
+  bool known = d.primary == "wall_s";
+  for (const auto& metric : d.metrics) {
+    known = known || metric.value("name", "") == d.primary;
+  }
+  if (!known) {
+    throw UsageError("--primary '{}' is not one of the benchmark's metrics (or wall_s)", d.primary);
+  }
+  d.min_effect_pct = options.min_effect.value_or(d.min_effect_pct);
+  if (d.argv.empty() && d.shell.empty()) {
+    throw UsageError("no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
+  }
+}
+
+void run_bench_add(const BenchOptions& options, bool edit)
+{
+  core::validate_slug(options.name, "benchmark name");
+  auto journal = open_journal(locate_workspace());
+  int revision = 1;
+  journal.write([&](store::Writer& writer) {
+    const auto existing = store::find_benchmark(journal.db(), options.name);
+    core::BenchDefinition definition;
+    if (edit) {
+      if (!existing) {
+        throw Error("no benchmark named '{}'; see 'ej bench list'", options.name);
+      }
+      definition = core::bench_definition_from_json(existing->definition);
+      revision = existing->revision + 1;
+    } else if (existing) {
+      throw Error("a benchmark named '{}' exists; change it with 'ej bench edit {} ...'", options.name,
+                  options.name);
+    }
+    apply_options(options, definition);
+    if (edit && core::to_json(definition) == existing->definition) {
+      throw UsageError("nothing changed: give the options to change");
+    }
+    writer.append(edit ? "bench.edited" : "bench.added",
+                  {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
+  });
+  fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
+}
+
+std::string command_text(const core::BenchDefinition& d)
+{
+  if (!d.shell.empty()) {
+    return "sh -c " + d.shell;
+  }
+  return util::join(d.argv, " ");
+}
+
+void print_definition(const core::BenchRevision& bench)
+{
+  const auto d = core::bench_definition_from_json(bench.definition);
+  fmt::print("{} (revision {}, {})\n", paint(bench.name, Colour::Bold), bench.revision,
+             util::format_utc(bench.created_ms));
+  fmt::print("  command:  {}\n", command_text(d));
+  if (!d.cwd.empty()) {
+    fmt::print("  cwd:      {}\n", d.cwd);
+  }
+  for (const auto& [key, value] : d.env) {
+    fmt::print("  env:      {}={}\n", key, value);
+  }
+  for (const auto& axis : d.params) {
+    fmt::print("  param:    {}={}\n", axis.name, util::join(axis.values, ","));
+  }
+  const auto& p = d.policy;
+  if (p.adaptive) {
+    fmt::print("  repeats:  {} warmup, {}..{} until noise < {}%{}\n", p.warmup, p.min_repeats, p.max_repeats,
+               p.max_noise_pct, p.budget_s > 0 ? fmt::format(", budget {} s", p.budget_s) : "");
+  } else {
+    fmt::print("  repeats:  {} warmup, {}\n", p.warmup, p.repeat);
+  }
+  if (d.timeout_s > 0) {
+    fmt::print("  timeout:  {} s per repeat\n", d.timeout_s);
+  }
+  for (const auto& json : d.metrics) {
+    const auto spec = measure::metric_spec_from_json(json);
+    fmt::print("  metric:   {} [{}, {} is better]{}\n", measure::to_spec_string(spec), measure::effective_unit(spec),
+               measure::to_string(spec.better), spec.name == d.primary ? " (primary)" : "");
+  }
+  fmt::print("  metric:   wall_s [s, lower is better]{} (always recorded)\n", d.primary == "wall_s" ? " (primary)" : "");
+  if (d.min_effect_pct > 0) {
+    fmt::print("  min effect: {}%\n", d.min_effect_pct);
+  }
+}
+
+void run_bench_list(bool json)
+{
+  auto journal = open_journal(locate_workspace());
+  const auto benches = store::list_benchmarks(journal.db());
+  if (json) {
+    auto out = nlohmann::json::array();
+    for (const auto& bench : benches) {
+      out.push_back({{"name", bench.name}, {"revision", bench.revision}, {"definition", bench.definition}});
+    }
+    print_json(out);
+    return;
+  }
+  if (benches.empty()) {
+    fmt::print("no benchmarks yet; register one with: ej bench add NAME --metric ... -- COMMAND ARGS\n");
+  }
+  for (const auto& bench : benches) {
+    const auto d = core::bench_definition_from_json(bench.definition);
+    fmt::print("{:<24} r{:<3} {}\n", paint(bench.name, Colour::Bold), bench.revision, command_text(d));
+  }
+}
+
+void run_bench_show(const std::string& name, bool json)
+{
+  auto journal = open_journal(locate_workspace());
+  const auto revisions = store::bench_revisions(journal.db(), name);
+  if (revisions.empty()) {
+    throw Error("no benchmark named '{}'; see 'ej bench list'", name);
+  }
+  if (json) {
+    auto out = nlohmann::json::array();
+    for (const auto& bench : revisions) {
+      out.push_back({{"name", bench.name},
+                     {"revision", bench.revision},
+                     {"created", util::format_utc(bench.created_ms)},
+                     {"definition", bench.definition}});
+    }
+    print_json({{"name", name}, {"revisions", out}});
+    return;
+  }
+  print_definition(revisions.back());
+  if (revisions.size() > 1) {
+    fmt::print("\nrevisions:\n");
+    for (const auto& bench : revisions) {
+      fmt::print("  r{:<3} {}  {}\n", bench.revision, util::format_utc(bench.created_ms),
+                 command_text(core::bench_definition_from_json(bench.definition)));
+    }
+  }
+}
+
+void add_definition_options(CLI::App* command, BenchOptions& o)
+{
+  command->add_option("name", o.name, "Benchmark name (lowercase, digits, dashes)")->required();
+  command->add_option("command", o.argv, "The command and its arguments, after --");
+  command->add_option("--shell", o.shell, "Run this string with /bin/sh -c instead of an argv command");
+  command->add_option("--cwd", o.cwd, "Working directory, relative to the repository root");
+  command->add_option("--env", o.env, "K=V set for the benchmark (repeatable)");
+  command->add_option("--param", o.params, "AXIS=V1,V2,... substituted for {AXIS} (repeatable)");
+  command->add_option("--warmup", o.warmup, "Unrecorded runs before measuring");
+  command->add_option("--repeat", o.repeat, "Measured repeats (fixed count)");
+  command->add_option("--min-repeats", o.min_repeats, "Adaptive: at least N repeats");
+  command->add_option("--max-repeats", o.max_repeats, "Adaptive: at most N repeats");
+  command->add_option("--max-noise", o.max_noise, "Adaptive: stop once the primary metric's CV is under PCT");
+  command->add_option("--budget", o.budget, "Adaptive: never run longer than SECONDS");
+  command->add_option("--timeout", o.timeout, "Seconds per repeat before the benchmark is stopped");
+  command->add_option("--metric", o.metrics, "NAME=KIND[:ARG], KIND: regex kv json nvbench gbench hyperfine");
+  command->add_option("--unit", o.units, "NAME=UNIT (repeatable)");
+  command->add_option("--better", o.betters, "NAME=higher|lower (repeatable; default lower)");
+  command->add_option("--primary", o.primary, "The metric verdicts are about (default: the first)");
+  command->add_option("--min-effect", o.min_effect, "Smallest change in % that matters");
+}
+
+} // namespace
+
+void register_bench(CLI::App& app)
+{
+  auto* bench = app.add_subcommand("bench", "Register and inspect benchmarks");
+  bench->require_subcommand(1);
+
+  auto add_options = std::make_shared<BenchOptions>();
+  auto* add = bench->add_subcommand("add", "Register a benchmark: ej bench add NAME [options] -- CMD ARG...");
+  add_definition_options(add, *add_options);
+  add->callback([add_options] { run_bench_add(*add_options, false); });
+
+  auto edit_options = std::make_shared<BenchOptions>();
+  auto* edit = bench->add_subcommand("edit", "Change a benchmark; creates a new revision, old runs keep theirs");
+  add_definition_options(edit, *edit_options);
+  edit->callback([edit_options] { run_bench_add(*edit_options, true); });
+
+  auto list_json = std::make_shared<bool>(false);
+  auto* list = bench->add_subcommand("list", "List the benchmarks");
+  list->add_flag("--json", *list_json, "Print JSON");
+  list->callback([list_json] { run_bench_list(*list_json); });
+
+  auto show_name = std::make_shared<std::string>();
+  auto show_json = std::make_shared<bool>(false);
+  auto* show = bench->add_subcommand("show", "Show a benchmark and its revisions");
+  show->add_option("name", *show_name, "Benchmark name")->required();
+  show->add_flag("--json", *show_json, "Print JSON");
+  show->callback([show_name, show_json] { run_bench_show(*show_name, *show_json); });
+}
+
+} // namespace ej::cli

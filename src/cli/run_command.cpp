@@ -1,0 +1,171 @@
+#include "cli/commands.h"
+#include "cli/run_loop.h"
+#include "cli/run_support.h"
+#include "cli/workspace.h"
+#include "run/environment.h"
+#include "run/signals.h"
+#include "store/queries.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/term.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+// `ej run NAME`: runs a registered benchmark and records everything about it.
+namespace ej::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string bench;
+  std::string attempt;
+  std::vector<std::string> params;
+  std::optional<int> repeat;
+  std::vector<std::string> env;
+  std::string label;
+  bool quiet = false;
+};
+
+std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<std::string>& options,
+                                                              const core::BenchDefinition& definition)
+{
+  std::map<std::string, std::vector<std::string>> chosen;
+  for (const auto& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == option.size()) {
+      throw UsageError("--param '{}' must look like AXIS=V1,V2,...", option);
+    }
+    const auto name = option.substr(0, equals);
+    bool known = false;
+    for (const auto& axis : definition.params) {
+      known = known || axis.name == name;
+    }
+    if (!known) {
+      throw UsageError("the benchmark has no parameter axis '{}'; see 'ej bench show'", name);
+    }
+    chosen[name] = util::split(option.substr(equals + 1), ',');
+  }
+  return chosen;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_env(const std::vector<std::string>& options)
+{
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const auto& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw UsageError("--env '{}' must look like NAME=VALUE", option);
+    }
+    env.emplace_back(option.substr(0, equals), option.substr(equals + 1));
+  }
+  return env;
+}
+
+run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan)
+{
+  run::EnvOptions options;
+  for (const auto& [key, value] : plan.definition.env) {
+    options.extra_variables.push_back(key);
+    options.overrides.emplace_back(key, value);
+  }
+  for (const auto& entry : plan.extra_env) {
+    options.extra_variables.push_back(entry.first);
+    options.overrides.push_back(entry);
+  }
+  for (const auto& [name, definition] : store::list_probes(journal.db())) {
+    options.probes.push_back(probe_from_json(name, definition, plan.work_tree));
+  }
+  return options;
+}
+
+void run_benchmark(const RunOptions& options)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const auto bench = store::find_benchmark(journal.db(), options.bench);
+  if (!bench) {
+    throw Error("no benchmark named '{}'; register it with 'ej bench add {} ... -- COMMAND' (see 'ej bench list')",
+                options.bench, options.bench);
+  }
+  std::optional<int> attempt;
+  if (!options.attempt.empty()) {
+    attempt = parse_attempt_number(options.attempt);
+    if (!store::find_attempt(journal.db(), *attempt)) {
+      throw Error("there is no attempt #{}; see 'ej log'", *attempt);
+    }
+  }
+  if (options.repeat && *options.repeat < 1) {
+    throw UsageError("--repeat must be at least 1");
+  }
+  RunPlan plan;
+  plan.definition = core::bench_definition_from_json(bench->definition);
+  plan.metrics = metric_specs(plan.definition);
+  plan.combinations = core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
+  plan.extra_env = parse_env(options.env);
+  plan.work_tree = workspace.work_tree;
+  plan.repeat_override = options.repeat;
+  plan.echo = !options.quiet;
+  plan.progress = util::is_terminal(STDERR_FILENO);
+  const auto label = checked_text(options.label, "label");
+
+  // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
+  // run behind; the run record exists before the benchmark starts.
+  const auto snapshot = run::capture_environment(environment_options(journal, plan));
+  journal.write([&](store::Writer& writer) {
+    plan.run_number = store::next_run_number(journal.db());
+    const auto git = capture_git_context(writer, workspace);
+    writer.append("run.started", {{"run", plan.run_number},
+                                  {"bench", bench->name},
+                                  {"revision", bench->revision},
+                                  {"attempt", attempt.value_or(0)},
+                                  {"label", label},
+                                  {"params", chosen_params_json(plan.combinations)},
+                                  {"git", core::to_json(git)},
+                                  {"env_blob", writer.put_blob(snapshot.fingerprint.dump())},
+                                  {"env_readings", snapshot.readings},
+                                  {"host", this_host()},
+                                  {"pid", static_cast<std::int64_t>(::getpid())},
+                                  {"boot_id", this_boot_id()}});
+  });
+  fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
+             attempt ? fmt::format(" for attempt #{}", *attempt) : "");
+
+  const auto outcome = measure_run(journal, plan);
+  journal.write([&](store::Writer& writer) {
+    auto outputs = outcome.outputs;
+    if (!outcome.last_stdout.empty() || !outcome.last_stderr.empty()) {
+      outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
+      outputs["stderr_blob"] = writer.put_blob(outcome.last_stderr);
+    }
+    writer.append("run.finished",
+                  {{"run", plan.run_number}, {"status", outcome.status}, {"reason", outcome.reason}, {"outputs", outputs}});
+  });
+  print_run_summary(journal, plan.run_number);
+  if (outcome.status == "interrupted") {
+    throw ExitCode{128 + (run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : 2)};
+  }
+  if (outcome.status != "finished") {
+    throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);
+  }
+}
+
+} // namespace
+
+void register_run(CLI::App& app)
+{
+  auto options = std::make_shared<RunOptions>();
+  auto* command = app.add_subcommand("run", "Run a registered benchmark, repeatedly, and record everything");
+  command->add_option("bench", options->bench, "Benchmark name")->required();
+  command->add_option("--attempt", options->attempt, "The attempt these results belong to");
+  command->add_option("--param", options->params, "AXIS=V1,V2,...: run only these values (repeatable)");
+  command->add_option("--repeat", options->repeat, "Repeats per combination (overrides the benchmark's policy)");
+  command->add_option("--env", options->env, "NAME=VALUE for this run (repeatable)");
+  command->add_option("--label", options->label, "A note that names this run");
+  command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
+  command->callback([options] { run_benchmark(*options); });
+}
+
+} // namespace ej::cli

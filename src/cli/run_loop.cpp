@@ -1,0 +1,238 @@
+#include "cli/run_loop.h"
+
+#include "measure/extract.h"
+#include "measure/statistics.h"
+#include "run/process.h"
+#include "run/signals.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace ej::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// Samples are committed at least this often, so a killed ej loses at most this much work, while
+// a fast benchmark does not pay an fsync per repeat.
+constexpr std::int64_t k_flush_interval_ns = 1'000'000'000;
+
+run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& values)
+{
+  const auto& d = plan.definition;
+  run::ProcessSpec spec;
+  if (!d.shell.empty()) {
+    spec.shell = core::substitute(d.shell, values);
+  } else {
+    for (const auto& arg : d.argv) {
+      spec.argv.push_back(core::substitute(arg, values));
+    }
+  }
+  spec.cwd = plan.work_tree / core::substitute(d.cwd, values);
+  for (const auto& [key, value] : d.env) {
+    spec.env.emplace_back(key, core::substitute(value, values));
+  }
+  for (const auto& entry : plan.extra_env) {
+    spec.env.push_back(entry);
+  }
+  spec.timeout_s = d.timeout_s;
+  spec.echo = plan.echo;
+  return spec;
+}
+
+std::string last_lines(const std::string& text, std::size_t count)
+{
+  const auto all = util::lines(text);
+  std::vector<std::string> tail(all.end() - static_cast<std::ptrdiff_t>(std::min(count, all.size())), all.end());
+  return util::join(tail, "\n");
+}
+
+std::string status_for(run::Ending ending)
+{
+  switch (ending) {
+  case run::Ending::TimedOut: return "timeout";
+  case run::Ending::Interrupted: return "interrupted";
+  default: return "failed";
+  }
+}
+
+class RepeatWriter {
+public:
+  RepeatWriter(store::Journal& journal, int run) : m_journal(journal), m_run(run) {}
+
+  void add(json repeat)
+  {
+    m_pending.push_back(std::move(repeat));
+    if (util::monotonic_ns() - m_last_flush >= k_flush_interval_ns) {
+      flush();
+    }
+  }
+
+  void flush()
+  {
+    if (!m_pending.empty()) {
+      m_journal.write([&](store::Writer& writer) {
+        writer.append("run.repeats", {{"run", m_run}, {"repeats", m_pending}});
+      });
+      m_pending = json::array();
+    }
+    m_last_flush = util::monotonic_ns();
+  }
+
+private:
+  store::Journal& m_journal;
+  int m_run;
+  json m_pending = json::array();
+  std::int64_t m_last_flush = util::monotonic_ns();
+};
+
+json repeat_record(int index, const core::ParamValues& values, bool warmup, const run::ProcessResult& result)
+{
+  return {{"idx", index},
+          {"params", values},
+          {"warmup", warmup},
+          {"ending", run::ending_name(result.ending)},
+          {"exit_code", result.exit_code},
+          {"signal", result.signal},
+          {"wall_s", result.wall_s},
+          {"user_s", result.user_s},
+          {"sys_s", result.sys_s},
+          {"max_rss_kb", result.max_rss_kb},
+          {"samples", json::array()}};
+}
+
+std::optional<std::string> read_relative(const std::filesystem::path& cwd, const std::string& path)
+{
+  std::ifstream in(cwd / path, std::ios::binary);
+  if (!in) {
+    return std::nullopt;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void print_progress(const RunPlan& plan, const core::ParamValues& values, int done, int planned,
+                    const std::vector<double>& primary, std::int64_t started_ns)
+{
+  const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
+  std::string median = "-";
+  if (!primary.empty()) {
+    median = fmt::format("{:.4g}", measure::summarize(primary).median);
+  }
+  const double eta = done > 0 ? elapsed / done * (planned - done) : 0;
+  const auto label = core::describe(values);
+  std::fprintf(stderr, "ej: %s%srepeat %d/%d  median %s: %s  elapsed %.1fs  eta %.1fs\n", label.c_str(),
+               label.empty() ? "" : "  ", done, planned, plan.definition.primary.c_str(), median.c_str(), elapsed,
+               eta);
+}
+
+} // namespace
+
+RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
+{
+  RunOutcome outcome;
+  outcome.status = "finished";
+  RepeatWriter writer(journal, plan.run_number);
+  const auto& policy = plan.definition.policy;
+  const auto started_ns = util::monotonic_ns();
+  run::InterruptGuard interrupt_guard;
+  run::ProcessResult last;
+  int index = 0;
+
+  const auto stop = [&](std::string status, std::string reason) {
+    outcome.status = std::move(status);
+    outcome.reason = std::move(reason);
+  };
+
+  for (const auto& values : plan.combinations) {
+    const auto spec = process_for(plan, values);
+    const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
+    const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
+    std::vector<double> primary;
+    for (int warm = 0; warm < policy.warmup && outcome.status == "finished"; ++warm) {
+      last = run::run_process(spec);
+      writer.add(repeat_record(index++, values, true, last));
+      if (!last.succeeded()) {
+        stop(status_for(last.ending), fmt::format("warmup {}{} {}", warm + 1, where, run::describe(last)));
+      }
+    }
+    for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
+      last = run::run_process(spec);
+      auto record = repeat_record(index++, values, false, last);
+      ++outcome.repeats;
+      if (!last.succeeded()) {
+        writer.add(std::move(record));
+        const auto err_tail = last_lines(last.err.text(), 3);
+        stop(status_for(last.ending), fmt::format("repeat {}{} {}{}", repeat + 1, where, run::describe(last),
+                                                  err_tail.empty() ? "" : ": " + err_tail));
+        break;
+      }
+      auto& samples = record["samples"];
+      samples.push_back({{"metric", "wall_s"}, {"key", ""}, {"value", last.wall_s}, {"unit", "s"}});
+      const auto out = last.out.text();
+      const auto err = last.err.text();
+      measure::ExtractInput input{out, err, [&](const std::string& path) { return read_relative(spec.cwd, path); }};
+      try {
+        for (const auto& metric : plan.metrics) {
+          for (const auto& value : measure::extract(metric, input)) {
+            samples.push_back({{"metric", metric.name},
+                               {"key", value.key},
+                               {"value", value.skipped ? 0.0 : value.value},
+                               {"unit", value.unit},
+                               {"kind", value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample"}});
+            if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
+              primary.push_back(value.value);
+            }
+          }
+        }
+      } catch (const Error& error) {
+        writer.add(std::move(record));
+        stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
+        break;
+      }
+      if (plan.definition.primary == "wall_s") {
+        primary.push_back(last.wall_s);
+      }
+      writer.add(std::move(record));
+      if (plan.progress) {
+        print_progress(plan, values, repeat + 1, planned, primary, started_ns);
+      }
+      if (policy.adaptive && !plan.repeat_override) {
+        const int done = repeat + 1;
+        const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
+        if (policy.budget_s > 0 && elapsed >= policy.budget_s) {
+          break;
+        }
+        if (done >= policy.min_repeats && policy.max_noise_pct > 0 && primary.size() >= 2) {
+          const auto summary = measure::summarize(primary);
+          if (summary.cv && *summary.cv * 100.0 <= policy.max_noise_pct) {
+            break;
+          }
+        }
+      }
+    }
+    if (outcome.status != "finished") {
+      break;
+    }
+  }
+  writer.flush();
+  if (index > 0) {
+    outcome.last_stdout = last.out.text();
+    outcome.last_stderr = last.err.text();
+    outcome.outputs = {{"stdout_bytes", last.out.total_bytes},
+                       {"stdout_cut_bytes", last.out.cut_bytes},
+                       {"stderr_bytes", last.err.total_bytes},
+                       {"stderr_cut_bytes", last.err.cut_bytes}};
+  }
+  return outcome;
+}
+
+} // namespace ej::cli

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/bench_definition.h"
+#include "measure/metric_spec.h"
+#include "store/journal.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+// The measuring part of `ej run`: repeats of every parameter combination, with extraction after
+// each repeat and the samples written to the journal in batches as they come.
+namespace ej::cli {
+
+struct RunPlan {
+  int run_number = 0;
+  core::BenchDefinition definition;
+  std::vector<measure::MetricSpec> metrics;
+  std::vector<core::ParamValues> combinations;
+  std::vector<std::pair<std::string, std::string>> extra_env; // ej run --env
+  std::filesystem::path work_tree;
+  std::optional<int> repeat_override;
+  bool echo = true;
+  bool progress = false;
+};
+
+struct RunOutcome {
+  std::string status; // finished, failed, timeout, extract-error, interrupted
+  std::string reason;
+  nlohmann::json outputs = nlohmann::json::object(); // byte counts of the last repeat's output
+  std::string last_stdout;                           // bounded captures of the last repeat
+  std::string last_stderr;
+  int repeats = 0;
+};
+
+RunOutcome measure_run(store::Journal& journal, const RunPlan& plan);
+
+} // namespace ej::cli

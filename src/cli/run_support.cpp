@@ -1,0 +1,183 @@
+#include "cli/run_support.h"
+
+#include "cli/output.h"
+#include "measure/statistics.h"
+#include "store/run_queries.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+namespace ej::cli {
+
+std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition)
+{
+  std::vector<measure::MetricSpec> specs;
+  for (const auto& json : definition.metrics) {
+    specs.push_back(measure::metric_spec_from_json(json));
+  }
+  return specs;
+}
+
+run::ProbeSpec probe_from_json(const std::string& name, const nlohmann::json& definition,
+                               const std::filesystem::path& work_tree)
+{
+  run::ProbeSpec probe;
+  probe.name = name;
+  probe.argv = definition.value("argv", std::vector<std::string>{});
+  const auto shell = definition.value("shell", "");
+  if (!shell.empty()) {
+    probe.shell = shell;
+  }
+  probe.cwd = work_tree;
+  probe.timeout_s = definition.value("timeout_s", probe.timeout_s);
+  return probe;
+}
+
+nlohmann::json chosen_params_json(const std::vector<core::ParamValues>& combinations)
+{
+  std::map<std::string, std::vector<std::string>> axes;
+  for (const auto& values : combinations) {
+    for (const auto& [name, value] : values) {
+      auto& list = axes[name];
+      if (std::find(list.begin(), list.end(), value) == list.end()) {
+        list.push_back(value);
+      }
+    }
+  }
+  return axes;
+}
+
+std::string this_host()
+{
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::string this_boot_id()
+{
+  const auto text = util::read_file("/proc/sys/kernel/random/boot_id");
+  return text ? std::string(util::trim(*text)) : std::string();
+}
+
+namespace {
+
+bool process_is_gone(const core::RunRecord& run)
+{
+  if (run.host != this_host()) {
+    return false; // another machine's run: it cannot be checked from here
+  }
+  if (run.boot_id != this_boot_id()) {
+    return true;
+  }
+  if (::kill(static_cast<pid_t>(run.pid), 0) != 0 && errno == ESRCH) {
+    return true;
+  }
+  // The pid is alive; it is still the runner only when that process is an ej.
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink(fmt::format("/proc/{}/exe", run.pid), ec);
+  return !ec && exe.filename() != "ej";
+}
+
+} // namespace
+
+void recover_stale_runs(store::Journal& journal)
+{
+  if (journal.read_only_reason()) {
+    return;
+  }
+  const auto started = store::runs_with_status(journal.db(), "started");
+  for (const auto& run : started) {
+    if (!process_is_gone(run)) {
+      continue;
+    }
+    journal.write([&](store::Writer& writer) {
+      const auto current = store::find_run(journal.db(), run.number);
+      if (current && current->status == "started") {
+        writer.append("run.finished", {{"run", run.number},
+                                       {"status", "interrupted"},
+                                       {"reason", fmt::format("the ej that ran it (pid {}) stopped without "
+                                                              "finishing it; the samples measured are kept",
+                                                              run.pid)},
+                                       {"outputs", nlohmann::json::object()}});
+      }
+    });
+  }
+}
+
+std::string params_label(const std::string& params_json)
+{
+  if (params_json.empty() || params_json == "{}") {
+    return "";
+  }
+  core::ParamValues values;
+  for (const auto& [name, value] : nlohmann::json::parse(params_json).items()) {
+    values[name] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  return core::describe(values);
+}
+
+std::vector<SeriesSummary> run_series(const std::vector<core::SampleRecord>& samples)
+{
+  std::vector<SeriesSummary> series;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  for (const auto& sample : samples) {
+    const auto params = params_label(sample.params);
+    const auto id = std::make_tuple(sample.metric, params, sample.key);
+    auto it = index.find(id);
+    if (it == index.end()) {
+      it = index.emplace(id, series.size()).first;
+      series.push_back({sample.metric, params, sample.key, sample.unit, {}, 0, 0});
+    }
+    auto& s = series[it->second];
+    if (sample.kind == "skipped") {
+      ++s.skipped;
+    } else if (sample.kind == "aggregate") {
+      ++s.aggregates;
+    } else {
+      s.values.push_back(sample.value);
+    }
+  }
+  return series;
+}
+
+void print_run_summary(store::Journal& journal, int number)
+{
+  const auto run = store::find_run(journal.db(), number);
+  if (!run) {
+    return;
+  }
+  const auto repeats = store::run_repeats(journal.db(), number);
+  std::size_t measured = 0;
+  for (const auto& repeat : repeats) {
+    measured += repeat.warmup ? 0 : 1;
+  }
+  fmt::print("run #{} {} {}: {} repeat(s){}\n", run->number, run->bench, run->status, measured,
+             run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
+  for (const auto& s : run_series(store::run_samples(journal.db(), number))) {
+    auto name = s.metric;
+    if (!s.params.empty()) {
+      name += " [" + s.params + "]";
+    }
+    if (!s.key.empty()) {
+      name += " " + s.key;
+    }
+    if (s.values.empty()) {
+      fmt::print("  {:<40} no samples{}\n", name, s.skipped > 0 ? fmt::format(" ({} skipped)", s.skipped) : "");
+      continue;
+    }
+    const auto summary = measure::summarize(s.values);
+    fmt::print("  {:<40} n={:<4} median {:.6g} {}  (min {:.6g}, max {:.6g}{})\n", name, summary.n, summary.median,
+               s.unit, summary.min, summary.max,
+               summary.cv ? fmt::format(", cv {:.2f}%", *summary.cv * 100.0) : "");
+  }
+}
+
+} // namespace ej::cli

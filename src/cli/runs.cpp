@@ -1,0 +1,181 @@
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/run_support.h"
+#include "cli/runs.h"
+#include "cli/workspace.h"
+#include "measure/statistics.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+// Reading runs: ej runs, ej show run N.
+namespace ej::cli {
+
+namespace {
+
+nlohmann::json series_json(const std::vector<SeriesSummary>& series)
+{
+  auto out = nlohmann::json::array();
+  for (const auto& s : series) {
+    nlohmann::json entry = {{"metric", s.metric}, {"params", s.params}, {"key", s.key}, {"unit", s.unit},
+                            {"samples", s.values}, {"skipped", s.skipped}, {"aggregates", s.aggregates}};
+    if (!s.values.empty()) {
+      const auto summary = measure::summarize(s.values);
+      entry["summary"] = {{"n", summary.n},           {"median", summary.median}, {"mean", summary.mean},
+                          {"stddev", summary.stddev}, {"min", summary.min},       {"max", summary.max},
+                          {"q1", summary.q1},         {"q3", summary.q3},
+                          {"cv", summary.cv ? nlohmann::json(*summary.cv) : nlohmann::json()},
+                          {"outliers", summary.outlier_indices}, {"slow_first", summary.slow_first}};
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+} // namespace
+
+nlohmann::json run_json(store::Journal& journal, const core::RunRecord& run, bool with_samples)
+{
+  nlohmann::json out = {
+    {"number", run.number},
+    {"bench", run.bench},
+    {"revision", run.revision},
+    {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
+    {"status", run.status},
+    {"reason", run.reason},
+    {"label", run.label},
+    {"params", run.params},
+    {"started", util::format_utc(run.started_ms)},
+    {"ended", run.ended_ms > 0 ? nlohmann::json(util::format_utc(run.ended_ms)) : nlohmann::json()},
+    {"git", core::to_json(run.git)},
+    {"env", run.env_blob},
+    {"imported", run.status == "imported"},
+    {"source", run.source},
+  };
+  if (with_samples) {
+    out["series"] = series_json(run_series(store::run_samples(journal.db(), run.number)));
+    auto repeats = nlohmann::json::array();
+    for (const auto& r : store::run_repeats(journal.db(), run.number)) {
+      repeats.push_back({{"index", r.index},          {"params", params_label(r.params)}, {"warmup", r.warmup},
+                         {"ending", r.ending},        {"exit_code", r.exit_code},        {"signal", r.signal},
+                         {"wall_s", r.wall_s},        {"user_s", r.user_s},              {"sys_s", r.sys_s},
+                         {"max_rss_kb", r.max_rss_kb}});
+    }
+    out["repeats"] = repeats;
+    out["outputs"] = run.outputs;
+    out["env_readings"] = run.env_readings;
+  }
+  return out;
+}
+
+namespace {
+
+struct RunsOptions {
+  std::string bench;
+  std::string attempt;
+  int limit = 0;
+  bool json = false;
+};
+
+void run_runs(const RunsOptions& options)
+{
+  auto journal = open_journal(locate_workspace());
+  store::RunFilter filter;
+  filter.bench = options.bench;
+  filter.limit = options.limit;
+  if (!options.attempt.empty()) {
+    filter.attempt = parse_attempt_number(options.attempt);
+  }
+  const auto runs = store::list_runs(journal.db(), filter);
+  if (options.json) {
+    auto out = nlohmann::json::array();
+    for (const auto& run : runs) {
+      out.push_back(run_json(journal, run, true));
+    }
+    print_json(out);
+    return;
+  }
+  if (runs.empty()) {
+    fmt::print("no runs yet; run a benchmark with: ej run NAME [--attempt ID]\n");
+    return;
+  }
+  for (const auto& run : runs) {
+    std::string primary;
+    fmt::print("{} {:<12} {:<20} {}{}{}\n", paint(fmt::format("run #{:<4}", run.number), Colour::Bold), run.status,
+               fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
+               run.attempt ? fmt::format("  attempt #{}", *run.attempt) : "",
+               run.status == "imported" ? "  (imported: " + run.source + ")" : "");
+    if (!run.reason.empty()) {
+      fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
+    }
+  }
+}
+
+} // namespace
+
+void show_run(const std::string& id, bool output, bool json)
+{
+  int number = 0;
+  try {
+    number = parse_attempt_number(id);
+  } catch (const UsageError&) {
+    throw UsageError("'{}' is not a run number; see 'ej runs'", id);
+  }
+  auto journal = open_journal(locate_workspace());
+  const auto run = store::find_run(journal.db(), number);
+  if (!run) {
+    throw Error("there is no run #{}; see 'ej runs'", number);
+  }
+  const auto blob_text = [&](const char* key) {
+    const auto hash = run->outputs.value(key, "");
+    return hash.empty() ? std::string() : journal.blob(hash).value_or("");
+  };
+  if (json) {
+    auto out = run_json(journal, *run, true);
+    if (output) {
+      out["stdout"] = blob_text("stdout_blob");
+      out["stderr"] = blob_text("stderr_blob");
+    }
+    print_json(out);
+    return;
+  }
+  print_run_summary(journal, number);
+  fmt::print("  benchmark: {} r{}\n", run->bench, run->revision);
+  if (run->attempt) {
+    fmt::print("  attempt:   #{}\n", *run->attempt);
+  }
+  if (!run->label.empty()) {
+    fmt::print("  label:     {}\n", run->label);
+  }
+  if (run->status == "imported") {
+    fmt::print("  imported:  measured outside ej; source: {}\n", run->source);
+  } else {
+    fmt::print("  code:      {}\n  env:       {}\n  host:      {}\n", core::describe(run->git),
+               run->env_blob.substr(0, 12), run->host);
+  }
+  fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
+  if (output) {
+    const auto cut_note = [&](const char* key) {
+      const auto cut = run->outputs.value(key, std::uint64_t{0});
+      return cut > 0 ? fmt::format(" ({} bytes cut from the middle)", cut) : std::string();
+    };
+    fmt::print("\n--- stdout of the last repeat{} ---\n{}", cut_note("stdout_cut_bytes"), blob_text("stdout_blob"));
+    fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"), blob_text("stderr_blob"));
+  }
+}
+
+void register_runs(CLI::App& app)
+{
+  auto options = std::make_shared<RunsOptions>();
+  auto* runs = app.add_subcommand("runs", "List benchmark runs, newest first");
+  runs->add_option("--bench", options->bench, "Only this benchmark");
+  runs->add_option("--attempt", options->attempt, "Only runs of this attempt");
+  runs->add_option("-n", options->limit, "At most N runs")->check(CLI::NonNegativeNumber);
+  runs->add_flag("--json", options->json, "Print JSON (with samples and summaries)");
+  runs->callback([options] { run_runs(*options); });
+}
+
+} // namespace ej::cli

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "core/run_records.h"
+#include "store/journal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ej::cli {
+
+// A run as JSON (stable field names, see README); with_samples adds series, repeats and outputs.
+nlohmann::json run_json(store::Journal& journal, const core::RunRecord& run, bool with_samples);
+// `ej show run N [--output] [--json]`.
+void show_run(const std::string& id, bool output, bool json);
+
+} // namespace ej::cli

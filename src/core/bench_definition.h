@@ -1,0 +1,58 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ej::core {
+
+struct ParamAxis {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+// How many times a benchmark runs: a fixed count, or adaptive (stop once the primary metric's
+// relative noise is under max_noise_pct, between min and max repeats, never over the budget).
+struct RepeatPolicy {
+  int warmup = 0;
+  int repeat = 10;          // fixed count when not adaptive
+  bool adaptive = false;
+  int min_repeats = 5;
+  int max_repeats = 30;
+  double max_noise_pct = 0; // 0: no noise target
+  double budget_s = 0;      // 0: no budget
+};
+
+// A registered benchmark revision: what `ej run` executes and how it reads the results.
+struct BenchDefinition {
+  std::vector<std::string> argv;     // run without a shell...
+  std::string shell;                 // ...or this string with /bin/sh -c
+  std::string cwd;                   // relative to the work tree root; empty: the root
+  std::vector<std::pair<std::string, std::string>> env;
+  std::vector<ParamAxis> params;
+  RepeatPolicy policy;
+  double timeout_s = 0;              // per repeat; 0: none
+  nlohmann::json metrics = nlohmann::json::array(); // metric specs (measure::to_json)
+  std::string primary;               // the metric verdicts are about
+  double min_effect_pct = 0;         // smallest change that matters
+};
+
+nlohmann::json to_json(const BenchDefinition& definition);
+BenchDefinition bench_definition_from_json(const nlohmann::json& json);
+
+// One combination of axis values, e.g. {variant: fused, hidden: 4096}.
+using ParamValues = std::map<std::string, std::string>;
+
+// Every combination of the axes (first axis slowest), with some axes restricted to chosen values.
+std::vector<ParamValues> param_combinations(const std::vector<ParamAxis>& axes,
+                                            const std::map<std::string, std::vector<std::string>>& chosen);
+// Replaces {AXIS} by the axis value; unknown placeholders are left as they are.
+std::string substitute(std::string_view text, const ParamValues& values);
+// "variant=fused,hidden=4096", or "" when there are no axes.
+std::string describe(const ParamValues& values);
+
+} // namespace ej::core
