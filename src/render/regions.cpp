@@ -1,7 +1,7 @@
 #include "render/regions.h"
 
 #include "util/error.h"
-#include "util/handle.h"
+#include "render/cmark_parse.h"
 #include "util/hash.h"
 
 #include <cmark-gfm.h>
@@ -13,8 +13,8 @@ namespace ej::render {
 
 namespace {
 
-using NodePtr = util::Handle<cmark_node, cmark_node_free>;
-using IterPtr = util::Handle<cmark_iter, cmark_iter_free>;
+using NodePtr = CmarkNodePtr;
+using IterPtr = CmarkIterPtr;
 
 constexpr std::string_view k_begin_prefix = "<!-- ej:begin ";
 constexpr std::string_view k_end_prefix = "<!-- ej:end ";
