@@ -14,7 +14,9 @@ void attach(cmark_parser* parser, const char* name)
 {
   cmark_syntax_extension* extension = cmark_find_syntax_extension(name);
   if (extension == nullptr) {
-    throw Error("cmark-gfm has no '{}' extension; install libcmark-gfm-extensions-dev (scripts/install-deps.sh)", name);
+    throw Error(
+        "cmark-gfm has no '{}' extension; install libcmark-gfm-extensions-dev (scripts/install-deps.sh)",
+        name);
   }
   cmark_parser_attach_syntax_extension(parser, extension);
 }

@@ -75,7 +75,8 @@ std::string render_html_report(std::string_view title, std::string_view markdown
   std::vector<cmark_node*> markers;
   {
     const CmarkIterPtr iter(cmark_iter_new(root.get()));
-    for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE; event = cmark_iter_next(iter.get())) {
+    for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE;
+         event = cmark_iter_next(iter.get())) {
       cmark_node* node = cmark_iter_get_node(iter.get());
       if (event != CMARK_EVENT_ENTER) {
         continue;

@@ -44,7 +44,8 @@ template <typename Visit> void walk(std::string_view markdown, Visit visit)
 {
   const auto root = parse_gfm(markdown);
   const CmarkIterPtr iter(cmark_iter_new(root.get()));
-  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE; event = cmark_iter_next(iter.get())) {
+  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE;
+       event = cmark_iter_next(iter.get())) {
     if (event == CMARK_EVENT_ENTER) {
       visit(cmark_iter_get_node(iter.get()));
     }

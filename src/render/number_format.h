@@ -8,8 +8,8 @@ namespace ej::render {
 // Numbers in documents, identical on every machine (no locale, fixed rules).
 
 // `significant` significant digits (at least 1), trailing zeros kept ("2.00" for 2 with 3), but
-// the integer part is never rounded away (1234.6 with 3 -> "1235"; exact ties round to even). Scientific notation below
-// 1e-6 and from 1e15 in magnitude ("1.23e-07"). "-0" is written "0"; NaN "nan", infinities
+// the integer part is never rounded away (1234.6 with 3 -> "1235"; exact ties round to even). Scientific
+// notation below 1e-6 and from 1e15 in magnitude ("1.23e-07"). "-0" is written "0"; NaN "nan", infinities
 // "inf" / "-inf".
 std::string format_number(double value, int significant);
 

@@ -1,7 +1,7 @@
 #include "render/regions.h"
 
-#include "util/error.h"
 #include "render/cmark_parse.h"
+#include "util/error.h"
 #include "util/hash.h"
 
 #include <cmark-gfm.h>
@@ -30,13 +30,15 @@ std::vector<bool> code_lines(std::string_view document, std::size_t line_count)
     return code;
   }
   const IterPtr iter(cmark_iter_new(root.get()));
-  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE; event = cmark_iter_next(iter.get())) {
+  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE;
+       event = cmark_iter_next(iter.get())) {
     cmark_node* node = cmark_iter_get_node(iter.get());
     if (event != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK) {
       continue;
     }
     const auto first = static_cast<std::size_t>(std::max(cmark_node_get_start_line(node), 1));
-    const auto last = std::min(static_cast<std::size_t>(std::max(cmark_node_get_end_line(node), 0)), line_count);
+    const auto last =
+        std::min(static_cast<std::size_t>(std::max(cmark_node_get_end_line(node), 0)), line_count);
     for (auto line = first; line <= last; ++line) {
       code[line] = true;
     }
@@ -47,8 +49,8 @@ std::vector<bool> code_lines(std::string_view document, std::size_t line_count)
 bool valid_name(std::string_view name)
 {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.' || c == ':';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.' || c == ':';
   });
 }
 
@@ -74,7 +76,8 @@ std::optional<Marker> parse_marker(std::string_view line, std::string_view sourc
   } else if (line.substr(0, k_end_prefix.size()) == k_end_prefix) {
     rest = line.substr(k_end_prefix.size());
   }
-  if (rest.size() > k_marker_suffix.size() && rest.substr(rest.size() - k_marker_suffix.size()) == k_marker_suffix) {
+  if (rest.size() > k_marker_suffix.size() &&
+      rest.substr(rest.size() - k_marker_suffix.size()) == k_marker_suffix) {
     marker.name = std::string(rest.substr(0, rest.size() - k_marker_suffix.size()));
     if (valid_name(marker.name)) {
       return marker;
@@ -104,9 +107,10 @@ std::vector<Region> parse_regions(std::string_view document, std::string_view so
     const auto marker = code[line_number] ? std::nullopt : parse_marker(line, source, line_number);
     if (marker && marker->begin) {
       if (open) {
-        throw Error("{}, line {}: region '{}' begins inside region '{}' (begun on line {}); regions cannot nest: "
-                    "end '{}' first",
-                    source, line_number, marker->name, open->name, open->begin_line, open->name);
+        throw Error(
+            "{}, line {}: region '{}' begins inside region '{}' (begun on line {}); regions cannot nest: "
+            "end '{}' first",
+            source, line_number, marker->name, open->name, open->begin_line, open->name);
       }
       if (const auto previous = seen.find(marker->name); previous != seen.end()) {
         throw Error("{}, line {}: region '{}' appears twice (first on line {}); remove one of them", source,
@@ -121,8 +125,8 @@ std::vector<Region> parse_regions(std::string_view document, std::string_view so
                     source, line_number, marker->name, marker->name);
       }
       if (open->name != marker->name) {
-        throw Error("{}, line {}: end of region '{}' while region '{}' (line {}) is open; end '{}' first", source,
-                    line_number, marker->name, open->name, open->begin_line, open->name);
+        throw Error("{}, line {}: end of region '{}' while region '{}' (line {}) is open; end '{}' first",
+                    source, line_number, marker->name, open->name, open->begin_line, open->name);
       }
       open->end_line = line_number;
       open->content_end = offset;
@@ -168,7 +172,8 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
     }
     const auto stored = stored_hashes.find(region.name);
     const bool blank = region.content.find_first_not_of(" \t\r\n") == std::string::npos;
-    const bool changed = stored == stored_hashes.end() ? !blank : stored->second != util::sha256_hex(region.content);
+    const bool changed =
+        stored == stored_hashes.end() ? !blank : stored->second != util::sha256_hex(region.content);
     if (changed) {
       edited.push_back(region.name);
     }
@@ -190,16 +195,17 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
     const auto replacement = fresh_by_name.find(region.name);
     if (replacement == fresh_by_name.end()) {
       result.document.append(region.content);
-      result.warnings.push_back(fmt::format("{}: region '{}' (line {}) is no longer produced by the template; left as it is",
-                                            source, region.name, region.begin_line));
+      result.warnings.push_back(
+          fmt::format("{}: region '{}' (line {}) is no longer produced by the template; left as it is",
+                      source, region.name, region.begin_line));
       if (const auto stored = stored_hashes.find(region.name); stored != stored_hashes.end()) {
         result.hashes[region.name] = stored->second;
       }
       continue;
     }
     if (std::find(edited.begin(), edited.end(), region.name) != edited.end()) {
-      result.warnings.push_back(
-        fmt::format("{}: region '{}' (line {}) had hand edits; overwritten (--force)", source, region.name, region.begin_line));
+      result.warnings.push_back(fmt::format("{}: region '{}' (line {}) had hand edits; overwritten (--force)",
+                                            source, region.name, region.begin_line));
     }
     result.document.append(replacement->second->content);
     result.hashes[region.name] = util::sha256_hex(replacement->second->content);
@@ -217,12 +223,13 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
     if (!result.document.empty() && result.document.back() != '\n') {
       result.document += '\n';
     }
-    result.document += fmt::format("\n<!-- ej:begin {} -->\n{}<!-- ej:end {} -->\n", region.name, region.content,
-                                   region.name);
+    result.document += fmt::format("\n<!-- ej:begin {} -->\n{}<!-- ej:end {} -->\n", region.name,
+                                   region.content, region.name);
     result.hashes[region.name] = util::sha256_hex(region.content);
-    result.warnings.push_back(fmt::format("{}: region '{}' was not in the document; appended at the end (move it, "
-                                          "markers included, where it belongs)",
-                                          source, region.name));
+    result.warnings.push_back(
+        fmt::format("{}: region '{}' was not in the document; appended at the end (move it, "
+                    "markers included, where it belongs)",
+                    source, region.name));
   }
   return result;
 }

@@ -17,9 +17,9 @@ namespace ej::render {
 // CommonMark sees them) are text, not markers, so a document can show the syntax.
 struct Region {
   std::string name;
-  std::string content;          // bytes between the marker lines, ending with '\n' unless empty
-  std::size_t begin_line = 0;   // 1-based line of the begin marker
-  std::size_t end_line = 0;     // 1-based line of the end marker
+  std::string content;           // bytes between the marker lines, ending with '\n' unless empty
+  std::size_t begin_line = 0;    // 1-based line of the begin marker
+  std::size_t end_line = 0;      // 1-based line of the end marker
   std::size_t content_begin = 0; // byte offsets of content in the document
   std::size_t content_end = 0;
 };

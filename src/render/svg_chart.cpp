@@ -59,7 +59,10 @@ struct Scale {
   double step = 0.2;
   int decimals = 1;
 
-  double y(double value) const { return k_top + k_plot_height - (value - low) / (high - low) * k_plot_height; }
+  double y(double value) const
+  {
+    return k_top + k_plot_height - (value - low) / (high - low) * k_plot_height;
+  }
 };
 
 // A "nice" step (1, 2 or 5 times a power of ten) giving about five ticks over the range.
@@ -100,8 +103,8 @@ std::string unit_suffix(const ChartData& chart)
   return chart.unit.empty() ? "" : " " + chart.unit;
 }
 
-void reference_line(std::string& out, const Scale& scale, double value, std::string_view name, std::string_view colour,
-                    const ChartData& chart)
+void reference_line(std::string& out, const Scale& scale, double value, std::string_view name,
+                    std::string_view colour, const ChartData& chart)
 {
   const auto y = px(scale.y(value));
   fmt::format_to(std::back_inserter(out),
@@ -152,14 +155,17 @@ std::string escape_xml(std::string_view text)
 std::string render_chart_svg(const ChartData& chart)
 {
   std::string out;
-  add(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
+  add(out,
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\">\n",
       k_width, k_height);
   add(out, "<title>{}</title>\n", escape_xml(chart.title));
   add(out, "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", k_width, k_height);
-  add(out, "<text x=\"{}\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", px(k_left), escape_xml(chart.title));
+  add(out, "<text x=\"{}\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", px(k_left),
+      escape_xml(chart.title));
   add(out, "<text x=\"{}\" y=\"36\" font-size=\"11\" fill=\"#555555\">{} ({})</text>\n", px(k_left),
-      escape_xml(chart.metric + unit_suffix(chart)), chart.higher_is_better ? "higher is better" : "lower is better");
+      escape_xml(chart.metric + unit_suffix(chart)),
+      chart.higher_is_better ? "higher is better" : "lower is better");
 
   std::vector<double> values;
   for (const auto& point : chart.points) {
@@ -174,10 +180,12 @@ std::string render_chart_svg(const ChartData& chart)
       values.push_back(*value);
     }
   }
-  add(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbbbbb\"/>\n", px(k_left), px(k_top),
-      px(k_plot_width), px(k_plot_height));
+  add(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbbbbb\"/>\n",
+      px(k_left), px(k_top), px(k_plot_width), px(k_plot_height));
   if (chart.points.empty() || values.empty()) {
-    add(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" fill=\"#777777\">no results yet</text>\n",
+    add(out,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" fill=\"#777777\">no results "
+        "yet</text>\n",
         px(k_left + k_plot_width / 2), px(k_top + k_plot_height / 2));
     out += "</svg>\n";
     return out;
@@ -190,7 +198,8 @@ std::string render_chart_svg(const ChartData& chart)
     add(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eeeeee\"/>\n", px(k_left), y,
         px(k_left + k_plot_width), y);
     auto label = fmt::format("{:.{}f}", tick, scale.decimals);
-    label = label.find_first_not_of("-0.") == std::string::npos ? label.substr(label[0] == '-' ? 1 : 0) : label;
+    label =
+        label.find_first_not_of("-0.") == std::string::npos ? label.substr(label[0] == '-' ? 1 : 0) : label;
     add(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text>\n", px(k_left - 6),
         px(scale.y(tick) + 4), label);
   }
@@ -198,7 +207,8 @@ std::string render_chart_svg(const ChartData& chart)
   const auto n = chart.points.size();
   const double spacing = k_plot_width / static_cast<double>(n);
   const auto x_of = [&](std::size_t i) { return k_left + (static_cast<double>(i) + 0.5) * spacing; };
-  const std::size_t label_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(k_min_label_spacing / spacing)));
+  const std::size_t label_every =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(k_min_label_spacing / spacing)));
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 4;
 
   std::string polyline;
@@ -215,8 +225,10 @@ std::string render_chart_svg(const ChartData& chart)
     const auto colour = colour_of(point.status);
     const auto x = px(x_of(i));
     if (point.low && point.high && std::isfinite(*point.low) && std::isfinite(*point.high)) {
-      add(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\" opacity=\"0.6\"/>\n", x,
-          px(scale.y(*point.low)), px(scale.y(*point.high)), colour);
+      add(out,
+          "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\" "
+          "opacity=\"0.6\"/>\n",
+          x, px(scale.y(*point.low)), px(scale.y(*point.high)), colour);
     }
     if (std::isfinite(point.median)) {
       add(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"><title>{}</title></circle>\n", x,

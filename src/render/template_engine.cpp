@@ -55,7 +55,9 @@ mustache::data to_mustache(const nlohmann::json& value)
 std::size_t line_of(std::string_view text, std::size_t position)
 {
   position = std::min(position, text.size());
-  return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(position), '\n')) + 1;
+  return static_cast<std::size_t>(
+             std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(position), '\n')) +
+         1;
 }
 
 // kainjow says `Unclosed section "attempts" at 312`: turn it into a line number and a message in
@@ -124,7 +126,7 @@ std::string where(std::string_view template_name, std::optional<std::size_t> lin
 class Context : public mustache::context<std::string> {
 public:
   Context(const mustache::data* data, const std::map<std::string, mustache::data>& partials)
-    : mustache::context<std::string>(data), m_partials(partials)
+      : mustache::context<std::string>(data), m_partials(partials)
   {
   }
 
@@ -195,8 +197,8 @@ std::string render_template(std::string_view template_text, const nlohmann::json
   }
   if (!context.missing_partials().empty()) {
     const auto& missing = *context.missing_partials().begin();
-    throw Error("{}: partial '{}' not found; {}", where(name, find_tag_line(template_text, missing)),
-                missing, options.fix_hint);
+    throw Error("{}: partial '{}' not found; {}", where(name, find_tag_line(template_text, missing)), missing,
+                options.fix_hint);
   }
   if (options.strict && !context.unknown_names().empty()) {
     const auto& unknown = *context.unknown_names().begin();

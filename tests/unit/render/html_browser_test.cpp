@@ -9,8 +9,8 @@
 #include "util/strings.h"
 
 #include <cstdlib>
-#include <unistd.h>
 #include <filesystem>
+#include <unistd.h>
 
 using namespace ej::render;
 
@@ -46,13 +46,15 @@ TEST_CASE("a headless browser shows the HTML report with its table and chart")
   chart.points = {{"#1", 54.1, std::nullopt, std::nullopt, ej::core::Status::Rejected},
                   {"#2", 96.1, std::nullopt, std::nullopt, ej::core::Status::Adopted}};
   chart.baseline = 89.5;
-  const std::string markdown = "# Report\n\n| attempt | tok/s |\n|---|---|\n| #2 | 96.1 |\n\n![chart](chart:t)\n";
+  const std::string markdown =
+      "# Report\n\n| attempt | tok/s |\n|---|---|\n| #2 | 96.1 |\n\n![chart](chart:t)\n";
 
   ej::test::TempDir dir("ej-browser");
   const auto page = dir / "report.html";
   ej::test::write_text(page, render_html_report("Report", markdown, {{"chart:t", render_chart_svg(chart)}}));
-  const std::vector<std::string> common{chromium.string(), "--headless", "--no-sandbox", "--disable-gpu",
-                                        "--no-first-run", "--user-data-dir=" + (dir / "profile").string()};
+  const std::vector<std::string> common{chromium.string(), "--headless",
+                                        "--no-sandbox",    "--disable-gpu",
+                                        "--no-first-run",  "--user-data-dir=" + (dir / "profile").string()};
   ej::test::CommandOptions options;
   options.env["HOME"] = dir.path().string();
 

@@ -16,18 +16,20 @@ std::string sample_svg()
   chart.metric = "verify_ms";
   chart.unit = "ms";
   chart.higher_is_better = false;
-  chart.points = {{"#1", 21.5, 20.0, 23.0, ej::core::Status::Rejected}, {"#2", 14.2, 13.9, 14.6, ej::core::Status::Adopted}};
+  chart.points = {{"#1", 21.5, 20.0, 23.0, ej::core::Status::Rejected},
+                  {"#2", 14.2, 13.9, 14.6, ej::core::Status::Adopted}};
   chart.target = 15;
   return render_chart_svg(chart);
 }
 
-const std::string k_markdown = "# EAGLE fast verify\n\n"
-                               "Written by hand, with <script>alert(1)</script> raw HTML.\n\n"
-                               "<!-- ej:begin attempts -->\n"
-                               "| # | title | verify ms |\n|---|---|---:|\n| 1 | FlashInfer \\| fusion | 21.5 |\n"
-                               "<!-- ej:end attempts -->\n\n"
-                               "![verify chart](chart:verify)\n\n"
-                               "![remote](https://example.com/x.png) and [a link](https://example.com/doc)\n";
+const std::string k_markdown =
+    "# EAGLE fast verify\n\n"
+    "Written by hand, with <script>alert(1)</script> raw HTML.\n\n"
+    "<!-- ej:begin attempts -->\n"
+    "| # | title | verify ms |\n|---|---|---:|\n| 1 | FlashInfer \\| fusion | 21.5 |\n"
+    "<!-- ej:end attempts -->\n\n"
+    "![verify chart](chart:verify)\n\n"
+    "![remote](https://example.com/x.png) and [a link](https://example.com/doc)\n";
 
 } // namespace
 

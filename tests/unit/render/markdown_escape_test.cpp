@@ -17,9 +17,11 @@ public:
   std::string next()
   {
     static const std::vector<std::string> alphabet = {
-      "|", "`", "*", "_", "[", "]", "(", ")", "<", ">", "#", "\\", "!", "&", ";", ":", "-", "+", ".", "=",
-      "~", " ", " ", " ", "\t", "a", "b", "Z", "x", "0", "1", "9", "é", "→", "🚀", "\n", "\r\n", "&amp;",
-      "&#32;", "http://x.y", "<b>", "1. ", "- ", "# ", "```", "    ", "**", "__", "![a](b)", "NCCL_ALGO"};
+        "|",   "`",   "*",  "_",  "[",   "]",    "(",    ")",     "<",       ">",
+        "#",   "\\",  "!",  "&",  ";",   ":",    "-",    "+",     ".",       "=",
+        "~",   " ",   " ",  " ",  "\t",  "a",    "b",    "Z",     "x",       "0",
+        "1",   "9",   "é",  "→",  "🚀",   "\n",   "\r\n", "&amp;", "&#32;",   "http://x.y",
+        "<b>", "1. ", "- ", "# ", "```", "    ", "**",   "__",    "![a](b)", "NCCL_ALGO"};
     const auto length = m_engine() % 24;
     std::string out;
     for (std::uint32_t i = 0; i < length; ++i) {
@@ -149,7 +151,8 @@ TEST_CASE("escaped headings read back as the original text on one line over 2000
 
 TEST_CASE("escaping leaves ordinary text readable")
 {
-  CHECK(escape_markdown_inline("NCCL_ALGO=Tree is 3.5% faster (R&D)") == "NCCL_ALGO=Tree is 3.5% faster (R\\&D)");
+  CHECK(escape_markdown_inline("NCCL_ALGO=Tree is 3.5% faster (R&D)") ==
+        "NCCL_ALGO=Tree is 3.5% faster (R\\&D)");
   CHECK(escape_markdown_inline("use *fast* path | [link](x) <b> `code`") ==
         "use \\*fast\\* path \\| \\[link\\](x) \\<b> \\`code\\`");
   CHECK(escape_markdown_inline("# not a heading\n\n- not a list\n1. nor this") ==

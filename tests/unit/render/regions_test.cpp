@@ -20,10 +20,11 @@ std::string parse_error(std::string_view document)
   return "(no error)";
 }
 
-const std::string k_rendered = "# Plan\n\n"
-                               "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n\n"
-                               "## Attempts\n\n"
-                               "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n";
+const std::string k_rendered =
+    "# Plan\n\n"
+    "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n\n"
+    "## Attempts\n\n"
+    "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n";
 
 } // namespace
 
@@ -61,16 +62,19 @@ TEST_CASE("malformed region markers are errors with the line number")
 {
   CHECK(parse_error("a\n<!-- ej:begin x -->\nb\n") ==
         "journal/x.md, line 2: region 'x' is never ended; add <!-- ej:end x --> where it should end");
-  CHECK_THAT(parse_error("<!-- ej:begin x -->\n<!-- ej:begin y -->\n<!-- ej:end y -->\n<!-- ej:end x -->\n"),
-             Catch::StartsWith("journal/x.md, line 2: region 'y' begins inside region 'x' (begun on line 1)"));
+  CHECK_THAT(
+      parse_error("<!-- ej:begin x -->\n<!-- ej:begin y -->\n<!-- ej:end y -->\n<!-- ej:end x -->\n"),
+      Catch::StartsWith("journal/x.md, line 2: region 'y' begins inside region 'x' (begun on line 1)"));
   CHECK_THAT(parse_error("\n\n<!-- ej:end x -->\n"),
              Catch::StartsWith("journal/x.md, line 3: region 'x' ends but never began"));
   CHECK_THAT(parse_error("<!-- ej:begin x -->\n<!-- ej:end x -->\n<!-- ej:begin x -->\n<!-- ej:end x -->\n"),
              Catch::StartsWith("journal/x.md, line 3: region 'x' appears twice (first on line 1)"));
   CHECK_THAT(parse_error("<!-- ej:begin x -->\n<!-- ej:end y -->\n"),
              Catch::StartsWith("journal/x.md, line 2: end of region 'y' while region 'x' (line 1) is open"));
-  CHECK_THAT(parse_error("ok\n<!-- ej:begin bad name -->\n"), Catch::StartsWith("journal/x.md, line 2: malformed ej marker"));
-  CHECK_THAT(parse_error("<!-- ej:begin x-->\n"), Catch::StartsWith("journal/x.md, line 1: malformed ej marker"));
+  CHECK_THAT(parse_error("ok\n<!-- ej:begin bad name -->\n"),
+             Catch::StartsWith("journal/x.md, line 2: malformed ej marker"));
+  CHECK_THAT(parse_error("<!-- ej:begin x-->\n"),
+             Catch::StartsWith("journal/x.md, line 1: malformed ej marker"));
 }
 
 TEST_CASE("the first render writes the whole document and the hash of each region")
@@ -92,11 +96,12 @@ TEST_CASE("a later render replaces only regions and keeps the author's text byte
   const std::map<std::string, std::string> stored{{"summary", ej::util::sha256_hex("old summary\n")},
                                                   {"attempts", ej::util::sha256_hex("old table\n")}};
   const auto result = merge_document(existing, k_rendered, stored, false);
-  CHECK(result.document == "# My own title  \r\n\nIntro written by hand.\n\n"
-                           "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
-                           "Between, by hand.\n"
-                           "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n"
-                           "Trailing notes, no final newline");
+  CHECK(result.document ==
+        "# My own title  \r\n\nIntro written by hand.\n\n"
+        "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
+        "Between, by hand.\n"
+        "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n"
+        "Trailing notes, no final newline");
   CHECK(result.warnings.empty());
   CHECK(result.hashes.at("attempts") == ej::util::sha256_hex("| a | b |\n|---|---|\n| 1 | 2 |\n"));
   // Rendering again with the new hashes changes nothing: deterministic and idempotent.
@@ -118,7 +123,8 @@ TEST_CASE("a region edited by hand is not overwritten without force, and the err
     CHECK_THAT(error.what(), Catch::Contains("--force"));
   }
   const auto forced = merge_document(existing, k_rendered, stored, true);
-  CHECK_THAT(forced.document, Catch::StartsWith("<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"));
+  CHECK_THAT(forced.document,
+             Catch::StartsWith("<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"));
   CHECK_THAT(forced.warnings.at(0), Catch::Contains("region 'summary' (line 1) had hand edits; overwritten"));
 }
 
@@ -139,20 +145,24 @@ TEST_CASE("a region the template dropped is left alone and one it added is appen
   const std::map<std::string, std::string> stored{{"summary", ej::util::sha256_hex("old\n")},
                                                   {"retired", "abc"}};
   const auto result = merge_document(existing, k_rendered, stored, false, "journal/x.md");
-  CHECK(result.document == "Intro\n<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
-                           "<!-- ej:begin retired -->\nkeep me\n<!-- ej:end retired -->\nEnd\n"
-                           "\n<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n");
+  CHECK(result.document ==
+        "Intro\n<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
+        "<!-- ej:begin retired -->\nkeep me\n<!-- ej:end retired -->\nEnd\n"
+        "\n<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n");
   REQUIRE(result.warnings.size() == 2);
-  CHECK(result.warnings[0] == "journal/x.md: region 'retired' (line 5) is no longer produced by the template; left as it is");
-  CHECK_THAT(result.warnings[1], Catch::StartsWith("journal/x.md: region 'attempts' was not in the document; appended"));
+  CHECK(result.warnings[0] ==
+        "journal/x.md: region 'retired' (line 5) is no longer produced by the template; left as it is");
+  CHECK_THAT(result.warnings[1],
+             Catch::StartsWith("journal/x.md: region 'attempts' was not in the document; appended"));
   CHECK(result.hashes.at("retired") == "abc");
   CHECK(parse_regions(result.document).size() == 3);
 }
 
 TEST_CASE("malformed markers in the existing document stop the merge")
 {
-  CHECK_THROWS_WITH(merge_document(std::string_view("<!-- ej:begin summary -->\n"), k_rendered, {}, false, "journal/x.md"),
-                    Catch::StartsWith("journal/x.md, line 1: region 'summary' is never ended"));
+  CHECK_THROWS_WITH(
+      merge_document(std::string_view("<!-- ej:begin summary -->\n"), k_rendered, {}, false, "journal/x.md"),
+      Catch::StartsWith("journal/x.md, line 1: region 'summary' is never ended"));
   CHECK_THROWS_WITH(merge_document(std::nullopt, "<!-- ej:end a -->\n", {}, false),
                     Catch::StartsWith("the rendered template, line 1: region 'a' ends but never began"));
 }

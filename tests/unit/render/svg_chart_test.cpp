@@ -111,7 +111,8 @@ TEST_CASE("a thousand points are all drawn but their labels are thinned")
   chart.metric = "latency";
   chart.unit = "us";
   for (int i = 0; i < 1000; ++i) {
-    chart.points.push_back({fmt::format("#{}", i + 1), 100.0 + (i % 17) * 0.25, std::nullopt, std::nullopt, std::nullopt});
+    chart.points.push_back(
+        {fmt::format("#{}", i + 1), 100.0 + (i % 17) * 0.25, std::nullopt, std::nullopt, std::nullopt});
   }
   const auto svg = render_chart_svg(chart);
   check_well_formed(svg);

@@ -10,7 +10,8 @@ using ej::render::TemplateOptions;
 
 namespace {
 
-std::string error_of(std::string_view text, const nlohmann::json& data = {}, const TemplateOptions& options = {})
+std::string error_of(std::string_view text, const nlohmann::json& data = {},
+                     const TemplateOptions& options = {})
 {
   try {
     render_template(text, data, "plan.md.mustache", options);
@@ -32,13 +33,13 @@ TEST_CASE("a template renders objects, lists, strings, numbers and booleans from
     "nested": {"inner": {"value": "deep"}}
   })");
   const auto out = render_template(
-    "# {{title}} {{{title}}} {{&title}}\n"
-    "{{count}} {{big}} {{negative}} {{ratio}} {{whole}}\n"
-    "{{#attempts}}- {{name}}\n{{/attempts}}"
-    "{{#empty}}never{{/empty}}{{^empty}}no attempts{{/empty}}\n"
-    "{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}!N{{/no}}{{#nothing}}X{{/nothing}}[{{nothing}}]\n"
-    "{{nested.inner.value}}\n",
-    data, "t");
+      "# {{title}} {{{title}}} {{&title}}\n"
+      "{{count}} {{big}} {{negative}} {{ratio}} {{whole}}\n"
+      "{{#attempts}}- {{name}}\n{{/attempts}}"
+      "{{#empty}}never{{/empty}}{{^empty}}no attempts{{/empty}}\n"
+      "{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}!N{{/no}}{{#nothing}}X{{/nothing}}[{{nothing}}]\n"
+      "{{nested.inner.value}}\n",
+      data, "t");
   CHECK(out == "# EAGLE <fast> & verify EAGLE <fast> & verify EAGLE <fast> & verify\n"
                "3 18446744073709551615 -7 0.1 92\n"
                "- a\n- b\n"
@@ -63,7 +64,8 @@ TEST_CASE("an unclosed section is reported with the template name and its line")
 
 TEST_CASE("a section closed that was never opened is reported with its line")
 {
-  CHECK(error_of("a\nb\nc {{/attempts}}\n") == "template plan.md.mustache, line 3: unopened section 'attempts'; fix the template");
+  CHECK(error_of("a\nb\nc {{/attempts}}\n") ==
+        "template plan.md.mustache, line 3: unopened section 'attempts'; fix the template");
 }
 
 TEST_CASE("an unclosed tag is reported with its line and the caller's hint")
@@ -113,8 +115,8 @@ TEST_CASE("an unknown name renders empty by default and is an error when strict"
   options.strict = true;
   CHECK(error_of("ok\n[{{titel}}]", nlohmann::json::object(), options) ==
         "template plan.md.mustache, line 2: 'titel' is not in the data; fix the template");
-  CHECK(render_template("{{#xs}}{{x}}{{top}}{{/xs}}", nlohmann::json::parse(R"({"top": "T", "xs": [{"x": 1}]})"), "t",
-                        options) == "1T");
+  CHECK(render_template("{{#xs}}{{x}}{{top}}{{/xs}}",
+                        nlohmann::json::parse(R"({"top": "T", "xs": [{"x": 1}]})"), "t", options) == "1T");
 }
 
 TEST_CASE("embedded templates are found with or without the .mustache suffix")
