@@ -1,0 +1,97 @@
+#include "render/markdown_check.h"
+
+#include "render/cmark_parse.h"
+
+#include <cstring>
+
+namespace ej::render {
+
+namespace {
+
+bool is_extension_node(cmark_node* node, const char* type_name)
+{
+  return std::strcmp(cmark_node_get_type_string(node), type_name) == 0;
+}
+
+void append_text(cmark_node* node, std::string& out)
+{
+  switch (cmark_node_get_type(node)) {
+  case CMARK_NODE_TEXT:
+  case CMARK_NODE_CODE:
+    out += cmark_node_get_literal(node);
+    return;
+  case CMARK_NODE_SOFTBREAK:
+  case CMARK_NODE_LINEBREAK:
+    out += '\n';
+    return;
+  default:
+    break;
+  }
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+    append_text(child, out);
+  }
+}
+
+std::string text_of(cmark_node* node)
+{
+  std::string out;
+  append_text(node, out);
+  return out;
+}
+
+// Calls visit(node) for every node entered, in document order.
+template <typename Visit> void walk(std::string_view markdown, Visit visit)
+{
+  const auto root = parse_gfm(markdown);
+  const CmarkIterPtr iter(cmark_iter_new(root.get()));
+  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE;
+       event = cmark_iter_next(iter.get())) {
+    if (event == CMARK_EVENT_ENTER) {
+      visit(cmark_iter_get_node(iter.get()));
+    }
+  }
+}
+
+} // namespace
+
+std::vector<std::vector<std::vector<std::string>>> parse_markdown_tables(std::string_view markdown)
+{
+  std::vector<std::vector<std::vector<std::string>>> tables;
+  walk(markdown, [&](cmark_node* node) {
+    if (!is_extension_node(node, "table")) {
+      return;
+    }
+    auto& table = tables.emplace_back();
+    for (cmark_node* row = cmark_node_first_child(node); row != nullptr; row = cmark_node_next(row)) {
+      auto& cells = table.emplace_back();
+      for (cmark_node* cell = cmark_node_first_child(row); cell != nullptr; cell = cmark_node_next(cell)) {
+        cells.push_back(text_of(cell));
+      }
+    }
+  });
+  return tables;
+}
+
+std::vector<std::string> parse_markdown_paragraphs(std::string_view markdown)
+{
+  std::vector<std::string> paragraphs;
+  walk(markdown, [&](cmark_node* node) {
+    if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
+      paragraphs.push_back(text_of(node));
+    }
+  });
+  return paragraphs;
+}
+
+std::vector<std::string> parse_markdown_headings(std::string_view markdown)
+{
+  std::vector<std::string> headings;
+  walk(markdown, [&](cmark_node* node) {
+    if (cmark_node_get_type(node) == CMARK_NODE_HEADING) {
+      headings.push_back(text_of(node));
+    }
+  });
+  return headings;
+}
+
+} // namespace ej::render

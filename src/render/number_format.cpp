@@ -1,0 +1,69 @@
+#include "render/number_format.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace ej::render {
+
+namespace {
+
+// "-0.00" and "-0" become "0.00" and "0": a sign on nothing is noise in a diff.
+std::string without_negative_zero(std::string text)
+{
+  if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos) {
+    text.erase(0, 1);
+  }
+  return text;
+}
+
+} // namespace
+
+std::string format_number(double value, int significant)
+{
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  if (std::isinf(value)) {
+    return value < 0 ? "-inf" : "inf";
+  }
+  significant = std::clamp(significant, 1, 17);
+  if (value == 0) {
+    return significant == 1 ? "0" : "0." + std::string(static_cast<std::size_t>(significant - 1), '0');
+  }
+  // Round to the significant digits first, then read the exponent of the rounded value, so that
+  // 9.996 with 3 digits becomes "10.0", not "10.00".
+  const std::string scientific = fmt::format("{:.{}e}", value, significant - 1);
+  const int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
+  if (exponent < -6 || exponent >= 15) {
+    return without_negative_zero(scientific);
+  }
+  const int decimals = std::max(0, significant - 1 - exponent);
+  return without_negative_zero(fmt::format("{:.{}f}", value, decimals));
+}
+
+std::string format_percent(double percent, int decimals)
+{
+  if (!std::isfinite(percent)) {
+    return "n/a";
+  }
+  decimals = std::clamp(decimals, 0, 10);
+  const auto text = without_negative_zero(fmt::format("{:.{}f}", percent, decimals));
+  const bool zero = text.find_first_not_of("-0.") == std::string::npos;
+  if (zero || text[0] == '-') {
+    return text + "%";
+  }
+  return "+" + text + "%";
+}
+
+std::optional<double> relative_change_percent(double baseline, double value)
+{
+  if (baseline == 0 || !std::isfinite(baseline) || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return (value - baseline) / std::abs(baseline) * 100.0;
+}
+
+} // namespace ej::render

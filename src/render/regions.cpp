@@ -1,0 +1,242 @@
+#include "render/regions.h"
+
+#include "render/cmark_parse.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <cmark-gfm.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ej::render {
+
+namespace {
+
+using NodePtr = CmarkNodePtr;
+using IterPtr = CmarkIterPtr;
+
+constexpr std::string_view k_begin_prefix = "<!-- ej:begin ";
+constexpr std::string_view k_end_prefix = "<!-- ej:end ";
+constexpr std::string_view k_marker_start = "<!-- ej:";
+constexpr std::string_view k_marker_suffix = " -->";
+
+// 1-based lines that CommonMark reads as code, where marker-like lines are just text.
+std::vector<bool> code_lines(std::string_view document, std::size_t line_count)
+{
+  std::vector<bool> code(line_count + 2, false);
+  const NodePtr root(cmark_parse_document(document.data(), document.size(), CMARK_OPT_DEFAULT));
+  if (!root) {
+    return code;
+  }
+  const IterPtr iter(cmark_iter_new(root.get()));
+  for (auto event = cmark_iter_next(iter.get()); event != CMARK_EVENT_DONE;
+       event = cmark_iter_next(iter.get())) {
+    cmark_node* node = cmark_iter_get_node(iter.get());
+    if (event != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK) {
+      continue;
+    }
+    const auto first = static_cast<std::size_t>(std::max(cmark_node_get_start_line(node), 1));
+    const auto last =
+        std::min(static_cast<std::size_t>(std::max(cmark_node_get_end_line(node), 0)), line_count);
+    for (auto line = first; line <= last; ++line) {
+      code[line] = true;
+    }
+  }
+  return code;
+}
+
+bool valid_name(std::string_view name)
+{
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.' || c == ':';
+  });
+}
+
+struct Marker {
+  bool begin = false;
+  std::string name;
+};
+
+// nullopt: not a marker line. Throws for a line that starts like a marker but is not one.
+std::optional<Marker> parse_marker(std::string_view line, std::string_view source, std::size_t line_number)
+{
+  if (line.substr(0, k_marker_start.size()) != k_marker_start) {
+    return std::nullopt;
+  }
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  Marker marker;
+  std::string_view rest;
+  if (line.substr(0, k_begin_prefix.size()) == k_begin_prefix) {
+    marker.begin = true;
+    rest = line.substr(k_begin_prefix.size());
+  } else if (line.substr(0, k_end_prefix.size()) == k_end_prefix) {
+    rest = line.substr(k_end_prefix.size());
+  }
+  if (rest.size() > k_marker_suffix.size() &&
+      rest.substr(rest.size() - k_marker_suffix.size()) == k_marker_suffix) {
+    marker.name = std::string(rest.substr(0, rest.size() - k_marker_suffix.size()));
+    if (valid_name(marker.name)) {
+      return marker;
+    }
+  }
+  throw Error("{}, line {}: malformed ej marker '{}'; write <!-- ej:begin NAME --> or <!-- ej:end NAME --> "
+              "(NAME of letters, digits, '_', '-', '.', ':') alone on the line",
+              source, line_number, line);
+}
+
+} // namespace
+
+std::vector<Region> parse_regions(std::string_view document, std::string_view source)
+{
+  const auto line_count = static_cast<std::size_t>(std::count(document.begin(), document.end(), '\n')) + 1;
+  const auto code = code_lines(document, line_count);
+  std::vector<Region> regions;
+  std::optional<Region> open;
+  std::map<std::string, std::size_t> seen; // name -> begin line
+
+  std::size_t offset = 0;
+  for (std::size_t line_number = 1; offset <= document.size(); ++line_number) {
+    const auto newline = document.find('\n', offset);
+    const auto line_end = newline == std::string_view::npos ? document.size() : newline;
+    const auto next = newline == std::string_view::npos ? document.size() + 1 : newline + 1;
+    const auto line = document.substr(offset, line_end - offset);
+    const auto marker = code[line_number] ? std::nullopt : parse_marker(line, source, line_number);
+    if (marker && marker->begin) {
+      if (open) {
+        throw Error(
+            "{}, line {}: region '{}' begins inside region '{}' (begun on line {}); regions cannot nest: "
+            "end '{}' first",
+            source, line_number, marker->name, open->name, open->begin_line, open->name);
+      }
+      if (const auto previous = seen.find(marker->name); previous != seen.end()) {
+        throw Error("{}, line {}: region '{}' appears twice (first on line {}); remove one of them", source,
+                    line_number, marker->name, previous->second);
+      }
+      seen.emplace(marker->name, line_number);
+      open = Region{marker->name, {}, line_number, 0, std::min(next, document.size()), 0};
+    } else if (marker) {
+      if (!open) {
+        throw Error("{}, line {}: region '{}' ends but never began; add <!-- ej:begin {} --> above or remove "
+                    "the end marker",
+                    source, line_number, marker->name, marker->name);
+      }
+      if (open->name != marker->name) {
+        throw Error("{}, line {}: end of region '{}' while region '{}' (line {}) is open; end '{}' first",
+                    source, line_number, marker->name, open->name, open->begin_line, open->name);
+      }
+      open->end_line = line_number;
+      open->content_end = offset;
+      open->content = std::string(document.substr(open->content_begin, offset - open->content_begin));
+      regions.push_back(std::move(*open));
+      open.reset();
+    }
+    offset = next;
+  }
+  if (open) {
+    throw Error("{}, line {}: region '{}' is never ended; add <!-- ej:end {} --> where it should end", source,
+                open->begin_line, open->name, open->name);
+  }
+  return regions;
+}
+
+MergeResult merge_document(std::optional<std::string_view> existing, std::string_view rendered,
+                           const std::map<std::string, std::string>& stored_hashes, bool force,
+                           std::string_view source)
+{
+  const auto fresh = parse_regions(rendered, "the rendered template");
+  MergeResult result;
+  if (!existing) {
+    result.document = std::string(rendered);
+    for (const auto& region : fresh) {
+      result.hashes[region.name] = util::sha256_hex(region.content);
+    }
+    return result;
+  }
+
+  const auto current = parse_regions(*existing, source);
+  std::map<std::string, const Region*> fresh_by_name;
+  for (const auto& region : fresh) {
+    fresh_by_name[region.name] = &region;
+  }
+
+  // First find hand edits, so that nothing is merged when one blocks the render.
+  std::vector<std::string> edited;
+  for (const auto& region : current) {
+    const auto replacement = fresh_by_name.find(region.name);
+    if (replacement == fresh_by_name.end() || region.content == replacement->second->content) {
+      continue;
+    }
+    const auto stored = stored_hashes.find(region.name);
+    const bool blank = region.content.find_first_not_of(" \t\r\n") == std::string::npos;
+    const bool changed =
+        stored == stored_hashes.end() ? !blank : stored->second != util::sha256_hex(region.content);
+    if (changed) {
+      edited.push_back(region.name);
+    }
+  }
+  if (!edited.empty() && !force) {
+    std::string names;
+    for (const auto& name : edited) {
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    }
+    throw Error("{}: generated region{} {} changed by hand since ej wrote {}; move the text outside the "
+                "ej:begin/ej:end markers, or render with --force to overwrite",
+                source, edited.size() == 1 ? "" : "s", names, edited.size() == 1 ? "it" : "them");
+  }
+
+  std::size_t copied_to = 0;
+  for (const auto& region : current) {
+    result.document.append(existing->substr(copied_to, region.content_begin - copied_to));
+    copied_to = region.content_end;
+    const auto replacement = fresh_by_name.find(region.name);
+    if (replacement == fresh_by_name.end()) {
+      result.document.append(region.content);
+      result.warnings.push_back(
+          fmt::format("{}: region '{}' (line {}) is no longer produced by the template; left as it is",
+                      source, region.name, region.begin_line));
+      if (const auto stored = stored_hashes.find(region.name); stored != stored_hashes.end()) {
+        result.hashes[region.name] = stored->second;
+      }
+      continue;
+    }
+    if (std::find(edited.begin(), edited.end(), region.name) != edited.end()) {
+      result.warnings.push_back(fmt::format("{}: region '{}' (line {}) had hand edits; overwritten (--force)",
+                                            source, region.name, region.begin_line));
+    }
+    result.document.append(replacement->second->content);
+    result.hashes[region.name] = util::sha256_hex(replacement->second->content);
+  }
+  result.document.append(existing->substr(copied_to));
+
+  std::set<std::string> present;
+  for (const auto& region : current) {
+    present.insert(region.name);
+  }
+  for (const auto& region : fresh) {
+    if (present.count(region.name) != 0) {
+      continue;
+    }
+    if (!result.document.empty() && result.document.back() != '\n') {
+      result.document += '\n';
+    }
+    result.document += fmt::format("\n<!-- ej:begin {} -->\n{}<!-- ej:end {} -->\n", region.name,
+                                   region.content, region.name);
+    result.hashes[region.name] = util::sha256_hex(region.content);
+    result.warnings.push_back(
+        fmt::format("{}: region '{}' was not in the document; appended at the end (move it, "
+                    "markers included, where it belongs)",
+                    source, region.name));
+  }
+  return result;
+}
+
+bool document_up_to_date(std::string_view existing, std::string_view rendered)
+{
+  return merge_document(existing, rendered, {}, true).document == existing;
+}
+
+} // namespace ej::render

@@ -1,0 +1,211 @@
+#include "render/template_engine.h"
+
+#include "util/error.h"
+
+#include <fmt/format.h>
+#include <kainjow/mustache.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <set>
+
+namespace ej::render {
+
+namespace mustache = kainjow::mustache;
+
+namespace {
+
+mustache::data to_mustache(const nlohmann::json& value)
+{
+  switch (value.type()) {
+  case nlohmann::json::value_t::object: {
+    mustache::data object{mustache::data::type::object};
+    for (const auto& [key, item] : value.items()) {
+      object.set(key, to_mustache(item));
+    }
+    return object;
+  }
+  case nlohmann::json::value_t::array: {
+    mustache::data list{mustache::data::type::list};
+    for (const auto& item : value) {
+      list.push_back(to_mustache(item));
+    }
+    return list;
+  }
+  case nlohmann::json::value_t::string:
+    return mustache::data{value.get_ref<const std::string&>()};
+  case nlohmann::json::value_t::boolean:
+    return mustache::data{value.get<bool>()};
+  case nlohmann::json::value_t::number_integer:
+    return mustache::data{std::to_string(value.get<std::int64_t>())};
+  case nlohmann::json::value_t::number_unsigned:
+    return mustache::data{std::to_string(value.get<std::uint64_t>())};
+  case nlohmann::json::value_t::number_float:
+    // fmt's "{}" is the shortest form that reads back to the same double, independent of locale.
+    return mustache::data{fmt::format("{}", value.get<double>())};
+  case nlohmann::json::value_t::null:
+  case nlohmann::json::value_t::discarded:
+  case nlohmann::json::value_t::binary:
+    break;
+  }
+  return mustache::data{false};
+}
+
+std::size_t line_of(std::string_view text, std::size_t position)
+{
+  position = std::min(position, text.size());
+  return static_cast<std::size_t>(
+             std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(position), '\n')) +
+         1;
+}
+
+// kainjow says `Unclosed section "attempts" at 312`: turn it into a line number and a message in
+// ej's voice (`unclosed section 'attempts'`).
+struct ParsedError {
+  std::string message;
+  std::optional<std::size_t> position;
+};
+
+ParsedError parse_kainjow_error(const std::string& message)
+{
+  ParsedError out;
+  std::string text = message;
+  const auto at = text.rfind(" at ");
+  if (at != std::string::npos) {
+    std::size_t position = 0;
+    const char* first = text.data() + at + 4;
+    const char* last = text.data() + text.size();
+    const auto [end, error] = std::from_chars(first, last, position);
+    if (error == std::errc{} && end == last) {
+      out.position = position;
+      text.erase(at);
+    }
+  }
+  std::replace(text.begin(), text.end(), '"', '\'');
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  }
+  out.message = text;
+  return out;
+}
+
+// The line of the first tag naming `name` ({{name}}, {{#name}}, {{> name}}...) with the default
+// delimiters, for errors kainjow reports without a position.
+std::optional<std::size_t> find_tag_line(std::string_view text, std::string_view name)
+{
+  for (auto open = text.find("{{"); open != std::string_view::npos; open = text.find("{{", open + 2)) {
+    auto i = open + 2;
+    while (i < text.size() && std::string_view("{#^/&>! \t").find(text[i]) != std::string_view::npos) {
+      ++i;
+    }
+    if (text.substr(i, name.size()) != name) {
+      continue;
+    }
+    i += name.size();
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) {
+      ++i;
+    }
+    if (i < text.size() && text[i] == '}') {
+      return line_of(text, open);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string where(std::string_view template_name, std::optional<std::size_t> line)
+{
+  if (line) {
+    return fmt::format("template {}, line {}", template_name, *line);
+  }
+  return fmt::format("template {}", template_name);
+}
+
+// Resolves partials from the options (not from the data, as kainjow does by default) and remembers
+// what could not be resolved, so that render_template can fail instead of printing nothing.
+class Context : public mustache::context<std::string> {
+public:
+  Context(const mustache::data* data, const std::map<std::string, mustache::data>& partials)
+      : mustache::context<std::string>(data), m_partials(partials)
+  {
+  }
+
+  const mustache::data* get(const std::string& name) const override
+  {
+    const auto* found = mustache::context<std::string>::get(name);
+    if (found == nullptr && m_unknown_names.size() < 100) {
+      m_unknown_names.insert(name);
+    }
+    return found;
+  }
+
+  const mustache::data* get_partial(const std::string& name) const override
+  {
+    const auto found = m_partials.find(name);
+    if (found == m_partials.end()) {
+      m_missing_partials.insert(name);
+      return nullptr;
+    }
+    return &found->second;
+  }
+
+  const std::set<std::string>& unknown_names() const { return m_unknown_names; }
+  const std::set<std::string>& missing_partials() const { return m_missing_partials; }
+
+private:
+  const std::map<std::string, mustache::data>& m_partials;
+  mutable std::set<std::string> m_unknown_names;
+  mutable std::set<std::string> m_missing_partials;
+};
+
+mustache::mustache parse_or_throw(std::string_view text, const std::string& what, const std::string& hint)
+{
+  mustache::mustache parsed{std::string(text)};
+  if (!parsed.is_valid()) {
+    const auto error = parse_kainjow_error(parsed.error_message());
+    std::optional<std::size_t> line;
+    if (error.position) {
+      line = line_of(text, *error.position);
+    }
+    throw Error("{}: {}; {}", where(what, line), error.message, hint);
+  }
+  return parsed;
+}
+
+} // namespace
+
+std::string render_template(std::string_view template_text, const nlohmann::json& data,
+                            std::string_view template_name, const TemplateOptions& options)
+{
+  const std::string name(template_name);
+  auto parsed = parse_or_throw(template_text, name, options.fix_hint);
+  parsed.set_custom_escape([](const std::string& text) { return text; });
+
+  // Partials are parsed here first so that their errors name the partial and its line.
+  std::map<std::string, mustache::data> partials;
+  for (const auto& [partial_name, text] : options.partials) {
+    parse_or_throw(text, fmt::format("{} (partial '{}')", name, partial_name), options.fix_hint);
+    partials.emplace(partial_name, mustache::data{std::string(text)});
+  }
+
+  const mustache::data root = to_mustache(data);
+  Context context(&root, partials);
+  std::string out = parsed.render(context);
+  if (!parsed.is_valid()) {
+    const auto error = parse_kainjow_error(parsed.error_message());
+    throw Error("{}: {}; {}", where(name, std::nullopt), error.message, options.fix_hint);
+  }
+  if (!context.missing_partials().empty()) {
+    const auto& missing = *context.missing_partials().begin();
+    throw Error("{}: partial '{}' not found; {}", where(name, find_tag_line(template_text, missing)), missing,
+                options.fix_hint);
+  }
+  if (options.strict && !context.unknown_names().empty()) {
+    const auto& unknown = *context.unknown_names().begin();
+    throw Error("{}: '{}' is not in the data; {}", where(name, find_tag_line(template_text, unknown)),
+                unknown, options.fix_hint);
+  }
+  return out;
+}
+
+} // namespace ej::render

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace ej::render {
+
+struct TemplateOptions {
+  // Partials ({{> name}}) by name. A partial the template uses that is not here is an error.
+  std::map<std::string, std::string_view> partials;
+  // When set, a {{name}} or {{#name}} that resolves nowhere in the data is an error (catches
+  // typos in user templates); Mustache's default is to render it as empty.
+  bool strict = false;
+  // Ends every error message: what the user should do ("fix the template or run without
+  // --template" when the template came from --template).
+  std::string fix_hint = "fix the template";
+};
+
+// Renders a Mustache template with JSON data. Objects, arrays (lists), strings, numbers (integers
+// as such, other numbers in their shortest round-trip form, never locale-dependent), booleans;
+// null is false (a section over it is skipped, a variable renders nothing).
+// Nothing is HTML-escaped: {{x}} and {{{x}}} are the same, because the output is markdown and the
+// data was escaped for markdown already (markdown_escape.h).
+// Throws ej::Error naming the template and the line of a syntax error, a missing partial, or (when
+// strict) an unknown name.
+std::string render_template(std::string_view template_text, const nlohmann::json& data,
+                            std::string_view template_name, const TemplateOptions& options = {});
+
+} // namespace ej::render

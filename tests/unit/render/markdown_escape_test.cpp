@@ -1,0 +1,164 @@
+#include "render/markdown_check.h"
+#include "render/markdown_escape.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace ej::render;
+
+namespace {
+
+// Random user text from the characters that are markdown syntax, plus letters, digits,
+// multibyte UTF-8, tabs and line breaks. Fixed seed, and only the engine's raw output is used, so
+// every platform generates the same strings.
+class TextGenerator {
+public:
+  std::string next()
+  {
+    static const std::vector<std::string> alphabet = {
+        "|",   "`",   "*",  "_",  "[",   "]",    "(",    ")",     "<",       ">",
+        "#",   "\\",  "!",  "&",  ";",   ":",    "-",    "+",     ".",       "=",
+        "~",   " ",   " ",  " ",  "\t",  "a",    "b",    "Z",     "x",       "0",
+        "1",   "9",   "é",  "→",  "🚀",   "\n",   "\r\n", "&amp;", "&#32;",   "http://x.y",
+        "<b>", "1. ", "- ", "# ", "```", "    ", "**",   "__",    "![a](b)", "NCCL_ALGO"};
+    const auto length = m_engine() % 24;
+    std::string out;
+    for (std::uint32_t i = 0; i < length; ++i) {
+      out += alphabet[m_engine() % alphabet.size()];
+    }
+    return out;
+  }
+
+private:
+  std::mt19937 m_engine{20240607};
+};
+
+std::vector<std::string> split_lines(const std::string& text)
+{
+  std::vector<std::string> out(1);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || text[i] == '\r') {
+      if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+        ++i;
+      }
+      out.emplace_back();
+    } else {
+      out.back() += text[i];
+    }
+  }
+  return out;
+}
+
+std::string trim_blanks(const std::string& text)
+{
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) {
+    return "";
+  }
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// What escape_table_cell documents: every line break becomes one space.
+std::string expected_cell(const std::string& value)
+{
+  const auto lines = split_lines(value);
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += (i == 0 ? "" : " ") + lines[i];
+  }
+  return out;
+}
+
+// What escape_markdown_inline documents: trimmed lines, blank lines dropped, joined by breaks.
+std::string expected_lines(const std::string& value, const std::string& separator)
+{
+  std::string out;
+  for (const auto& line : split_lines(value)) {
+    const auto trimmed = trim_blanks(line);
+    if (!trimmed.empty()) {
+      out += (out.empty() ? "" : separator) + trimmed;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("escaped table cells read back as the original values over 2000 random strings")
+{
+  TextGenerator generator;
+  std::vector<std::vector<std::string>> rows;
+  std::string markdown = "Intro paragraph.\n\n| id | title | reason | command |\n|---|:---|---:|:-:|\n";
+  for (int i = 0; i < 500; ++i) {
+    std::vector<std::string> row;
+    markdown += "|";
+    for (int column = 0; column < 4; ++column) {
+      row.push_back(generator.next());
+      markdown += " " + escape_table_cell(row.back()) + " |";
+    }
+    markdown += "\n";
+    rows.push_back(row);
+  }
+  const auto tables = parse_markdown_tables(markdown);
+  REQUIRE(tables.size() == 1);
+  REQUIRE(tables[0].size() == rows.size() + 1);
+  CHECK(tables[0][0] == std::vector<std::string>{"id", "title", "reason", "command"});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& cells = tables[0][i + 1];
+    REQUIRE(cells.size() == 4);
+    for (std::size_t column = 0; column < 4; ++column) {
+      INFO("value: " << rows[i][column] << "\nescaped: " << escape_table_cell(rows[i][column]));
+      CHECK(cells[column] == expected_cell(rows[i][column]));
+    }
+  }
+}
+
+TEST_CASE("escaped paragraphs and list items read back as the original lines over 2000 random strings")
+{
+  TextGenerator generator;
+  for (int i = 0; i < 2000; ++i) {
+    const auto value = generator.next();
+    const auto escaped = escape_markdown_inline(value);
+    const auto expected = expected_lines(value, "\n");
+    INFO("value: " << value << "\nescaped: " << escaped);
+    for (const auto& markdown : {escaped + "\n", "- " + escaped + "\n", "**Reason:** " + escaped + "\n"}) {
+      const auto paragraphs = parse_markdown_paragraphs(markdown);
+      CHECK(parse_markdown_tables(markdown).empty());
+      if (expected.empty()) {
+        CHECK(paragraphs.size() <= 1);
+        continue;
+      }
+      REQUIRE(paragraphs.size() == 1);
+      const std::string prefix = markdown.rfind("**", 0) == 0 ? "Reason: " : "";
+      CHECK(paragraphs[0] == prefix + expected);
+    }
+  }
+}
+
+TEST_CASE("escaped headings read back as the original text on one line over 2000 random strings")
+{
+  TextGenerator generator;
+  for (int i = 0; i < 2000; ++i) {
+    const auto value = generator.next();
+    const auto markdown = "## " + escape_markdown_line(value) + "\n\nBody.\n";
+    INFO("value: " << value << "\nmarkdown: " << markdown);
+    const auto headings = parse_markdown_headings(markdown);
+    REQUIRE(headings.size() == 1);
+    CHECK(headings[0] == expected_lines(value, " "));
+  }
+}
+
+TEST_CASE("escaping leaves ordinary text readable")
+{
+  CHECK(escape_markdown_inline("NCCL_ALGO=Tree is 3.5% faster (R&D)") ==
+        "NCCL_ALGO=Tree is 3.5% faster (R\\&D)");
+  CHECK(escape_markdown_inline("use *fast* path | [link](x) <b> `code`") ==
+        "use \\*fast\\* path \\| \\[link\\](x) \\<b> \\`code\\`");
+  CHECK(escape_markdown_inline("# not a heading\n\n- not a list\n1. nor this") ==
+        "\\# not a heading\\\n\\- not a list\\\n1\\. nor this");
+  CHECK(escape_table_cell("a|b\nc") == "a\\|b c");
+  CHECK(escape_table_cell("  x ") == "&#32;&#32;x&#32;");
+  CHECK(escape_markdown_line("Issue #12\nsecond line") == "Issue \\#12 second line");
+  CHECK(escape_markdown_inline("&amp; & &#32;") == "\\&amp; & \\&#32;");
+}

@@ -1,0 +1,59 @@
+#include "render/number_format.h"
+
+#include <catch2/catch.hpp>
+
+#include <clocale>
+#include <cmath>
+#include <limits>
+
+using namespace ej::render;
+
+TEST_CASE("numbers keep the requested significant digits without losing integer digits")
+{
+  CHECK(format_number(92.6123, 3) == "92.6");
+  CHECK(format_number(89.5, 4) == "89.50");
+  CHECK(format_number(2.0, 3) == "2.00");
+  CHECK(format_number(1234.6, 3) == "1235");
+  CHECK(format_number(1234.5, 3) == "1234"); // exact ties round to even, as printf does
+  CHECK(format_number(0.012345, 2) == "0.012");
+  CHECK(format_number(9.996, 3) == "10.0");
+  CHECK(format_number(-54.149, 3) == "-54.1");
+  CHECK(format_number(0.0, 3) == "0.00");
+  CHECK(format_number(-0.0001, 1) == "-0.0001");
+  CHECK(format_number(-0.0, 2) == "0.0");
+  CHECK(format_number(1.5e-7, 3) == "1.50e-07");
+  CHECK(format_number(2.5e18, 2) == "2.5e+18");
+  CHECK(format_number(std::nan(""), 3) == "nan");
+  CHECK(format_number(-std::numeric_limits<double>::infinity(), 3) == "-inf");
+}
+
+TEST_CASE("percentages carry an explicit sign and zero carries none")
+{
+  CHECK(format_percent(3.46) == "+3.5%");
+  CHECK(format_percent(-12.0) == "-12.0%");
+  CHECK(format_percent(0.04) == "0.0%");
+  CHECK(format_percent(-0.04) == "0.0%");
+  CHECK(format_percent(77.63, 0) == "+78%");
+  CHECK(format_percent(std::nan("")) == "n/a");
+}
+
+TEST_CASE("relative change is measured against the baseline and undefined for a zero baseline")
+{
+  REQUIRE(relative_change_percent(54.1, 96.1).has_value());
+  CHECK(format_percent(*relative_change_percent(54.1, 96.1)) == "+77.6%");
+  CHECK(*relative_change_percent(-10.0, -5.0) == Approx(50.0));
+  CHECK_FALSE(relative_change_percent(0.0, 1.0).has_value());
+}
+
+TEST_CASE("number formatting ignores the process locale")
+{
+  const char* previous = std::setlocale(LC_ALL, nullptr);
+  const std::string saved = previous != nullptr ? previous : "C";
+  if (std::setlocale(LC_ALL, "de_DE.UTF-8") == nullptr && std::setlocale(LC_ALL, "fr_FR.UTF-8") == nullptr) {
+    WARN("skipped: no German or French locale installed");
+    return;
+  }
+  CHECK(format_number(1234.5, 6) == "1234.50");
+  CHECK(format_percent(3.46) == "+3.5%");
+  std::setlocale(LC_ALL, saved.c_str());
+}
