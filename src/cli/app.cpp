@@ -18,6 +18,7 @@ void register_commands(CLI::App& app)
   register_run(app);
   register_runs(app);
   register_env(app);
+  register_compare(app);
   register_maintenance(app);
 }
 

@@ -1,8 +1,10 @@
 #include "cli/commands.h"
+#include "cli/evidence.h"
 #include "cli/output.h"
 #include "cli/runs.h"
 #include "cli/workspace.h"
 #include "store/queries.h"
+#include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
 #include "util/time.h"
@@ -14,11 +16,13 @@ namespace ej::cli {
 
 namespace {
 
-void print_attempt_line(const core::Attempt& attempt)
+void print_attempt_line(store::Journal& journal, const core::Attempt& attempt)
 {
-  fmt::print("{} {} {} {}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
+  const auto verdict = attempt_verdict(journal, attempt.number);
+  fmt::print("{} {} {} {}{}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
-             util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim));
+             util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
+             verdict ? "  " + verdict->text : "");
   if (!attempt.reason.empty()) {
     fmt::print("       {}\n", paint(util::first_line(attempt.reason, 100), Colour::Dim));
   }
@@ -67,7 +71,7 @@ void run_log(const LogOptions& options)
     return;
   }
   for (const auto& attempt : attempts) {
-    print_attempt_line(attempt);
+    print_attempt_line(journal, attempt);
   }
 }
 
@@ -123,6 +127,28 @@ void print_history(const core::AttemptHistory& history)
   }
 }
 
+void print_runs_of(store::Journal& journal, int attempt)
+{
+  store::RunFilter filter;
+  filter.attempt = attempt;
+  auto runs = store::list_runs(journal.db(), filter);
+  if (runs.empty()) {
+    return;
+  }
+  std::reverse(runs.begin(), runs.end());
+  fmt::print("\nruns:\n");
+  for (const auto& run : runs) {
+    const auto verdict = run_verdict(journal, run);
+    fmt::print("  run #{:<4} {} r{} {}{}{}\n", run.number, run.bench, run.revision, run.status,
+               run.status == "imported" ? " (" + run.source + ")" : "", verdict ? "  " + verdict->text : "");
+  }
+  if (const auto verdict = attempt_verdict(journal, attempt)) {
+    fmt::print("verdict:  {} {}{}\n", verdict->headline.metric, verdict->text,
+               verdict->meets_target ? (*verdict->meets_target ? ", meets the plan's target" : ", misses the plan's target")
+                                     : "");
+  }
+}
+
 void run_show(const ShowOptions& options)
 {
   if (options.what.size() == 2 && options.what[0] == "run") {
@@ -145,6 +171,19 @@ void run_show(const ShowOptions& options)
   }
   if (options.json) {
     auto out = to_json(history);
+    store::RunFilter filter;
+    filter.attempt = number;
+    auto& runs = out["runs"] = nlohmann::json::array();
+    for (const auto& run : store::list_runs(journal.db(), filter)) {
+      runs.push_back(run.number);
+    }
+    if (const auto verdict = attempt_verdict(journal, number)) {
+      out["verdict"] = {{"text", verdict->text},
+                        {"baseline_run", verdict->baseline_run},
+                        {"metric", verdict->headline.metric},
+                        {"outcome", measure::to_string(verdict->headline.comparison.outcome)},
+                        {"meets_target", verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json()}};
+    }
     if (options.diff) {
       out["diff"] = diff.value_or("");
     }
@@ -152,6 +191,7 @@ void run_show(const ShowOptions& options)
     return;
   }
   print_history(history);
+  print_runs_of(journal, number);
   if (options.diff) {
     if (!attempt->git.dirty) {
       fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(attempt->git));
@@ -190,7 +230,7 @@ void run_search(const SearchOptions& options)
     return;
   }
   for (const auto& attempt : attempts) {
-    print_attempt_line(attempt);
+    print_attempt_line(journal, attempt);
   }
 }
 

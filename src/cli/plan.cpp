@@ -1,12 +1,17 @@
 #include "cli/commands.h"
+#include "cli/evidence.h"
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/slug.h"
+#include "core/target.h"
 #include "store/queries.h"
+#include "store/run_queries.h"
 #include "util/error.h"
 #include "util/time.h"
 
 #include <fmt/format.h>
+
+#include <map>
 
 namespace ej::cli {
 
@@ -25,7 +30,10 @@ void run_plan_new(const NewOptions& options)
   core::validate_slug(options.slug, "plan slug");
   const auto title = checked_text(options.title, "plan title", false);
   const auto goal = checked_text(options.goal, "goal");
-  const auto target = checked_text(options.target, "target");
+  auto target = checked_text(options.target, "target");
+  if (!target.empty()) {
+    target = core::to_string(core::parse_target(target)); // refuses what does not parse, with the reason
+  }
   const auto doc = options.doc.empty() ? "journal/" + options.slug + ".md" : options.doc;
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
@@ -84,7 +92,13 @@ void run_plan_show(const ShowOptions& options)
     auto out = to_json(*plan);
     auto& list = out["attempt_list"] = nlohmann::json::array();
     for (const auto& attempt : attempts) {
-      list.push_back(to_json(attempt));
+      auto entry = to_json(attempt);
+      if (const auto verdict = attempt_verdict(journal, attempt.number)) {
+        entry["verdict"] = verdict->text;
+        entry["outcome"] = measure::to_string(verdict->headline.comparison.outcome);
+        entry["meets_target"] = verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json();
+      }
+      list.push_back(std::move(entry));
     }
     print_json(out);
     return;
@@ -99,7 +113,90 @@ void run_plan_show(const ShowOptions& options)
   fmt::print("document: {}\ncreated:  {}\n", plan->doc_path, util::format_utc(plan->created_ms));
   fmt::print("\n{} attempt(s)\n", attempts.size());
   for (const auto& attempt : attempts) {
-    fmt::print("  #{:<5} {:<13} {}\n", attempt.number, paint_status(attempt.status), attempt.title);
+    const auto verdict = attempt_verdict(journal, attempt.number);
+    std::string evidence;
+    if (verdict) {
+      evidence = "  " + verdict->text;
+      if (verdict->meets_target) {
+        evidence += *verdict->meets_target ? "  meets target" : "  misses target";
+      }
+    }
+    fmt::print("  #{:<5} {} {}{}\n", attempt.number,
+               paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
+               attempt.title, paint(evidence, Colour::Dim));
+  }
+}
+
+struct BaselineOptions {
+  std::string slug;
+  std::optional<std::string> run;
+  std::string reason;
+  bool json = false;
+};
+
+void run_plan_baseline(const BaselineOptions& options)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  if (!store::find_plan(journal.db(), options.slug)) {
+    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
+  }
+  if (options.run) {
+    const int number = parse_attempt_number(*options.run);
+    const auto reason = checked_text(options.reason, "reason");
+    journal.write([&](store::Writer& writer) {
+      const auto run = store::find_run(journal.db(), number);
+      if (!run) {
+        throw Error("there is no run #{}; see 'ej runs'", number);
+      }
+      if (run->status != "finished" && run->status != "imported") {
+        throw Error("run #{} is {}: a baseline must be a finished (or imported) run", number, run->status);
+      }
+      const auto previous = current_baseline(journal, options.slug, run->bench);
+      if (previous && *previous == number) {
+        throw Error("run #{} is already the baseline of {} for {}", number, options.slug, run->bench);
+      }
+      if (previous && reason.empty()) {
+        throw UsageError("the baseline moves from run #{} to run #{}: say why with --reason", *previous, number);
+      }
+      writer.append("baseline.pinned",
+                    {{"plan", options.slug}, {"bench", run->bench}, {"run", number}, {"reason", reason}});
+    });
+    fmt::print("baseline of {} is now run #{}\n", options.slug, number);
+    return;
+  }
+  const auto history = store::baseline_history(journal.db(), options.slug);
+  if (options.json) {
+    auto out = nlohmann::json::array();
+    for (const auto& b : history) {
+      out.push_back({{"bench", b.bench}, {"run", b.run}, {"time", util::format_utc(b.time_ms)}, {"reason", b.reason}});
+    }
+    print_json(out);
+    return;
+  }
+  if (history.empty()) {
+    fmt::print("plan {} has no baseline; pin one with: ej plan baseline {} --run N\n", options.slug, options.slug);
+    return;
+  }
+  std::map<std::string, int> current;
+  for (const auto& b : history) {
+    current[b.bench] = b.run;
+  }
+  for (const auto& [bench, run] : current) {
+    fmt::print("baseline for {}: run #{}\n", bench, run);
+  }
+  fmt::print("\nhistory:\n");
+  std::map<std::string, int> previous;
+  for (const auto& b : history) {
+    const auto before = previous.find(b.bench);
+    if (before == previous.end()) {
+      fmt::print("  {}  {}: run #{} pinned{}\n", util::format_utc(b.time_ms), b.bench, b.run,
+                 b.reason.empty() ? "" : ": " + b.reason);
+    } else {
+      fmt::print("  {}  {}: baseline moved from run #{} to run #{}{}\n", util::format_utc(b.time_ms), b.bench,
+                 before->second, b.run, b.reason.empty() ? "" : ": " + b.reason);
+    }
+    previous[b.bench] = b.run;
   }
 }
 
@@ -129,6 +226,14 @@ void register_plan(CLI::App& app)
   show->add_option("slug", show_options->slug, "The plan")->required();
   show->add_flag("--json", show_options->json, "Print JSON");
   show->callback([show_options] { run_plan_show(*show_options); });
+
+  auto baseline_options = std::make_shared<BaselineOptions>();
+  auto* baseline = plan->add_subcommand("baseline", "Show the plan's baseline and its history, or pin a new one");
+  baseline->add_option("slug", baseline_options->slug, "The plan")->required();
+  baseline->add_option("--run", baseline_options->run, "Pin this run as the baseline of its benchmark");
+  baseline->add_option("--reason", baseline_options->reason, "Why (required when the baseline moves)");
+  baseline->add_flag("--json", baseline_options->json, "Print the history as JSON");
+  baseline->callback([baseline_options] { run_plan_baseline(*baseline_options); });
 }
 
 } // namespace ej::cli

@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/evidence.h"
 #include "cli/output.h"
 #include "cli/run_support.h"
 #include "cli/runs.h"
@@ -55,6 +56,13 @@ nlohmann::json run_json(store::Journal& journal, const core::RunRecord& run, boo
     {"imported", run.status == "imported"},
     {"source", run.source},
   };
+  if (const auto verdict = run_verdict(journal, run)) {
+    out["verdict"] = {{"text", verdict->text},
+                      {"baseline_run", verdict->baseline_run},
+                      {"metric", verdict->headline.metric},
+                      {"outcome", measure::to_string(verdict->headline.comparison.outcome)},
+                      {"meets_target", verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json()}};
+  }
   if (with_samples) {
     out["series"] = series_json(run_series(store::run_samples(journal.db(), run.number)));
     auto repeats = nlohmann::json::array();
@@ -110,6 +118,9 @@ void run_runs(const RunsOptions& options)
                run.status == "imported" ? "  (imported: " + run.source + ")" : "");
     if (!run.reason.empty()) {
       fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
+    }
+    if (const auto verdict = run_verdict(journal, run)) {
+      fmt::print("           {} {}\n", verdict->headline.metric, verdict->text);
     }
   }
 }

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "core/run_records.h"
+#include "measure/comparison.h"
+#include "store/journal.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+// Results judged against their baseline: what compare, judge, show, log, runs and documents say.
+namespace ej::cli {
+
+// One series of two runs (or two attempts' pooled runs) compared.
+struct SeriesComparison {
+  std::string metric;
+  std::string params; // "concurrency=8" for a sweep, "" otherwise
+  std::string key;
+  std::string unit;
+  measure::Comparison comparison;
+};
+
+// A set of runs that stand together: one run, or an attempt's runs of one benchmark revision.
+struct RunSet {
+  std::string label; // "run #5", "attempt #12 (runs #5, #6)"
+  std::string bench;
+  int revision = 0;
+  std::vector<core::RunRecord> runs;
+  std::vector<core::SampleRecord> samples;
+  std::vector<std::string> warnings; // failed or interrupted runs included, imported runs...
+};
+
+RunSet run_set_of_run(store::Journal& journal, int run);
+// The attempt's runs of `bench` (its latest-used benchmark when empty), of the newest revision used.
+RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench = "");
+
+struct ComparisonReport {
+  std::vector<SeriesComparison> series; // in a fixed order: metric, params, key
+  std::vector<std::string> warnings;
+  std::vector<std::string> env_changes; // empty when the environments are identical
+  std::string crossover;                // for sweeps: where the candidate stops winning
+};
+
+// Compares candidate against reference for every metric (or only `metric`). Refuses runs of
+// different benchmarks, the same run twice, and different revisions unless force.
+ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
+                              const std::string& metric, bool force);
+
+// The baseline run pinned for a plan and benchmark, if any.
+std::optional<int> current_baseline(store::Journal& journal, const std::string& plan, const std::string& bench);
+
+// The headline verdict of an attempt against its plan's baseline: the primary metric of the
+// benchmark it ran. Empty when there is no baseline or no usable run.
+struct Verdict {
+  int baseline_run = 0;
+  RunSet candidate;
+  SeriesComparison headline;
+  std::optional<bool> meets_target; // the plan's target on the candidate median, when it names the metric
+  std::string text;                 // "+3.5% improved [2.9, 4.1] p=0.002 vs run #3"
+};
+std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt);
+// The verdict of one run tied to an attempt, against its plan's baseline.
+std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run);
+
+// Median of the primary metric of a set (first series), for targets and documents.
+std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit = nullptr);
+
+} // namespace ej::cli
