@@ -19,6 +19,7 @@ void register_commands(CLI::App& app)
   register_runs(app);
   register_env(app);
   register_compare(app);
+  register_record(app);
   register_maintenance(app);
 }
 

@@ -14,7 +14,8 @@ void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex
 void register_bench(CLI::App& app);          // bench.cpp: bench add, edit, list, show
 void register_run(CLI::App& app);            // run_command.cpp: run
 void register_runs(CLI::App& app);           // runs.cpp: runs (and show run, via log.cpp)
-void register_env(CLI::App& app);
-void register_compare(CLI::App& app);        // compare.cpp: compare, judge            // env.cpp: env show, diff, probe
+void register_env(CLI::App& app);            // env.cpp: env show, diff, probe
+void register_compare(CLI::App& app);        // compare.cpp: compare, judge
+void register_record(CLI::App& app);         // record.cpp: record
 
 } // namespace ej::cli

@@ -1,0 +1,131 @@
+#include "cli/commands.h"
+#include "cli/run_support.h"
+#include "cli/workspace.h"
+#include "core/bench_definition.h"
+#include "store/queries.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+#include "util/strings.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+// `ej record`: results measured outside ej (another machine, a colleague, history), kept apart
+// from what ej measured: such runs are `imported`, with their source, everywhere they appear.
+namespace ej::cli {
+
+namespace {
+
+struct RecordOptions {
+  std::string attempt;
+  std::string bench;
+  std::vector<std::string> metrics;
+  std::vector<std::string> samples;
+  std::string when;
+  std::string source;
+  std::string label;
+};
+
+double parse_value(const std::string& text, const std::string& metric)
+{
+  double value = 0;
+  const auto trimmed = util::trim(text);
+  const auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+  if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() || !std::isfinite(value)) {
+    throw UsageError("'{}' is not a finite number (metric {})", text, metric);
+  }
+  return value;
+}
+
+void run_record(const RecordOptions& options)
+{
+  if (options.metrics.empty() && options.samples.empty()) {
+    throw UsageError("nothing to record: give --metric M=VALUE or --samples M=v1,v2,...");
+  }
+  const int attempt = parse_attempt_number(options.attempt);
+  const auto source = checked_text(options.source, "source");
+  const auto label = checked_text(options.label, "label");
+  std::optional<std::int64_t> when;
+  if (!options.when.empty()) {
+    when = util::parse_utc(options.when);
+    if (!when) {
+      throw UsageError("--when '{}' is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", options.when);
+    }
+  }
+  auto journal = open_journal(locate_workspace());
+  int number = 0;
+  journal.write([&](store::Writer& writer) {
+    if (!store::find_attempt(journal.db(), attempt)) {
+      throw Error("there is no attempt #{}; see 'ej log'", attempt);
+    }
+    const auto bench = store::find_benchmark(journal.db(), options.bench);
+    if (!bench) {
+      throw Error("no benchmark named '{}'; register it first (ej bench add) so the figures have units and a "
+                  "direction",
+                  options.bench);
+    }
+    const auto specs = metric_specs(core::bench_definition_from_json(bench->definition));
+    const auto unit_of = [&](const std::string& metric) -> std::string {
+      if (metric == "wall_s") {
+        return "s";
+      }
+      for (const auto& spec : specs) {
+        if (spec.name == metric) {
+          return measure::effective_unit(spec);
+        }
+      }
+      throw UsageError("benchmark {} has no metric '{}'; its metrics are listed by 'ej bench show {}'",
+                       options.bench, metric, options.bench);
+    };
+    nlohmann::json samples = nlohmann::json::array();
+    const auto add = [&](const std::string& option, bool many) {
+      const auto equals = option.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw UsageError("'{}' must look like METRIC={}", option, many ? "v1,v2,..." : "VALUE");
+      }
+      const auto metric = option.substr(0, equals);
+      const auto unit = unit_of(metric);
+      const auto values = many ? util::split(option.substr(equals + 1), ',')
+                               : std::vector<std::string>{option.substr(equals + 1)};
+      for (const auto& value : values) {
+        samples.push_back({{"metric", metric}, {"key", ""}, {"value", parse_value(value, metric)}, {"unit", unit}});
+      }
+    };
+    for (const auto& option : options.metrics) {
+      add(option, false);
+    }
+    for (const auto& option : options.samples) {
+      add(option, true);
+    }
+    number = store::next_run_number(journal.db());
+    nlohmann::json payload = {{"run", number},       {"bench", bench->name}, {"revision", bench->revision},
+                              {"attempt", attempt},  {"source", source.empty() ? "recorded by hand" : source},
+                              {"label", label},      {"samples", samples}};
+    if (when) {
+      payload["when_ms"] = *when;
+    }
+    writer.append("run.imported", payload);
+  });
+  fmt::print("run #{} recorded for attempt #{} (imported, not measured by ej)\n", number, attempt);
+}
+
+} // namespace
+
+void register_record(CLI::App& app)
+{
+  auto options = std::make_shared<RecordOptions>();
+  auto* record = app.add_subcommand("record", "Record results measured outside ej (kept apart as 'imported')");
+  record->add_option("attempt", options->attempt, "Attempt number")->required();
+  record->add_option("--bench", options->bench, "The registered benchmark the figures belong to")->required();
+  record->add_option("--metric", options->metrics, "METRIC=VALUE, one sample (repeatable)");
+  record->add_option("--samples", options->samples, "METRIC=v1,v2,... several samples (repeatable)");
+  record->add_option("--when", options->when, "When it was measured (YYYY-MM-DD[THH:MM:SS])");
+  record->add_option("--source", options->source, "Where the figures come from");
+  record->add_option("--label", options->label, "A name for this run");
+  record->callback([options] { run_record(*options); });
+}
+
+} // namespace ej::cli
