@@ -16,7 +16,7 @@ std::string Capture::text() const
 }
 
 CaptureBuffer::CaptureBuffer(std::size_t head_bytes, std::size_t tail_bytes)
-  : m_head_limit(head_bytes), m_ring(tail_bytes)
+    : m_head_limit(head_bytes), m_ring(tail_bytes)
 {
   m_head.reserve(std::min<std::size_t>(head_bytes, 64 * 1024));
 }

@@ -76,8 +76,8 @@ std::vector<std::string> child_environment(const std::vector<std::pair<std::stri
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
     const std::string_view name = text.substr(0, text.find('='));
-    const bool overridden = std::any_of(overrides.begin(), overrides.end(),
-                                        [&](const auto& kv) { return kv.first == name; });
+    const bool overridden =
+        std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) { return kv.first == name; });
     if (!overridden) {
       result.emplace_back(text);
     }
@@ -129,7 +129,8 @@ Resolved resolve_program(const std::string& name, const std::string& path_variab
     return {path, executable_error(path)};
   }
   int first_error = ENOENT;
-  std::string_view rest = path_variable.empty() ? std::string_view("/usr/local/bin:/usr/bin:/bin") : path_variable;
+  std::string_view rest =
+      path_variable.empty() ? std::string_view("/usr/local/bin:/usr/bin:/bin") : path_variable;
   while (true) {
     const std::size_t colon = rest.find(':');
     const std::string_view dir = rest.substr(0, colon);
@@ -189,7 +190,7 @@ void echo_chunk(int fd, const char* data, std::size_t size, bool& enabled)
 class Supervisor {
 public:
   Supervisor(const ProcessSpec& spec, pid_t pid, std::int64_t start_ns)
-    : m_spec(spec), m_pid(pid), m_start_ns(start_ns)
+      : m_spec(spec), m_pid(pid), m_start_ns(start_ns)
   {
   }
 
@@ -213,7 +214,7 @@ public:
       return;
     }
     int status = 0;
-    rusage usage {};
+    rusage usage{};
     const pid_t got = ::wait4(m_pid, &status, WNOHANG, &usage);
     if (got != m_pid) {
       return;
@@ -309,7 +310,7 @@ private:
   bool m_reaped = false;
   bool m_leftovers = false;
   int m_status = 0;
-  rusage m_usage {};
+  rusage m_usage{};
   double m_wall_s = 0;
 };
 
@@ -374,12 +375,14 @@ ProcessResult run_process(const ProcessSpec& spec)
     argv = {"/bin/sh", "-c", *spec.shell};
   }
   if (argv.empty() || argv[0].empty()) {
-    return spawn_failed("nothing to run: the command is empty (give a program, or a shell string with --shell)");
+    return spawn_failed(
+        "nothing to run: the command is empty (give a program, or a shell string with --shell)");
   }
   if (!spec.cwd.empty() && !fs::is_directory(spec.cwd)) {
-    return spawn_failed(fmt::format("cannot run '{}': working directory '{}' does not exist (create it or fix the "
-                                    "benchmark's --cwd)",
-                                    argv[0], spec.cwd.string()));
+    return spawn_failed(
+        fmt::format("cannot run '{}': working directory '{}' does not exist (create it or fix the "
+                    "benchmark's --cwd)",
+                    argv[0], spec.cwd.string()));
   }
   if (InterruptGuard::interrupted()) {
     ProcessResult result;
@@ -394,7 +397,8 @@ ProcessResult run_process(const ProcessSpec& spec)
 
   Fds fds;
   if (::pipe2(fds.out.data(), O_CLOEXEC) != 0 || ::pipe2(fds.err.data(), O_CLOEXEC) != 0) {
-    return spawn_failed(fmt::format("cannot run '{}': cannot create pipes: {}", argv[0], std::strerror(errno)));
+    return spawn_failed(
+        fmt::format("cannot run '{}': cannot create pipes: {}", argv[0], std::strerror(errno)));
   }
   for (int fd : {fds.out[0], fds.err[0]}) {
     ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works

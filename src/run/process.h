@@ -43,7 +43,7 @@ struct ProcessResult {
   double wall_s = 0; // monotonic, spawn to reaping
   double user_s = 0;
   double sys_s = 0;
-  std::int64_t max_rss_kb = 0; // peak resident set of the child (largest of its process tree)
+  std::int64_t max_rss_kb = 0;   // peak resident set of the child (largest of its process tree)
   bool leftovers_killed = false; // other processes of its group had to be stopped after it exited
   Capture out;
   Capture err;

@@ -40,7 +40,7 @@ int main()
     best_capture = std::min(best_capture, seconds(capture, &bytes));
     best_cat = std::min(best_cat, seconds(baseline, nullptr));
   }
-  rusage self {};
+  rusage self{};
   ::getrusage(RUSAGE_SELF, &self);
   fmt::print("captured bytes          {}\n", bytes);
   fmt::print("run_process capture     {:8.3f} s  {:7.2f} GiB/s (best of 3)\n", best_capture,

@@ -21,9 +21,9 @@ TEST_CASE("a capture smaller than head plus tail keeps everything in order")
 TEST_CASE("the tail ring keeps the last bytes across small and large appends")
 {
   CaptureBuffer buffer(2, 5);
-  buffer.append("0123456");  // head "01", ring "23456"
-  buffer.append("78");       // ring wraps: "45678"
-  buffer.append("9");        // "56789"
+  buffer.append("0123456"); // head "01", ring "23456"
+  buffer.append("78");      // ring wraps: "45678"
+  buffer.append("9");       // "56789"
   Capture capture = buffer.finish();
   CHECK(capture.head == "01");
   CHECK(capture.tail == "56789");

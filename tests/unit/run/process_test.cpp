@@ -63,8 +63,8 @@ TEST_CASE("a program that is not found is reported with what to do")
   const ProcessResult result = run_process(spec);
   CHECK(result.ending == Ending::SpawnFailed);
   CHECK(result.exit_code == 127);
-  CHECK(result.error ==
-        "cannot run 'ej-no-such-program-xyz': No such file or directory (check the path or register with --shell)");
+  CHECK(result.error == "cannot run 'ej-no-such-program-xyz': No such file or directory (check the path or "
+                        "register with --shell)");
 }
 
 TEST_CASE("a file that is not executable is reported as such, relative to the working directory")
@@ -76,7 +76,8 @@ TEST_CASE("a file that is not executable is reported as such, relative to the wo
   spec.cwd = dir.path();
   ProcessResult result = run_process(spec);
   CHECK(result.ending == Ending::SpawnFailed);
-  CHECK_THAT(result.error, Catch::StartsWith("cannot run './bench.sh': Permission denied (make it executable"));
+  CHECK_THAT(result.error,
+             Catch::StartsWith("cannot run './bench.sh': Permission denied (make it executable"));
 
   ::chmod((dir / "bench.sh").c_str(), 0755);
   result = run_process(spec);
@@ -104,7 +105,8 @@ TEST_CASE("exit code, both streams, environment overrides and the working direct
   CHECK(result.ending == Ending::Exited);
   CHECK(result.exit_code == 3);
   CHECK_FALSE(result.succeeded());
-  CHECK(result.out.text() == "out-42\n" + std::filesystem::canonical(dir.path()).string() + "\nstdin-empty\n");
+  CHECK(result.out.text() ==
+        "out-42\n" + std::filesystem::canonical(dir.path()).string() + "\nstdin-empty\n");
   CHECK(result.err.text() == "err\n");
   CHECK(result.wall_s > 0);
   CHECK(result.max_rss_kb > 0);
