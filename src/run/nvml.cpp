@@ -379,8 +379,11 @@ GpuReport query_gpus_nvidia_smi(const std::string& program)
   spec.argv = {program, fmt::format("--query-gpu={}", k_smi_fields), "--format=csv,noheader,nounits"};
   spec.timeout_s = 20;
   const ProcessResult result = run_process(spec);
+  if (result.ending == Ending::SpawnFailed) {
+    throw Error("{} not found or not executable", program);
+  }
   if (!result.succeeded()) {
-    throw Error("{}: {}", program, result.ending == Ending::SpawnFailed ? result.error : describe(result));
+    throw Error("{} {}: {}", program, describe(result), util::first_line(result.err.text(), 200));
   }
   GpuReport report = parse_nvidia_smi_csv(result.out.text());
   // The CUDA driver version is only in the banner of plain nvidia-smi ("CUDA Version: 12.8").
