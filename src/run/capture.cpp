@@ -1,0 +1,67 @@
+#include "run/capture.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ej::run {
+
+std::string Capture::text() const
+{
+  if (cut_bytes == 0) {
+    return head + tail;
+  }
+  return fmt::format("{}\n[... {} bytes cut ...]\n{}", head, cut_bytes, tail);
+}
+
+CaptureBuffer::CaptureBuffer(std::size_t head_bytes, std::size_t tail_bytes)
+    : m_head_limit(head_bytes), m_ring(tail_bytes)
+{
+  m_head.reserve(std::min<std::size_t>(head_bytes, 64 * 1024));
+}
+
+void CaptureBuffer::append(std::string_view data)
+{
+  m_total += data.size();
+  if (m_head.size() < m_head_limit) {
+    const std::size_t n = std::min(data.size(), m_head_limit - m_head.size());
+    m_head.append(data.substr(0, n));
+    data.remove_prefix(n);
+  }
+  const std::size_t capacity = m_ring.size();
+  if (data.empty() || capacity == 0) {
+    return;
+  }
+  // Only the last `capacity` bytes of a big chunk can survive: skip the rest without copying.
+  if (data.size() >= capacity) {
+    data.remove_prefix(data.size() - capacity);
+    std::memcpy(m_ring.data(), data.data(), capacity);
+    m_ring_pos = 0;
+    m_ring_filled = capacity;
+    return;
+  }
+  const std::size_t first = std::min(data.size(), capacity - m_ring_pos);
+  std::memcpy(m_ring.data() + m_ring_pos, data.data(), first);
+  std::memcpy(m_ring.data(), data.data() + first, data.size() - first);
+  m_ring_pos = (m_ring_pos + data.size()) % capacity;
+  m_ring_filled = std::min(capacity, m_ring_filled + data.size());
+}
+
+Capture CaptureBuffer::finish() const
+{
+  Capture capture;
+  capture.head = m_head;
+  capture.total_bytes = m_total;
+  if (m_ring_filled < m_ring.size()) {
+    capture.tail.assign(m_ring.data(), m_ring_filled);
+  } else {
+    capture.tail.reserve(m_ring.size());
+    capture.tail.append(m_ring.data() + m_ring_pos, m_ring.size() - m_ring_pos);
+    capture.tail.append(m_ring.data(), m_ring_pos);
+  }
+  capture.cut_bytes = m_total - capture.head.size() - capture.tail.size();
+  return capture;
+}
+
+} // namespace ej::run

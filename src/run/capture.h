@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ej::run {
+
+// What was kept of one output stream: the first bytes, the last bytes and how much was cut
+// between them, so a benchmark printing gigabytes cannot blow up memory or the journal.
+struct Capture {
+  std::string head;
+  std::string tail;
+  std::uint64_t total_bytes = 0;
+  std::uint64_t cut_bytes = 0;
+
+  // head + "\n[... N bytes cut ...]\n" + tail, or the whole output when nothing was cut.
+  std::string text() const;
+};
+
+// Keeps the first head_bytes and, in a ring, the last tail_bytes of everything appended.
+// Memory is bounded by head_bytes + tail_bytes whatever the amount of data.
+class CaptureBuffer {
+public:
+  CaptureBuffer(std::size_t head_bytes, std::size_t tail_bytes);
+
+  void append(std::string_view data);
+  Capture finish() const;
+
+private:
+  std::size_t m_head_limit;
+  std::string m_head;
+  std::vector<char> m_ring;   // capacity tail_bytes
+  std::size_t m_ring_pos = 0; // where the next byte goes
+  std::size_t m_ring_filled = 0;
+  std::uint64_t m_total = 0;
+};
+
+} // namespace ej::run

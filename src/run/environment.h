@@ -1,0 +1,73 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ej::run {
+
+// A user-registered command whose output belongs to the environment (e.g. "pip-freeze").
+struct ProbeSpec {
+  std::string name;
+  std::vector<std::string> argv;
+  std::optional<std::string> shell; // when set, run with /bin/sh -c
+  std::filesystem::path cwd;
+  double timeout_s = 20;
+  std::size_t max_output_bytes = 256 * 1024; // half from the start, half from the end
+};
+
+std::vector<std::string> default_variable_patterns();
+
+struct EnvOptions {
+  std::vector<std::string> variable_patterns = default_variable_patterns(); // globs on names
+  std::vector<std::string> extra_variables; // names (or globs), e.g. the benchmark's --env names
+  // The benchmark's own K=V overrides: recorded as the child sees them (always included).
+  std::vector<std::pair<std::string, std::string>> overrides;
+  std::vector<ProbeSpec> probes;
+};
+
+// Two parts: `fingerprint` is stable for a machine + setup (hash it, store it once);
+// `readings` are volatile (power, temperature, current clocks): store them per run.
+//
+// fingerprint (keys sorted by nlohmann::json, so dump() is canonical):
+// {"schema": 1,
+//  "host": {"hostname", "os" (PRETTY_NAME), "kernel" (uname -r), "arch", "cpu_model",
+//           "cpu_count", "memory_kb"},
+//  "gpu": GpuReport::fingerprint (see run/nvml.h; "source": "none" when there is no GPU),
+//  "toolkit": {"nvcc": "Cuda compilation tools, release 12.8, V12.8.93" | null,
+//              "nvcc_path": s | null},
+//  "variables": {NAME: value, secrets replaced by "<redacted>"},
+//  "probes": {NAME: {"command": s, "exit_code": n|null, "output": stdout, "error": s|null}}}
+// readings: {"gpus": GpuReport::readings}
+// Unknown values are null, never missing.
+struct EnvSnapshot {
+  nlohmann::json fingerprint;
+  nlohmann::json readings;
+};
+
+EnvSnapshot capture_environment(const EnvOptions& options);
+
+// sha256 of fingerprint.dump(): equal ids mean identical environments.
+std::string fingerprint_id(const EnvSnapshot& snapshot);
+
+// True when the name suggests a secret (TOKEN, SECRET, PASSWORD, PASSWD, KEY, CREDENTIAL,
+// AUTH, any case).
+bool looks_secret(std::string_view name);
+// "<redacted>" for a secret name; otherwise the value with URL credentials removed
+// ("https://user:pw@host" -> "https://<redacted>@host").
+std::string redact(std::string_view name, std::string_view value);
+std::string redact_url_credentials(std::string_view text);
+
+// The environment variables (NAME -> value, redacted) matching the patterns or names, with the
+// overrides applied on top of `environment` ("K=V" entries, as in environ).
+nlohmann::json select_variables(const std::vector<std::string>& environment, const EnvOptions& options);
+
+// Runs one probe; never throws (a failure is recorded in "error").
+nlohmann::json run_probe(const ProbeSpec& probe);
+
+} // namespace ej::run

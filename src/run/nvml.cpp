@@ -1,0 +1,425 @@
+#include "run/nvml.h"
+
+#include "run/process.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <memory>
+
+namespace ej::run {
+
+using nlohmann::json;
+
+namespace {
+
+// The few NVML declarations ej needs (ABI-stable across drivers), so that building ej needs no
+// NVIDIA headers and running it needs no driver.
+using NvmlReturn = int;
+constexpr NvmlReturn k_nvml_success = 0;
+struct NvmlDeviceOpaque;
+using NvmlDevice = NvmlDeviceOpaque*;
+struct NvmlMemory {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+constexpr int k_clock_sm = 1;
+constexpr int k_clock_mem = 2;
+constexpr int k_temperature_gpu = 0;
+
+using InitFn = NvmlReturn (*)();
+using CountFn = NvmlReturn (*)(unsigned*);
+using HandleFn = NvmlReturn (*)(unsigned, NvmlDevice*);
+using DeviceStringFn = NvmlReturn (*)(NvmlDevice, char*, unsigned);
+using SystemStringFn = NvmlReturn (*)(char*, unsigned);
+using IntFn = NvmlReturn (*)(int*);
+using MemoryFn = NvmlReturn (*)(NvmlDevice, NvmlMemory*);
+using ClockFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);
+using UintFn = NvmlReturn (*)(NvmlDevice, unsigned*);
+using TemperatureFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);
+using EnableFn = NvmlReturn (*)(NvmlDevice, int*);
+using PairFn = NvmlReturn (*)(NvmlDevice, int*, int*);
+using MigFn = NvmlReturn (*)(NvmlDevice, unsigned*, unsigned*);
+using ReasonsFn = NvmlReturn (*)(NvmlDevice, unsigned long long*);
+using ErrorStringFn = const char* (*)(NvmlReturn);
+
+void close_library(void* handle)
+{
+  ::dlclose(handle);
+}
+using Library = std::unique_ptr<void, decltype(&close_library)>;
+
+template <typename Fn> Fn symbol(void* library, const char* name)
+{
+  return reinterpret_cast<Fn>(::dlsym(library, name));
+}
+
+json enabled(int state)
+{
+  return state != 0 ? "enabled" : "disabled";
+}
+
+// Opens NVML, and shuts it down when the query is over.
+class Nvml {
+public:
+  explicit Nvml(const std::string& path)
+      : m_library(::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL), close_library)
+  {
+    if (!m_library) {
+      const char* reason = ::dlerror();
+      throw Error("cannot load {}: {}", path, reason != nullptr ? reason : "unknown reason");
+    }
+    const auto init = get<InitFn>("nvmlInit_v2");
+    if (init == nullptr) {
+      throw Error("{} has no nvmlInit_v2: the NVIDIA driver is too old", path);
+    }
+    if (const NvmlReturn status = init(); status != k_nvml_success) {
+      throw Error("nvmlInit failed: {}", error_text(status));
+    }
+    m_shutdown = get<InitFn>("nvmlShutdown");
+  }
+  ~Nvml()
+  {
+    if (m_shutdown != nullptr) {
+      m_shutdown();
+    }
+  }
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  template <typename Fn> Fn get(const char* name) const { return symbol<Fn>(m_library.get(), name); }
+
+  std::string error_text(NvmlReturn status) const
+  {
+    const auto text = get<ErrorStringFn>("nvmlErrorString");
+    return text != nullptr ? text(status) : fmt::format("NVML error {}", status);
+  }
+
+private:
+  Library m_library;
+  InitFn m_shutdown = nullptr;
+};
+
+// Calls an NVML getter when the symbol exists and succeeds; null otherwise ("unknown").
+template <typename Fn, typename Convert, typename... Args>
+json ask(const Nvml& nvml, const char* name, Convert convert, Args... args)
+{
+  const auto fn = nvml.get<Fn>(name);
+  if (fn == nullptr) {
+    return nullptr;
+  }
+  return convert(fn, args...);
+}
+
+json device_string(const Nvml& nvml, const char* name, NvmlDevice device)
+{
+  return ask<DeviceStringFn>(
+      nvml, name,
+      [&](DeviceStringFn fn, NvmlDevice d) -> json {
+        std::array<char, 256> buffer{};
+        if (fn(d, buffer.data(), buffer.size()) != k_nvml_success) {
+          return nullptr;
+        }
+        return std::string(buffer.data());
+      },
+      device);
+}
+
+json device_uint(const Nvml& nvml, const char* name, NvmlDevice device, double scale)
+{
+  return ask<UintFn>(
+      nvml, name,
+      [&](UintFn fn, NvmlDevice d) -> json {
+        unsigned value = 0;
+        if (fn(d, &value) != k_nvml_success) {
+          return nullptr;
+        }
+        return static_cast<double>(value) * scale;
+      },
+      device);
+}
+
+json clock(const Nvml& nvml, NvmlDevice device, int type)
+{
+  return ask<ClockFn>(
+      nvml, "nvmlDeviceGetClockInfo",
+      [&](ClockFn fn, NvmlDevice d) -> json {
+        unsigned mhz = 0;
+        return fn(d, type, &mhz) == k_nvml_success ? json(mhz) : json(nullptr);
+      },
+      device);
+}
+
+json throttle_reasons(const Nvml& nvml, NvmlDevice device)
+{
+  for (const char* name :
+       {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"}) {
+    if (const auto fn = nvml.get<ReasonsFn>(name)) {
+      unsigned long long mask = 0;
+      return fn(device, &mask) == k_nvml_success ? throttle_reason_names(mask) : json(nullptr);
+    }
+  }
+  return nullptr;
+}
+
+std::string cuda_version_text(int version)
+{
+  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
+}
+
+// "[N/A]", "[Not Supported]" and empty fields mean unknown.
+json smi_value(std::string_view field, bool numeric)
+{
+  field = util::trim(field);
+  if (field.empty() || field.front() == '[' || field == "N/A") {
+    return nullptr;
+  }
+  if (numeric) {
+    char* end = nullptr;
+    const std::string text(field);
+    const double value = std::strtod(text.c_str(), &end);
+    return end != text.c_str() ? json(value) : json(nullptr);
+  }
+  return std::string(field);
+}
+
+json smi_mode(std::string_view field)
+{
+  const json value = smi_value(field, false);
+  if (value.is_null()) {
+    return nullptr;
+  }
+  return util::to_lower(value.get<std::string>());
+}
+
+} // namespace
+
+const char* const k_smi_fields =
+    "index,name,uuid,driver_version,memory.total,memory.used,clocks.sm,clocks.mem,"
+    "power.draw,power.limit,temperature.gpu,persistence_mode,ecc.mode.current,"
+    "mig.mode.current,clocks_throttle_reasons.active";
+
+json throttle_reason_names(unsigned long long mask)
+{
+  static constexpr std::array<const char*, 9> k_names = {"gpu_idle",
+                                                         "applications_clocks_setting",
+                                                         "sw_power_cap",
+                                                         "hw_slowdown",
+                                                         "sync_boost",
+                                                         "sw_thermal_slowdown",
+                                                         "hw_thermal_slowdown",
+                                                         "hw_power_brake_slowdown",
+                                                         "display_clock_setting"};
+  json names = json::array();
+  for (std::size_t bit = 0; bit < 64; ++bit) {
+    if ((mask & (1ULL << bit)) != 0) {
+      names.push_back(bit < k_names.size() ? std::string(k_names[bit]) : fmt::format("bit_{}", bit));
+    }
+  }
+  return names;
+}
+
+GpuReport query_gpus_nvml(const std::string& library)
+{
+  const Nvml nvml(library);
+  GpuReport report;
+  json& fp = report.fingerprint;
+  fp["source"] = "nvml";
+  fp["driver_version"] = nullptr;
+  if (const auto fn = nvml.get<SystemStringFn>("nvmlSystemGetDriverVersion")) {
+    std::array<char, 96> buffer{};
+    if (fn(buffer.data(), buffer.size()) == k_nvml_success) {
+      fp["driver_version"] = std::string(buffer.data());
+    }
+  }
+  fp["cuda_driver_version"] = nullptr;
+  if (const auto fn = nvml.get<IntFn>("nvmlSystemGetCudaDriverVersion_v2")) {
+    int version = 0;
+    if (fn(&version) == k_nvml_success) {
+      fp["cuda_driver_version"] = cuda_version_text(version);
+    }
+  }
+  fp["devices"] = json::array();
+  report.readings = json::array();
+
+  const auto count_fn = nvml.get<CountFn>("nvmlDeviceGetCount_v2");
+  const auto handle_fn = nvml.get<HandleFn>("nvmlDeviceGetHandleByIndex_v2");
+  unsigned count = 0;
+  if (count_fn == nullptr || handle_fn == nullptr) {
+    throw Error("{} lacks the device functions: the NVIDIA driver is too old", library);
+  }
+  if (const NvmlReturn status = count_fn(&count); status != k_nvml_success) {
+    throw Error("cannot count GPUs: {}", nvml.error_text(status));
+  }
+  for (unsigned index = 0; index < count; ++index) {
+    NvmlDevice device = nullptr;
+    if (handle_fn(index, &device) != k_nvml_success) {
+      continue;
+    }
+    json d;
+    d["index"] = index;
+    d["name"] = device_string(nvml, "nvmlDeviceGetName", device);
+    d["uuid"] = device_string(nvml, "nvmlDeviceGetUUID", device);
+    json memory_total = nullptr;
+    json memory_used = nullptr;
+    if (const auto fn = nvml.get<MemoryFn>("nvmlDeviceGetMemoryInfo")) {
+      NvmlMemory memory{};
+      if (fn(device, &memory) == k_nvml_success) {
+        memory_total = memory.total / (1024 * 1024);
+        memory_used = memory.used / (1024 * 1024);
+      }
+    }
+    d["memory_total_mib"] = memory_total;
+    d["power_limit_w"] = device_uint(nvml, "nvmlDeviceGetEnforcedPowerLimit", device, 0.001);
+    d["persistence_mode"] = ask<EnableFn>(
+        nvml, "nvmlDeviceGetPersistenceMode",
+        [](EnableFn fn, NvmlDevice dev) {
+          int state = 0;
+          return fn(dev, &state) == k_nvml_success ? enabled(state) : json(nullptr);
+        },
+        device);
+    d["ecc_mode"] = ask<PairFn>(
+        nvml, "nvmlDeviceGetEccMode",
+        [](PairFn fn, NvmlDevice dev) {
+          int current = 0;
+          int pending = 0;
+          return fn(dev, &current, &pending) == k_nvml_success ? enabled(current) : json(nullptr);
+        },
+        device);
+    d["mig_mode"] = ask<MigFn>(
+        nvml, "nvmlDeviceGetMigMode",
+        [](MigFn fn, NvmlDevice dev) {
+          unsigned current = 0;
+          unsigned pending = 0;
+          return fn(dev, &current, &pending) == k_nvml_success ? enabled(static_cast<int>(current))
+                                                               : json(nullptr);
+        },
+        device);
+    fp["devices"].push_back(d);
+
+    json r;
+    r["index"] = index;
+    r["uuid"] = d["uuid"];
+    r["sm_clock_mhz"] = clock(nvml, device, k_clock_sm);
+    r["memory_clock_mhz"] = clock(nvml, device, k_clock_mem);
+    r["power_draw_w"] = device_uint(nvml, "nvmlDeviceGetPowerUsage", device, 0.001);
+    r["temperature_c"] = ask<TemperatureFn>(
+        nvml, "nvmlDeviceGetTemperature",
+        [](TemperatureFn fn, NvmlDevice dev) {
+          unsigned celsius = 0;
+          return fn(dev, k_temperature_gpu, &celsius) == k_nvml_success ? json(celsius) : json(nullptr);
+        },
+        device);
+    r["memory_used_mib"] = memory_used;
+    r["throttle_reasons"] = throttle_reasons(nvml, device);
+    report.readings.push_back(r);
+  }
+  return report;
+}
+
+GpuReport parse_nvidia_smi_csv(const std::string& csv)
+{
+  GpuReport report;
+  json& fp = report.fingerprint;
+  fp["source"] = "nvidia-smi";
+  fp["driver_version"] = nullptr;
+  fp["cuda_driver_version"] = nullptr;
+  fp["devices"] = json::array();
+  report.readings = json::array();
+  for (const std::string& line : util::lines(csv)) {
+    if (util::trim(line).empty()) {
+      continue;
+    }
+    const std::vector<std::string> f = util::split(line, ',');
+    if (f.size() < 15) {
+      throw Error("unexpected nvidia-smi output line '{}': expected 15 fields", line);
+    }
+    const json index = smi_value(f[0], true);
+    const json integer_index = index.is_null() ? json(nullptr) : json(static_cast<int>(index.get<double>()));
+    if (fp["driver_version"].is_null()) {
+      fp["driver_version"] = smi_value(f[3], false);
+    }
+    json d;
+    d["index"] = integer_index;
+    d["name"] = smi_value(f[1], false);
+    d["uuid"] = smi_value(f[2], false);
+    d["memory_total_mib"] = smi_value(f[4], true);
+    d["power_limit_w"] = smi_value(f[9], true);
+    d["persistence_mode"] = smi_mode(f[11]);
+    d["ecc_mode"] = smi_mode(f[12]);
+    d["mig_mode"] = smi_mode(f[13]);
+    fp["devices"].push_back(d);
+
+    json r;
+    r["index"] = integer_index;
+    r["uuid"] = d["uuid"];
+    r["memory_used_mib"] = smi_value(f[5], true);
+    r["sm_clock_mhz"] = smi_value(f[6], true);
+    r["memory_clock_mhz"] = smi_value(f[7], true);
+    r["power_draw_w"] = smi_value(f[8], true);
+    r["temperature_c"] = smi_value(f[10], true);
+    const json reasons = smi_value(f[14], false);
+    r["throttle_reasons"] =
+        reasons.is_null()
+            ? json(nullptr)
+            : throttle_reason_names(std::strtoull(reasons.get<std::string>().c_str(), nullptr, 16));
+    report.readings.push_back(r);
+  }
+  return report;
+}
+
+GpuReport query_gpus_nvidia_smi(const std::string& program)
+{
+  ProcessSpec spec;
+  spec.argv = {program, fmt::format("--query-gpu={}", k_smi_fields), "--format=csv,noheader,nounits"};
+  spec.timeout_s = 20;
+  const ProcessResult result = run_process(spec);
+  if (result.ending == Ending::SpawnFailed) {
+    throw Error("{} not found or not executable", program);
+  }
+  if (!result.succeeded()) {
+    throw Error("{} {}: {}", program, describe(result), util::first_line(result.err.text(), 200));
+  }
+  GpuReport report = parse_nvidia_smi_csv(result.out.text());
+  // The CUDA driver version is only in the banner of plain nvidia-smi ("CUDA Version: 12.8").
+  spec.argv = {program};
+  const ProcessResult banner = run_process(spec);
+  const std::string text = banner.out.text();
+  const std::string key = "CUDA Version:";
+  if (const auto at = text.find(key); at != std::string::npos) {
+    const std::string_view rest = util::trim(std::string_view(text).substr(at + key.size(), 16));
+    report.fingerprint["cuda_driver_version"] = std::string(rest.substr(0, rest.find_first_of(" |")));
+  }
+  return report;
+}
+
+GpuReport query_gpus()
+{
+  std::string nvml_error;
+  try {
+    return query_gpus_nvml();
+  } catch (const Error& error) {
+    nvml_error = error.what();
+  }
+  std::string smi_error;
+  try {
+    return query_gpus_nvidia_smi();
+  } catch (const Error& error) {
+    smi_error = error.what();
+  }
+  GpuReport report;
+  report.fingerprint = {{"source", "none"},
+                        {"driver_version", nullptr},
+                        {"cuda_driver_version", nullptr},
+                        {"devices", json::array()},
+                        {"note", fmt::format("no GPU found (NVML: {}; {})", nvml_error, smi_error)}};
+  report.readings = json::array();
+  return report;
+}
+
+} // namespace ej::run

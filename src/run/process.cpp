@@ -1,0 +1,542 @@
+#include "run/process.h"
+
+#include "run/signals.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace ej::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t k_read_chunk = 1024 * 1024;
+constexpr int k_pipe_size = 1024 * 1024;
+// After SIGKILL, pipes still open belong to processes that left the group: stop waiting for them.
+constexpr double k_give_up_after_kill_s = 1.0;
+// Without pidfd (old kernels) the child's exit is noticed by polling this often.
+constexpr int k_exit_poll_ms = 20;
+
+// Owns the file descriptors of one run; closes them whatever happens.
+struct Fds {
+  std::array<int, 2> out{-1, -1};
+  std::array<int, 2> err{-1, -1};
+  int pidfd = -1;
+
+  Fds() = default;
+  Fds(const Fds&) = delete;
+  Fds& operator=(const Fds&) = delete;
+  ~Fds()
+  {
+    for (int* fd : {&out[0], &out[1], &err[0], &err[1], &pidfd}) {
+      close(*fd);
+    }
+  }
+  static void close(int& fd)
+  {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    fd = -1;
+  }
+};
+
+double seconds_since(std::int64_t start_ns)
+{
+  return static_cast<double>(util::monotonic_ns() - start_ns) / 1e9;
+}
+
+double timeval_s(const timeval& tv)
+{
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+// ej's environment with the overrides applied, as "K=V" strings.
+std::vector<std::string> child_environment(const std::vector<std::pair<std::string, std::string>>& overrides)
+{
+  std::vector<std::string> result;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const std::string_view name = text.substr(0, text.find('='));
+    const bool overridden =
+        std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) { return kv.first == name; });
+    if (!overridden) {
+      result.emplace_back(text);
+    }
+  }
+  for (const auto& [name, value] : overrides) {
+    result.push_back(name + "=" + value);
+  }
+  return result;
+}
+
+std::string lookup(const std::vector<std::string>& environment, std::string_view name)
+{
+  for (const auto& entry : environment) {
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '=') {
+      return entry.substr(name.size() + 1);
+    }
+  }
+  return {};
+}
+
+// errno of why `path` cannot be executed, 0 when it can.
+int executable_error(const fs::path& path)
+{
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return errno;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    return EISDIR;
+  }
+  if (::access(path.c_str(), X_OK) != 0) {
+    return errno;
+  }
+  return 0;
+}
+
+struct Resolved {
+  fs::path path; // empty on failure
+  int error = 0;
+};
+
+// Finds the program as execvp would (PATH of the child's environment, relative to its cwd), in
+// the parent, so that "not found" and "not executable" are reported precisely.
+Resolved resolve_program(const std::string& name, const std::string& path_variable, const fs::path& cwd)
+{
+  const fs::path base = cwd.empty() ? fs::current_path() : fs::absolute(cwd);
+  if (name.find('/') != std::string::npos) {
+    const fs::path path = fs::path(name).is_absolute() ? fs::path(name) : base / name;
+    return {path, executable_error(path)};
+  }
+  int first_error = ENOENT;
+  std::string_view rest =
+      path_variable.empty() ? std::string_view("/usr/local/bin:/usr/bin:/bin") : path_variable;
+  while (true) {
+    const std::size_t colon = rest.find(':');
+    const std::string_view dir = rest.substr(0, colon);
+    const fs::path candidate = (dir.empty() ? base : base / fs::path(dir)) / name;
+    const int error = executable_error(candidate);
+    if (error == 0) {
+      return {candidate, 0};
+    }
+    if (error != ENOENT && error != ENOTDIR && first_error == ENOENT) {
+      first_error = error; // found but not runnable: say so rather than "not found"
+    }
+    if (colon == std::string_view::npos) {
+      break;
+    }
+    rest.remove_prefix(colon + 1);
+  }
+  return {{}, first_error};
+}
+
+std::string spawn_error(const std::string& name, int error)
+{
+  std::string hint = "check the path or register with --shell";
+  if (error == EACCES) {
+    hint = "make it executable (chmod +x) or register with --shell";
+  } else if (error == ENOEXEC) {
+    hint = "it is not a program: add a #! line or register with --shell";
+  }
+  return fmt::format("cannot run '{}': {} ({})", name, std::strerror(error), hint);
+}
+
+ProcessResult spawn_failed(std::string error)
+{
+  ProcessResult result;
+  result.ending = Ending::SpawnFailed;
+  result.exit_code = 127;
+  result.error = std::move(error);
+  return result;
+}
+
+void echo_chunk(int fd, const char* data, std::size_t size, bool& enabled)
+{
+  while (enabled && size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      enabled = false; // ej's own output is gone (closed pipe): keep capturing silently
+      return;
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+// The running child and the state of its process group.
+class Supervisor {
+public:
+  Supervisor(const ProcessSpec& spec, pid_t pid, std::int64_t start_ns)
+      : m_spec(spec), m_pid(pid), m_start_ns(start_ns)
+  {
+  }
+
+  // Sends SIGTERM to the whole group once; SIGKILL follows after the grace period.
+  void stop_group(Ending reason)
+  {
+    if (m_term_sent_s >= 0) {
+      return;
+    }
+    if (reason != Ending::Exited) {
+      m_reason = reason;
+    }
+    m_term_sent_s = seconds_since(m_start_ns);
+    ::kill(-m_pid, SIGTERM);
+  }
+
+  // Reaps the child when it has exited; then deals with what is left of its group.
+  void try_reap()
+  {
+    if (m_reaped) {
+      return;
+    }
+    int status = 0;
+    rusage usage{};
+    const pid_t got = ::wait4(m_pid, &status, WNOHANG, &usage);
+    if (got != m_pid) {
+      return;
+    }
+    m_reaped = true;
+    m_status = status;
+    m_usage = usage;
+    m_wall_s = seconds_since(m_start_ns);
+    // The group id stays reserved while any member lives, so this reaches only our leftovers.
+    if (m_term_sent_s < 0 && m_spec.kill_leftovers && ::kill(-m_pid, 0) == 0) {
+      m_leftovers = true;
+      stop_group(Ending::Exited);
+    }
+  }
+
+  // Sends SIGKILL when the grace period is over; returns how long poll may sleep (ms, -1: forever).
+  int tick(bool pipes_open)
+  {
+    const double now = seconds_since(m_start_ns);
+    if (m_term_sent_s < 0 && m_spec.timeout_s > 0 && now >= m_spec.timeout_s) {
+      stop_group(Ending::TimedOut);
+    }
+    if (m_term_sent_s >= 0 && m_kill_sent_s < 0 && now >= m_term_sent_s + m_spec.kill_grace_s) {
+      m_kill_sent_s = now;
+      ::kill(-m_pid, SIGKILL);
+    }
+    double wait_s = -1;
+    const auto consider = [&](double at) {
+      const double left = std::max(0.0, at - now);
+      wait_s = wait_s < 0 ? left : std::min(wait_s, left);
+    };
+    if (m_term_sent_s < 0 && m_spec.timeout_s > 0) {
+      consider(m_spec.timeout_s);
+    }
+    if (m_term_sent_s >= 0 && m_kill_sent_s < 0) {
+      consider(m_term_sent_s + m_spec.kill_grace_s);
+    }
+    if (m_kill_sent_s >= 0 && pipes_open) {
+      consider(m_kill_sent_s + k_give_up_after_kill_s);
+    }
+    if (wait_s < 0) {
+      return -1;
+    }
+    return static_cast<int>(std::ceil(wait_s * 1000));
+  }
+
+  // Done once the child is reaped and its output is closed, or nothing more can come.
+  bool finished(bool pipes_open) const
+  {
+    if (!m_reaped) {
+      return false;
+    }
+    if (!pipes_open) {
+      return true;
+    }
+    if (m_kill_sent_s >= 0) {
+      return seconds_since(m_start_ns) >= m_kill_sent_s + k_give_up_after_kill_s;
+    }
+    // Reaped and nothing of the group left (or leftovers allowed): the loop drains what is in
+    // the pipes and stops; whoever still holds them is no business of this run.
+    return false;
+  }
+
+  bool stopping() const { return m_term_sent_s >= 0; }
+  bool reaped() const { return m_reaped; }
+
+  void fill(ProcessResult& result) const
+  {
+    result.wall_s = m_wall_s;
+    result.user_s = timeval_s(m_usage.ru_utime);
+    result.sys_s = timeval_s(m_usage.ru_stime);
+    result.max_rss_kb = m_usage.ru_maxrss;
+    result.leftovers_killed = m_leftovers;
+    if (WIFEXITED(m_status)) {
+      result.ending = Ending::Exited;
+      result.exit_code = WEXITSTATUS(m_status);
+    } else if (WIFSIGNALED(m_status)) {
+      result.ending = Ending::Signaled;
+      result.signal = WTERMSIG(m_status);
+    }
+    if (m_reason == Ending::TimedOut || m_reason == Ending::Interrupted) {
+      result.ending = m_reason;
+    }
+  }
+
+private:
+  const ProcessSpec& m_spec;
+  pid_t m_pid;
+  std::int64_t m_start_ns;
+  Ending m_reason = Ending::Exited;
+  double m_term_sent_s = -1;
+  double m_kill_sent_s = -1;
+  bool m_reaped = false;
+  bool m_leftovers = false;
+  int m_status = 0;
+  rusage m_usage{};
+  double m_wall_s = 0;
+};
+
+int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
+// posix_spawn with glibc reports exec failures through its return value (it uses a CLONE_VFORK
+// child), and runs nothing but async-signal-safe steps in the child: the parent's SQLite
+// connection is never touched.
+int spawn(pid_t& pid, const fs::path& program, const std::vector<std::string>& argv,
+          const std::vector<std::string>& environment, const ProcessSpec& spec, const Fds& fds)
+{
+  std::vector<char*> argv_c;
+  for (const auto& arg : argv) {
+    argv_c.push_back(const_cast<char*>(arg.c_str()));
+  }
+  argv_c.push_back(nullptr);
+  std::vector<char*> env_c;
+  for (const auto& entry : environment) {
+    env_c.push_back(const_cast<char*>(entry.c_str()));
+  }
+  env_c.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds.out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds.err[1], STDERR_FILENO);
+  if (!spec.cwd.empty()) {
+    posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
+  }
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t all;
+  sigfillset(&all); // ignored signals (SIGPIPE...) and ej's handlers go back to their defaults
+  posix_spawnattr_setsigdefault(&attr, &all);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+
+  const int error = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv_c.data(), env_c.data());
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  return error;
+}
+
+} // namespace
+
+ProcessResult run_process(const ProcessSpec& spec)
+{
+  std::vector<std::string> argv = spec.argv;
+  if (spec.shell) {
+    argv = {"/bin/sh", "-c", *spec.shell};
+  }
+  if (argv.empty() || argv[0].empty()) {
+    return spawn_failed(
+        "nothing to run: the command is empty (give a program, or a shell string with --shell)");
+  }
+  if (!spec.cwd.empty() && !fs::is_directory(spec.cwd)) {
+    return spawn_failed(
+        fmt::format("cannot run '{}': working directory '{}' does not exist (create it or fix the "
+                    "benchmark's --cwd)",
+                    argv[0], spec.cwd.string()));
+  }
+  if (InterruptGuard::interrupted()) {
+    ProcessResult result;
+    result.ending = Ending::Interrupted;
+    return result;
+  }
+  const std::vector<std::string> environment = child_environment(spec.env);
+  const Resolved program = resolve_program(argv[0], lookup(environment, "PATH"), spec.cwd);
+  if (program.error != 0) {
+    return spawn_failed(spawn_error(argv[0], program.error));
+  }
+
+  Fds fds;
+  if (::pipe2(fds.out.data(), O_CLOEXEC) != 0 || ::pipe2(fds.err.data(), O_CLOEXEC) != 0) {
+    return spawn_failed(
+        fmt::format("cannot run '{}': cannot create pipes: {}", argv[0], std::strerror(errno)));
+  }
+  for (int fd : {fds.out[0], fds.err[0]}) {
+    ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  }
+
+  const std::int64_t start_ns = util::monotonic_ns();
+  pid_t pid = -1;
+  if (const int error = spawn(pid, program.path, argv, environment, spec, fds); error != 0) {
+    return spawn_failed(spawn_error(argv[0], error));
+  }
+  Fds::close(fds.out[1]);
+  Fds::close(fds.err[1]);
+  fds.pidfd = open_pidfd(pid);
+
+  Supervisor supervisor(spec, pid, start_ns);
+  CaptureBuffer out(spec.head_bytes, spec.tail_bytes);
+  CaptureBuffer err(spec.head_bytes, spec.tail_bytes);
+  bool echo_out = spec.echo;
+  bool echo_err = spec.echo;
+  std::vector<char> buffer(k_read_chunk);
+
+  // Reads once from a stream; closes it at end of file.
+  const auto read_stream = [&](int& fd, Stream stream) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n > 0) {
+      const std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+      (stream == Stream::Out ? out : err).append(chunk);
+      if (stream == Stream::Out) {
+        echo_chunk(STDOUT_FILENO, chunk.data(), chunk.size(), echo_out);
+      } else {
+        echo_chunk(STDERR_FILENO, chunk.data(), chunk.size(), echo_err);
+      }
+      if (spec.on_output) {
+        spec.on_output(stream, chunk);
+      }
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      Fds::close(fd);
+    }
+    return n > 0;
+  };
+
+  while (true) {
+    const bool pipes_open = fds.out[0] >= 0 || fds.err[0] >= 0;
+    supervisor.try_reap();
+    if (supervisor.finished(pipes_open)) {
+      break;
+    }
+    int wait_ms = supervisor.tick(pipes_open);
+    std::array<pollfd, 4> polled{};
+    nfds_t count = 0;
+    const auto watch = [&](int fd) {
+      if (fd >= 0) {
+        polled[count++] = pollfd{fd, POLLIN, 0};
+      }
+    };
+    watch(fds.out[0]);
+    watch(fds.err[0]);
+    if (!supervisor.reaped()) {
+      if (fds.pidfd >= 0) {
+        watch(fds.pidfd);
+      } else {
+        wait_ms = wait_ms < 0 ? k_exit_poll_ms : std::min(wait_ms, k_exit_poll_ms);
+      }
+    }
+    const int wake = InterruptGuard::wake_fd();
+    if (!supervisor.stopping()) {
+      watch(wake);
+    }
+    if (supervisor.reaped() && !supervisor.stopping() && pipes_open) {
+      wait_ms = 0; // drain what is already there, then finished() ends the loop
+    }
+    const int ready = ::poll(polled.data(), count, wait_ms);
+    if (ready < 0 && errno != EINTR) {
+      break;
+    }
+    if (InterruptGuard::interrupted() && !supervisor.stopping()) {
+      supervisor.stop_group(Ending::Interrupted);
+    }
+    bool got_data = false;
+    for (nfds_t i = 0; i < count && ready > 0; ++i) {
+      if ((polled[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) {
+        continue;
+      }
+      if (polled[i].fd == fds.out[0]) {
+        got_data |= read_stream(fds.out[0], Stream::Out);
+      } else if (polled[i].fd == fds.err[0]) {
+        got_data |= read_stream(fds.err[0], Stream::Err);
+      }
+    }
+    if (supervisor.reaped() && !supervisor.stopping() && !got_data) {
+      break; // drained: the rest belongs to processes outside this run
+    }
+  }
+
+  ProcessResult result;
+  supervisor.fill(result);
+  result.out = out.finish();
+  result.err = err.finish();
+  return result;
+}
+
+std::string_view ending_name(Ending ending)
+{
+  switch (ending) {
+  case Ending::Exited:
+    return "exited";
+  case Ending::Signaled:
+    return "signaled";
+  case Ending::TimedOut:
+    return "timed-out";
+  case Ending::Interrupted:
+    return "interrupted";
+  case Ending::SpawnFailed:
+    return "spawn-failed";
+  }
+  return "unknown";
+}
+
+std::string describe(const ProcessResult& result)
+{
+  const auto signal_text = [](int signal) {
+    const char* abbrev = ::sigabbrev_np(signal);
+    return abbrev != nullptr ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", signal);
+  };
+  switch (result.ending) {
+  case Ending::Exited:
+    return fmt::format("exited with {}", result.exit_code);
+  case Ending::Signaled:
+    return fmt::format("killed by {}", signal_text(result.signal));
+  case Ending::TimedOut:
+    return fmt::format("timed out after {:.1f} s", result.wall_s);
+  case Ending::Interrupted:
+    return "interrupted";
+  case Ending::SpawnFailed:
+    return result.error;
+  }
+  return "unknown";
+}
+
+} // namespace ej::run

@@ -1,0 +1,282 @@
+#include "run/process.h"
+#include "run/signals.h"
+
+#include "support/temp_dir.h"
+#include "util/error.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace ej::run;
+using ej::test::TempDir;
+using ej::test::write_text;
+
+namespace {
+
+ProcessSpec shell(const std::string& command)
+{
+  ProcessSpec spec;
+  spec.shell = command;
+  return spec;
+}
+
+// Alive and not a zombie: a killed orphan stays a zombie until init gets round to reaping it.
+bool alive_now(pid_t pid)
+{
+  if (::kill(pid, 0) != 0) {
+    return false;
+  }
+  const std::string stat = ej::test::read_text("/proc/" + std::to_string(pid) + "/stat");
+  const auto end_of_name = stat.rfind(')');
+  return end_of_name != std::string::npos && stat.substr(end_of_name + 2, 1) != "Z";
+}
+
+// A killed process closes its files (our pipes reach end of file) a moment before it is a
+// zombie: give it that moment.
+bool process_alive(pid_t pid)
+{
+  for (int i = 0; i < 50 && alive_now(pid); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return alive_now(pid);
+}
+
+pid_t read_pid(const std::filesystem::path& file)
+{
+  // The script writes the pid before anything can time out; allow a moment for slow machines.
+  for (int i = 0; i < 100 && !std::filesystem::exists(file); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return static_cast<pid_t>(std::stol(ej::test::read_text(file)));
+}
+
+} // namespace
+
+TEST_CASE("a program that is not found is reported with what to do")
+{
+  ProcessSpec spec;
+  spec.argv = {"ej-no-such-program-xyz", "--flag"};
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::SpawnFailed);
+  CHECK(result.exit_code == 127);
+  CHECK(result.error == "cannot run 'ej-no-such-program-xyz': No such file or directory (check the path or "
+                        "register with --shell)");
+}
+
+TEST_CASE("a file that is not executable is reported as such, relative to the working directory")
+{
+  TempDir dir;
+  write_text(dir / "bench.sh", "#!/bin/sh\necho hi\n");
+  ProcessSpec spec;
+  spec.argv = {"./bench.sh"};
+  spec.cwd = dir.path();
+  ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::SpawnFailed);
+  CHECK_THAT(result.error,
+             Catch::StartsWith("cannot run './bench.sh': Permission denied (make it executable"));
+
+  ::chmod((dir / "bench.sh").c_str(), 0755);
+  result = run_process(spec);
+  CHECK(result.ending == Ending::Exited);
+  CHECK(result.out.text() == "hi\n");
+}
+
+TEST_CASE("a missing working directory is reported before spawning")
+{
+  ProcessSpec spec;
+  spec.argv = {"true"};
+  spec.cwd = "/nonexistent/ej-dir";
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::SpawnFailed);
+  CHECK_THAT(result.error, Catch::Contains("working directory '/nonexistent/ej-dir' does not exist"));
+}
+
+TEST_CASE("exit code, both streams, environment overrides and the working directory are captured")
+{
+  TempDir dir;
+  ProcessSpec spec = shell("echo out-$EJ_TEST_VALUE; echo err >&2; pwd; read x || echo stdin-empty; exit 3");
+  spec.env = {{"EJ_TEST_VALUE", "42"}};
+  spec.cwd = dir.path();
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::Exited);
+  CHECK(result.exit_code == 3);
+  CHECK_FALSE(result.succeeded());
+  CHECK(result.out.text() ==
+        "out-42\n" + std::filesystem::canonical(dir.path()).string() + "\nstdin-empty\n");
+  CHECK(result.err.text() == "err\n");
+  CHECK(result.wall_s > 0);
+  CHECK(result.max_rss_kb > 0);
+  CHECK(describe(result) == "exited with 3");
+}
+
+TEST_CASE("argv is passed without a shell")
+{
+  ProcessSpec spec;
+  spec.argv = {"printf", "%s|", "a b", "$HOME", "*"};
+  const ProcessResult result = run_process(spec);
+  CHECK(result.succeeded());
+  CHECK(result.out.text() == "a b|$HOME|*|");
+}
+
+TEST_CASE("a program that prints nothing has empty captures")
+{
+  ProcessSpec spec;
+  spec.argv = {"true"};
+  const ProcessResult result = run_process(spec);
+  CHECK(result.succeeded());
+  CHECK(result.out.total_bytes == 0);
+  CHECK(result.out.text().empty());
+  CHECK(result.err.text().empty());
+}
+
+TEST_CASE("a program killed by a signal reports the signal")
+{
+  ProcessResult result = run_process(shell("echo before; kill -SEGV $$"));
+  CHECK(result.ending == Ending::Signaled);
+  CHECK(result.signal == SIGSEGV);
+  CHECK(result.out.text() == "before\n");
+  CHECK(describe(result) == "killed by SIGSEGV");
+
+  result = run_process(shell("kill -9 $$"));
+  CHECK(result.ending == Ending::Signaled);
+  CHECK(result.signal == SIGKILL);
+}
+
+TEST_CASE("a program that ignored SIGPIPE in ej still gets the default in the child")
+{
+  // yes | head ends only because yes dies of SIGPIPE; an inherited SIG_IGN would make it spin.
+  const auto old = std::signal(SIGPIPE, SIG_IGN);
+  ProcessSpec spec = shell("yes | head -n 2");
+  spec.timeout_s = 10;
+  const ProcessResult result = run_process(spec);
+  std::signal(SIGPIPE, old);
+  CHECK(result.ending == Ending::Exited);
+  CHECK(result.out.text() == "y\ny\n");
+}
+
+TEST_CASE("a program that hangs past its timeout is stopped with its whole group")
+{
+  TempDir dir;
+  const auto pid_file = dir / "sleeper.pid";
+  ProcessSpec spec = shell("sleep 30 & echo $! > '" + pid_file.string() + "'; echo started; wait");
+  spec.timeout_s = 0.5;
+  spec.kill_grace_s = 0.5;
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::TimedOut);
+  CHECK(result.wall_s >= 0.5);
+  CHECK(result.wall_s < 2.0);
+  CHECK(result.out.text() == "started\n");
+  CHECK_FALSE(process_alive(read_pid(pid_file)));
+}
+
+TEST_CASE("a program that ignores SIGTERM is killed after the grace period")
+{
+  ProcessSpec spec = shell("trap '' TERM; echo ready; while :; do sleep 0.05; done");
+  spec.timeout_s = 0.3;
+  spec.kill_grace_s = 0.3;
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::TimedOut);
+  CHECK(result.signal == SIGKILL);
+  CHECK(result.wall_s >= 0.6);
+  CHECK(result.wall_s < 2.5);
+}
+
+TEST_CASE("background processes left by a finished program are stopped")
+{
+  TempDir dir;
+  const auto pid_file = dir / "sleeper.pid";
+  ProcessSpec spec = shell("sleep 30 & echo $! > '" + pid_file.string() + "'; echo done");
+  spec.kill_grace_s = 0.5;
+  const ProcessResult result = run_process(spec);
+  CHECK(result.ending == Ending::Exited);
+  CHECK(result.exit_code == 0);
+  CHECK(result.leftovers_killed);
+  CHECK(result.wall_s < 2.0);
+  CHECK_FALSE(process_alive(read_pid(pid_file)));
+}
+
+TEST_CASE("output of 100 MB is captured in bounded memory with the cut recorded")
+{
+  ProcessSpec spec = shell("head -c 100000000 /dev/zero | tr '\\0' 'x'; echo; echo the-end");
+  spec.head_bytes = 1000;
+  spec.tail_bytes = 2000;
+  const ProcessResult result = run_process(spec);
+  REQUIRE(result.succeeded());
+  CHECK(result.out.total_bytes == 100000000 + 1 + 8);
+  CHECK(result.out.head == std::string(1000, 'x'));
+  CHECK(result.out.tail.size() == 2000);
+  CHECK_THAT(result.out.tail, Catch::EndsWith("xxx\nthe-end\n"));
+  CHECK(result.out.cut_bytes == result.out.total_bytes - 3000);
+  CHECK_THAT(result.out.text(), Catch::Contains("\n[... 99997009 bytes cut ...]\n"));
+}
+
+TEST_CASE("the output hook sees every byte")
+{
+  ProcessSpec spec = shell("head -c 300000 /dev/zero; echo e >&2");
+  std::size_t out_bytes = 0;
+  std::string err_text;
+  spec.on_output = [&](Stream stream, std::string_view chunk) {
+    if (stream == Stream::Out) {
+      out_bytes += chunk.size();
+    } else {
+      err_text += chunk;
+    }
+  };
+  const ProcessResult result = run_process(spec);
+  CHECK(out_bytes == 300000);
+  CHECK(err_text == "e\n");
+  CHECK(result.out.total_bytes == 300000);
+}
+
+TEST_CASE("Ctrl-C while a child runs stops it and reports an interruption")
+{
+  TempDir dir;
+  const auto pid_file = dir / "sleeper.pid";
+  ProcessSpec spec = shell("sleep 30 & echo $! > '" + pid_file.string() + "'; wait");
+  spec.kill_grace_s = 0.5;
+  ProcessResult result;
+  {
+    InterruptGuard guard;
+    std::thread sender([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      ::kill(::getpid(), SIGINT);
+    });
+    result = run_process(spec);
+    sender.join();
+    CHECK(InterruptGuard::interrupted());
+    CHECK(InterruptGuard::signal_number() == SIGINT);
+  }
+  CHECK(result.ending == Ending::Interrupted);
+  CHECK(result.wall_s < 2.0);
+  CHECK_FALSE(process_alive(read_pid(pid_file)));
+  CHECK(describe(result) == "interrupted");
+}
+
+TEST_CASE("a run started after an interruption does not spawn")
+{
+  InterruptGuard guard;
+  ::raise(SIGTERM);
+  CHECK(InterruptGuard::interrupted());
+  const ProcessResult result = run_process(shell("echo should-not-run"));
+  CHECK(result.ending == Ending::Interrupted);
+  CHECK(result.out.total_bytes == 0);
+}
+
+TEST_CASE("the interrupt guard restores the previous handlers")
+{
+  struct sigaction before {};
+  ::sigaction(SIGINT, nullptr, &before);
+  {
+    InterruptGuard guard;
+    CHECK(InterruptGuard::wake_fd() >= 0);
+    CHECK_THROWS_AS(InterruptGuard(), ej::Error);
+  }
+  struct sigaction after {};
+  ::sigaction(SIGINT, nullptr, &after);
+  CHECK(after.sa_handler == before.sa_handler);
+  CHECK(InterruptGuard::wake_fd() == -1);
+}
