@@ -6,9 +6,10 @@
 namespace ej::measure {
 
 // The k-th smallest (1-based, 1 <= k <= |x| * |y|) of the pairwise differences x[i] - y[j], without
-// forming them: a bisection over the ordered doubles, each step counting the differences <= t with
-// two pointers, so O((|x| + |y|) * 64). Both inputs sorted ascending, non-empty. The result is one
-// of the differences exactly as computed in floating point.
+// forming them: a bisection on the value, each step counting the differences <= t with two
+// pointers and snapping the bounds onto actual differences. O((|x| + |y|) * steps), about
+// log2(|x| * |y|) steps on ordinary data, at most 128 on any. Both inputs sorted ascending,
+// non-empty. The result is one of the differences exactly as computed in floating point.
 double kth_pairwise_difference(std::span<const double> sorted_x, std::span<const double> sorted_y,
                                std::size_t k);
 

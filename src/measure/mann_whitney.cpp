@@ -92,9 +92,9 @@ MannWhitney mann_whitney(std::span<const double> sorted_x, std::span<const doubl
 
   const bool ties = sums.tie_term > 0;
   if (!ties && sorted_x.size() * sorted_y.size() <= k_exact_max_pairs) {
-    const std::vector<double> cdf = exact_u_cdf(sorted_x.size(), sorted_y.size());
+    result.null_cdf = exact_u_cdf(sorted_x.size(), sorted_y.size());
     const auto smaller = static_cast<std::size_t>(std::min(result.u, pairs - result.u));
-    result.p_value = std::min(1.0, 2 * cdf[smaller]);
+    result.p_value = std::min(1.0, 2 * result.null_cdf[smaller]);
     result.exact = true;
     return result;
   }
@@ -112,7 +112,7 @@ std::size_t shift_interval_rank(std::size_t m, std::size_t n, double confidence,
   const double tail = (1 - confidence) / 2;
   std::size_t k = 0;
   if (test.exact) {
-    const std::vector<double> cdf = exact_u_cdf(m, n);
+    const std::vector<double>& cdf = test.null_cdf;
     while (k + 1 < cdf.size() && cdf[k] < tail) {
       ++k;
     }

@@ -10,8 +10,9 @@ namespace ej::measure {
 struct MannWhitney {
   double u = 0; // pairs with x > y, plus half the tied pairs (SciPy's U1 for mannwhitneyu(x, y))
   double p_value = 1;
-  bool exact = false; // p from the exact null distribution rather than the normal approximation
-  double sigma = 0;   // standard deviation of U under the null, tie-corrected (0: all values tied)
+  bool exact = false;           // p from the exact null distribution rather than the normal approximation
+  double sigma = 0;             // standard deviation of U under the null, tie-corrected (0: all values tied)
+  std::vector<double> null_cdf; // when exact: exact_u_cdf(n_x, n_y), reused for the interval
 };
 
 // Exact p-values are used without ties and while n_x * n_y <= this bound: the exact distribution
@@ -31,7 +32,7 @@ std::vector<double> exact_u_cdf(std::size_t m, std::size_t n);
 // The rank k (1-based) such that the k-th smallest and k-th largest of the m * n pairwise
 // differences bound a distribution-free confidence interval of the shift at `confidence`:
 // k = max(1, smallest u with P(U <= u) >= alpha / 2), as R's wilcox.test(conf.int = TRUE) does.
-// Uses the exact distribution when `test.exact`, else the normal approximation with test.sigma.
+// Uses test.null_cdf when `test.exact`, else the normal approximation with test.sigma.
 std::size_t shift_interval_rank(std::size_t m, std::size_t n, double confidence, const MannWhitney& test);
 
 // Standard normal upper tail P(Z > z) and quantile function (inverse CDF, 0 < p < 1).

@@ -129,12 +129,16 @@ TEST_CASE("One sample against three has an exact p-value of 1 when it sits in th
 TEST_CASE("The interval rank follows the exact distribution: 24 for 10 and 10 at 95%")
 {
   // Smallest u with P(U <= u) >= 0.025 is 24 (P(U <= 23) = 0.0216, P(U <= 24) = 0.0262).
-  MannWhitney exact;
-  exact.exact = true;
-  CHECK(shift_interval_rank(10, 10, 0.95, exact) == 24);
-  CHECK(shift_interval_rank(12, 10, 0.95, exact) == 30);
+  const auto exact = [](std::size_t m, std::size_t n) {
+    MannWhitney test;
+    test.exact = true;
+    test.null_cdf = exact_u_cdf(m, n);
+    return test;
+  };
+  CHECK(shift_interval_rank(10, 10, 0.95, exact(10, 10)) == 24);
+  CHECK(shift_interval_rank(12, 10, 0.95, exact(12, 10)) == 30);
   // Tiny samples cannot reach 95%: the interval is the full range of differences (rank 1).
-  CHECK(shift_interval_rank(2, 2, 0.95, exact) == 1);
+  CHECK(shift_interval_rank(2, 2, 0.95, exact(2, 2)) == 1);
 }
 
 TEST_CASE("The interval rank from the normal approximation is the continuity-corrected quantile")
