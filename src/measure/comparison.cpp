@@ -41,6 +41,31 @@ double better_pct(double difference, double reference, Direction direction)
   return signed_difference / std::abs(reference) * 100;
 }
 
+// Ratio and percentages relative to the reference median; all left empty when that median is 0 or
+// so close to 0 that a percentage overflows.
+void set_percentages(Comparison& c, Direction direction)
+{
+  const double ref_median = c.reference_median;
+  if (ref_median == 0) {
+    return;
+  }
+  const double ratio = c.candidate_median / ref_median;
+  const double change = better_pct(c.candidate_median - ref_median, ref_median, direction);
+  const double shift = better_pct(c.shift, ref_median, direction);
+  const double from_low = better_pct(c.shift_low, ref_median, direction);
+  const double from_high = better_pct(c.shift_high, ref_median, direction);
+  for (double value : {ratio, change, shift, from_low, from_high}) {
+    if (!std::isfinite(value)) {
+      return;
+    }
+  }
+  c.ratio = ratio;
+  c.change_pct = change;
+  c.shift_pct = shift;
+  c.change_low_pct = std::min(from_low, from_high);
+  c.change_high_pct = std::max(from_low, from_high);
+}
+
 void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
 {
   if (n < k_min_samples) {
@@ -139,22 +164,13 @@ Comparison compare(std::span<const double> reference, std::span<const double> ca
   c.shift_low = shift.low;
   c.shift_high = shift.high;
 
-  if (c.reference_median != 0) {
-    const double ref_median = c.reference_median;
-    c.ratio = c.candidate_median / ref_median;
-    c.change_pct = better_pct(c.candidate_median - ref_median, ref_median, options.direction);
-    c.shift_pct = better_pct(c.shift, ref_median, options.direction);
-    const double from_low = better_pct(c.shift_low, ref_median, options.direction);
-    const double from_high = better_pct(c.shift_high, ref_median, options.direction);
-    c.change_low_pct = std::min(from_low, from_high);
-    c.change_high_pct = std::max(from_low, from_high);
-  }
-
+  set_percentages(c, options.direction);
   warn_sample_size(c, "reference", c.n_reference);
   warn_sample_size(c, "candidate", c.n_candidate);
   if (!c.change_pct) {
-    c.warnings.push_back("the reference median is 0, so the change in percent is undefined: "
-                         "the outcome is decided on the raw shift");
+    c.warnings.push_back(fmt::format("the reference median is {}, so the change in percent is undefined: "
+                                     "the outcome is decided on the raw shift",
+                                     c.reference_median == 0 ? "0" : "too close to 0"));
   }
   c.outcome = decide(c, options);
   return c;
@@ -163,8 +179,8 @@ Comparison compare(std::span<const double> reference, std::span<const double> ca
 std::string short_verdict(const Comparison& c)
 {
   if (!c.change_pct) {
-    return fmt::format("{} (change % undefined: reference median is 0) {}", to_string(c.outcome),
-                       format_p(c.p_value));
+    return fmt::format("{} (change % undefined: reference median is {}) {}", to_string(c.outcome),
+                       c.reference_median == 0 ? "0" : "too close to 0", format_p(c.p_value));
   }
   return fmt::format("{}% {} [{}, {}] {}", one_decimal(*c.change_pct, true), to_string(c.outcome),
                      one_decimal(*c.change_low_pct, false), one_decimal(*c.change_high_pct, false),

@@ -54,9 +54,9 @@ struct Comparison {
 // Outcome: improved/regressed when p < alpha and the median change is beyond min_effect_pct in
 // that direction (the Hodges-Lehmann shift agreeing in sign); no change when the shift's interval
 // lies within +-min_effect_pct; otherwise inconclusive, and always inconclusive below
-// k_min_samples on either side. A reference median of 0 leaves the percentages empty and decides
-// on the raw shift (a threshold of 0). Throws ej::Error on empty or non-finite samples or options
-// out of range.
+// k_min_samples on either side. A reference median of 0 (or so near 0 that a percentage overflows)
+// leaves the ratio and percentages empty and decides on the raw shift (a threshold of 0). Throws ej::Error on
+// empty or non-finite samples or options out of range.
 Comparison compare(std::span<const double> reference, std::span<const double> candidate,
                    const CompareOptions& options);
 

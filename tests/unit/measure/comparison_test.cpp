@@ -205,6 +205,18 @@ TEST_CASE("A zero reference median leaves the percentages undefined and decides 
   CHECK(verdict.find("inf") == std::string::npos);
 }
 
+TEST_CASE("A reference median so close to zero that percentages overflow is treated like zero")
+{
+  const std::vector<double> reference{5e-324, 5e-324, 5e-324, 5e-324, 5e-324};
+  const std::vector<double> candidate{1e300, 1e300, 1e300, 1e300, 1e300};
+  const auto c = compare(reference, candidate, lower_is_better());
+  CHECK_FALSE(c.ratio);
+  CHECK_FALSE(c.change_pct);
+  CHECK(c.outcome == Outcome::Regressed);
+  // SciPy, asymptotic (ties within each side): p = 0.003976751709788651.
+  CHECK(short_verdict(c) == "regressed (change % undefined: reference median is too close to 0) p=0.004");
+}
+
 TEST_CASE("All-zero samples on both sides are no change")
 {
   const std::vector<double> zeros(5, 0.0);
