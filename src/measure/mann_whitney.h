@@ -31,7 +31,7 @@ std::vector<double> exact_u_cdf(std::size_t m, std::size_t n);
 
 // The rank k (1-based) such that the k-th smallest and k-th largest of the m * n pairwise
 // differences bound a distribution-free confidence interval of the shift at `confidence`:
-// k = max(1, smallest u with P(U <= u) >= alpha / 2), as R's wilcox.test(conf.int = TRUE) does.
+// k = max(1, smallest u with P(U <= u) >= (1 - confidence) / 2), as R's wilcox.test(conf.int = TRUE) does.
 // Uses test.null_cdf when `test.exact`, else the normal approximation with test.sigma.
 std::size_t shift_interval_rank(std::size_t m, std::size_t n, double confidence, const MannWhitney& test);
 
