@@ -38,22 +38,25 @@ constexpr const char* k_usage =
     "\n"
     "Exit codes: 0 success, 1 wrong result, 2 bad arguments.\n";
 
-[[noreturn]] void usage_error(const std::string& message) {
+[[noreturn]] void usage_error(const std::string& message)
+{
   std::fprintf(stderr, "ej-example-cpu: %s; see --help\n", message.c_str());
   std::exit(k_exit_usage);
 }
 
-long parse_count(std::string_view option, std::string_view text, long max) {
+long parse_count(std::string_view option, std::string_view text, long max)
+{
   long value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > max) {
-    usage_error(std::string(option) + " wants a whole number from 1 to " + std::to_string(max) +
-                ", not '" + std::string(text) + "'");
+    usage_error(std::string(option) + " wants a whole number from 1 to " + std::to_string(max) + ", not '" +
+                std::string(text) + "'");
   }
   return value;
 }
 
-Options parse_options(int argc, char** argv) {
+Options parse_options(int argc, char** argv)
+{
   Options options;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -93,7 +96,8 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
-void transpose_naive(const float* in, float* out, std::size_t n) {
+void transpose_naive(const float* in, float* out, std::size_t n)
+{
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       out[j * n + i] = in[i * n + j];
@@ -101,7 +105,8 @@ void transpose_naive(const float* in, float* out, std::size_t n) {
   }
 }
 
-void transpose_blocked(const float* in, float* out, std::size_t n) {
+void transpose_blocked(const float* in, float* out, std::size_t n)
+{
   for (std::size_t jb = 0; jb < n; jb += k_block) {
     const std::size_t j_end = std::min(jb + k_block, n);
     for (std::size_t ib = 0; ib < n; ib += k_block) {
@@ -118,7 +123,8 @@ void transpose_blocked(const float* in, float* out, std::size_t n) {
   }
 }
 
-bool is_transpose(const std::vector<float>& in, const std::vector<float>& out, std::size_t n) {
+bool is_transpose(const std::vector<float>& in, const std::vector<float>& out, std::size_t n)
+{
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       if (out[j * n + i] != in[i * n + j]) {
@@ -131,7 +137,8 @@ bool is_transpose(const std::vector<float>& in, const std::vector<float>& out, s
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
   const Options options = parse_options(argc, argv);
   const std::size_t n = options.size;
   const auto transpose = options.variant == "naive" ? transpose_naive : transpose_blocked;
@@ -151,8 +158,7 @@ int main(int argc, char** argv) {
     times_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
   }
   if (!is_transpose(in, out, n)) {
-    std::fprintf(stderr, "ej-example-cpu: the %s transpose gave a wrong result\n",
-                 options.variant.c_str());
+    std::fprintf(stderr, "ej-example-cpu: the %s transpose gave a wrong result\n", options.variant.c_str());
     return 1;
   }
 
@@ -164,8 +170,8 @@ int main(int argc, char** argv) {
   // A transpose can take less than the clock's resolution; report a tiny time, not infinity.
   const double throughput_gbs = bytes / (std::max(median_ms, 1e-6) * 1e-3) / 1e9;
 
-  std::printf("# ej-example-cpu: transpose variant=%s size=%zu iterations=%ld\n",
-              options.variant.c_str(), n, options.iterations);
+  std::printf("# ej-example-cpu: transpose variant=%s size=%zu iterations=%ld\n", options.variant.c_str(), n,
+              options.iterations);
   std::printf("metric: time_ms=%.4f ms\n", median_ms);
   std::printf("metric: throughput_gbs=%.3f GB/s\n", throughput_gbs);
   return 0;
