@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Checks ej's CUDA example on a machine with an NVIDIA GPU (written for one H200), in one go:
+# installs missing packages, builds into build-device/, shows nvidia-smi, runs ej-example-cuda
+# (both variants, a few sizes), the e2e tests of the examples, and ej itself on the examples.
+# Run it once from the repository root. Everything it prints is also written to
+# "$OUT/device-check.log" when OUT is set. Exits non-zero if any step failed; later steps still run.
+set -uo pipefail
+
+if [ -n "${OUT:-}" ]; then
+  mkdir -p "$OUT"
+  exec > >(tee -a "$OUT/device-check.log") 2>&1
+fi
+
+build="build-device"
+failures=()
+step() { printf '\n=== %s\n' "$*"; }
+# Runs a command, echoing it first; a failure is recorded, not fatal.
+check() {
+  printf '$ %s\n' "$*"
+  "$@"
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    printf '>>> FAILED (exit %d): %s\n' "$rc" "$*"
+    failures+=("$*")
+  fi
+  return $rc
+}
+
+step "machine"
+date -u +%Y-%m-%dT%H:%M:%SZ
+uname -a
+nproc
+export PATH="$PATH:/usr/local/cuda/bin"
+command -v nvcc >/dev/null && nvcc --version | tail -2
+
+step "nvidia-smi"
+check nvidia-smi
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+
+step "dependencies"
+# Without network access apt-get fails; the build below may still work with what is installed.
+check scripts/install-deps.sh || echo "device-check: going on with the packages already installed"
+
+step "build ($build)"
+full_build=0
+if check cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release; then
+  if check ninja -C "$build" -j "$(nproc)" ej ej-example-cpu ej-example-cuda test_e2e; then
+    full_build=1
+  fi
+fi
+cuda_example="$build/examples/cuda/ej-example-cuda"
+if [ ! -x "$cuda_example" ] && command -v nvcc >/dev/null; then
+  # ej's dependencies are missing: build the CUDA example alone, it needs only nvcc.
+  cuda_example="$build/ej-example-cuda"
+  mkdir -p "$build"
+  check nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 examples/cuda/main.cu \
+    -o "$cuda_example"
+fi
+
+step "ej-example-cuda"
+if [ -x "$cuda_example" ]; then
+  # hidden x tokens: the default, a wider row, an L2-resident case, a large odd-shaped one.
+  for size in 4096x4096 8192x4096 4096x512 5120x8192; do
+    for variant in unfused fused; do
+      check "$cuda_example" --variant "$variant" --hidden "${size%x*}" --tokens "${size#*x}"
+    done
+  done
+  step "ej-example-cuda: repeatability (fused, unfused; 5 runs each, default size)"
+  for variant in fused unfused; do
+    for _ in 1 2 3 4 5; do
+      "$cuda_example" --variant "$variant" | grep '^metric: kernel_us='
+    done
+  done
+  step "ej-example-cuda: error paths"
+  "$cuda_example" --hidden 12; echo "exit $? (expected 2)"
+  CUDA_VISIBLE_DEVICES="" "$cuda_example"; echo "exit $? (expected 3: no visible device)"
+  if command -v compute-sanitizer >/dev/null; then
+    step "compute-sanitizer (small size)"
+    for variant in fused unfused; do
+      check compute-sanitizer --error-exitcode 9 "$cuda_example" --variant "$variant" \
+        --hidden 1032 --tokens 37 --warmup 1 --iters 2
+    done
+  fi
+else
+  echo "device-check: ej-example-cuda was not built"
+  failures+=("build ej-example-cuda")
+fi
+
+if [ $full_build -eq 1 ]; then
+  step "e2e tests of the examples"
+  check "$build/tests/test_e2e" "*example*"
+  step "ej-example-cpu"
+  for variant in naive blocked; do
+    check "$build/examples/cpu-bench/ej-example-cpu" --variant "$variant"
+  done
+fi
+
+# ej run section (filled in by integration)
+# When build-device/ej has `bench` and `run`: ej init in a scratch git repository, register
+# both examples as in examples/README.md, ej run each with --repeat 10, show the results.
+if [ -x "$build/ej" ] && "$build/ej" --help 2>&1 | grep -q 'bench'; then
+  step "ej on the examples"
+  echo "device-check: (to be filled in by integration)"
+fi
+# end of ej run section
+
+step "summary"
+if [ ${#failures[@]} -eq 0 ]; then
+  echo "device-check: all steps passed"
+  exit 0
+fi
+echo "device-check: ${#failures[@]} step(s) failed:"
+printf '  %s\n' "${failures[@]}"
+exit 1
