@@ -1,0 +1,37 @@
+#pragma once
+
+#include "measure/metric_spec.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ej::measure {
+
+// One value read from a repeat's output.
+struct ExtractedValue {
+  std::string key;  // which series: "" for regex/kv/json, the benchmark row, state or command otherwise
+  double value = 0; // finite; meaningless when skipped
+  std::string unit;
+  bool aggregate = false; // gbench mean/median/stddev/cv rows: summaries, not samples
+  bool skipped = false;   // nvbench skipped state, gbench row with an error
+  std::string note;       // the skip reason, or the aggregate's name ("mean")
+  std::optional<double> relative_stdev; // nvbench: the noise of a mean (0.01 = 1%)
+
+  bool operator==(const ExtractedValue&) const = default;
+};
+
+struct ExtractInput {
+  std::string_view out;
+  std::string_view err;
+  // Contents of a file relative to the benchmark's working directory, nullopt when absent.
+  std::function<std::optional<std::string>(const std::string& relative_path)> read_file;
+};
+
+// The values of one metric in one repeat's output, in output order. Throws ej::Error when the
+// output holds none, is malformed, or holds a number that is not finite.
+std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& input);
+
+} // namespace ej::measure

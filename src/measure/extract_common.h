@@ -1,0 +1,30 @@
+#pragma once
+
+// Helpers shared by the extractors (not part of the module's interface).
+
+#include "measure/extract.h"
+
+#include <string>
+#include <string_view>
+
+namespace ej::measure::detail {
+
+// A value with the given fields and the others at their defaults (designated initializers
+// would warn about the fields left out).
+ExtractedValue make_value(std::string key, double value, std::string unit);
+
+// The text the spec reads: stdout, stderr, or its file (throws ej::Error when the file is absent).
+std::string source_text(const MetricSpec& spec, const ExtractInput& input);
+// "stdout", "stderr" or "file 'out.json'", for messages.
+std::string source_name(const MetricSpec& spec);
+
+// A finite number written as text (leading '+' and surrounding blanks allowed); throws ej::Error
+// naming the metric and the text otherwise.
+double parse_number(const MetricSpec& spec, std::string_view text);
+// Whether text is a finite number, without throwing.
+std::optional<double> try_parse_number(std::string_view text);
+
+// The last lines (up to max_lines) of a text, indented, for "matched nothing" errors.
+std::string output_tail(std::string_view text, std::size_t max_lines = 10);
+
+} // namespace ej::measure::detail

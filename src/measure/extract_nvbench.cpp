@@ -1,0 +1,204 @@
+#include "measure/extract_common.h"
+#include "measure/extract_json.h"
+#include "measure/extract_tools.h"
+#include "measure/time_unit.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace ej::measure {
+
+namespace {
+
+constexpr std::string_view k_default_tag = "nv/cold/time/gpu/mean";
+
+std::string text_of(const nlohmann::json& value)
+{
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// pow2 axes are shown as nvbench shows them: "2^20" rather than "1048576".
+std::string axis_value_text(const nlohmann::json& benchmark, const nlohmann::json& axis_value)
+{
+  const std::string name = axis_value.value("name", "");
+  std::string value = text_of(axis_value.value("value", nlohmann::json("")));
+  const auto& axes = benchmark.contains("axes") && benchmark["axes"].is_array() ? benchmark["axes"]
+                                                                                 : nlohmann::json::array();
+  for (const auto& axis : axes) {
+    if (axis.value("name", "") != name || axis.value("flags", "").find("pow2") == std::string::npos) {
+      continue;
+    }
+    if (const auto number = detail::try_parse_number(value); number && *number >= 1) {
+      int exponent = 0;
+      double rest = *number;
+      while (rest >= 2 && rest == static_cast<double>(static_cast<long long>(rest / 2)) * 2) {
+        rest /= 2;
+        ++exponent;
+      }
+      if (rest == 1) {
+        return name + "=2^" + std::to_string(exponent);
+      }
+    }
+  }
+  return name + "=" + value;
+}
+
+// "copy_sweep[T=U8,Elements=2^20]"; the device is named only when the benchmark ran on several.
+std::string state_key(const nlohmann::json& benchmark, const nlohmann::json& state)
+{
+  std::vector<std::string> parts;
+  const auto& devices = benchmark.value("devices", nlohmann::json::array());
+  if (devices.is_array() && devices.size() > 1 && state.contains("device")) {
+    parts.push_back("Device=" + text_of(state["device"]));
+  }
+  if (state.contains("axis_values") && state["axis_values"].is_array()) {
+    for (const auto& axis_value : state["axis_values"]) {
+      parts.push_back(axis_value_text(benchmark, axis_value));
+    }
+  }
+  const std::string name = benchmark.value("name", "");
+  return parts.empty() ? name : name + "[" + util::join(parts, ",") + "]";
+}
+
+const nlohmann::json* find_summary(const nlohmann::json& state, std::string_view tag)
+{
+  if (!state.contains("summaries") || !state["summaries"].is_array()) {
+    return nullptr;
+  }
+  for (const auto& summary : state["summaries"]) {
+    if (summary.value("tag", "") == tag) {
+      return &summary;
+    }
+  }
+  return nullptr;
+}
+
+const nlohmann::json* summary_value(const nlohmann::json& summary)
+{
+  if (!summary.contains("data") || !summary["data"].is_array()) {
+    return nullptr;
+  }
+  for (const auto& datum : summary["data"]) {
+    if (datum.value("name", "") == "value" && datum.contains("value")) {
+      return &datum["value"];
+    }
+  }
+  return nullptr;
+}
+
+std::string unit_of_hint(std::string_view hint)
+{
+  if (hint == "duration") {
+    return "s";
+  }
+  if (hint == "byte_rate") {
+    return "B/s";
+  }
+  if (hint == "item_rate") {
+    return "items/s";
+  }
+  if (hint == "bytes") {
+    return "B";
+  }
+  return "";
+}
+
+// The noise nvbench reports next to a mean: ".../mean" has ".../stdev/relative".
+std::optional<double> relative_stdev(const nlohmann::json& state, std::string_view tag)
+{
+  if (!tag.ends_with("/mean")) {
+    return std::nullopt;
+  }
+  const std::string stdev_tag = std::string(tag.substr(0, tag.size() - 4)) + "stdev/relative";
+  const auto* summary = find_summary(state, stdev_tag);
+  const auto* value = summary != nullptr ? summary_value(*summary) : nullptr;
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  return detail::try_parse_number(text_of(*value)); // a "nan" noise is no noise figure, not an error
+}
+
+std::vector<std::string> tags_of(const nlohmann::json& state)
+{
+  std::vector<std::string> tags;
+  for (const auto& summary : state.value("summaries", nlohmann::json::array())) {
+    tags.push_back(summary.value("tag", ""));
+  }
+  return tags;
+}
+
+} // namespace
+
+std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohmann::json& document)
+{
+  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
+    throw Error("metric '{}': {} is JSON but not nvbench's (no 'benchmarks' array): run the benchmark with "
+                "--json FILE and read it with 'nvbench:@FILE'",
+                spec.name, detail::source_name(spec));
+  }
+  const auto slash = spec.arg.find('/');
+  const std::string bench = spec.arg.substr(0, slash);
+  const std::string tag = slash == std::string::npos ? std::string(k_default_tag) : spec.arg.substr(slash + 1);
+
+  std::vector<ExtractedValue> values;
+  std::vector<std::string> names;
+  std::vector<std::string> seen_tags;
+  bool found_tag = false;
+  for (const auto& benchmark : document["benchmarks"]) {
+    const std::string name = benchmark.value("name", "");
+    names.push_back(name);
+    if (!bench.empty() && name != bench) {
+      continue;
+    }
+    for (const auto& state : benchmark.value("states", nlohmann::json::array())) {
+      auto value = detail::make_value(state_key(benchmark, state), 0, spec.unit);
+      if (state.value("is_skipped", false)) {
+        value.skipped = true;
+        value.note = state.value("skip_reason", "skipped");
+        values.push_back(std::move(value));
+        continue;
+      }
+      const auto* summary = find_summary(state, tag);
+      const auto* raw = summary != nullptr ? summary_value(*summary) : nullptr;
+      if (raw == nullptr) {
+        if (seen_tags.empty()) {
+          seen_tags = tags_of(state);
+        }
+        value.skipped = true;
+        value.note = "no summary '" + tag + "' in this state";
+        values.push_back(std::move(value));
+        continue;
+      }
+      found_tag = true;
+      value.value = detail::parse_number(spec, text_of(*raw));
+      const std::string hint = summary->value("hint", "");
+      const std::string natural_unit = unit_of_hint(hint);
+      if (spec.unit.empty()) {
+        value.unit = natural_unit;
+      } else if (natural_unit == "s") {
+        if (!seconds_per_time_unit(spec.unit)) {
+          throw Error("metric '{}': '{}' is a duration in seconds and --unit {} is not a time unit: use ns, us, "
+                      "ms or s",
+                      spec.name, tag, spec.unit);
+        }
+        value.value = convert_time(value.value, "s", spec.unit);
+      }
+      value.relative_stdev = relative_stdev(state, tag);
+      values.push_back(std::move(value));
+    }
+  }
+  if (!bench.empty() && std::find(names.begin(), names.end(), bench) == names.end()) {
+    throw Error("metric '{}': nvbench output has no benchmark '{}'; it has: {}", spec.name, bench,
+                names.empty() ? "none" : util::join(names, ", "));
+  }
+  if (!found_tag && !seen_tags.empty()) {
+    throw Error("metric '{}': no state has the summary '{}'; the states have: {}", spec.name, tag,
+                util::join(seen_tags, ", "));
+  }
+  if (values.empty()) {
+    throw Error("metric '{}': the nvbench output holds no states{}", spec.name,
+                bench.empty() ? "" : " for benchmark '" + bench + "'");
+  }
+  return values;
+}
+
+} // namespace ej::measure

@@ -1,0 +1,414 @@
+#include "measure/metric_spec.h"
+
+#include "measure/extract_text.h"
+#include "measure/time_unit.h"
+#include "util/error.h"
+
+#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+
+#include <array>
+#include <utility>
+
+namespace ej::measure {
+
+namespace {
+
+constexpr std::array<std::pair<ExtractorKind, std::string_view>, 6> k_kinds{{
+  {ExtractorKind::Regex, "regex"},
+  {ExtractorKind::Kv, "kv"},
+  {ExtractorKind::Json, "json"},
+  {ExtractorKind::Nvbench, "nvbench"},
+  {ExtractorKind::Gbench, "gbench"},
+  {ExtractorKind::Hyperfine, "hyperfine"},
+}};
+
+constexpr std::string_view k_example = "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'";
+
+bool is_name_start(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool is_name_char(char c)
+{
+  return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+
+bool is_valid_name(std::string_view name)
+{
+  if (name.empty() || !is_name_start(name.front())) {
+    return false;
+  }
+  for (char c : name) {
+    if (!is_name_char(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// What follows the last '@' is a file only when it could not be part of a pattern or a key.
+bool looks_like_path(std::string_view text)
+{
+  if (text.empty()) {
+    return false;
+  }
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || std::string_view("()[]{}*+?|^$\\\"'@").find(c) != std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Position of the '@' that introduces FILE in raw ARG text (backslash pairs are skipped).
+std::optional<std::size_t> find_file_separator(std::string_view raw)
+{
+  std::optional<std::size_t> last;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\' && i + 1 < raw.size()) {
+      ++i;
+    } else if (raw[i] == '@') {
+      last = i;
+    }
+  }
+  if (last && looks_like_path(raw.substr(*last + 1))) {
+    return last;
+  }
+  return std::nullopt;
+}
+
+// `\@` becomes '@'; other backslash pairs stay as written (they belong to regexes).
+std::string unescape_at(std::string_view raw)
+{
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\' && i + 1 < raw.size()) {
+      if (raw[i + 1] != '@') {
+        out += raw[i];
+      }
+      out += raw[i + 1];
+      ++i;
+    } else {
+      out += raw[i];
+    }
+  }
+  return out;
+}
+
+std::string kind_names()
+{
+  std::string out;
+  for (const auto& entry : k_kinds) {
+    out += out.empty() ? "" : ", ";
+    out += entry.second;
+  }
+  return out;
+}
+
+void validate_json_path(const MetricSpec& spec)
+{
+  if (spec.arg.empty()) {
+    return;
+  }
+  if (spec.arg.front() == '/') {
+    try {
+      nlohmann::json::json_pointer pointer(spec.arg);
+    } catch (const nlohmann::json::exception& error) {
+      throw UsageError("metric '{}': '{}' is not a JSON Pointer ({}): write it like /results/0/mean", spec.name,
+                       spec.arg, error.what());
+    }
+    return;
+  }
+  if (spec.arg.front() == '.' || spec.arg.back() == '.' || spec.arg.find("..") != std::string::npos) {
+    throw UsageError("metric '{}': the dotted path '{}' has an empty step: write it like results.0.mean", spec.name,
+                     spec.arg);
+  }
+}
+
+// Fields of gbench rows and hyperfine times are times; their unit must be one ej can convert to.
+bool reads_times(const MetricSpec& spec)
+{
+  if (spec.kind == ExtractorKind::Hyperfine) {
+    return true;
+  }
+  if (spec.kind == ExtractorKind::Gbench) {
+    const auto hash = spec.arg.rfind('#');
+    const std::string_view field =
+      hash == std::string::npos ? std::string_view("real_time") : std::string_view(spec.arg).substr(hash + 1);
+    return field == "real_time" || field == "cpu_time";
+  }
+  return false;
+}
+
+MetricSpec& find_metric(std::vector<MetricSpec>& specs, std::string_view name, std::string_view option)
+{
+  for (auto& spec : specs) {
+    if (spec.name == name) {
+      return spec;
+    }
+  }
+  std::string known;
+  for (const auto& spec : specs) {
+    known += known.empty() ? "" : ", ";
+    known += spec.name;
+  }
+  throw UsageError("{} names metric '{}', which no --metric defines (defined: {})", option, name,
+                   known.empty() ? "none" : known);
+}
+
+std::pair<std::string_view, std::string_view> split_option(std::string_view option, std::string_view flag,
+                                                           std::string_view example)
+{
+  const auto eq = option.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    throw UsageError("{} '{}' is not NAME=VALUE: write e.g. {} {}", flag, option, flag, example);
+  }
+  return {option.substr(0, eq), option.substr(eq + 1)};
+}
+
+} // namespace
+
+std::string_view to_string(ExtractorKind kind)
+{
+  for (const auto& [value, name] : k_kinds) {
+    if (value == kind) {
+      return name;
+    }
+  }
+  return "unknown";
+}
+
+std::optional<ExtractorKind> parse_extractor_kind(std::string_view text)
+{
+  for (const auto& [value, name] : k_kinds) {
+    if (name == text) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(Better better)
+{
+  return better == Better::Higher ? "higher" : "lower";
+}
+
+std::optional<Better> parse_better(std::string_view text)
+{
+  if (text == "higher") {
+    return Better::Higher;
+  }
+  if (text == "lower") {
+    return Better::Lower;
+  }
+  return std::nullopt;
+}
+
+MetricSpec parse_metric_spec(std::string_view text)
+{
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos) {
+    throw UsageError("metric '{}' is not NAME=KIND[:ARG]: write e.g. {}", text, k_example);
+  }
+  MetricSpec spec;
+  spec.name = std::string(text.substr(0, eq));
+  std::string_view rest = text.substr(eq + 1);
+  const auto colon = rest.find(':');
+  std::string_view kind_text = rest.substr(0, colon);
+  std::string raw_arg = colon == std::string_view::npos ? std::string() : std::string(rest.substr(colon + 1));
+  // "hyperfine@h.json" is read as "hyperfine:@h.json".
+  if (const auto at = kind_text.find('@'); at != std::string_view::npos) {
+    raw_arg = std::string(kind_text.substr(at)) + (colon == std::string_view::npos ? "" : ":" + raw_arg);
+    kind_text = kind_text.substr(0, at);
+  }
+  const auto kind = parse_extractor_kind(kind_text);
+  if (!kind) {
+    throw UsageError("metric '{}': unknown extractor kind '{}': use one of {} (e.g. {})", spec.name, kind_text,
+                     kind_names(), k_example);
+  }
+  spec.kind = *kind;
+
+  std::string_view arg = raw_arg;
+  if (arg.starts_with("stderr:")) {
+    spec.from_stderr = true;
+    arg.remove_prefix(7);
+  } else if (arg.starts_with("stdout:")) {
+    arg.remove_prefix(7);
+  }
+  if (const auto at = find_file_separator(arg)) {
+    spec.file = std::string(arg.substr(*at + 1));
+    arg = arg.substr(0, *at);
+  }
+  spec.arg = unescape_at(arg);
+  validate_metric_spec(spec);
+  return spec;
+}
+
+void validate_metric_spec(const MetricSpec& spec)
+{
+  if (!is_valid_name(spec.name)) {
+    throw UsageError("metric name '{}' is not valid: start with a letter or '_', then letters, digits, '_', '-' "
+                     "or '.' (e.g. verify_ms)",
+                     spec.name);
+  }
+  if (spec.from_stderr && !spec.file.empty()) {
+    throw UsageError("metric '{}' reads both stderr and the file '{}': keep one of 'stderr:' and '@{}'", spec.name,
+                     spec.file, spec.file);
+  }
+  switch (spec.kind) {
+  case ExtractorKind::Regex:
+    if (spec.arg.empty()) {
+      throw UsageError("metric '{}': a regex needs a pattern with one capture group: write e.g. {}", spec.name,
+                       k_example);
+    }
+    compile_metric_pattern(spec.name, spec.arg);
+    break;
+  case ExtractorKind::Kv:
+    if (spec.arg.empty() || spec.arg.find('\n') != std::string::npos) {
+      throw UsageError("metric '{}': kv needs the key as printed, on one line: write e.g. "
+                       "--metric 'tok_s=kv:Output token throughput (tok/s)'",
+                       spec.name);
+    }
+    break;
+  case ExtractorKind::Json:
+    validate_json_path(spec);
+    break;
+  case ExtractorKind::Gbench:
+    if (spec.arg.ends_with('#')) {
+      throw UsageError("metric '{}': '#' must be followed by a field (real_time, cpu_time or a counter)", spec.name);
+    }
+    break;
+  case ExtractorKind::Nvbench:
+  case ExtractorKind::Hyperfine:
+    break;
+  }
+  if (!spec.unit.empty() && reads_times(spec) && !seconds_per_time_unit(spec.unit)) {
+    throw UsageError("metric '{}' reads times, which ej converts to ns, us, ms or s; '{}' is none of them", spec.name,
+                     spec.unit);
+  }
+}
+
+void apply_unit_option(std::vector<MetricSpec>& specs, std::string_view option)
+{
+  const auto [name, unit] = split_option(option, "--unit", "tok_s=tok/s");
+  auto& spec = find_metric(specs, name, "--unit");
+  MetricSpec changed = spec;
+  changed.unit = std::string(unit);
+  validate_metric_spec(changed);
+  spec = std::move(changed);
+}
+
+void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option)
+{
+  const auto [name, value] = split_option(option, "--better", "tok_s=higher");
+  const auto better = parse_better(value);
+  if (!better) {
+    throw UsageError("--better {}: '{}' is neither 'higher' nor 'lower'", option, value);
+  }
+  find_metric(specs, name, "--better").better = *better;
+}
+
+std::string effective_unit(const MetricSpec& spec)
+{
+  if (!spec.unit.empty()) {
+    return spec.unit;
+  }
+  if (spec.kind == ExtractorKind::Gbench && reads_times(spec)) {
+    return "ns";
+  }
+  if (spec.kind == ExtractorKind::Hyperfine) {
+    return "s";
+  }
+  if (spec.kind == ExtractorKind::Nvbench) {
+    const auto slash = spec.arg.find('/');
+    const std::string_view tag = slash == std::string::npos ? "" : std::string_view(spec.arg).substr(slash + 1);
+    if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
+      if (!tag.ends_with("/relative")) {
+        return "s";
+      }
+    }
+  }
+  return "";
+}
+
+std::string to_spec_string(const MetricSpec& spec)
+{
+  std::string arg;
+  if (spec.from_stderr) {
+    arg += "stderr:";
+  } else if (spec.arg.starts_with("stderr:") || spec.arg.starts_with("stdout:")) {
+    arg += "stdout:";
+  }
+  std::string body = spec.arg;
+  // Without a file, an '@' that would be read as one must be escaped.
+  if (spec.file.empty()) {
+    if (const auto at = find_file_separator(body)) {
+      body.insert(*at, "\\");
+    }
+  }
+  arg += body;
+  if (!spec.file.empty()) {
+    arg += "@" + spec.file;
+  }
+  std::string out = spec.name + "=" + std::string(to_string(spec.kind));
+  if (!arg.empty()) {
+    out += ":" + arg;
+  }
+  return out;
+}
+
+nlohmann::json to_json(const MetricSpec& spec)
+{
+  return nlohmann::json{
+    {"name", spec.name},
+    {"kind", to_string(spec.kind)},
+    {"arg", spec.arg},
+    {"file", spec.file},
+    {"stream", spec.from_stderr ? "stderr" : "stdout"},
+    {"unit", spec.unit},
+    {"better", to_string(spec.better)},
+  };
+}
+
+MetricSpec metric_spec_from_json(const nlohmann::json& json)
+{
+  const auto text = [&json](const char* key, const char* fallback) -> std::string {
+    if (!json.contains(key)) {
+      return fallback;
+    }
+    if (!json.at(key).is_string()) {
+      throw Error("stored metric spec {}: '{}' is not a string; the journal may be damaged", json.dump(), key);
+    }
+    return json.at(key).get<std::string>();
+  };
+  if (!json.is_object() || !json.contains("name") || !json.contains("kind")) {
+    throw Error("stored metric spec {} lacks a name or kind; the journal may be damaged", json.dump());
+  }
+  MetricSpec spec;
+  spec.name = text("name", "");
+  const std::string kind = text("kind", "");
+  const auto parsed_kind = parse_extractor_kind(kind);
+  const std::string stream = text("stream", "stdout");
+  const auto better = parse_better(text("better", "lower"));
+  if (!parsed_kind || (stream != "stdout" && stream != "stderr") || !better) {
+    throw Error("stored metric spec {} has an unknown kind, stream or direction; the journal may be damaged "
+                "or come from a newer ej",
+                json.dump());
+  }
+  spec.kind = *parsed_kind;
+  spec.arg = text("arg", "");
+  spec.file = text("file", "");
+  spec.from_stderr = stream == "stderr";
+  spec.unit = text("unit", "");
+  spec.better = *better;
+  try {
+    validate_metric_spec(spec);
+  } catch (const UsageError& error) {
+    throw Error("stored metric spec {} is not valid: {}", json.dump(), error.what());
+  }
+  return spec;
+}
+
+} // namespace ej::measure

@@ -1,0 +1,90 @@
+#pragma once
+
+// What a benchmark measures and how ej reads it from the program's output.
+//
+// Option grammar (the contract of `ej bench add`):
+//   --metric NAME=KIND[:ARG]     KIND: regex kv json nvbench gbench hyperfine
+//   --unit NAME=UNIT             e.g. --unit tok_s=tok/s
+//   --better NAME=higher|lower   default lower
+//
+// NAME: a letter or '_' then letters, digits, '_', '-', '.'.
+// ARG, read left to right:
+//   [stdout:|stderr:] BODY [@FILE]
+//   - `stderr:` reads the program's stderr instead of stdout (`stdout:` is the default, written
+//     out only when BODY itself starts with one of these prefixes).
+//   - `@FILE` at the end reads FILE (relative to the benchmark's working directory) after each
+//     repeat instead of a stream: `nvbench:@out.json` with `--json out.json`, `gbench:@out.json`
+//     with `--benchmark_out=out.json`, `hyperfine:@h.json` with `--export-json h.json`.
+//     The last '@' starts FILE only when what follows looks like a path (no blanks and none of
+//     ()[]{}*+?|^$\"'@); write `\@` for an '@' that must stay in BODY.
+//   BODY per KIND:
+//   - regex: an RE2 pattern with exactly one capture group, applied to the whole text in
+//     multi-line mode (^ and $ match at line ends); every match is a sample.
+//     `verify_ms=regex:verify: ([0-9.]+) ms`
+//   - kv: a key matched literally at the start of a line or after a blank, followed by '=' or ':'
+//     and a number; a unit written after the number becomes the unit unless --unit set one.
+//     `tok_s=kv:Output token throughput (tok/s)` reads `Output token throughput (tok/s): 92.6`.
+//   - json: a JSON Pointer (`/results/0/mean`) or a dotted path (`results.0.mean`), empty for the
+//     whole document; a number (or numeric string) or an array of them gives the samples.
+//   - nvbench: `BENCH[/TAG]`, BENCH empty for every benchmark, TAG a summary tag, default
+//     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
+//     keyed `BENCH[Axis=value,...]`; skipped states come back marked skipped.
+//   - gbench: `BENCH[#FIELD]`, BENCH empty for every benchmark, FIELD default `real_time`
+//     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
+//     (ns unless --unit says us, ms or s).
+//   - hyperfine: empty for every command, else a command string or a 0-based index; each
+//     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ej::measure {
+
+enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine };
+enum class Better { Lower, Higher };
+
+struct MetricSpec {
+  std::string name;
+  ExtractorKind kind = ExtractorKind::Regex;
+  std::string arg;          // BODY of the grammar above, prefixes and @FILE removed
+  std::string file;         // empty: read a stream
+  bool from_stderr = false; // the stream read when file is empty
+  std::string unit;         // as given by --unit (or the spec); empty: the extractor's default
+  Better better = Better::Lower;
+
+  bool operator==(const MetricSpec&) const = default;
+};
+
+std::string_view to_string(ExtractorKind kind);
+std::optional<ExtractorKind> parse_extractor_kind(std::string_view text);
+std::string_view to_string(Better better);
+std::optional<Better> parse_better(std::string_view text);
+
+// Parses "NAME=KIND[:ARG]" and checks ARG (a regex must compile with one capture group...).
+// Throws ej::UsageError saying what is wrong.
+MetricSpec parse_metric_spec(std::string_view spec);
+// Checks a spec built by other means (from storage, after edits); throws ej::UsageError.
+void validate_metric_spec(const MetricSpec& spec);
+
+// "NAME=UNIT" and "NAME=higher|lower" for a metric already in specs; throws ej::UsageError.
+void apply_unit_option(std::vector<MetricSpec>& specs, std::string_view option);
+void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option);
+
+// The unit extracted values carry: the spec's unit, or the extractor's default
+// ("ns" for gbench times, "s" for hyperfine, "s" for nvbench duration tags), or "" if unknown.
+std::string effective_unit(const MetricSpec& spec);
+
+// "NAME=KIND[:ARG]" that parse_metric_spec reads back to the same spec (unit and better
+// are separate options and are not part of it).
+std::string to_spec_string(const MetricSpec& spec);
+
+// For storage in the journal: {"name","kind","arg","file","stream","unit","better"}.
+nlohmann::json to_json(const MetricSpec& spec);
+// Throws ej::Error when the JSON is not a metric spec.
+MetricSpec metric_spec_from_json(const nlohmann::json& json);
+
+} // namespace ej::measure

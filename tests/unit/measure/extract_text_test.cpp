@@ -1,0 +1,180 @@
+#include "measure/extract.h"
+
+#include "util/error.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej::measure;
+
+namespace {
+
+std::vector<double> numbers(const std::vector<ExtractedValue>& values)
+{
+  std::vector<double> out;
+  for (const auto& value : values) {
+    out.push_back(value.value);
+  }
+  return out;
+}
+
+std::vector<ExtractedValue> extract_out(std::string_view spec, std::string_view out, std::string_view err = "")
+{
+  return extract(parse_metric_spec(spec), ExtractInput{out, err, nullptr});
+}
+
+std::string error_of(std::string_view spec, std::string_view out)
+{
+  try {
+    extract_out(spec, out);
+  } catch (const ej::Error& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+// What SGLang's bench_serving prints at the end of a run (abridged).
+constexpr std::string_view k_sglang = R"(============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Successful requests:                     200
+Benchmark duration (s):                  41.38
+Total input tokens:                      63845
+Total generated tokens:                  3830
+Request throughput (req/s):              4.83
+Input token throughput (tok/s):          1542.89
+Output token throughput (tok/s):         92.56
+Peak output token throughput (tok/s):    301.00
+Total token throughput (tok/s):          1635.45
+----------------End-to-End Latency----------------
+Mean E2E Latency (ms):                   22070.47
+Median E2E Latency (ms):                 21857.37
+==================================================
+)";
+
+} // namespace
+
+TEST_CASE("regex yields one sample per match, in output order")
+{
+  const auto values = extract_out("verify_ms=regex:verify: ([0-9.]+) ms",
+                                  "warmup\nverify: 14.5 ms\nother: 3 ms\nverify: 15.25 ms\nverify: 10 ms\n");
+  CHECK(numbers(values) == std::vector<double>{14.5, 15.25, 10.0});
+  CHECK(values[0].key.empty());
+  CHECK_FALSE(values[0].aggregate);
+}
+
+TEST_CASE("regex anchors match at line starts and the metric unit is carried")
+{
+  auto spec = parse_metric_spec("m=regex:^time ([0-9]+)$");
+  spec.unit = "us";
+  const auto values = extract(spec, ExtractInput{"time 5\nlast time 6\ntime 7", "", nullptr});
+  CHECK(numbers(values) == std::vector<double>{5, 7});
+  CHECK(values[1].unit == "us");
+}
+
+TEST_CASE("regex reads stderr when asked")
+{
+  const auto values = extract_out("m=regex:stderr:took ([0-9]+) ms", "took 1 ms\n", "took 2 ms\n");
+  CHECK(numbers(values) == std::vector<double>{2});
+}
+
+TEST_CASE("a regex that can match empty text does not loop forever")
+{
+  // Matches empty text between the numbers; the group takes no part there and yields nothing.
+  CHECK(numbers(extract_out("m=regex:([0-9]+)?", "a1b22c")) == std::vector<double>{1, 22});
+}
+
+TEST_CASE("a regex that matches nothing shows the last ten lines it looked at")
+{
+  std::string out;
+  for (int i = 1; i <= 15; ++i) {
+    out += "line " + std::to_string(i) + "\n";
+  }
+  const auto message = error_of("verify_ms=regex:verify: ([0-9.]+) ms", out);
+  CHECK_THAT(message, Catch::Contains("matched nothing in stdout"));
+  CHECK_THAT(message, Catch::Contains("line 15"));
+  CHECK_THAT(message, Catch::Contains("line 6"));
+  CHECK_THAT(message, !Catch::Contains("line 5\n"));
+  CHECK_THAT(error_of("m=regex:x ([0-9]+)", ""), Catch::Contains("output was empty"));
+}
+
+TEST_CASE("captured text that is not a finite number is rejected naming the metric and the text")
+{
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("metric 'lat'"));
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("'nan' is not a finite number"));
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: inf\n"), Catch::Contains("'inf'"));
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 1e999\n"), Catch::Contains("'1e999'"));
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 12ms\n"), Catch::Contains("'12ms' is not a number"));
+}
+
+TEST_CASE("kv reads SGLang's bench_serving summary by its literal key")
+{
+  const auto values = extract_out("tok_s=kv:Output token throughput (tok/s)", k_sglang);
+  REQUIRE(values.size() == 1); // "Peak output token throughput" is another metric
+  CHECK(values[0].value == 92.56);
+  CHECK(values[0].unit.empty());
+  CHECK(numbers(extract_out("e2e=kv:Mean E2E Latency (ms)", k_sglang)) == std::vector<double>{22070.47});
+  CHECK(numbers(extract_out("ok=kv:Successful requests", k_sglang)) == std::vector<double>{200});
+}
+
+TEST_CASE("kv takes the unit written after the value unless the metric has one")
+{
+  const auto values = extract_out("lat=kv:latency", "latency: 12.5 ms\nlatency=3.2us\nlatency = 7\n");
+  REQUIRE(values.size() == 3);
+  CHECK(values[0].value == 12.5);
+  CHECK(values[0].unit == "ms");
+  CHECK(values[1].value == 3.2);
+  CHECK(values[1].unit == "us");
+  CHECK(values[2].unit.empty());
+
+  auto spec = parse_metric_spec("lat=kv:latency");
+  spec.unit = "s";
+  CHECK(extract(spec, ExtractInput{"latency: 12.5 ms\n", "", nullptr})[0].unit == "s");
+}
+
+TEST_CASE("kv finds keys among several pairs on a line and after log prefixes")
+{
+  const auto values = extract_out("b=kv:b", "a=1 b=2 c=3\n[INFO] b=4\nstep 3: loss=0.5, b: 6 items\nab=9\n");
+  CHECK(numbers(values) == std::vector<double>{2, 4, 6});
+  const auto loss = extract_out("loss=kv:loss", "step 1: loss=0.5, acc=0.9\nstep 2: loss=0.25 acc=0.95\n");
+  CHECK(numbers(loss) == std::vector<double>{0.5, 0.25});
+  CHECK(loss[0].unit.empty()); // "acc=0.9" is a pair, not a unit
+}
+
+TEST_CASE("kv reads the last state of a progress line rewritten with carriage returns")
+{
+  CHECK(numbers(extract_out("it=kv:it/s", "it/s: 1.0\rit/s: 2.0\rit/s: 3.0\n")) == std::vector<double>{1, 2, 3});
+}
+
+TEST_CASE("kv rejects non-finite or non-numeric values naming the metric and the text")
+{
+  const auto message = error_of("rate=kv:Traffic request rate", k_sglang);
+  CHECK_THAT(message, Catch::Contains("metric 'rate'"));
+  CHECK_THAT(message, Catch::Contains("'inf'"));
+  CHECK_THAT(message, Catch::Contains("not a finite number"));
+  CHECK_THAT(error_of("b=kv:Backend", k_sglang), Catch::Contains("'sglang', which is not a number"));
+}
+
+TEST_CASE("kv that finds nothing shows the tail of the output and how to fix the key")
+{
+  const auto message = error_of("tok_s=kv:output token throughput (tok/s)", k_sglang);
+  CHECK_THAT(message, Catch::Contains("no line of stdout"));
+  CHECK_THAT(message, Catch::Contains("Total token throughput (tok/s):          1635.45"));
+  CHECK_THAT(message, Catch::Contains("Median E2E Latency"));
+  CHECK_THAT(message, !Catch::Contains("Backend"));
+  CHECK_THAT(message, Catch::Contains("exactly as printed"));
+}
+
+TEST_CASE("a file named with @FILE is read through the callback, and a missing one says what to do")
+{
+  auto spec = parse_metric_spec("m=kv:score@result.txt");
+  std::string asked;
+  ExtractInput input{"score: 1", "", [&asked](const std::string& path) -> std::optional<std::string> {
+                       asked = path;
+                       return std::string("score: 42\n");
+                     }};
+  CHECK(numbers(extract(spec, input)) == std::vector<double>{42});
+  CHECK(asked == "result.txt");
+
+  ExtractInput missing{"", "", [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
+  CHECK_THROWS_WITH(extract(spec, missing), Catch::Contains("did not write 'result.txt'"));
+}

@@ -1,0 +1,188 @@
+#include "measure/metric_spec.h"
+
+#include "util/error.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace ej::measure;
+
+namespace {
+
+std::string usage_error_of(std::string_view text)
+{
+  try {
+    parse_metric_spec(text);
+  } catch (const ej::UsageError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+} // namespace
+
+TEST_CASE("the documented metric examples parse into name, kind and argument")
+{
+  const auto tok = parse_metric_spec("tok_s=kv:Output token throughput (tok/s)");
+  CHECK(tok.name == "tok_s");
+  CHECK(tok.kind == ExtractorKind::Kv);
+  CHECK(tok.arg == "Output token throughput (tok/s)");
+  CHECK(tok.file.empty());
+  CHECK_FALSE(tok.from_stderr);
+
+  const auto verify = parse_metric_spec("verify_ms=regex:verify: ([0-9.]+) ms");
+  CHECK(verify.kind == ExtractorKind::Regex);
+  CHECK(verify.arg == "verify: ([0-9.]+) ms");
+
+  const auto sum = parse_metric_spec("sum_ns=gbench:BM_Sum");
+  CHECK(sum.kind == ExtractorKind::Gbench);
+  CHECK(sum.arg == "BM_Sum");
+
+  const auto gpu = parse_metric_spec("gpu_s=nvbench:copy_sweep");
+  CHECK(gpu.kind == ExtractorKind::Nvbench);
+  CHECK(gpu.arg == "copy_sweep");
+
+  const auto t = parse_metric_spec("t=hyperfine");
+  CHECK(t.kind == ExtractorKind::Hyperfine);
+  CHECK(t.arg.empty());
+}
+
+TEST_CASE("an argument ending in @FILE reads that file instead of stdout")
+{
+  const auto nv = parse_metric_spec("gpu_s=nvbench:copy_sweep/nv/cold/time/gpu/mean@out/nv.json");
+  CHECK(nv.arg == "copy_sweep/nv/cold/time/gpu/mean");
+  CHECK(nv.file == "out/nv.json");
+
+  const auto hf = parse_metric_spec("t=hyperfine:@h.json");
+  CHECK(hf.arg.empty());
+  CHECK(hf.file == "h.json");
+
+  CHECK(parse_metric_spec("t=hyperfine@h.json").file == "h.json");
+  CHECK(parse_metric_spec("m=json:/results/0/mean@r.json").arg == "/results/0/mean");
+}
+
+TEST_CASE("an '@' that cannot start a path, or is escaped, stays in the pattern")
+{
+  const auto spaced = parse_metric_spec("m=regex:rate @ ([0-9]+) Hz");
+  CHECK(spaced.arg == "rate @ ([0-9]+) Hz");
+  CHECK(spaced.file.empty());
+
+  const auto escaped = parse_metric_spec("m=kv:mem\\@gpu0");
+  CHECK(escaped.arg == "mem@gpu0");
+  CHECK(escaped.file.empty());
+}
+
+TEST_CASE("stderr: and stdout: prefixes choose the stream")
+{
+  const auto err = parse_metric_spec("m=regex:stderr:took ([0-9]+) ms");
+  CHECK(err.from_stderr);
+  CHECK(err.arg == "took ([0-9]+) ms");
+  const auto out = parse_metric_spec("m=kv:stdout:stderr: lines");
+  CHECK_FALSE(out.from_stderr);
+  CHECK(out.arg == "stderr: lines");
+}
+
+TEST_CASE("malformed specs are rejected with the reason")
+{
+  CHECK_THAT(usage_error_of("no_equals_sign"), Catch::Contains("NAME=KIND"));
+  CHECK_THAT(usage_error_of("m=csv:x"), Catch::Contains("unknown extractor kind 'csv'"));
+  CHECK_THAT(usage_error_of("m=csv:x"), Catch::Contains("hyperfine"));
+  CHECK_THAT(usage_error_of("9lives=kv:x"), Catch::Contains("not valid"));
+  CHECK_THAT(usage_error_of("=kv:x"), Catch::Contains("not valid"));
+  CHECK_THAT(usage_error_of("m=kv"), Catch::Contains("key"));
+  CHECK_THAT(usage_error_of("m=regex"), Catch::Contains("capture group"));
+  CHECK_THAT(usage_error_of("m=regex:stderr:x ([0-9]+)@out.txt"), Catch::Contains("both stderr"));
+  CHECK_THAT(usage_error_of("m=json:/a/~2"), Catch::Contains("JSON Pointer"));
+  CHECK_THAT(usage_error_of("m=json:a..b"), Catch::Contains("empty step"));
+  CHECK_THAT(usage_error_of("m=gbench:BM_X#"), Catch::Contains("field"));
+}
+
+TEST_CASE("a regex must compile and have exactly one capture group")
+{
+  CHECK_THAT(usage_error_of("m=regex:([0-9]+"), Catch::Contains("does not compile"));
+  CHECK_THAT(usage_error_of("m=regex:[0-9]+ ms"), Catch::Contains("0 capture groups"));
+  CHECK_THAT(usage_error_of("m=regex:(a)|([0-9]+)"), Catch::Contains("2 capture groups"));
+  CHECK_NOTHROW(parse_metric_spec("m=regex:(?:a|b) ([0-9]+)"));
+}
+
+TEST_CASE("--unit and --better change the named metric and reject unknown names or values")
+{
+  std::vector<MetricSpec> specs{parse_metric_spec("tok_s=kv:Output token throughput (tok/s)"),
+                                parse_metric_spec("t=hyperfine")};
+  apply_unit_option(specs, "tok_s=tok/s");
+  apply_better_option(specs, "tok_s=higher");
+  apply_unit_option(specs, "t=ms");
+  CHECK(specs[0].unit == "tok/s");
+  CHECK(specs[0].better == Better::Higher);
+  CHECK(specs[1].unit == "ms");
+  CHECK(specs[1].better == Better::Lower);
+
+  CHECK_THROWS_WITH(apply_unit_option(specs, "nope=ms"), Catch::Contains("no --metric defines"));
+  CHECK_THROWS_WITH(apply_better_option(specs, "tok_s=faster"), Catch::Contains("neither 'higher' nor 'lower'"));
+  CHECK_THROWS_AS(apply_better_option(specs, "tok_s"), ej::UsageError);
+  // hyperfine times can be converted to ns/us/ms/s only
+  CHECK_THROWS_WITH(apply_unit_option(specs, "t=tok/s"), Catch::Contains("none of them"));
+  CHECK(specs[1].unit == "ms");
+}
+
+TEST_CASE("the effective unit says the extractor's default when none was given")
+{
+  CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum")) == "ns");
+  CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum#items_per_second")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=hyperfine")) == "s");
+  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy")) == "s");
+  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=kv:x")) == "");
+  auto spec = parse_metric_spec("a=gbench:BM_Sum");
+  spec.unit = "us";
+  CHECK(effective_unit(spec) == "us");
+}
+
+TEST_CASE("to_spec_string round-trips through parse_metric_spec")
+{
+  const std::vector<std::string> texts{
+    "tok_s=kv:Output token throughput (tok/s)",
+    "verify_ms=regex:verify: ([0-9.]+) ms",
+    "sum_ns=gbench:BM_Sum",
+    "gpu_s=nvbench:copy_sweep",
+    "t=hyperfine",
+    "t=hyperfine:@h.json",
+    "e=regex:stderr:took ([0-9]+) ms",
+    "f=kv:stdout:stderr: lines",
+    "g=kv:mem\\@gpu0",
+    "h=json:a@b:@c.json",
+    "i=regex:x@ ([0-9]+)",
+  };
+  for (const auto& text : texts) {
+    const auto spec = parse_metric_spec(text);
+    INFO(text << " -> " << to_spec_string(spec));
+    CHECK(parse_metric_spec(to_spec_string(spec)) == spec);
+  }
+  CHECK(to_spec_string(parse_metric_spec("t=hyperfine")) == "t=hyperfine");
+  CHECK(to_spec_string(parse_metric_spec("t=hyperfine@h.json")) == "t=hyperfine:@h.json");
+}
+
+TEST_CASE("a spec survives a trip through JSON, and damaged JSON is refused")
+{
+  auto spec = parse_metric_spec("e=regex:stderr:took ([0-9]+) ms");
+  spec.unit = "ms";
+  spec.better = Better::Lower;
+  const auto json = to_json(spec);
+  CHECK(json.at("stream") == "stderr");
+  CHECK(json.at("kind") == "regex");
+  CHECK(metric_spec_from_json(json) == spec);
+
+  auto bad_kind = json;
+  bad_kind["kind"] = "csv";
+  CHECK_THROWS_AS(metric_spec_from_json(bad_kind), ej::Error);
+  auto bad_regex = json;
+  bad_regex["arg"] = "no group";
+  CHECK_THROWS_WITH(metric_spec_from_json(bad_regex), Catch::Contains("not valid"));
+  CHECK_THROWS_AS(metric_spec_from_json(nlohmann::json::array()), ej::Error);
+  try {
+    metric_spec_from_json(bad_regex);
+  } catch (const ej::UsageError&) {
+    FAIL("damaged storage is not a usage error");
+  } catch (const ej::Error&) {
+  }
+}
