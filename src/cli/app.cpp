@@ -4,6 +4,25 @@
 
 namespace ej::cli {
 
+namespace {
+
+// CLI11 lets a repeatable option swallow several words ("--tag a b") and eat a following "--".
+// ej's options take one value per occurrence, so that "--metric X -- ./bench --size 4" leaves the
+// benchmark's own arguments alone.
+void one_value_per_option(CLI::App& app)
+{
+  for (auto* option : app.get_options()) {
+    if (!option->get_positional()) {
+      option->allow_extra_args(false);
+    }
+  }
+  for (auto* sub : app.get_subcommands({})) {
+    one_value_per_option(*sub);
+  }
+}
+
+} // namespace
+
 void register_commands(CLI::App& app)
 {
   app.require_subcommand(1);
@@ -21,6 +40,7 @@ void register_commands(CLI::App& app)
   register_compare(app);
   register_record(app);
   register_maintenance(app);
+  one_value_per_option(app);
 }
 
 } // namespace ej::cli

@@ -168,14 +168,14 @@ void run_judge(const JudgeOptions& options)
     proposal = core::Status::Rejected;
   }
   const auto plan = store::find_plan(journal.db(), attempt->plan);
-  std::string reason = fmt::format("judged from {} against baseline run #{}: {} {} -> {} {} ({}, {:.0f}% interval "
-                                   "[{}, {}], p = {:.3g}, n = {} vs {})",
-                                   verdict->candidate.label, verdict->baseline_run, verdict->headline.metric,
-                                   format_value(c.reference_median), verdict->headline.unit,
-                                   format_value(c.candidate_median), percent(c.change_pct) + " " +
-                                   std::string(measure::to_string(c.outcome)), c.confidence * 100,
-                                   percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
-                                   c.n_candidate);
+  const auto& unit = verdict->headline.unit;
+  std::string reason = fmt::format(
+    "judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
+    "n = {} vs {})",
+    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median), unit,
+    format_value(c.candidate_median), unit, percent(c.change_pct), measure::to_string(c.outcome),
+    c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
+    c.n_candidate);
   if (verdict->meets_target) {
     reason += fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
   }

@@ -68,6 +68,16 @@ std::optional<nlohmann::json> environment_of(store::Journal& journal, const RunS
   return std::nullopt;
 }
 
+bool single_combination(const std::vector<SeriesSummary>& series)
+{
+  for (const auto& s : series) {
+    if (s.params != series.front().params) {
+      return false;
+    }
+  }
+  return !series.empty();
+}
+
 std::string crossover_of(const std::vector<SeriesComparison>& series, const std::string& primary)
 {
   std::vector<const SeriesComparison*> sweep;
@@ -189,14 +199,25 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
     return (a.metric == rules.primary) > (b.metric == rules.primary);
   });
   bool metric_found = metric.empty();
+  bool paired_note_added = false;
   for (const auto& c : candidate_series) {
     if (!metric.empty() && c.metric != metric) {
       continue;
     }
     metric_found = true;
-    const auto r = std::find_if(reference_series.begin(), reference_series.end(), [&](const auto& s) {
+    auto r = std::find_if(reference_series.begin(), reference_series.end(), [&](const auto& s) {
       return s.metric == c.metric && s.params == c.params && s.key == c.key;
     });
+    // Two runs of one parameter combination each (variant=naive against variant=blocked) are
+    // compared with each other: there the parameter is what the attempt changed.
+    if (r == reference_series.end() && single_combination(reference_series) && single_combination(candidate_series)) {
+      r = std::find_if(reference_series.begin(), reference_series.end(),
+                       [&](const auto& s) { return s.metric == c.metric && s.key == c.key; });
+      if (r != reference_series.end() && !paired_note_added) {
+        report.warnings.push_back(fmt::format("compared {} with {}", r->params, c.params));
+        paired_note_added = true;
+      }
+    }
     if (r == reference_series.end() || r->values.empty() || c.values.empty()) {
       report.warnings.push_back(fmt::format("{}{}: no samples on {} side", c.metric,
                                             c.params.empty() ? "" : " [" + c.params + "]",
@@ -212,8 +233,9 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
   if (!metric_found) {
     throw Error("no samples of metric '{}' in {}; see 'ej show run N' for the metrics", metric, candidate.label);
   }
-  if (report.series.empty() && report.warnings.empty()) {
-    throw Error("{} and {} have no metric with samples on both sides", reference.label, candidate.label);
+  if (report.series.empty()) {
+    throw Error("{} and {} have no metric with samples on both sides{}", reference.label, candidate.label,
+                report.warnings.empty() ? "" : " (" + util::join(report.warnings, "; ") + ")");
   }
   const auto env_a = environment_of(journal, reference);
   const auto env_b = environment_of(journal, candidate);

@@ -118,7 +118,8 @@ std::string params_label(const std::string& params_json)
     return "";
   }
   core::ParamValues values;
-  for (const auto& [name, value] : nlohmann::json::parse(params_json).items()) {
+  const auto parsed = nlohmann::json::parse(params_json); // kept alive for the loop
+  for (const auto& [name, value] : parsed.items()) {
     values[name] = value.is_string() ? value.get<std::string>() : value.dump();
   }
   return core::describe(values);
