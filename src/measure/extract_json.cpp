@@ -12,6 +12,7 @@ namespace ej::measure {
 namespace {
 
 struct ParseFailure {
+  std::size_t start = 0;  // where parsing started
   std::size_t offset = 0; // bytes from the start of the whole text
   std::string reason;
 };
@@ -33,6 +34,7 @@ std::optional<nlohmann::json> try_parse(std::string_view text, std::size_t start
     in >> document;
     return document;
   } catch (const nlohmann::json::parse_error& error) {
+    failure.start = start;
     failure.offset = start + (error.byte > 0 ? error.byte - 1 : 0);
     failure.reason = short_reason(error.what());
     return std::nullopt;
@@ -123,14 +125,21 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
   if (auto document = try_parse(text, 0, first)) {
     return std::move(*document);
   }
-  // Output that starts with log lines: the document starts on a line opening with '{' or '['.
+  // Output that starts with log lines: the document starts on a line opening with '{' or '['
+  // (a log line may too: "[info] ..."). The attempt that read furthest explains the failure.
   ParseFailure failure = first;
-  for (std::size_t pos = text.find('\n'); pos != std::string_view::npos; pos = text.find('\n', pos + 1)) {
+  int attempts = 0;
+  for (std::size_t pos = text.find('\n'); pos != std::string_view::npos && attempts < 100;
+       pos = text.find('\n', pos + 1)) {
     if (pos + 1 < text.size() && (text[pos + 1] == '{' || text[pos + 1] == '[')) {
-      if (auto document = try_parse(text, pos + 1, failure)) {
+      ++attempts;
+      ParseFailure attempt;
+      if (auto document = try_parse(text, pos + 1, attempt)) {
         return std::move(*document);
       }
-      break;
+      if (attempt.offset - (pos + 1) > failure.offset - failure.start) {
+        failure = attempt;
+      }
     }
   }
   const auto at = text.substr(std::min(failure.offset, text.size()));
