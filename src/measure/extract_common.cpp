@@ -64,7 +64,11 @@ double parse_number(const MetricSpec& spec, std::string_view text)
 {
   const auto value = try_parse_number(text);
   if (!value) {
-    const bool not_finite = util::contains_ci(text, "nan") || util::contains_ci(text, "inf");
+    double ignored = 0;
+    const auto trimmed = util::trim(text);
+    const bool out_of_range =
+      std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), ignored).ec == std::errc::result_out_of_range;
+    const bool not_finite = out_of_range || util::contains_ci(text, "nan") || util::contains_ci(text, "inf");
     throw Error("metric '{}': '{}' is {}: check what the program printed, or narrow the {} so that it "
                 "captures only the number",
                 spec.name, util::first_line(text, 80), not_finite ? "not a finite number" : "not a number",

@@ -80,6 +80,7 @@ TEST_CASE("numeric strings that are not finite are rejected naming the metric an
   CHECK_THAT(message, Catch::Contains("metric 'tput'"));
   CHECK_THAT(message, Catch::Contains("'NaN' is not a finite number"));
   CHECK_THAT(error_of("tput=json:x", R"({"x": ["1", "-inf"]})"), Catch::Contains("'-inf'"));
+  CHECK_THAT(error_of("tput=json:x", R"({"x": "1e400"})"), Catch::Contains("'1e400' is not a finite number"));
 }
 
 TEST_CASE("malformed JSON is reported with its line, column and what to do")
