@@ -169,9 +169,10 @@ std::unique_ptr<re2::RE2> compile_metric_pattern(std::string_view metric, std::s
                      as_written.ok() ? regex->error() : as_written.error());
   }
   if (regex->NumberOfCapturingGroups() != 1) {
-    throw UsageError("metric '{}': the pattern '{}' has {} capture groups; it needs exactly one around the number "
-                     "(use (?:...) for other groups), e.g. 'verify: ([0-9.]+) ms'",
-                     metric, pattern, regex->NumberOfCapturingGroups());
+    throw UsageError(
+        "metric '{}': the pattern '{}' has {} capture groups; it needs exactly one around the number "
+        "(use (?:...) for other groups), e.g. 'verify: ([0-9.]+) ms'",
+        metric, pattern, regex->NumberOfCapturingGroups());
   }
   return regex;
 }
@@ -183,8 +184,8 @@ std::vector<ExtractedValue> extract_regex(const MetricSpec& spec, std::string_vi
   const re2::StringPiece input(text.data(), text.size());
   std::array<re2::StringPiece, 2> groups;
   std::size_t pos = 0;
-  while (pos <= input.size() &&
-         regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
+  while (pos <= input.size() && regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(),
+                                             static_cast<int>(groups.size()))) {
     if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
       const std::string_view captured(groups[1].data(), groups[1].size());
       values.push_back(detail::make_value("", detail::parse_number(spec, captured), spec.unit));
@@ -229,22 +230,25 @@ std::vector<ExtractedValue> extract_kv(const MetricSpec& spec, std::string_view 
       const auto number = number_at(line.substr(i));
       if (!number.value) {
         const auto word_end = line.find_first_of(" \t", i);
-        const auto shown =
-          line.substr(i, number.length > 0 ? number.length : (word_end == std::string_view::npos ? line.size() : word_end) - i);
-        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name, key,
-                    util::sanitize_utf8(shown), number.length > 0 ? "not a finite number" : "not a number",
+        const auto shown = line.substr(
+            i, number.length > 0 ? number.length
+                                 : (word_end == std::string_view::npos ? line.size() : word_end) - i);
+        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name,
+                    key, util::sanitize_utf8(shown),
+                    number.length > 0 ? "not a finite number" : "not a number",
                     util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = i + number.length;
-      values.push_back(
-        detail::make_value("", *number.value, spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
+      values.push_back(detail::make_value("", *number.value,
+                                          spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
       from = after;
     }
   }
   if (values.empty()) {
-    throw Error("metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines were:\n{}\n"
-                "Write the key exactly as printed (case, spaces, punctuation), or read stderr with 'kv:stderr:KEY'.",
-                spec.name, detail::source_name(spec), key, detail::output_tail(text));
+    throw Error(
+        "metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines were:\n{}\n"
+        "Write the key exactly as printed (case, spaces, punctuation), or read stderr with 'kv:stderr:KEY'.",
+        spec.name, detail::source_name(spec), key, detail::output_tail(text));
   }
   return values;
 }

@@ -95,9 +95,11 @@ TEST_CASE("gbench with no name reads every row, and #FIELD picks cpu_time or a c
 
 TEST_CASE("gbench names the rows it has when the asked benchmark is absent")
 {
-  CHECK_THROWS_WITH(extract_text("t=gbench:BM_Nope", k_repetitions), Catch::Contains("no row named 'BM_Nope'"));
+  CHECK_THROWS_WITH(extract_text("t=gbench:BM_Nope", k_repetitions),
+                    Catch::Contains("no row named 'BM_Nope'"));
   CHECK_THROWS_WITH(extract_text("t=gbench:BM_Nope", k_repetitions), Catch::Contains("BM_Sort"));
-  CHECK_THROWS_WITH(extract_text("t=gbench", R"({"results": []})"), Catch::Contains("not Google Benchmark's"));
+  CHECK_THROWS_WITH(extract_text("t=gbench", R"({"results": []})"),
+                    Catch::Contains("not Google Benchmark's"));
 }
 
 TEST_CASE("gbench reads the real Google Benchmark outputs of the fixtures")
@@ -107,7 +109,8 @@ TEST_CASE("gbench reads the real Google Benchmark outputs of the fixtures")
     WARN("gbench fixture test skipped: fixtures folder absent");
     return;
   }
-  const auto fib = extract_text("fib=gbench:fib_20", ej::test::read_text(dir / "gbench_fib_googlecpp_output.json"));
+  const auto fib =
+      extract_text("fib=gbench:fib_20", ej::test::read_text(dir / "gbench_fib_googlecpp_output.json"));
   REQUIRE(fib.size() == 1);
   CHECK(fib[0].value == Approx(27455.600415007055));
   CHECK(fib[0].unit == "ns");
@@ -130,7 +133,8 @@ TEST_CASE("gbench reads its JSON from the file named with @FILE")
 {
   ej::test::TempDir dir;
   ej::test::write_text(dir / "out" / "gb.json", std::string(k_repetitions));
-  ExtractInput input{"console table, not JSON", "", [&dir](const std::string& path) -> std::optional<std::string> {
+  ExtractInput input{"console table, not JSON", "",
+                     [&dir](const std::string& path) -> std::optional<std::string> {
                        return ej::test::read_text(dir.path() / path);
                      }};
   const auto values = extract(parse_metric_spec("t=gbench:BM_Sort@out/gb.json"), input);

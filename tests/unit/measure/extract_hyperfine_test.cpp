@@ -92,8 +92,8 @@ TEST_CASE("hyperfine's own --export-json file is read after a real run")
   options.cwd = dir.path();
   ej::test::CommandResult run;
   try {
-    run = ej::test::run_command({"hyperfine", "--runs", "3", "-N", "--style", "none", "--export-json", "h.json", "true"},
-                                options);
+    run = ej::test::run_command(
+        {"hyperfine", "--runs", "3", "-N", "--style", "none", "--export-json", "h.json", "true"}, options);
   } catch (const std::runtime_error& error) {
     WARN("hyperfine run skipped: " << error.what());
     return;

@@ -68,7 +68,8 @@ TEST_CASE("a path that leads nowhere says where it stopped and what is there")
   CHECK_THAT(message, Catch::Contains("no 'median' at '/results/0'"));
   CHECK_THAT(message, Catch::Contains("'mean'"));
   CHECK_THAT(error_of("m=json:/results/5", k_results), Catch::Contains("array of 2 elements"));
-  CHECK_THAT(error_of("m=json:results.0", k_results), Catch::Contains("is an object with keys 'mean', 'name', 'runs'"));
+  CHECK_THAT(error_of("m=json:results.0", k_results),
+             Catch::Contains("is an object with keys 'mean', 'name', 'runs'"));
   CHECK_THAT(error_of("m=json:results.0.name", k_results), Catch::Contains("'a.b' is not a number"));
   CHECK_THAT(error_of("m=json:x", R"({"x": null})"), Catch::Contains("not a number"));
   CHECK_THAT(error_of("m=json:x", R"({"x": []})"), Catch::Contains("empty array"));

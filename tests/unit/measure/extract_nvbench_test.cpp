@@ -168,7 +168,8 @@ TEST_CASE("nvbench reads --json FILE through @FILE")
 {
   ej::test::TempDir dir;
   ej::test::write_text(dir / "nv.json", std::string(k_copy_sweep));
-  ExtractInput input{"| T | Elements | GPU Time |\n", "", [&dir](const std::string& path) -> std::optional<std::string> {
+  ExtractInput input{"| T | Elements | GPU Time |\n", "",
+                     [&dir](const std::string& path) -> std::optional<std::string> {
                        return ej::test::read_text(dir.path() / path);
                      }};
   const auto values = extract(parse_metric_spec("gpu_s=nvbench:copy_sweep@nv.json"), input);
