@@ -326,12 +326,18 @@ std::string effective_unit(const MetricSpec& spec)
   }
   if (spec.kind == ExtractorKind::Nvbench) {
     const auto slash = spec.arg.find('/');
-    const std::string_view tag =
-        slash == std::string::npos ? "" : std::string_view(spec.arg).substr(slash + 1);
+    const std::string_view tag = slash == std::string::npos ? "" : std::string_view(spec.arg).substr(slash + 1);
+    if (tag.ends_with("/relative")) {
+      return "";
+    }
     if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
-      if (!tag.ends_with("/relative")) {
-        return "s";
-      }
+      return "s";
+    }
+    if (tag.ends_with("bytes_per_second")) {
+      return "B/s";
+    }
+    if (tag.ends_with("item_rate")) {
+      return "items/s";
     }
   }
   return "";

@@ -133,6 +133,7 @@ TEST_CASE("the effective unit says the extractor's default when none was given")
   CHECK(effective_unit(parse_metric_spec("a=hyperfine")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/bw/global/bytes_per_second")) == "B/s");
   CHECK(effective_unit(parse_metric_spec("a=kv:x")) == "");
   auto spec = parse_metric_spec("a=gbench:BM_Sum");
   spec.unit = "us";
