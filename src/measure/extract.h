@@ -15,9 +15,9 @@ struct ExtractedValue {
   std::string key;  // which series: "" for regex/kv/json, the benchmark row, state or command otherwise
   double value = 0; // finite; meaningless when skipped
   std::string unit;
-  bool aggregate = false; // gbench mean/median/stddev/cv rows: summaries, not samples
-  bool skipped = false;   // nvbench skipped state, gbench row with an error
-  std::string note;       // the skip reason, or the aggregate's name ("mean")
+  bool aggregate = false;               // gbench mean/median/stddev/cv rows: summaries, not samples
+  bool skipped = false;                 // nvbench skipped state, gbench row with an error
+  std::string note;                     // the skip reason, or the aggregate's name ("mean")
   std::optional<double> relative_stdev; // nvbench: the noise of a mean (0.01 = 1%)
 
   bool operator==(const ExtractedValue&) const = default;

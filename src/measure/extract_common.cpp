@@ -35,10 +35,11 @@ std::string source_text(const MetricSpec& spec, const ExtractInput& input)
     content = input.read_file(spec.file);
   }
   if (!content) {
-    throw Error("metric '{}': the benchmark did not write '{}' in its working directory: tell the program to "
-                "write it there (e.g. --json {} for nvbench, --benchmark_out={} for gbench, --export-json {} for "
-                "hyperfine)",
-                spec.name, spec.file, spec.file, spec.file, spec.file);
+    throw Error(
+        "metric '{}': the benchmark did not write '{}' in its working directory: tell the program to "
+        "write it there (e.g. --json {} for nvbench, --benchmark_out={} for gbench, --export-json {} for "
+        "hyperfine)",
+        spec.name, spec.file, spec.file, spec.file, spec.file);
   }
   return std::move(*content);
 }
@@ -64,7 +65,11 @@ double parse_number(const MetricSpec& spec, std::string_view text)
 {
   const auto value = try_parse_number(text);
   if (!value) {
-    const bool not_finite = util::contains_ci(text, "nan") || util::contains_ci(text, "inf");
+    double ignored = 0;
+    const auto trimmed = util::trim(text);
+    const bool out_of_range = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), ignored).ec ==
+                              std::errc::result_out_of_range;
+    const bool not_finite = out_of_range || util::contains_ci(text, "nan") || util::contains_ci(text, "inf");
     throw Error("metric '{}': '{}' is {}: check what the program printed, or narrow the {} so that it "
                 "captures only the number",
                 spec.name, util::first_line(text, 80), not_finite ? "not a finite number" : "not a number",

@@ -12,6 +12,7 @@ namespace ej::measure {
 namespace {
 
 struct ParseFailure {
+  std::size_t start = 0;  // where parsing started
   std::size_t offset = 0; // bytes from the start of the whole text
   std::string reason;
 };
@@ -33,6 +34,7 @@ std::optional<nlohmann::json> try_parse(std::string_view text, std::size_t start
     in >> document;
     return document;
   } catch (const nlohmann::json::parse_error& error) {
+    failure.start = start;
     failure.offset = start + (error.byte > 0 ? error.byte - 1 : 0);
     failure.reason = short_reason(error.what());
     return std::nullopt;
@@ -52,7 +54,7 @@ std::string describe_position(std::string_view text, std::size_t offset)
   }
   const auto line_end = text.find('\n', line_start);
   const auto content = text.substr(line_start, line_end == std::string_view::npos ? std::string_view::npos
-                                                                                 : line_end - line_start);
+                                                                                  : line_end - line_start);
   return fmt::format("line {}, column {}: '{}'", line, offset - line_start + 1,
                      util::first_line(util::sanitize_utf8(content), 120));
 }
@@ -115,31 +117,41 @@ std::string describe_node(const nlohmann::json& node)
 nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
 {
   if (util::trim(text).empty()) {
-    throw Error("metric '{}': {} is empty, so it holds no JSON: check that the program ran its benchmark and was "
-                "told to print JSON there{}",
-                spec.name, detail::source_name(spec), spec.file.empty() ? " (or to write it to a file: '@FILE')" : "");
+    throw Error(
+        "metric '{}': {} is empty, so it holds no JSON: check that the program ran its benchmark and was "
+        "told to print JSON there{}",
+        spec.name, detail::source_name(spec),
+        spec.file.empty() ? " (or to write it to a file: '@FILE')" : "");
   }
   ParseFailure first;
   if (auto document = try_parse(text, 0, first)) {
     return std::move(*document);
   }
-  // Output that starts with log lines: the document starts on a line opening with '{' or '['.
+  // Output that starts with log lines: the document starts on a line opening with '{' or '['
+  // (a log line may too: "[info] ..."). The attempt that read furthest explains the failure.
   ParseFailure failure = first;
-  for (std::size_t pos = text.find('\n'); pos != std::string_view::npos; pos = text.find('\n', pos + 1)) {
+  int attempts = 0;
+  for (std::size_t pos = text.find('\n'); pos != std::string_view::npos && attempts < 100;
+       pos = text.find('\n', pos + 1)) {
     if (pos + 1 < text.size() && (text[pos + 1] == '{' || text[pos + 1] == '[')) {
-      if (auto document = try_parse(text, pos + 1, failure)) {
+      ++attempts;
+      ParseFailure attempt;
+      if (auto document = try_parse(text, pos + 1, attempt)) {
         return std::move(*document);
       }
-      break;
+      if (attempt.offset - (pos + 1) > failure.offset - failure.start) {
+        failure = attempt;
+      }
     }
   }
   const auto at = text.substr(std::min(failure.offset, text.size()));
   const bool not_finite = at.starts_with("NaN") || at.starts_with("Infinity") || at.starts_with("-Infinity");
-  throw Error("metric '{}': {} is not valid JSON ({}) at {}. {}", spec.name, detail::source_name(spec), failure.reason,
-              describe_position(text, failure.offset),
-              not_finite ? "NaN and Infinity are not JSON numbers: make the program print finite numbers."
-                         : "Make the program print only its JSON there, or write it to a file and read that with "
-                           "'@FILE'.");
+  throw Error("metric '{}': {} is not valid JSON ({}) at {}. {}", spec.name, detail::source_name(spec),
+              failure.reason, describe_position(text, failure.offset),
+              not_finite
+                  ? "NaN and Infinity are not JSON numbers: make the program print finite numbers."
+                  : "Make the program print only its JSON there, or write it to a file and read that with "
+                    "'@FILE'.");
 }
 
 double json_number(const MetricSpec& spec, const nlohmann::json& value, std::string_view where)
@@ -169,9 +181,10 @@ std::vector<ExtractedValue> extract_json_path(const MetricSpec& spec, const nloh
       next = &node->at(*index);
     }
     if (next == nullptr) {
-      throw Error("metric '{}': the path '{}' has no '{}' at '{}', which is {}: fix the path (JSON Pointer like "
-                  "/results/0/mean or dotted like results.0.mean)",
-                  spec.name, spec.arg, step, walked.empty() ? "the top" : walked, describe_node(*node));
+      throw Error(
+          "metric '{}': the path '{}' has no '{}' at '{}', which is {}: fix the path (JSON Pointer like "
+          "/results/0/mean or dotted like results.0.mean)",
+          spec.name, spec.arg, step, walked.empty() ? "the top" : walked, describe_node(*node));
     }
     walked += "/" + step;
     node = next;

@@ -22,7 +22,7 @@ std::string axis_value_text(const nlohmann::json& benchmark, const nlohmann::jso
   const std::string name = axis_value.value("name", "");
   std::string value = text_of(axis_value.value("value", nlohmann::json("")));
   const auto& axes = benchmark.contains("axes") && benchmark["axes"].is_array() ? benchmark["axes"]
-                                                                                 : nlohmann::json::array();
+                                                                                : nlohmann::json::array();
   for (const auto& axis : axes) {
     if (axis.value("name", "") != name || axis.value("flags", "").find("pow2") == std::string::npos) {
       continue;
@@ -137,7 +137,8 @@ std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohma
   }
   const auto slash = spec.arg.find('/');
   const std::string bench = spec.arg.substr(0, slash);
-  const std::string tag = slash == std::string::npos ? std::string(k_default_tag) : spec.arg.substr(slash + 1);
+  const std::string tag =
+      slash == std::string::npos ? std::string(k_default_tag) : spec.arg.substr(slash + 1);
 
   std::vector<ExtractedValue> values;
   std::vector<std::string> names;
@@ -176,9 +177,10 @@ std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohma
         value.unit = natural_unit;
       } else if (natural_unit == "s") {
         if (!seconds_per_time_unit(spec.unit)) {
-          throw Error("metric '{}': '{}' is a duration in seconds and --unit {} is not a time unit: use ns, us, "
-                      "ms or s",
-                      spec.name, tag, spec.unit);
+          throw Error(
+              "metric '{}': '{}' is a duration in seconds and --unit {} is not a time unit: use ns, us, "
+              "ms or s",
+              spec.name, tag, spec.unit);
         }
         value.value = convert_time(value.value, "s", spec.unit);
       }

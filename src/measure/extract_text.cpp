@@ -77,7 +77,7 @@ std::string unit_after(std::string_view rest)
     token.remove_suffix(1);
   }
   if (token.empty() || token.find_first_of("=:") != std::string_view::npos ||
-      std::string_view("([{<#\"'0123456789+-.").find(token.front()) != std::string_view::npos) {
+      std::string_view("([{<#\"'0123456789+-.,;").find(token.front()) != std::string_view::npos) {
     return "";
   }
   return std::string(token);
@@ -88,20 +88,52 @@ struct NumberAt {
   std::size_t length = 0;      // characters read (0 when nothing number-like)
 };
 
+bool is_digit(char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+// Length of "63,845" or "1,234,567.5" style grouping at the start of text, 0 when there is none.
+std::size_t grouped_length(std::string_view text)
+{
+  std::size_t i = 0;
+  while (i < text.size() && i < 3 && is_digit(text[i])) {
+    ++i;
+  }
+  if (i == 0) {
+    return 0;
+  }
+  std::size_t groups = 0;
+  while (i + 3 < text.size() && text[i] == ',' && is_digit(text[i + 1]) && is_digit(text[i + 2]) &&
+         is_digit(text[i + 3]) && (i + 4 == text.size() || !is_digit(text[i + 4]))) {
+    i += 4;
+    ++groups;
+  }
+  return groups > 0 ? i : 0;
+}
+
 NumberAt number_at(std::string_view text)
 {
-  std::size_t skip = text.starts_with('+') ? 1 : 0;
-  double value = 0;
-  const char* begin = text.data() + skip;
-  const auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
-  if (error == std::errc::result_out_of_range) {
-    return {std::nullopt, static_cast<std::size_t>(end - text.data())};
+  const std::size_t sign = text.starts_with('+') || text.starts_with('-') ? 1 : 0;
+  std::string ungrouped;
+  std::size_t grouped = grouped_length(text.substr(sign));
+  std::string_view parsed = text;
+  if (grouped > 0) {
+    ungrouped = std::string(text.substr(0, sign + grouped));
+    std::erase(ungrouped, ',');
+    const std::size_t kept = ungrouped.size();
+    ungrouped += text.substr(sign + grouped);
+    parsed = ungrouped;
+    grouped = sign + grouped - kept; // commas removed
   }
-  if (error != std::errc()) {
+  const std::size_t skip = parsed.starts_with('+') ? 1 : 0;
+  double value = 0;
+  const auto [end, error] = std::from_chars(parsed.data() + skip, parsed.data() + parsed.size(), value);
+  if (error != std::errc() && error != std::errc::result_out_of_range) {
     return {std::nullopt, 0};
   }
-  const auto length = static_cast<std::size_t>(end - text.data());
-  if (!std::isfinite(value)) {
+  const auto length = static_cast<std::size_t>(end - parsed.data()) + grouped;
+  if (error == std::errc::result_out_of_range || !std::isfinite(value)) {
     return {std::nullopt, length};
   }
   return {value, length};
@@ -131,12 +163,16 @@ std::unique_ptr<re2::RE2> compile_metric_pattern(std::string_view metric, std::s
   // Multi-line mode: output is read line by line by people, so ^ and $ mean line ends.
   auto regex = std::make_unique<re2::RE2>("(?m)" + std::string(pattern), options);
   if (!regex->ok()) {
-    throw UsageError("metric '{}': the pattern '{}' does not compile: {}", metric, pattern, regex->error());
+    // The message of the pattern as written, without the (?m) ej added.
+    const re2::RE2 as_written(std::string(pattern), options);
+    throw UsageError("metric '{}': the pattern '{}' does not compile: {}", metric, pattern,
+                     as_written.ok() ? regex->error() : as_written.error());
   }
   if (regex->NumberOfCapturingGroups() != 1) {
-    throw UsageError("metric '{}': the pattern '{}' has {} capture groups; it needs exactly one around the number "
-                     "(use (?:...) for other groups), e.g. 'verify: ([0-9.]+) ms'",
-                     metric, pattern, regex->NumberOfCapturingGroups());
+    throw UsageError(
+        "metric '{}': the pattern '{}' has {} capture groups; it needs exactly one around the number "
+        "(use (?:...) for other groups), e.g. 'verify: ([0-9.]+) ms'",
+        metric, pattern, regex->NumberOfCapturingGroups());
   }
   return regex;
 }
@@ -148,8 +184,8 @@ std::vector<ExtractedValue> extract_regex(const MetricSpec& spec, std::string_vi
   const re2::StringPiece input(text.data(), text.size());
   std::array<re2::StringPiece, 2> groups;
   std::size_t pos = 0;
-  while (pos <= input.size() &&
-         regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
+  while (pos <= input.size() && regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(),
+                                             static_cast<int>(groups.size()))) {
     if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
       const std::string_view captured(groups[1].data(), groups[1].size());
       values.push_back(detail::make_value("", detail::parse_number(spec, captured), spec.unit));
@@ -194,22 +230,25 @@ std::vector<ExtractedValue> extract_kv(const MetricSpec& spec, std::string_view 
       const auto number = number_at(line.substr(i));
       if (!number.value) {
         const auto word_end = line.find_first_of(" \t", i);
-        const auto shown =
-          line.substr(i, number.length > 0 ? number.length : (word_end == std::string_view::npos ? line.size() : word_end) - i);
-        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name, key,
-                    util::sanitize_utf8(shown), number.length > 0 ? "not a finite number" : "not a number",
+        const auto shown = line.substr(
+            i, number.length > 0 ? number.length
+                                 : (word_end == std::string_view::npos ? line.size() : word_end) - i);
+        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name,
+                    key, util::sanitize_utf8(shown),
+                    number.length > 0 ? "not a finite number" : "not a number",
                     util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = i + number.length;
-      values.push_back(
-        detail::make_value("", *number.value, spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
+      values.push_back(detail::make_value("", *number.value,
+                                          spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
       from = after;
     }
   }
   if (values.empty()) {
-    throw Error("metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines were:\n{}\n"
-                "Write the key exactly as printed (case, spaces, punctuation), or read stderr with 'kv:stderr:KEY'.",
-                spec.name, detail::source_name(spec), key, detail::output_tail(text));
+    throw Error(
+        "metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines were:\n{}\n"
+        "Write the key exactly as printed (case, spaces, punctuation), or read stderr with 'kv:stderr:KEY'.",
+        spec.name, detail::source_name(spec), key, detail::output_tail(text));
   }
   return values;
 }

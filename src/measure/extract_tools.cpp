@@ -71,8 +71,9 @@ std::vector<std::size_t> select_commands(const MetricSpec& spec, const nlohmann:
     chosen.push_back(std::stoul(spec.arg));
   }
   if (chosen.empty()) {
-    throw Error("metric '{}': hyperfine results have no command '{}'; select one by its exact text or index: {}",
-                spec.name, spec.arg, util::join(commands_of(results), ", "));
+    throw Error(
+        "metric '{}': hyperfine results have no command '{}'; select one by its exact text or index: {}",
+        spec.name, spec.arg, util::join(commands_of(results), ", "));
   }
   return chosen;
 }
@@ -82,9 +83,10 @@ std::vector<std::size_t> select_commands(const MetricSpec& spec, const nlohmann:
 std::vector<ExtractedValue> extract_gbench(const MetricSpec& spec, const nlohmann::json& document)
 {
   if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    throw Error("metric '{}': {} is JSON but not Google Benchmark's (no 'benchmarks' array): run the benchmark "
-                "with --benchmark_format=json, or --benchmark_out=FILE and read it with 'gbench:@FILE'",
-                spec.name, detail::source_name(spec));
+    throw Error(
+        "metric '{}': {} is JSON but not Google Benchmark's (no 'benchmarks' array): run the benchmark "
+        "with --benchmark_format=json, or --benchmark_out=FILE and read it with 'gbench:@FILE'",
+        spec.name, detail::source_name(spec));
   }
   const auto hash = spec.arg.rfind('#');
   const std::string bench = spec.arg.substr(0, hash);
@@ -131,14 +133,15 @@ std::vector<ExtractedValue> extract_hyperfine(const MetricSpec& spec, const nloh
     const auto& result = results[index];
     const std::string command = result.value("command", "");
     if (!result.contains("times") || !result["times"].is_array()) {
-      throw Error("metric '{}': hyperfine result '{}' has no 'times' array: use hyperfine 1.10 or newer", spec.name,
-                  command);
+      throw Error("metric '{}': hyperfine result '{}' has no 'times' array: use hyperfine 1.10 or newer",
+                  spec.name, command);
     }
     const auto& times = result["times"];
     const auto exit_codes = result.value("exit_codes", nlohmann::json::array());
     for (std::size_t i = 0; i < times.size(); ++i) {
       const std::string where = fmt::format("time {} of '{}'", i, command);
-      auto value = detail::make_value(command, convert_time(json_number(spec, times[i], where), "s", unit), unit);
+      auto value =
+          detail::make_value(command, convert_time(json_number(spec, times[i], where), "s", unit), unit);
       // With --ignore-failure a failed run still has a time, but it measured something else.
       if (i < exit_codes.size() && exit_codes[i].is_number_integer() && exit_codes[i].get<long long>() != 0) {
         value.skipped = true;

@@ -15,12 +15,12 @@ namespace ej::measure {
 namespace {
 
 constexpr std::array<std::pair<ExtractorKind, std::string_view>, 6> k_kinds{{
-  {ExtractorKind::Regex, "regex"},
-  {ExtractorKind::Kv, "kv"},
-  {ExtractorKind::Json, "json"},
-  {ExtractorKind::Nvbench, "nvbench"},
-  {ExtractorKind::Gbench, "gbench"},
-  {ExtractorKind::Hyperfine, "hyperfine"},
+    {ExtractorKind::Regex, "regex"},
+    {ExtractorKind::Kv, "kv"},
+    {ExtractorKind::Json, "json"},
+    {ExtractorKind::Nvbench, "nvbench"},
+    {ExtractorKind::Gbench, "gbench"},
+    {ExtractorKind::Hyperfine, "hyperfine"},
 }};
 
 constexpr std::string_view k_example = "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'";
@@ -55,7 +55,8 @@ bool looks_like_path(std::string_view text)
     return false;
   }
   for (char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || std::string_view("()[]{}*+?|^$\\\"'@").find(c) != std::string_view::npos) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+        std::string_view("()[]{}*+?|^$\\\"'@").find(c) != std::string_view::npos) {
       return false;
     }
   }
@@ -116,14 +117,14 @@ void validate_json_path(const MetricSpec& spec)
     try {
       nlohmann::json::json_pointer pointer(spec.arg);
     } catch (const nlohmann::json::exception& error) {
-      throw UsageError("metric '{}': '{}' is not a JSON Pointer ({}): write it like /results/0/mean", spec.name,
-                       spec.arg, error.what());
+      throw UsageError("metric '{}': '{}' is not a JSON Pointer ({}): write it like /results/0/mean",
+                       spec.name, spec.arg, error.what());
     }
     return;
   }
   if (spec.arg.front() == '.' || spec.arg.back() == '.' || spec.arg.find("..") != std::string::npos) {
-    throw UsageError("metric '{}': the dotted path '{}' has an empty step: write it like results.0.mean", spec.name,
-                     spec.arg);
+    throw UsageError("metric '{}': the dotted path '{}' has an empty step: write it like results.0.mean",
+                     spec.name, spec.arg);
   }
 }
 
@@ -135,8 +136,8 @@ bool reads_times(const MetricSpec& spec)
   }
   if (spec.kind == ExtractorKind::Gbench) {
     const auto hash = spec.arg.rfind('#');
-    const std::string_view field =
-      hash == std::string::npos ? std::string_view("real_time") : std::string_view(spec.arg).substr(hash + 1);
+    const std::string_view field = hash == std::string::npos ? std::string_view("real_time")
+                                                             : std::string_view(spec.arg).substr(hash + 1);
     return field == "real_time" || field == "cpu_time";
   }
   return false;
@@ -225,8 +226,8 @@ MetricSpec parse_metric_spec(std::string_view text)
   }
   const auto kind = parse_extractor_kind(kind_text);
   if (!kind) {
-    throw UsageError("metric '{}': unknown extractor kind '{}': use one of {} (e.g. {})", spec.name, kind_text,
-                     kind_names(), k_example);
+    throw UsageError("metric '{}': unknown extractor kind '{}': use one of {} (e.g. {})", spec.name,
+                     kind_text, kind_names(), k_example);
   }
   spec.kind = *kind;
 
@@ -249,19 +250,20 @@ MetricSpec parse_metric_spec(std::string_view text)
 void validate_metric_spec(const MetricSpec& spec)
 {
   if (!is_valid_name(spec.name)) {
-    throw UsageError("metric name '{}' is not valid: start with a letter or '_', then letters, digits, '_', '-' "
-                     "or '.' (e.g. verify_ms)",
-                     spec.name);
+    throw UsageError(
+        "metric name '{}' is not valid: start with a letter or '_', then letters, digits, '_', '-' "
+        "or '.' (e.g. verify_ms)",
+        spec.name);
   }
   if (spec.from_stderr && !spec.file.empty()) {
-    throw UsageError("metric '{}' reads both stderr and the file '{}': keep one of 'stderr:' and '@{}'", spec.name,
-                     spec.file, spec.file);
+    throw UsageError("metric '{}' reads both stderr and the file '{}': keep one of 'stderr:' and '@{}'",
+                     spec.name, spec.file, spec.file);
   }
   switch (spec.kind) {
   case ExtractorKind::Regex:
     if (spec.arg.empty()) {
-      throw UsageError("metric '{}': a regex needs a pattern with one capture group: write e.g. {}", spec.name,
-                       k_example);
+      throw UsageError("metric '{}': a regex needs a pattern with one capture group: write e.g. {}",
+                       spec.name, k_example);
     }
     compile_metric_pattern(spec.name, spec.arg);
     break;
@@ -277,7 +279,8 @@ void validate_metric_spec(const MetricSpec& spec)
     break;
   case ExtractorKind::Gbench:
     if (spec.arg.ends_with('#')) {
-      throw UsageError("metric '{}': '#' must be followed by a field (real_time, cpu_time or a counter)", spec.name);
+      throw UsageError("metric '{}': '#' must be followed by a field (real_time, cpu_time or a counter)",
+                       spec.name);
     }
     break;
   case ExtractorKind::Nvbench:
@@ -285,8 +288,8 @@ void validate_metric_spec(const MetricSpec& spec)
     break;
   }
   if (!spec.unit.empty() && reads_times(spec) && !seconds_per_time_unit(spec.unit)) {
-    throw UsageError("metric '{}' reads times, which ej converts to ns, us, ms or s; '{}' is none of them", spec.name,
-                     spec.unit);
+    throw UsageError("metric '{}' reads times, which ej converts to ns, us, ms or s; '{}' is none of them",
+                     spec.name, spec.unit);
   }
 }
 
@@ -324,10 +327,17 @@ std::string effective_unit(const MetricSpec& spec)
   if (spec.kind == ExtractorKind::Nvbench) {
     const auto slash = spec.arg.find('/');
     const std::string_view tag = slash == std::string::npos ? "" : std::string_view(spec.arg).substr(slash + 1);
+    if (tag.ends_with("/relative")) {
+      return "";
+    }
     if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
-      if (!tag.ends_with("/relative")) {
-        return "s";
-      }
+      return "s";
+    }
+    if (tag.ends_with("bytes_per_second")) {
+      return "B/s";
+    }
+    if (tag.ends_with("item_rate")) {
+      return "items/s";
     }
   }
   return "";
@@ -362,13 +372,13 @@ std::string to_spec_string(const MetricSpec& spec)
 nlohmann::json to_json(const MetricSpec& spec)
 {
   return nlohmann::json{
-    {"name", spec.name},
-    {"kind", to_string(spec.kind)},
-    {"arg", spec.arg},
-    {"file", spec.file},
-    {"stream", spec.from_stderr ? "stderr" : "stdout"},
-    {"unit", spec.unit},
-    {"better", to_string(spec.better)},
+      {"name", spec.name},
+      {"kind", to_string(spec.kind)},
+      {"arg", spec.arg},
+      {"file", spec.file},
+      {"stream", spec.from_stderr ? "stderr" : "stdout"},
+      {"unit", spec.unit},
+      {"better", to_string(spec.better)},
   };
 }
 
@@ -379,7 +389,8 @@ MetricSpec metric_spec_from_json(const nlohmann::json& json)
       return fallback;
     }
     if (!json.at(key).is_string()) {
-      throw Error("stored metric spec {}: '{}' is not a string; the journal may be damaged", json.dump(), key);
+      throw Error("stored metric spec {}: '{}' is not a string; the journal may be damaged", json.dump(),
+                  key);
     }
     return json.at(key).get<std::string>();
   };

@@ -21,19 +21,26 @@
 //   - regex: an RE2 pattern with exactly one capture group, applied to the whole text in
 //     multi-line mode (^ and $ match at line ends); every match is a sample.
 //     `verify_ms=regex:verify: ([0-9.]+) ms`
-//   - kv: a key matched literally at the start of a line or after a blank, followed by '=' or ':'
-//     and a number; a unit written after the number becomes the unit unless --unit set one.
+//   - kv: a key matched literally (case, blanks and punctuation as printed), then '=' or ':' and a
+//     number (thousands separators allowed: 63,845). The key must start its line, or follow
+//     something other than a plain word: "a=1 rate=2" and "[INFO] rate=2" match `rate`, but
+//     "Peak output rate: 5" does not match `output rate`. A unit written after the number
+//     ("12.5 ms", "3.2us") becomes the unit unless --unit set one. Every match is a sample.
 //     `tok_s=kv:Output token throughput (tok/s)` reads `Output token throughput (tok/s): 92.6`.
 //   - json: a JSON Pointer (`/results/0/mean`) or a dotted path (`results.0.mean`), empty for the
 //     whole document; a number (or numeric string) or an array of them gives the samples.
 //   - nvbench: `BENCH[/TAG]`, BENCH empty for every benchmark, TAG a summary tag, default
 //     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
-//     keyed `BENCH[Axis=value,...]`; skipped states come back marked skipped.
-//   - gbench: `BENCH[#FIELD]`, BENCH empty for every benchmark, FIELD default `real_time`
+//     keyed `BENCH[Axis=value,...]` (pow2 axes as 2^N, `Device=N` first when the benchmark ran
+//     on several GPUs); skipped states come back marked skipped, with their skip_reason.
+//   - gbench: `BENCH[#FIELD]`, BENCH empty for every row, else a row's name or run_name (so
+//     `BM_Sum` also selects `BM_Sum_mean`, flagged aggregate), FIELD default `real_time`
 //     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
 //     (ns unless --unit says us, ms or s).
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
 //     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
+// JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
+// or '[') and ignore text after it.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -75,7 +82,8 @@ void apply_unit_option(std::vector<MetricSpec>& specs, std::string_view option);
 void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option);
 
 // The unit extracted values carry: the spec's unit, or the extractor's default
-// ("ns" for gbench times, "s" for hyperfine, "s" for nvbench duration tags), or "" if unknown.
+// ("ns" for gbench times, "s" for hyperfine and nvbench times, "B/s" and "items/s" for nvbench
+// rates), or "" when only the output will tell (kv reads it after the number).
 std::string effective_unit(const MetricSpec& spec);
 
 // "NAME=KIND[:ARG]" that parse_metric_spec reads back to the same spec (unit and better

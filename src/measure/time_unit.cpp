@@ -13,11 +13,11 @@ namespace {
 std::optional<int> exponent_of(std::string_view unit)
 {
   static constexpr std::array<std::pair<std::string_view, int>, 5> k_units{{
-    {"ns", -9},
-    {"us", -6},
-    {"\xC2\xB5s", -6}, // µs
-    {"ms", -3},
-    {"s", 0},
+      {"ns", -9},
+      {"us", -6},
+      {"\xC2\xB5s", -6}, // µs
+      {"ms", -3},
+      {"s", 0},
   }};
   for (const auto& [name, exponent] : k_units) {
     if (name == unit) {

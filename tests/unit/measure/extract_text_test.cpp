@@ -17,7 +17,8 @@ std::vector<double> numbers(const std::vector<ExtractedValue>& values)
   return out;
 }
 
-std::vector<ExtractedValue> extract_out(std::string_view spec, std::string_view out, std::string_view err = "")
+std::vector<ExtractedValue> extract_out(std::string_view spec, std::string_view out,
+                                        std::string_view err = "")
 {
   return extract(parse_metric_spec(spec), ExtractInput{out, err, nullptr});
 }
@@ -100,7 +101,8 @@ TEST_CASE("a regex that matches nothing shows the last ten lines it looked at")
 TEST_CASE("captured text that is not a finite number is rejected naming the metric and the text")
 {
   CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("metric 'lat'"));
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("'nan' is not a finite number"));
+  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"),
+             Catch::Contains("'nan' is not a finite number"));
   CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: inf\n"), Catch::Contains("'inf'"));
   CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 1e999\n"), Catch::Contains("'1e999'"));
   CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 12ms\n"), Catch::Contains("'12ms' is not a number"));
@@ -140,9 +142,23 @@ TEST_CASE("kv finds keys among several pairs on a line and after log prefixes")
   CHECK(loss[0].unit.empty()); // "acc=0.9" is a pair, not a unit
 }
 
+TEST_CASE("kv reads numbers written with thousands separators, and commas between pairs")
+{
+  CHECK(numbers(extract_out("in=kv:Total input tokens", "Total input tokens:   63,845\n")) ==
+        std::vector<double>{63845});
+  const auto big = extract_out("x=kv:x", "x: -1,234,567.5 ms\n");
+  CHECK(big[0].value == -1234567.5);
+  CHECK(big[0].unit == "ms");
+  const auto pairs = extract_out("a=kv:a", "a=1,b=2\na=12,34\n");
+  CHECK(numbers(pairs) == std::vector<double>{1, 12});
+  CHECK(pairs[0].unit.empty());
+  CHECK(pairs[1].unit.empty());
+}
+
 TEST_CASE("kv reads the last state of a progress line rewritten with carriage returns")
 {
-  CHECK(numbers(extract_out("it=kv:it/s", "it/s: 1.0\rit/s: 2.0\rit/s: 3.0\n")) == std::vector<double>{1, 2, 3});
+  CHECK(numbers(extract_out("it=kv:it/s", "it/s: 1.0\rit/s: 2.0\rit/s: 3.0\n")) ==
+        std::vector<double>{1, 2, 3});
 }
 
 TEST_CASE("kv rejects non-finite or non-numeric values naming the metric and the text")

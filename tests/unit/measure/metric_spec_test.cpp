@@ -118,7 +118,8 @@ TEST_CASE("--unit and --better change the named metric and reject unknown names 
   CHECK(specs[1].better == Better::Lower);
 
   CHECK_THROWS_WITH(apply_unit_option(specs, "nope=ms"), Catch::Contains("no --metric defines"));
-  CHECK_THROWS_WITH(apply_better_option(specs, "tok_s=faster"), Catch::Contains("neither 'higher' nor 'lower'"));
+  CHECK_THROWS_WITH(apply_better_option(specs, "tok_s=faster"),
+                    Catch::Contains("neither 'higher' nor 'lower'"));
   CHECK_THROWS_AS(apply_better_option(specs, "tok_s"), ej::UsageError);
   // hyperfine times can be converted to ns/us/ms/s only
   CHECK_THROWS_WITH(apply_unit_option(specs, "t=tok/s"), Catch::Contains("none of them"));
@@ -132,6 +133,7 @@ TEST_CASE("the effective unit says the extractor's default when none was given")
   CHECK(effective_unit(parse_metric_spec("a=hyperfine")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/bw/global/bytes_per_second")) == "B/s");
   CHECK(effective_unit(parse_metric_spec("a=kv:x")) == "");
   auto spec = parse_metric_spec("a=gbench:BM_Sum");
   spec.unit = "us";
@@ -141,17 +143,17 @@ TEST_CASE("the effective unit says the extractor's default when none was given")
 TEST_CASE("to_spec_string round-trips through parse_metric_spec")
 {
   const std::vector<std::string> texts{
-    "tok_s=kv:Output token throughput (tok/s)",
-    "verify_ms=regex:verify: ([0-9.]+) ms",
-    "sum_ns=gbench:BM_Sum",
-    "gpu_s=nvbench:copy_sweep",
-    "t=hyperfine",
-    "t=hyperfine:@h.json",
-    "e=regex:stderr:took ([0-9]+) ms",
-    "f=kv:stdout:stderr: lines",
-    "g=kv:mem\\@gpu0",
-    "h=json:a@b:@c.json",
-    "i=regex:x@ ([0-9]+)",
+      "tok_s=kv:Output token throughput (tok/s)",
+      "verify_ms=regex:verify: ([0-9.]+) ms",
+      "sum_ns=gbench:BM_Sum",
+      "gpu_s=nvbench:copy_sweep",
+      "t=hyperfine",
+      "t=hyperfine:@h.json",
+      "e=regex:stderr:took ([0-9]+) ms",
+      "f=kv:stdout:stderr: lines",
+      "g=kv:mem\\@gpu0",
+      "h=json:a@b:@c.json",
+      "i=regex:x@ ([0-9]+)",
   };
   for (const auto& text : texts) {
     const auto spec = parse_metric_spec(text);
