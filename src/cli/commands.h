@@ -17,5 +17,6 @@ void register_runs(CLI::App& app);           // runs.cpp: runs (and show run, vi
 void register_env(CLI::App& app);            // env.cpp: env show, diff, probe
 void register_compare(CLI::App& app);        // compare.cpp: compare, judge
 void register_record(CLI::App& app);         // record.cpp: record
+void register_render(CLI::App& app, CLI::App& plan); // render_command.cpp: plan render, report
 
 } // namespace ej::cli

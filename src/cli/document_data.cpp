@@ -121,10 +121,10 @@ json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primar
                   {"source", inline_text(run.source)},
                   {"reason", inline_text(run.reason)},
                   {"has_reason", !run.reason.empty()},
-                  {"commit", short_commit(run.git.commit)},
-                  {"median", ""},
+                  {"commit", run.git.commit.empty() ? json(false) : json(short_commit(run.git.commit))},
+                  {"median", false},
                   {"unit", inline_text(primary.unit)},
-                  {"verdict", ""}};
+                  {"verdict", false}};
     if (run.bench == primary.bench) {
       if (const auto summary = run_summary(journal, run.number, primary.name)) {
         entry["median"] = number(summary->median);
@@ -202,7 +202,7 @@ json attempt_json(store::Journal& journal, const core::AttemptHistory& history, 
           {"has_runs", !runs.empty()},
           {"notes", notes},
           {"has_notes", !notes.empty()},
-          {"commit", short_commit(a.git.commit)},
+          {"commit", a.git.commit.empty() ? json(false) : json(short_commit(a.git.commit))},
           {"dirty", a.git.dirty},
           {"verdict", verdict ? inline_text(verdict->text) : std::string()},
           {"has_verdict", verdict.has_value()},
@@ -243,7 +243,7 @@ json baseline_json(store::Journal& journal, const std::string& plan, const Prima
                   {"reason_cell", cell(b.reason)},
                   {"has_reason", !b.reason.empty()},
                   {"imported", run && run->status == "imported"},
-                  {"median", ""},
+                  {"median", false},
                   {"unit", inline_text(primary.unit)}};
     if (const auto summary = run_summary(journal, b.run, primary.name)) {
       entry["median"] = number(summary->median);

@@ -234,6 +234,8 @@ void register_plan(CLI::App& app)
   baseline->add_option("--reason", baseline_options->reason, "Why (required when the baseline moves)");
   baseline->add_flag("--json", baseline_options->json, "Print the history as JSON");
   baseline->callback([baseline_options] { run_plan_baseline(*baseline_options); });
+
+  register_render(app, *plan);
 }
 
 } // namespace ej::cli

@@ -47,6 +47,16 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
   return spec;
 }
 
+void remove_result_files(const std::vector<measure::MetricSpec>& metrics, const std::filesystem::path& cwd)
+{
+  for (const auto& metric : metrics) {
+    if (!metric.file.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(cwd / metric.file, ec);
+    }
+  }
+}
+
 std::string last_lines(const std::string& text, std::size_t count)
 {
   const auto all = util::lines(text);
@@ -165,6 +175,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
+      remove_result_files(plan.metrics, spec.cwd); // never read a previous repeat's results
       last = run::run_process(spec);
       auto record = repeat_record(index++, values, false, last);
       ++outcome.repeats;

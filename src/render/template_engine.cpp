@@ -174,11 +174,56 @@ mustache::mustache parse_or_throw(std::string_view text, const std::string& what
 
 } // namespace
 
+namespace {
+
+// The Mustache spec removes a line that holds only a section tag. kainjow does, except after the
+// closing tag of a section that did not render, where it leaves a blank line that would split a
+// markdown list. Joining each standalone closing tag with the line that follows gives the spec's
+// output in both cases.
+std::string strip_standalone_tag_lines(std::string_view text)
+{
+  std::string out;
+  out.reserve(text.size());
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    const bool has_newline = end != std::string_view::npos;
+    if (!has_newline) {
+      end = text.size();
+    }
+    const auto line = text.substr(start, end - start);
+    auto trimmed = line;
+    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) {
+      trimmed.remove_prefix(1);
+    }
+    while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t' || trimmed.back() == '\r')) {
+      trimmed.remove_suffix(1);
+    }
+    const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" &&
+                            trimmed[2] == '/' &&
+                            trimmed.substr(trimmed.size() - 2) == "}}" &&
+                            trimmed.find("}}") == trimmed.size() - 2;
+    if (standalone) {
+      out += trimmed;
+    } else {
+      out += line;
+      if (has_newline) {
+        out += '\n';
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
 std::string render_template(std::string_view template_text, const nlohmann::json& data,
                             std::string_view template_name, const TemplateOptions& options)
 {
   const std::string name(template_name);
-  auto parsed = parse_or_throw(template_text, name, options.fix_hint);
+  parse_or_throw(template_text, name, options.fix_hint); // errors with the author's line numbers
+  auto parsed = parse_or_throw(strip_standalone_tag_lines(template_text), name, options.fix_hint);
   parsed.set_custom_escape([](const std::string& text) { return text; });
 
   // Partials are parsed here first so that their errors name the partial and its line.

@@ -126,3 +126,10 @@ TEST_CASE("embedded templates are found with or without the .mustache suffix")
   CHECK(ej::render::embedded_template("plan.md") == ej::render::embedded_template("plan.md.mustache"));
   CHECK_FALSE(ej::render::embedded_template("nope.md").has_value());
 }
+
+TEST_CASE("a section that does not render leaves no blank line, so markdown lists stay tight")
+{
+  const std::string text = "- a\n{{#no}}\n- b\n{{/no}}\n{{#yes}}\n- c\n{{/yes}}\n- d\n{{#yes}}\n\nafter a blank line\n{{/yes}}\n";
+  const auto out = ej::render::render_template(text, {{"no", false}, {"yes", true}}, "list.mustache");
+  CHECK(out == "- a\n- c\n- d\n\nafter a blank line\n");
+}

@@ -1,0 +1,223 @@
+#include "cli/commands.h"
+#include "cli/document_data.h"
+#include "cli/workspace.h"
+#include "render/html_report.h"
+#include "render/regions.h"
+#include "render/template_engine.h"
+#include "render/templates.h"
+#include "store/queries.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+// Plan documents: ej plan render, ej report.
+namespace ej::cli {
+
+namespace {
+
+constexpr const char* k_default_template = "plan.md.mustache";
+
+struct RenderOptions {
+  std::string slug;
+  std::string out;
+  bool to_stdout = false;
+  std::string template_file;
+  bool check = false;
+  bool force = false;
+  std::string html;
+};
+
+// A document path inside the work tree (the document belongs to the repository).
+std::filesystem::path document_path(const Workspace& workspace, const std::string& path)
+{
+  const auto root = std::filesystem::weakly_canonical(workspace.work_tree);
+  const auto full = std::filesystem::weakly_canonical(root / path);
+  const auto relative = full.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == ".." || relative.is_absolute()) {
+    throw Error("the document path {} is outside the repository {}; give a path inside it with --out", path,
+                root.string());
+  }
+  if (relative.native().rfind(".ej", 0) == 0 || relative.native().rfind(".git", 0) == 0) {
+    throw Error("the document path {} is inside .ej/ or .git/; give another path with --out", path);
+  }
+  return full;
+}
+
+std::filesystem::path hashes_file(const Workspace& workspace)
+{
+  return workspace.ej_dir / "documents.json";
+}
+
+// The hashes of the regions ej last wrote, per document (relative path): how a hand edit is told.
+nlohmann::json load_hashes(const Workspace& workspace)
+{
+  const auto text = util::read_file(hashes_file(workspace));
+  if (!text) {
+    return nlohmann::json::object();
+  }
+  try {
+    return nlohmann::json::parse(*text);
+  } catch (const nlohmann::json::exception&) {
+    throw Error("{} is damaged; delete it (ej then treats every region as edited: render with --force once)",
+                hashes_file(workspace).string());
+  }
+}
+
+std::string template_text(const RenderOptions& options, std::string& name)
+{
+  if (options.template_file.empty()) {
+    name = k_default_template;
+    return std::string(*render::embedded_template(k_default_template));
+  }
+  name = options.template_file;
+  std::optional<std::string> text;
+  try {
+    text = util::read_file(options.template_file);
+  } catch (const Error& error) {
+    throw Error("cannot read the template: {}", error.what());
+  }
+  if (!text) {
+    throw Error("the template {} does not exist; give an existing file to --template, or leave it out for the "
+                "default",
+                options.template_file);
+  }
+  if (::access(options.template_file.c_str(), R_OK) != 0) {
+    throw Error("the template {} cannot be read; check its permissions", options.template_file);
+  }
+  return *text;
+}
+
+struct Rendered {
+  std::filesystem::path doc;
+  std::filesystem::path chart;
+  std::string relative;
+  std::optional<std::string> existing;
+  render::MergeResult merged;
+  std::string svg;
+  std::string title;
+};
+
+Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options)
+{
+  const auto plan = store::find_plan(journal.db(), options.slug);
+  if (!plan) {
+    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
+  }
+  Rendered out;
+  out.title = plan->title;
+  out.doc = document_path(workspace, options.out.empty() ? plan->doc_path : options.out);
+  out.relative = out.doc.lexically_relative(std::filesystem::weakly_canonical(workspace.work_tree)).string();
+  out.chart = out.doc;
+  out.chart.replace_extension(".svg");
+  std::string name;
+  const auto text = template_text(options, name);
+  const auto data = build_document_data(journal, options.slug, out.chart.filename().string());
+  render::TemplateOptions template_options;
+  template_options.fix_hint = options.template_file.empty() ? "this is a bug in ej's default template"
+                                                            : "fix the template or run without --template";
+  const auto rendered = render::render_template(text, data.data, std::filesystem::path(name).filename().string(),
+                                                template_options);
+  out.svg = render::render_chart_svg(data.chart);
+  out.existing = util::read_file(out.doc);
+  const auto all_hashes = load_hashes(workspace);
+  std::map<std::string, std::string> stored;
+  if (all_hashes.contains(out.relative)) {
+    stored = all_hashes[out.relative].get<std::map<std::string, std::string>>();
+  }
+  out.merged = render::merge_document(out.existing, rendered, stored, options.force, out.relative);
+  return out;
+}
+
+void write_document(const Workspace& workspace, const Rendered& r)
+{
+  std::error_code ec;
+  for (const auto& path : {r.doc, r.chart}) {
+    if (std::filesystem::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) {
+      throw Error("{} is read-only; make it writable (chmod u+w) or render elsewhere with --out", path.string());
+    }
+  }
+  std::filesystem::create_directories(r.doc.parent_path(), ec);
+  if (ec) {
+    throw Error("cannot create {}: {}", r.doc.parent_path().string(), ec.message());
+  }
+  util::write_file_atomic(r.doc, r.merged.document);
+  util::write_file_atomic(r.chart, r.svg);
+  auto hashes = load_hashes(workspace);
+  hashes[r.relative] = r.merged.hashes;
+  util::write_file_atomic(hashes_file(workspace), hashes.dump(2) + "\n");
+}
+
+void run_render(const RenderOptions& options)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const auto r = render_plan(workspace, journal, options);
+  for (const auto& warning : r.merged.warnings) {
+    fmt::print(stderr, "ej: warning: {}\n", warning);
+  }
+  if (options.to_stdout) {
+    std::fwrite(r.merged.document.data(), 1, r.merged.document.size(), stdout);
+    return;
+  }
+  if (options.check) {
+    const bool doc_ok = r.existing && *r.existing == r.merged.document;
+    const auto chart_on_disk = util::read_file(r.chart);
+    const bool chart_ok = chart_on_disk && *chart_on_disk == r.svg;
+    if (doc_ok && chart_ok) {
+      fmt::print("{} is up to date\n", r.relative);
+      return;
+    }
+    fmt::print("{} is not what 'ej plan render {}' would write ({}); run it and commit the result\n", r.relative,
+               options.slug, !doc_ok ? "the document differs" : "the chart differs");
+    throw ExitCode{1};
+  }
+  write_document(workspace, r);
+  fmt::print("wrote {} and {}\n", r.relative, r.chart.filename().string());
+}
+
+void run_report(const RenderOptions& options)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const auto r = render_plan(workspace, journal, options);
+  const auto html = render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
+  const auto target = std::filesystem::absolute(options.html);
+  if (std::filesystem::is_directory(target)) {
+    throw Error("{} is a directory; give a file name to --html", target.string());
+  }
+  util::write_file_atomic(target, html);
+  fmt::print("wrote {}\n", target.string());
+}
+
+} // namespace
+
+void register_render(CLI::App& app, CLI::App& plan)
+{
+  auto options = std::make_shared<RenderOptions>();
+  auto* render = plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
+  render->add_option("slug", options->slug, "The plan")->required();
+  render->add_option("--out", options->out, "Document path inside the repository (default: the plan's)");
+  render->add_flag("--stdout", options->to_stdout, "Print the document instead of writing it");
+  render->add_option("--template", options->template_file, "A Mustache template instead of the default");
+  render->add_flag("--check", options->check, "Exit 1 when the document on disk is not what render would write");
+  render->add_flag("--force", options->force, "Overwrite regions edited by hand");
+  render->callback([options] { run_render(*options); });
+
+  auto report_options = std::make_shared<RenderOptions>();
+  auto* report_command = app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
+  report_command->add_option("slug", report_options->slug, "The plan")->required();
+  report_command->add_option("--html", report_options->html, "The HTML file to write")->required();
+  report_command->add_option("--template", report_options->template_file, "A Mustache template instead of the default");
+  report_command->add_option("--out", report_options->out, "The document whose hand-written text to include");
+  report_command->callback([report_options] {
+    auto report = *report_options;
+    report.force = true; // the report only reads the document: hand edits are shown, never refused
+    run_report(report);
+  });
+}
+
+} // namespace ej::cli
