@@ -105,7 +105,7 @@ TEST_CASE("a regex must compile and have exactly one capture group")
   CHECK_NOTHROW(parse_metric_spec("m=regex:(?:a|b) ([0-9]+)"));
 }
 
-TEST_CASE("--unit and --better change the named metric and reject unknown names or values")
+TEST_CASE("the --unit and --better options change the named metric and reject unknown names or values")
 {
   std::vector<MetricSpec> specs{parse_metric_spec("tok_s=kv:Output token throughput (tok/s)"),
                                 parse_metric_spec("t=hyperfine")};
