@@ -32,7 +32,8 @@ public:
 private:
   std::size_t m_head_limit;
   std::string m_head;
-  std::vector<char> m_ring;   // capacity tail_bytes
+  std::size_t m_tail_limit;
+  std::vector<char> m_ring;   // allocated (tail_bytes) once output outgrows the head
   std::size_t m_ring_pos = 0; // where the next byte goes
   std::size_t m_ring_filled = 0;
   std::uint64_t m_total = 0;

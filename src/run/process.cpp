@@ -419,7 +419,9 @@ ProcessResult run_process(const ProcessSpec& spec)
   CaptureBuffer err(spec.head_bytes, spec.tail_bytes);
   bool echo_out = spec.echo;
   bool echo_err = spec.echo;
-  std::vector<char> buffer(k_read_chunk);
+  // One read buffer for the process's lifetime: allocating (and faulting in) 1 MiB per repeat
+  // would cost fast benchmarks more than the read itself.
+  thread_local std::vector<char> buffer(k_read_chunk);
 
   // Reads once from a stream; closes it at end of file.
   const auto read_stream = [&](int& fd, Stream stream) {
