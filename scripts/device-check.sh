@@ -95,12 +95,37 @@ if [ $full_build -eq 1 ]; then
   done
 fi
 
-# ej run section (filled in by integration)
-# When build-device/ej has `bench` and `run`: ej init in a scratch git repository, register
-# both examples as in examples/README.md, ej run each with --repeat 10, show the results.
-if [ -x "$build/ej" ] && "$build/ej" --help 2>&1 | grep -q 'bench'; then
-  step "ej on the examples"
-  echo "device-check: (to be filled in by integration)"
+# ej on the examples: the recorded run (metrics and GPU environment) is what the runner issue
+# asks to report. A scratch repository keeps this checkout's journal untouched.
+if [ $full_build -eq 1 ] && [ -x "$cuda_example" ]; then
+  step "ej run of both CUDA variants"
+  ej="$(pwd)/$build/ej"
+  cuda_abs="$(cd "$(dirname "$cuda_example")" && pwd)/$(basename "$cuda_example")"
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/ej-device-XXXXXX")
+  (
+    cd "$scratch" || exit 1
+    git init -q -b main && git config user.name device && git config user.email device@example.invalid
+    echo "device check" > README && git add README && git commit -qm "device check"
+    check "$ej" init
+    check "$ej" plan new fused-rmsnorm --title "Fused residual-add + RMSNorm" --target "kernel_us < 1000"
+    check "$ej" bench add rmsnorm --param variant=unfused,fused --warmup 1 --repeat 10 --timeout 120 \
+      --metric 'kernel_us=regex:kernel_us=([0-9.]+)' --unit kernel_us=us --better kernel_us=lower \
+      --metric 'bandwidth_gbs=regex:bandwidth_gbs=([0-9.]+)' --unit bandwidth_gbs=GB/s \
+      --better bandwidth_gbs=higher -- "$cuda_abs" --variant '{variant}'
+    check "$ej" try "unfused baseline" --plan fused-rmsnorm
+    check "$ej" try "fused kernel" --plan fused-rmsnorm --hypothesis "one pass saves a read and a write of the sum"
+    check "$ej" run rmsnorm --attempt 1 --param variant=unfused --quiet
+    check "$ej" run rmsnorm --attempt 2 --param variant=fused --quiet
+    check "$ej" plan baseline fused-rmsnorm --run 1
+    check "$ej" compare r1 r2
+    check "$ej" judge 2
+    check "$ej" show run 2
+    check "$ej" env show 2
+    "$ej" runs --json > "${OUT:-$scratch}/ej-runs.json"
+    "$ej" env show 2 --json > "${OUT:-$scratch}/ej-env.json"
+    check "$ej" plan render fused-rmsnorm
+    cp journal/fused-rmsnorm.md journal/fused-rmsnorm.svg "${OUT:-$scratch}/" 2>/dev/null
+  )
 fi
 # end of ej run section
 
