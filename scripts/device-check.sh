@@ -102,8 +102,7 @@ if [ $full_build -eq 1 ] && [ -x "$cuda_example" ]; then
   ej="$(pwd)/$build/ej"
   cuda_abs="$(cd "$(dirname "$cuda_example")" && pwd)/$(basename "$cuda_example")"
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/ej-device-XXXXXX")
-  (
-    cd "$scratch" || exit 1
+  pushd "$scratch" >/dev/null && {
     git init -q -b main && git config user.name device && git config user.email device@example.invalid
     echo "device check" > README && git add README && git commit -qm "device check"
     check "$ej" init
@@ -125,7 +124,8 @@ if [ $full_build -eq 1 ] && [ -x "$cuda_example" ]; then
     "$ej" env show 2 --json > "${OUT:-$scratch}/ej-env.json"
     check "$ej" plan render fused-rmsnorm
     cp journal/fused-rmsnorm.md journal/fused-rmsnorm.svg "${OUT:-$scratch}/" 2>/dev/null
-  )
+    popd >/dev/null
+  }
 fi
 # end of ej run section
 
