@@ -17,16 +17,17 @@ namespace {
 // "r5", "run5", "run:5" name a run; "12", "#12", "a12" an attempt.
 RunSet resolve_side(store::Journal& journal, const std::string& text, const std::string& bench)
 {
-  for (const std::string prefix : {"run:", "run", "r"}) {
-    if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
-      return run_set_of_run(journal, parse_attempt_number(text.substr(prefix.size())));
-    }
-  }
-  std::string attempt = text;
-  if (attempt.rfind('a', 0) == 0) {
-    attempt = attempt.substr(1);
-  }
+  // The number parser speaks of attempts only; "r-x" is a bad run as much as a bad attempt.
   try {
+    for (const std::string prefix : {"run:", "run", "r"}) {
+      if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
+        return run_set_of_run(journal, parse_attempt_number(text.substr(prefix.size())));
+      }
+    }
+    std::string attempt = text;
+    if (attempt.rfind('a', 0) == 0) {
+      attempt = attempt.substr(1);
+    }
     return run_set_of_attempt(journal, parse_attempt_number(attempt), bench);
   } catch (const UsageError&) {
     throw UsageError("'{}' names neither a run (r5, run:5) nor an attempt (12, #12)", text);
@@ -46,7 +47,9 @@ std::string percent(const std::optional<double>& value)
 nlohmann::json comparison_json(const SeriesComparison& s)
 {
   const auto& c = s.comparison;
-  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
   return {{"metric", s.metric},
           {"params", s.params},
           {"key", s.key},
@@ -83,7 +86,8 @@ void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal(locate_workspace());
   const auto reference = resolve_side(journal, options.a, options.bench);
-  const auto candidate = resolve_side(journal, options.b, options.bench.empty() ? reference.bench : options.bench);
+  const auto candidate =
+      resolve_side(journal, options.b, options.bench.empty() ? reference.bench : options.bench);
   const auto report = compare_sets(journal, reference, candidate, options.metric, options.force);
   if (options.json) {
     auto series = nlohmann::json::array();
@@ -99,7 +103,8 @@ void run_compare(const CompareOptions& options)
                 {"warnings", report.warnings}});
     return;
   }
-  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label, candidate.bench);
+  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label,
+             candidate.bench);
   for (const auto& s : report.series) {
     const auto& c = s.comparison;
     auto name = s.metric;
@@ -169,15 +174,17 @@ void run_judge(const JudgeOptions& options)
   }
   const auto plan = store::find_plan(journal.db(), attempt->plan);
   const auto& unit = verdict->headline.unit;
-  std::string reason = fmt::format(
-    "judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
-    "n = {} vs {})",
-    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median), unit,
-    format_value(c.candidate_median), unit, percent(c.change_pct), measure::to_string(c.outcome),
-    c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
-    c.n_candidate);
+  std::string reason = fmt::format("judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, "
+                                   "{:.0f}% interval [{}, {}], p = {:.3g}, "
+                                   "n = {} vs {})",
+                                   verdict->candidate.label, verdict->baseline_run, verdict->headline.metric,
+                                   format_value(c.reference_median), unit, format_value(c.candidate_median),
+                                   unit, percent(c.change_pct), measure::to_string(c.outcome),
+                                   c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct),
+                                   c.p_value, c.n_reference, c.n_candidate);
   if (verdict->meets_target) {
-    reason += fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
+    reason +=
+        fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
   }
   fmt::print("#{} {}\n  evidence: {}\n  proposed status: {}\n", number, attempt->title, reason,
              paint_status(proposal));
@@ -201,8 +208,10 @@ void register_compare(CLI::App& app)
 {
   auto options = std::make_shared<CompareOptions>();
   auto* compare = app.add_subcommand(
-    "compare", "Compare two runs (r5) or attempts (12): medians, change, confidence interval, p-value, outcome");
-  compare->add_option("reference", options->a, "The reference: a run (r5, run:5) or an attempt (12, #12)")->required();
+      "compare",
+      "Compare two runs (r5) or attempts (12): medians, change, confidence interval, p-value, outcome");
+  compare->add_option("reference", options->a, "The reference: a run (r5, run:5) or an attempt (12, #12)")
+      ->required();
   compare->add_option("candidate", options->b, "The candidate: a run or an attempt")->required();
   compare->add_option("--metric", options->metric, "Only this metric");
   compare->add_option("--bench", options->bench, "For attempts: the benchmark to use");
@@ -213,7 +222,8 @@ void register_compare(CLI::App& app)
   auto judge_options = std::make_shared<JudgeOptions>();
   auto* judge = app.add_subcommand("judge", "Propose an attempt's status from its runs against the baseline");
   judge->add_option("id", judge_options->id, "Attempt number")->required();
-  judge->add_flag("--apply", judge_options->apply, "Record the proposed status with a reason made of the numbers");
+  judge->add_flag("--apply", judge_options->apply,
+                  "Record the proposed status with a reason made of the numbers");
   judge->callback([judge_options] { run_judge(*judge_options); });
 }
 
