@@ -47,9 +47,7 @@ std::string percent(const std::optional<double>& value)
 nlohmann::json comparison_json(const SeriesComparison& s)
 {
   const auto& c = s.comparison;
-  const auto optional = [](const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json();
-  };
+  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   return {{"metric", s.metric},
           {"params", s.params},
           {"key", s.key},
@@ -86,8 +84,7 @@ void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal(locate_workspace());
   const auto reference = resolve_side(journal, options.a, options.bench);
-  const auto candidate =
-      resolve_side(journal, options.b, options.bench.empty() ? reference.bench : options.bench);
+  const auto candidate = resolve_side(journal, options.b, options.bench.empty() ? reference.bench : options.bench);
   const auto report = compare_sets(journal, reference, candidate, options.metric, options.force);
   if (options.json) {
     auto series = nlohmann::json::array();
@@ -103,8 +100,7 @@ void run_compare(const CompareOptions& options)
                 {"warnings", report.warnings}});
     return;
   }
-  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label,
-             candidate.bench);
+  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label, candidate.bench);
   for (const auto& s : report.series) {
     const auto& c = s.comparison;
     auto name = s.metric;
@@ -174,17 +170,15 @@ void run_judge(const JudgeOptions& options)
   }
   const auto plan = store::find_plan(journal.db(), attempt->plan);
   const auto& unit = verdict->headline.unit;
-  std::string reason = fmt::format("judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, "
-                                   "{:.0f}% interval [{}, {}], p = {:.3g}, "
-                                   "n = {} vs {})",
-                                   verdict->candidate.label, verdict->baseline_run, verdict->headline.metric,
-                                   format_value(c.reference_median), unit, format_value(c.candidate_median),
-                                   unit, percent(c.change_pct), measure::to_string(c.outcome),
-                                   c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct),
-                                   c.p_value, c.n_reference, c.n_candidate);
+  std::string reason = fmt::format(
+    "judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
+    "n = {} vs {})",
+    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median), unit,
+    format_value(c.candidate_median), unit, percent(c.change_pct), measure::to_string(c.outcome),
+    c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
+    c.n_candidate);
   if (verdict->meets_target) {
-    reason +=
-        fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
+    reason += fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
   }
   fmt::print("#{} {}\n  evidence: {}\n  proposed status: {}\n", number, attempt->title, reason,
              paint_status(proposal));
@@ -208,10 +202,8 @@ void register_compare(CLI::App& app)
 {
   auto options = std::make_shared<CompareOptions>();
   auto* compare = app.add_subcommand(
-      "compare",
-      "Compare two runs (r5) or attempts (12): medians, change, confidence interval, p-value, outcome");
-  compare->add_option("reference", options->a, "The reference: a run (r5, run:5) or an attempt (12, #12)")
-      ->required();
+    "compare", "Compare two runs (r5) or attempts (12): medians, change, confidence interval, p-value, outcome");
+  compare->add_option("reference", options->a, "The reference: a run (r5, run:5) or an attempt (12, #12)")->required();
   compare->add_option("candidate", options->b, "The candidate: a run or an attempt")->required();
   compare->add_option("--metric", options->metric, "Only this metric");
   compare->add_option("--bench", options->bench, "For attempts: the benchmark to use");
@@ -222,8 +214,7 @@ void register_compare(CLI::App& app)
   auto judge_options = std::make_shared<JudgeOptions>();
   auto* judge = app.add_subcommand("judge", "Propose an attempt's status from its runs against the baseline");
   judge->add_option("id", judge_options->id, "Attempt number")->required();
-  judge->add_flag("--apply", judge_options->apply,
-                  "Record the proposed status with a reason made of the numbers");
+  judge->add_flag("--apply", judge_options->apply, "Record the proposed status with a reason made of the numbers");
   judge->callback([judge_options] { run_judge(*judge_options); });
 }
 
