@@ -39,6 +39,12 @@ std::string format_value(double value)
   return fmt::format("{:.4g}", value);
 }
 
+// "14.5 ms", or "14.5" for a metric without a unit.
+std::string format_value(double value, const std::string& unit)
+{
+  return unit.empty() ? format_value(value) : format_value(value) + " " + unit;
+}
+
 std::string percent(const std::optional<double>& value)
 {
   return value ? fmt::format("{:+.2f}%", *value) : std::string("n/a");
@@ -111,8 +117,8 @@ void run_compare(const CompareOptions& options)
       name += " " + s.key;
     }
     fmt::print("\n{}\n", paint(name, Colour::Bold));
-    fmt::print("  median     {} {} -> {} {}  (n = {} vs {})\n", format_value(c.reference_median), s.unit,
-               format_value(c.candidate_median), s.unit, c.n_reference, c.n_candidate);
+    fmt::print("  median     {} -> {}  (n = {} vs {})\n", format_value(c.reference_median, s.unit),
+               format_value(c.candidate_median, s.unit), c.n_reference, c.n_candidate);
     fmt::print("  change     {}  ({:.0f}% interval {}, {})  p = {:.3g}{}\n", percent(c.change_pct),
                c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value,
                c.exact ? " (exact)" : "");
@@ -171,10 +177,10 @@ void run_judge(const JudgeOptions& options)
   const auto plan = store::find_plan(journal.db(), attempt->plan);
   const auto& unit = verdict->headline.unit;
   std::string reason = fmt::format(
-    "judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
+    "judged from {} against baseline run #{}: {} {} -> {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
     "n = {} vs {})",
-    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median), unit,
-    format_value(c.candidate_median), unit, percent(c.change_pct), measure::to_string(c.outcome),
+    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median, unit),
+    format_value(c.candidate_median, unit), percent(c.change_pct), measure::to_string(c.outcome),
     c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
     c.n_candidate);
   if (verdict->meets_target) {
