@@ -17,16 +17,17 @@ namespace {
 // "r5", "run5", "run:5" name a run; "12", "#12", "a12" an attempt.
 RunSet resolve_side(store::Journal& journal, const std::string& text, const std::string& bench)
 {
-  for (const std::string prefix : {"run:", "run", "r"}) {
-    if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
-      return run_set_of_run(journal, parse_attempt_number(text.substr(prefix.size())));
-    }
-  }
-  std::string attempt = text;
-  if (attempt.rfind('a', 0) == 0) {
-    attempt = attempt.substr(1);
-  }
+  // The number parser speaks of attempts only; "r-x" is a bad run as much as a bad attempt.
   try {
+    for (const std::string prefix : {"run:", "run", "r"}) {
+      if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
+        return run_set_of_run(journal, parse_attempt_number(text.substr(prefix.size())));
+      }
+    }
+    std::string attempt = text;
+    if (attempt.rfind('a', 0) == 0) {
+      attempt = attempt.substr(1);
+    }
     return run_set_of_attempt(journal, parse_attempt_number(attempt), bench);
   } catch (const UsageError&) {
     throw UsageError("'{}' names neither a run (r5, run:5) nor an attempt (12, #12)", text);
@@ -36,6 +37,12 @@ RunSet resolve_side(store::Journal& journal, const std::string& text, const std:
 std::string format_value(double value)
 {
   return fmt::format("{:.4g}", value);
+}
+
+// "14.5 ms", or "14.5" for a metric without a unit.
+std::string format_value(double value, const std::string& unit)
+{
+  return unit.empty() ? format_value(value) : format_value(value) + " " + unit;
 }
 
 std::string percent(const std::optional<double>& value)
@@ -110,8 +117,8 @@ void run_compare(const CompareOptions& options)
       name += " " + s.key;
     }
     fmt::print("\n{}\n", paint(name, Colour::Bold));
-    fmt::print("  median     {} {} -> {} {}  (n = {} vs {})\n", format_value(c.reference_median), s.unit,
-               format_value(c.candidate_median), s.unit, c.n_reference, c.n_candidate);
+    fmt::print("  median     {} -> {}  (n = {} vs {})\n", format_value(c.reference_median, s.unit),
+               format_value(c.candidate_median, s.unit), c.n_reference, c.n_candidate);
     fmt::print("  change     {}  ({:.0f}% interval {}, {})  p = {:.3g}{}\n", percent(c.change_pct),
                c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value,
                c.exact ? " (exact)" : "");
@@ -170,10 +177,10 @@ void run_judge(const JudgeOptions& options)
   const auto plan = store::find_plan(journal.db(), attempt->plan);
   const auto& unit = verdict->headline.unit;
   std::string reason = fmt::format(
-    "judged from {} against baseline run #{}: {} {} {} -> {} {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
+    "judged from {} against baseline run #{}: {} {} -> {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
     "n = {} vs {})",
-    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median), unit,
-    format_value(c.candidate_median), unit, percent(c.change_pct), measure::to_string(c.outcome),
+    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median, unit),
+    format_value(c.candidate_median, unit), percent(c.change_pct), measure::to_string(c.outcome),
     c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
     c.n_candidate);
   if (verdict->meets_target) {
