@@ -236,7 +236,8 @@ void print_definition(const core::BenchRevision& bench)
   }
   for (const auto& json : d.metrics) {
     const auto spec = measure::metric_spec_from_json(json);
-    fmt::print("  metric:   {} [{}, {} is better]{}\n", measure::to_spec_string(spec), measure::effective_unit(spec),
+    const auto unit = measure::effective_unit(spec);
+    fmt::print("  metric:   {} [{}{} is better]{}\n", measure::to_spec_string(spec), unit.empty() ? "" : unit + ", ",
                measure::to_string(spec.better), spec.name == d.primary ? " (primary)" : "");
   }
   fmt::print("  metric:   wall_s [s, lower is better]{} (always recorded)\n", d.primary == "wall_s" ? " (primary)" : "");

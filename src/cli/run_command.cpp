@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <unistd.h>
 
 // `ej run NAME`: runs a registered benchmark and records everything about it.
@@ -154,7 +155,10 @@ void run_benchmark(const RunOptions& options)
   });
   print_run_summary(journal, plan.run_number);
   if (outcome.status == "interrupted") {
-    throw ExitCode{128 + (run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : 2)};
+    const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
+    fmt::print(stderr, "ej: run #{} interrupted by {}; the repeats measured before it are kept\n", plan.run_number,
+               signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    throw ExitCode{128 + signal};
   }
   if (outcome.status != "finished") {
     throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);

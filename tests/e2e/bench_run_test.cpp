@@ -212,7 +212,9 @@ TEST_CASE("an adaptive policy stops a stable benchmark at its minimum repeats")
   EjRepo repo;
   repo.ok({"bench", "add", "stable", "--warmup", "1", "--min-repeats", "3", "--max-repeats", "20", "--max-noise", "5",
            "--metric", "v=regex:v=([0-9]+)", "--shell", "echo v=7"});
-  CHECK_THAT(repo.ok({"bench", "show", "stable"}), Catch::Contains("3..20 until noise < 5%"));
+  const auto shown = repo.ok({"bench", "show", "stable"});
+  CHECK_THAT(shown, Catch::Contains("3..20 until noise < 5%"));
+  CHECK_THAT(shown, Catch::Contains("v=regex:v=([0-9]+) [lower is better] (primary)"));
   repo.ok({"run", "stable", "--quiet"});
   const auto run = show_run(repo, 1);
   CHECK(measured_repeats(run) == 3);
