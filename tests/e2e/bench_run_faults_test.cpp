@@ -58,6 +58,38 @@ TEST_CASE("a benchmark command that does not exist or is not executable fails th
   run = show_run(repo, 2);
   CHECK(run["status"] == "failed");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Permission denied"));
+
+  repo.ok({"bench", "add", "no-dir", "--repeat", "1", "--cwd", "not/there", "--", "true"});
+  const auto no_dir = repo.ej({"run", "no-dir", "--quiet"});
+  CHECK(no_dir.exit_code == 1);
+  CHECK_THAT(no_dir.err, Catch::Contains("not/there") && Catch::Contains("--cwd"));
+  CHECK(show_run(repo, 3)["status"] == "failed");
+}
+
+TEST_CASE("a failing warmup fails the run before any measured repeat")
+{
+  EjRepo repo;
+  const auto result = failing_run(repo, "exit 4\n", {"--warmup", "2"});
+  CHECK_THAT(result.err, Catch::Contains("warmup 1 exited with 4"));
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "failed");
+  CHECK(run["repeats"].size() == 1);
+  CHECK(measured_repeats(run) == 0);
+}
+
+TEST_CASE("a benchmark that reads its input gets end of file instead of hanging")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "reader", "--repeat", "1", "--timeout", "20", "--metric", "v=regex:v=([0-9]+)", "--shell",
+           "cat > /dev/null; echo v=1"});
+  // ej's own stdin is a FIFO that the shell keeps open: it never ends, so only a benchmark whose
+  // stdin is not ej's can finish.
+  const auto result = run_command({"sh", "-c", "mkfifo in.fifo; exec 3<>in.fifo; \"$0\" run reader --quiet < in.fifo",
+                                   EJ_BINARY},
+                                  {repo.path(), {}, {}});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(samples_of(show_run(repo, 1), "v") == std::vector<double>{1});
 }
 
 TEST_CASE("a benchmark that exits non-zero fails the run, with the exit code and its last stderr lines")

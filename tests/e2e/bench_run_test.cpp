@@ -236,8 +236,9 @@ TEST_CASE("an adaptive policy whose noise target is never met runs to its maximu
   repo.ok({"run", "slow", "--quiet"});
   const auto run = show_run(repo, 2);
   CHECK(run["status"] == "finished");
-  CHECK(measured_repeats(run) >= 2);
-  CHECK(measured_repeats(run) <= 5);
+  // Each repeat takes at least 0.2 s, so a 0.6 s budget allows three at most (at least one).
+  CHECK(measured_repeats(run) >= 1);
+  CHECK(measured_repeats(run) <= 3);
 }
 
 TEST_CASE("regex, kv, json and json-from-a-file extractors read their metrics through ej run")
