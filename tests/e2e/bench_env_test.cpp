@@ -31,8 +31,9 @@ TEST_CASE("ej env show lists the host, GPU, toolkit and selected variables a run
   repo.ok({"run", "b", "--quiet"}, {{"NCCL_ALGO", "Ring"}, {"UNRELATED_VARIABLE", "zzz"}});
 
   const auto text = repo.ok({"env", "show", "1"});
-  for (const auto* line : {"host.hostname: ", "host.os: ", "host.kernel: ", "host.cpu_count: ", "gpu.source: ",
-                           "toolkit.nvcc: ", "variables.NCCL_ALGO: Ring", "variables.OMP_NUM_THREADS: 3"}) {
+  for (const auto* line :
+       {"host.hostname: ", "host.os: ", "host.kernel: ", "host.cpu_count: ", "gpu.source: ", "toolkit.nvcc: ",
+        "variables.NCCL_ALGO: Ring", "variables.OMP_NUM_THREADS: 3"}) {
     CHECK_THAT(text, Catch::Contains(line));
   }
   CHECK_THAT(text, !Catch::Contains("UNRELATED_VARIABLE"));
@@ -83,7 +84,8 @@ TEST_CASE("a probe's output is part of the snapshot, and a probe that hangs is c
   EjRepo repo;
   CHECK_THAT(repo.ok({"env", "probe", "list"}), Catch::Contains("no probes"));
   repo.ok({"env", "probe", "add", "greeting", "--", "echo", "probe says hi"});
-  repo.ok({"env", "probe", "add", "stuck", "--timeout", "0.5", "--shell", "echo $$ > probe.pid; exec sleep 60"});
+  repo.ok(
+      {"env", "probe", "add", "stuck", "--timeout", "0.5", "--shell", "echo $$ > probe.pid; exec sleep 60"});
   const auto probes = json::parse(repo.ok({"env", "probe", "list", "--json"}));
   REQUIRE(probes.size() == 2);
   CHECK(repo.ej({"env", "probe", "add", "bad name", "--", "true"}).exit_code == 2);

@@ -16,7 +16,8 @@ namespace {
 
 // Registers a one-repeat benchmark running `script` (written to bench.sh), runs it, and returns
 // what ej said; the run must not succeed.
-CommandResult failing_run(const EjRepo& repo, const std::string& script, const std::vector<std::string>& options = {})
+CommandResult failing_run(const EjRepo& repo, const std::string& script,
+                          const std::vector<std::string>& options = {})
 {
   write_text(repo.path() / "bench.sh", script);
   std::vector<std::string> args{"bench", "add", "b", "--repeat", "1"};
@@ -44,7 +45,7 @@ TEST_CASE("a benchmark command that does not exist or is not executable fails th
   const auto missing = repo.ej({"run", "missing", "--quiet"});
   CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("run #1 failed") && Catch::Contains("./no-such-program") &&
-                            Catch::Contains("No such file or directory"));
+                              Catch::Contains("No such file or directory"));
   auto run = show_run(repo, 1);
   CHECK(run["status"] == "failed");
   CHECK(run["repeats"].size() == 1); // it stops at the first failure
@@ -80,13 +81,13 @@ TEST_CASE("a failing warmup fails the run before any measured repeat")
 TEST_CASE("a benchmark that reads its input gets end of file instead of hanging")
 {
   EjRepo repo;
-  repo.ok({"bench", "add", "reader", "--repeat", "1", "--timeout", "20", "--metric", "v=regex:v=([0-9]+)", "--shell",
-           "cat > /dev/null; echo v=1"});
+  repo.ok({"bench", "add", "reader", "--repeat", "1", "--timeout", "20", "--metric", "v=regex:v=([0-9]+)",
+           "--shell", "cat > /dev/null; echo v=1"});
   // ej's own stdin is a FIFO that the shell keeps open: it never ends, so only a benchmark whose
   // stdin is not ej's can finish.
-  const auto result = run_command({"sh", "-c", "mkfifo in.fifo; exec 3<>in.fifo; \"$0\" run reader --quiet < in.fifo",
-                                   EJ_BINARY},
-                                  {repo.path(), {}, {}});
+  const auto result = run_command(
+      {"sh", "-c", "mkfifo in.fifo; exec 3<>in.fifo; \"$0\" run reader --quiet < in.fifo", EJ_BINARY},
+      {repo.path(), {}, {}});
   INFO(result.err);
   CHECK(result.exit_code == 0);
   CHECK(samples_of(show_run(repo, 1), "v") == std::vector<double>{1});
@@ -137,7 +138,8 @@ TEST_CASE("a benchmark that prints nothing is measured by wall time, and a metri
   CHECK(samples_of(run, "wall_s").size() == 2);
   CHECK(run["stdout"] == "");
 
-  repo.ok({"bench", "add", "silent-metric", "--repeat", "2", "--metric", "v=regex:v=([0-9]+)", "--shell", "true"});
+  repo.ok({"bench", "add", "silent-metric", "--repeat", "2", "--metric", "v=regex:v=([0-9]+)", "--shell",
+           "true"});
   const auto result = repo.ej({"run", "silent-metric", "--quiet"});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("extract-error") && Catch::Contains("the output was empty"));
@@ -177,15 +179,16 @@ TEST_CASE("garbage where a JSON extractor expects JSON ends the run as extract-e
   CHECK_THAT(result.err, Catch::Contains("extract-error") && Catch::Contains("not valid JSON"));
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "extract-error");
-  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("metric 'v'") && Catch::Contains("not valid JSON"));
+  CHECK_THAT(run["reason"].get<std::string>(),
+             Catch::Contains("metric 'v'") && Catch::Contains("not valid JSON"));
 
   write_text(repo.path() / "bench.sh", "printf '\\377\\376 binary \\001 noise'\n");
   const auto binary = repo.ej({"run", "b", "--quiet"});
   CHECK(binary.exit_code == 1);
   CHECK(show_run(repo, 2)["status"] == "extract-error");
 
-  repo.ok({"bench", "add", "missing-file", "--repeat", "1", "--metric", "v=json:a@never-written.json", "--shell",
-           "true"});
+  repo.ok({"bench", "add", "missing-file", "--repeat", "1", "--metric", "v=json:a@never-written.json",
+           "--shell", "true"});
   const auto no_file = repo.ej({"run", "missing-file", "--quiet"});
   CHECK(no_file.exit_code == 1);
   CHECK_THAT(no_file.err, Catch::Contains("never-written.json"));
@@ -194,17 +197,19 @@ TEST_CASE("garbage where a JSON extractor expects JSON ends the run as extract-e
 TEST_CASE("a metric pattern that matches nothing fails the run and shows the last lines of the output")
 {
   EjRepo repo;
-  const auto result = failing_run(repo, "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo \"progress line $i\"; done\n",
-                                  {"--metric", "t=regex:time_ms=([0-9.]+)"});
+  const auto result =
+      failing_run(repo, "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo \"progress line $i\"; done\n",
+                  {"--metric", "t=regex:time_ms=([0-9.]+)"});
   CHECK_THAT(result.err, Catch::Contains("matched nothing") && Catch::Contains("progress line 12") &&
-                           Catch::Contains("progress line 11"));
+                             Catch::Contains("progress line 11"));
   CHECK_THAT(result.err, !Catch::Contains("progress line 1\n"));
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "extract-error");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("progress line 12"));
 }
 
-TEST_CASE("an ej killed with SIGKILL mid-run leaves a run the next command marks interrupted, with its samples")
+TEST_CASE(
+    "an ej killed with SIGKILL mid-run leaves a run the next command marks interrupted, with its samples")
 {
   EjRepo repo;
   repo.ok({"bench", "add", "long", "--repeat", "100", "--metric", "n=regex:n=([0-9]+)", "--shell",
@@ -229,7 +234,8 @@ TEST_CASE("an ej killed with SIGKILL mid-run leaves a run the next command marks
   CHECK(repo.ok({"fsck"}).find("is ok") != std::string::npos);
 }
 
-TEST_CASE("SIGINT or SIGTERM to ej mid-run stops the benchmark's processes, records interrupted and exits 128+N")
+TEST_CASE(
+    "SIGINT or SIGTERM to ej mid-run stops the benchmark's processes, records interrupted and exits 128+N")
 {
   for (const int signal : {SIGINT, SIGTERM}) {
     EjRepo repo;
@@ -244,8 +250,9 @@ TEST_CASE("SIGINT or SIGTERM to ej mid-run stops the benchmark's processes, reco
     ::kill(pid, signal);
     CHECK(wait_command(pid) == 128 + signal);
     CHECK(wait_gone(child, 3));
-    CHECK_THAT(read_text(repo.path() / "ej.err"),
-               Catch::Contains("run #1 interrupted by " + std::string(signal == SIGINT ? "SIGINT" : "SIGTERM")));
+    CHECK_THAT(
+        read_text(repo.path() / "ej.err"),
+        Catch::Contains("run #1 interrupted by " + std::string(signal == SIGINT ? "SIGINT" : "SIGTERM")));
 
     const auto run = show_run(repo, 1);
     CHECK(run["status"] == "interrupted");
@@ -266,12 +273,13 @@ TEST_CASE("the CUDA example on a machine without a GPU records a failed run with
     return;
   }
   EjRepo repo;
-  repo.ok({"bench", "add", "cuda", "--repeat", "2", "--metric", "t=regex:time_ms=([0-9.]+)", "--", example.string(),
-           "--variant", "fused"});
+  repo.ok({"bench", "add", "cuda", "--repeat", "2", "--metric", "t=regex:time_ms=([0-9.]+)", "--",
+           example.string(), "--variant", "fused"});
   const auto result = repo.ej({"run", "cuda", "--quiet"});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("exited with 3") && Catch::Contains("no CUDA device"));
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "failed");
-  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("exited with 3") && Catch::Contains("no CUDA device"));
+  CHECK_THAT(run["reason"].get<std::string>(),
+             Catch::Contains("exited with 3") && Catch::Contains("no CUDA device"));
 }

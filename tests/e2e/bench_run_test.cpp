@@ -35,11 +35,38 @@ TEST_CASE("bench add records the definition that bench list and bench show repor
 {
   EjRepo repo;
   CHECK_THAT(repo.ok({"bench", "list"}), Catch::Contains("no benchmarks yet"));
-  CHECK(repo.ok({"bench", "add", "transpose", "--param", "variant=naive,blocked", "--repeat", "4", "--warmup", "1",
-                 "--timeout", "30", "--env", "OMP_NUM_THREADS=2", "--cwd", "sub",
-                 "--metric", "time_ms=regex:time_ms=([0-9.]+)", "--metric", "gbs=kv:throughput", "--unit",
-                 "time_ms=ms", "--better", "gbs=higher", "--primary", "gbs", "--min-effect", "2", "--",
-                 "sh", "bench.sh", "--variant", "{variant}"}) == "registered benchmark transpose (revision 1)\n");
+  CHECK(repo.ok({"bench",
+                 "add",
+                 "transpose",
+                 "--param",
+                 "variant=naive,blocked",
+                 "--repeat",
+                 "4",
+                 "--warmup",
+                 "1",
+                 "--timeout",
+                 "30",
+                 "--env",
+                 "OMP_NUM_THREADS=2",
+                 "--cwd",
+                 "sub",
+                 "--metric",
+                 "time_ms=regex:time_ms=([0-9.]+)",
+                 "--metric",
+                 "gbs=kv:throughput",
+                 "--unit",
+                 "time_ms=ms",
+                 "--better",
+                 "gbs=higher",
+                 "--primary",
+                 "gbs",
+                 "--min-effect",
+                 "2",
+                 "--",
+                 "sh",
+                 "bench.sh",
+                 "--variant",
+                 "{variant}"}) == "registered benchmark transpose (revision 1)\n");
 
   const auto list = json::parse(repo.ok({"bench", "list", "--json"}));
   REQUIRE(list.size() == 1);
@@ -103,7 +130,7 @@ TEST_CASE("bench edit creates a new revision, and each run keeps the revision it
   CHECK(shown["revisions"][1]["definition"]["metrics"] == shown["revisions"][0]["definition"]["metrics"]);
   const auto text = repo.ok({"bench", "show", "b"});
   CHECK_THAT(text, Catch::Contains("revision 2") && Catch::Contains("revisions:") && Catch::Contains("r1") &&
-                     Catch::Contains("sh -c echo v=1"));
+                       Catch::Contains("sh -c echo v=1"));
 
   const auto unchanged = repo.ej({"bench", "edit", "b", "--shell", "echo v=2"});
   CHECK(unchanged.exit_code == 2);
@@ -121,16 +148,16 @@ TEST_CASE("bench add rejects a definition that cannot work, with the reason, and
     std::string reason;
   };
   const std::vector<Case> cases = {
-    {{"--metric", "time_ms", "--", "true"}, "time_ms"},
-    {{"--metric", "t=regex:([0-9.]+", "--", "true"}, "([0-9.]+"},
-    {{"--metric", "t=regex:[0-9.]+", "--", "true"}, "capture group"},
-    {{"--metric", "t=magic:x", "--", "true"}, "magic"},
-    {{"--metric", "t=regex:t=([0-9]+)", "--primary", "nope", "--", "true"}, "--primary 'nope'"},
-    {{"--metric", "t=regex:t=([0-9]+)"}, "no command"},
-    {{"--unit", "other=ms", "--metric", "t=regex:t=([0-9]+)", "--", "true"}, "other"},
-    {{"--param", "variant=", "--", "true"}, "empty value"},
-    {{"--repeat", "0", "--", "true"}, "repeat"},
-    {{"--shell", "true", "--", "true"}, "not both"},
+      {{"--metric", "time_ms", "--", "true"}, "time_ms"},
+      {{"--metric", "t=regex:([0-9.]+", "--", "true"}, "([0-9.]+"},
+      {{"--metric", "t=regex:[0-9.]+", "--", "true"}, "capture group"},
+      {{"--metric", "t=magic:x", "--", "true"}, "magic"},
+      {{"--metric", "t=regex:t=([0-9]+)", "--primary", "nope", "--", "true"}, "--primary 'nope'"},
+      {{"--metric", "t=regex:t=([0-9]+)"}, "no command"},
+      {{"--unit", "other=ms", "--metric", "t=regex:t=([0-9]+)", "--", "true"}, "other"},
+      {{"--param", "variant=", "--", "true"}, "empty value"},
+      {{"--repeat", "0", "--", "true"}, "repeat"},
+      {{"--shell", "true", "--", "true"}, "not both"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"bench", "add", "b"};
@@ -144,11 +171,13 @@ TEST_CASE("bench add rejects a definition that cannot work, with the reason, and
   CHECK(json::parse(repo.ok({"log", "--json"})).empty());
 }
 
-TEST_CASE("parameter axes are substituted into the command and every combination runs, or only the chosen ones")
+TEST_CASE(
+    "parameter axes are substituted into the command and every combination runs, or only the chosen ones")
 {
   EjRepo repo;
-  repo.ok({"bench", "add", "grid", "--repeat", "1", "--param", "variant=a,b", "--param", "size=1,2", "--metric",
-           "v=regex:v=([0-9]+)", "--shell", "echo {variant}-{size}-{unknown} >> seen.txt; echo v={size}"});
+  repo.ok({"bench", "add", "grid", "--repeat", "1", "--param", "variant=a,b", "--param", "size=1,2",
+           "--metric", "v=regex:v=([0-9]+)", "--shell",
+           "echo {variant}-{size}-{unknown} >> seen.txt; echo v={size}"});
   repo.ok({"run", "grid", "--quiet"});
   CHECK(file_lines(repo.path() / "seen.txt") ==
         std::vector<std::string>{"a-1-{unknown}", "a-2-{unknown}", "b-1-{unknown}", "b-2-{unknown}"});
@@ -175,7 +204,8 @@ TEST_CASE("the benchmark's --env and ej run --env reach the child, which runs in
 {
   EjRepo repo;
   std::filesystem::create_directories(repo.path() / "sub" / "a");
-  write_text(repo.path() / "sub" / "a" / "bench.sh", "pwd > ../../where.txt\necho \"$BENCH_VAR $RUN_VAR\" > ../../env.txt\n");
+  write_text(repo.path() / "sub" / "a" / "bench.sh",
+             "pwd > ../../where.txt\necho \"$BENCH_VAR $RUN_VAR\" > ../../env.txt\n");
   repo.ok({"bench", "add", "e", "--repeat", "1", "--param", "dir=a", "--cwd", "sub/{dir}", "--env",
            "BENCH_VAR=from-bench-{dir}", "--", "sh", "bench.sh"});
   repo.ok({"run", "e", "--quiet", "--env", "RUN_VAR=from-run"});
@@ -210,8 +240,8 @@ TEST_CASE("a fixed repeat count runs the warmups first and does not count them a
 TEST_CASE("an adaptive policy stops a stable benchmark at its minimum repeats")
 {
   EjRepo repo;
-  repo.ok({"bench", "add", "stable", "--warmup", "1", "--min-repeats", "3", "--max-repeats", "20", "--max-noise", "5",
-           "--metric", "v=regex:v=([0-9]+)", "--shell", "echo v=7"});
+  repo.ok({"bench", "add", "stable", "--warmup", "1", "--min-repeats", "3", "--max-repeats", "20",
+           "--max-noise", "5", "--metric", "v=regex:v=([0-9]+)", "--shell", "echo v=7"});
   const auto shown = repo.ok({"bench", "show", "stable"});
   CHECK_THAT(shown, Catch::Contains("3..20 until noise < 5%"));
   CHECK_THAT(shown, Catch::Contains("v=regex:v=([0-9]+) [lower is better] (primary)"));
@@ -222,12 +252,13 @@ TEST_CASE("an adaptive policy stops a stable benchmark at its minimum repeats")
   CHECK(run["status"] == "finished");
 }
 
-TEST_CASE("an adaptive policy whose noise target is never met runs to its maximum, and a budget stops it sooner")
+TEST_CASE(
+    "an adaptive policy whose noise target is never met runs to its maximum, and a budget stops it sooner")
 {
   EjRepo repo;
   // n grows every repeat, so its noise never falls under 1%.
-  repo.ok({"bench", "add", "noisy", "--min-repeats", "2", "--max-repeats", "6", "--max-noise", "1", "--metric",
-           "n=regex:n=([0-9]+)", "--shell", "echo x >> count.txt; echo n=$(wc -l < count.txt)"});
+  repo.ok({"bench", "add", "noisy", "--min-repeats", "2", "--max-repeats", "6", "--max-noise", "1",
+           "--metric", "n=regex:n=([0-9]+)", "--shell", "echo x >> count.txt; echo n=$(wc -l < count.txt)"});
   repo.ok({"run", "noisy", "--quiet"});
   CHECK(measured_repeats(show_run(repo, 1)) == 6);
 
@@ -247,8 +278,9 @@ TEST_CASE("regex, kv, json and json-from-a-file extractors read their metrics th
   write_text(repo.path() / "bench.sh", "echo 'time_ms=1.25'\n"
                                        "echo 'throughput: 42.5 GB/s' >&2\n"
                                        "echo '{\"a\": {\"b\": [1, 2, 3]}}' > out.json\n");
-  repo.ok({"bench", "add", "multi", "--repeat", "2", "--metric", "t=regex:time_ms=([0-9.]+)", "--unit", "t=ms",
-           "--metric", "gbs=kv:stderr:throughput", "--metric", "list=json:/a/b@out.json", "--", "sh", "bench.sh"});
+  repo.ok({"bench", "add", "multi", "--repeat", "2", "--metric", "t=regex:time_ms=([0-9.]+)", "--unit",
+           "t=ms", "--metric", "gbs=kv:stderr:throughput", "--metric", "list=json:/a/b@out.json", "--", "sh",
+           "bench.sh"});
   repo.ok({"run", "multi", "--quiet"});
   auto run = show_run(repo, 1);
   CHECK(run["status"] == "finished");
@@ -279,7 +311,9 @@ TEST_CASE("gbench, hyperfine and nvbench extractors read the native JSON of thos
     return;
   }
   EjRepo repo;
-  const auto copy = [&](const std::string& name) { return "cp '" + (fixtures / name).string() + "' out.json"; };
+  const auto copy = [&](const std::string& name) {
+    return "cp '" + (fixtures / name).string() + "' out.json";
+  };
   repo.ok({"bench", "add", "gb", "--repeat", "1", "--metric", "fib=gbench:fib_10@out.json", "--shell",
            copy("gbench_fib_googlecpp_output.json")});
   repo.ok({"bench", "add", "hf", "--repeat", "1", "--metric", "t=hyperfine:0@out.json", "--shell",

@@ -17,7 +17,8 @@ nlohmann::json show_run(const EjRepo& repo, int run, bool output)
   return nlohmann::json::parse(repo.ok(args));
 }
 
-std::vector<double> samples_of(const nlohmann::json& run, const std::string& metric, const std::string& params)
+std::vector<double> samples_of(const nlohmann::json& run, const std::string& metric,
+                               const std::string& params)
 {
   std::vector<double> out;
   for (const auto& series : run.at("series")) {

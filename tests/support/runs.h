@@ -13,7 +13,8 @@ namespace ej::test {
 // `ej show run N --json` (with --output when asked), parsed; fails the test if ej fails.
 nlohmann::json show_run(const EjRepo& repo, int run, bool output = false);
 // The measured samples of one metric (all keys) for one parameter label ("variant=a" or "").
-std::vector<double> samples_of(const nlohmann::json& run, const std::string& metric, const std::string& params = "");
+std::vector<double> samples_of(const nlohmann::json& run, const std::string& metric,
+                               const std::string& params = "");
 // Repeats that were measured (not warmups).
 int measured_repeats(const nlohmann::json& run);
 // True while the process exists and is not a zombie.
