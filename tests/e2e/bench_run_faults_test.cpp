@@ -157,7 +157,12 @@ TEST_CASE("a benchmark printing 100 MB keeps a bounded capture, records the byte
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.peak_rss_kb > 0);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's quarantine keeps freed buffers resident: the bound holds for real builds.
+  WARN("peak RSS under AddressSanitizer: " << result.peak_rss_kb << " kB (not checked)");
+#else
   CHECK(result.peak_rss_kb < 64 * 1024);
+#endif
 
   const auto shown = repo.ej({"show", "run", "1", "--json", "--output"});
   REQUIRE(shown.exit_code == 0);
