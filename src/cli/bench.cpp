@@ -4,6 +4,7 @@
 #include "core/bench_definition.h"
 #include "core/slug.h"
 #include "measure/metric_spec.h"
+#include "run/environment.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -125,6 +126,12 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d)
     d.env.clear();
     for (const auto& entry : options.env) {
       d.env.push_back(split_assignment(entry, "--env"));
+      // A definition is stored in the journal (and shared by ej sync): a secret must not be.
+      if (run::looks_secret(d.env.back().first) && !d.env.back().second.empty()) {
+        throw UsageError("--env {} looks like a secret, and a benchmark's definition is stored in the journal; "
+                         "export it in the shell that runs ej, or pass it with 'ej run --env {}=...'",
+                         d.env.back().first, d.env.back().first);
+      }
     }
   }
   if (!options.params.empty()) {
@@ -236,7 +243,8 @@ void print_definition(const core::BenchRevision& bench)
   }
   for (const auto& json : d.metrics) {
     const auto spec = measure::metric_spec_from_json(json);
-    fmt::print("  metric:   {} [{}, {} is better]{}\n", measure::to_spec_string(spec), measure::effective_unit(spec),
+    const auto unit = measure::effective_unit(spec);
+    fmt::print("  metric:   {} [{}{} is better]{}\n", measure::to_spec_string(spec), unit.empty() ? "" : unit + ", ",
                measure::to_string(spec.better), spec.name == d.primary ? " (primary)" : "");
   }
   fmt::print("  metric:   wall_s [s, lower is better]{} (always recorded)\n", d.primary == "wall_s" ? " (primary)" : "");

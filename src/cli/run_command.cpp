@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <csignal>
 #include <unistd.h>
 
 // `ej run NAME`: runs a registered benchmark and records everything about it.
@@ -39,14 +41,22 @@ std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<
       throw UsageError("--param '{}' must look like AXIS=V1,V2,...", option);
     }
     const auto name = option.substr(0, equals);
-    bool known = false;
-    for (const auto& axis : definition.params) {
-      known = known || axis.name == name;
-    }
-    if (!known) {
+    const auto axis = std::find_if(definition.params.begin(), definition.params.end(),
+                                   [&](const core::ParamAxis& a) { return a.name == name; });
+    if (axis == definition.params.end()) {
       throw UsageError("the benchmark has no parameter axis '{}'; see 'ej bench show'", name);
     }
-    chosen[name] = util::split(option.substr(equals + 1), ',');
+    // Only registered values: a run of another value would not be what the revision describes.
+    auto& values = chosen[name];
+    for (const auto& value : util::split(option.substr(equals + 1), ',')) {
+      if (std::find(axis->values.begin(), axis->values.end(), value) == axis->values.end()) {
+        throw UsageError("'{}' is not a value of the axis {} ({}); add it with 'ej bench edit ... --param {}=...'",
+                         value, name, util::join(axis->values, ","), name);
+      }
+      if (std::find(values.begin(), values.end(), value) == values.end()) {
+        values.push_back(value);
+      }
+    }
   }
   return chosen;
 }
@@ -145,7 +155,10 @@ void run_benchmark(const RunOptions& options)
   });
   print_run_summary(journal, plan.run_number);
   if (outcome.status == "interrupted") {
-    throw ExitCode{128 + (run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : 2)};
+    const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
+    fmt::print(stderr, "ej: run #{} interrupted by {}; the repeats measured before it are kept\n", plan.run_number,
+               signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    throw ExitCode{128 + signal};
   }
   if (outcome.status != "finished") {
     throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);

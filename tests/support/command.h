@@ -10,6 +10,7 @@ namespace ej::test {
 struct CommandResult {
   int exit_code = -1; // -1 when killed by a signal
   int signal = 0;
+  long peak_rss_kb = 0; // of the process and its waited-for children (wait4 rusage)
   std::string out;
   std::string err;
 };
