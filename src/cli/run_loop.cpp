@@ -171,7 +171,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       last = run::run_process(spec);
       writer.add(repeat_record(index++, values, true, last));
       if (!last.succeeded()) {
-        stop(status_for(last.ending), fmt::format("warmup {}{} {}", warm + 1, where, run::describe(last)));
+        const auto err_tail = last_lines(last.err.text(), 3);
+        stop(status_for(last.ending), fmt::format("warmup {}{} {}{}", warm + 1, where, run::describe(last),
+                                                  err_tail.empty() ? "" : ": " + err_tail));
       }
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
@@ -233,6 +235,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     if (outcome.status != "finished") {
       break;
     }
+  }
+  // A signal that arrived while ej itself was busy (extracting, writing) still ends the run.
+  if (run::InterruptGuard::interrupted() && outcome.status == "finished") {
+    stop("interrupted", "interrupted after the last repeat had finished; its samples are kept");
   }
   writer.flush();
   if (index > 0) {
