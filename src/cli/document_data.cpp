@@ -406,6 +406,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
       {"has_bench", !primary.bench.empty()},
       {"metric", inline_text(primary.name)},
       {"unit", inline_text(primary.unit)},
+      {"has_unit", !primary.unit.empty()},
       {"better", primary.higher_is_better ? "higher" : "lower"}}},
     {"baseline", baseline},
     {"summary", summary},
