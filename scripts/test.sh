@@ -3,7 +3,7 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer. This is what CI runs (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 jobs=$(nproc)
 
 echo "== build (warnings are errors) =="

@@ -95,9 +95,9 @@ PrimaryMetric primary_metric(store::Journal& journal, const std::string& bench)
   return primary;
 }
 
-std::optional<measure::Summary> run_summary(store::Journal& journal, int run, const std::string& metric)
+std::optional<measure::Summary> summary_of(const std::vector<core::SampleRecord>& samples, const std::string& metric)
 {
-  for (const auto& series : run_series(store::run_samples(journal.db(), run))) {
+  for (const auto& series : run_series(samples)) {
     if (series.metric == metric && !series.values.empty()) {
       return measure::summarize(series.values);
     }
@@ -105,7 +105,12 @@ std::optional<measure::Summary> run_summary(store::Journal& journal, int run, co
   return std::nullopt;
 }
 
-json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primary)
+std::optional<measure::Summary> run_summary(store::Journal& journal, int run, const std::string& metric)
+{
+  return summary_of(store::run_samples(journal.db(), run), metric);
+}
+
+json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primary, VerdictCache& cache)
 {
   store::RunFilter filter;
   filter.attempt = attempt;
@@ -125,14 +130,18 @@ json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primar
                   {"median", false},
                   {"unit", inline_text(primary.unit)},
                   {"verdict", false}};
+    const auto verdict = run_verdict(journal, run, &cache);
+    if (verdict) {
+      entry["verdict"] = inline_text(verdict->text);
+    }
     if (run.bench == primary.bench) {
-      if (const auto summary = run_summary(journal, run.number, primary.name)) {
+      // The verdict read the run's samples already.
+      const auto summary = verdict ? summary_of(verdict->candidate.samples, primary.name)
+                                   : run_summary(journal, run.number, primary.name);
+      if (summary) {
         entry["median"] = number(summary->median);
         entry["n"] = summary->n;
       }
-    }
-    if (const auto verdict = run_verdict(journal, run)) {
-      entry["verdict"] = inline_text(verdict->text);
     }
     out.push_back(std::move(entry));
   }
@@ -140,7 +149,7 @@ json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primar
 }
 
 json attempt_json(store::Journal& journal, const core::AttemptHistory& history, const PrimaryMetric& primary,
-                  const std::optional<Verdict>& verdict)
+                  const std::optional<Verdict>& verdict, VerdictCache& cache)
 {
   const auto& a = history.attempt;
   json blocked_by = json::array();
@@ -173,7 +182,7 @@ json attempt_json(store::Journal& journal, const core::AttemptHistory& history, 
   for (const auto& tag : a.tags) {
     tags.push_back(inline_text(tag));
   }
-  auto runs = runs_json(journal, a.number, primary);
+  auto runs = runs_json(journal, a.number, primary, cache);
   return {{"number", a.number},
           {"title", render::escape_markdown_line(a.title)},
           {"status", core::to_string(a.status)},
@@ -315,24 +324,23 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     out.chart.target = target->value;
   }
 
+  VerdictCache cache; // the journal is only read here
   json summary = json::array();
   std::map<std::string, json> grouped;
   json timeline = json::array();
   std::vector<std::pair<std::int64_t, json>> timeline_entries;
   for (const auto& attempt : attempts) {
     const auto history = store::load_history(journal.db(), attempt);
-    const auto verdict = attempt_verdict(journal, attempt.number);
+    const auto verdict = attempt_verdict(journal, attempt.number, &cache);
     std::optional<measure::Summary> stats;
-    try {
-      const auto set = run_set_of_attempt(journal, attempt.number, primary.bench);
-      for (const auto& series : run_series(set.samples)) {
-        if (series.metric == primary.name && !series.values.empty()) {
-          stats = measure::summarize(series.values);
-          break;
-        }
+    if (verdict && verdict->candidate.bench == primary.bench) {
+      stats = summary_of(verdict->candidate.samples, primary.name); // the same runs, read once
+    } else {
+      try {
+        stats = summary_of(run_set_of_attempt(journal, attempt.number, primary.bench).samples, primary.name);
+      } catch (const Error&) {
+        // no finished runs: the row says so
       }
-    } catch (const Error&) {
-      // no finished runs: the row says so
     }
     json row = {{"number", attempt.number},
                 {"title", cell(attempt.title)},
@@ -358,7 +366,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     if (stats) {
       out.chart.points.push_back({fmt::format("#{}", attempt.number), stats->median, stats->q1, stats->q3, attempt.status});
     }
-    auto detail = attempt_json(journal, history, primary, verdict);
+    auto detail = attempt_json(journal, history, primary, verdict, cache);
     for (const auto& group : groups()) {
       if (std::find(group.statuses.begin(), group.statuses.end(), attempt.status) != group.statuses.end()) {
         grouped[group.key].push_back(detail);
@@ -406,6 +414,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
       {"has_bench", !primary.bench.empty()},
       {"metric", inline_text(primary.name)},
       {"unit", inline_text(primary.unit)},
+      {"has_unit", !primary.unit.empty()},
       {"better", primary.higher_is_better ? "higher" : "lower"}}},
     {"baseline", baseline},
     {"summary", summary},

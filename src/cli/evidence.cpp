@@ -31,15 +31,16 @@ std::string run_numbers(const std::vector<core::RunRecord>& runs)
   return util::join(parts, ", ");
 }
 
-// Direction and minimum effect of every metric of a benchmark revision.
-struct MetricRules {
-  std::map<std::string, measure::Direction> directions;
-  std::string primary = "wall_s";
-  double min_effect_pct = 0;
-};
-
-MetricRules rules_for(store::Journal& journal, const std::string& bench, int revision)
+MetricRules rules_for(store::Journal& journal, const std::string& bench, int revision, VerdictCache* cache = nullptr)
 {
+  if (cache != nullptr) {
+    const auto key = std::make_pair(bench, revision);
+    const auto found = cache->m_rules.find(key);
+    if (found != cache->m_rules.end()) {
+      return found->second;
+    }
+    return cache->m_rules[key] = rules_for(journal, bench, revision);
+  }
   MetricRules rules;
   rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
   const auto definition_row = store::find_bench_revision(journal.db(), bench, revision);
@@ -56,13 +57,24 @@ MetricRules rules_for(store::Journal& journal, const std::string& bench, int rev
   return rules;
 }
 
-std::optional<nlohmann::json> environment_of(store::Journal& journal, const RunSet& set)
+std::optional<nlohmann::json> environment_of(store::Journal& journal, const RunSet& set, VerdictCache* cache)
 {
   for (const auto& run : set.runs) {
-    if (!run.env_blob.empty()) {
-      if (const auto text = journal.blob(run.env_blob)) {
-        return nlohmann::json::parse(*text);
+    if (run.env_blob.empty()) {
+      continue;
+    }
+    if (cache != nullptr) {
+      const auto found = cache->m_environments.find(run.env_blob);
+      if (found != cache->m_environments.end()) {
+        return found->second;
       }
+    }
+    if (const auto text = journal.blob(run.env_blob)) {
+      auto environment = nlohmann::json::parse(*text);
+      if (cache != nullptr) {
+        cache->m_environments[run.env_blob] = environment;
+      }
+      return environment;
     }
   }
   return std::nullopt;
@@ -108,12 +120,11 @@ std::string crossover_of(const std::vector<SeriesComparison>& series, const std:
 
 } // namespace
 
-RunSet run_set_of_run(store::Journal& journal, int number)
+namespace {
+
+RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run)
 {
-  const auto run = store::find_run(journal.db(), number);
-  if (!run) {
-    throw Error("there is no run #{}; see 'ej runs'", number);
-  }
+  const int number = run->number;
   RunSet set;
   set.label = fmt::format("run #{}", number);
   set.bench = run->bench;
@@ -128,6 +139,17 @@ RunSet run_set_of_run(store::Journal& journal, int number)
     set.warnings.push_back(fmt::format("run #{} was imported ({}), not measured by ej", number, run->source));
   }
   return set;
+}
+
+} // namespace
+
+RunSet run_set_of_run(store::Journal& journal, int number)
+{
+  const auto run = store::find_run(journal.db(), number);
+  if (!run) {
+    throw Error("there is no run #{}; see 'ej runs'", number);
+  }
+  return run_set_of_record(journal, &*run);
 }
 
 RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench)
@@ -167,8 +189,10 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
   return set;
 }
 
-ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
-                              const std::string& metric, bool force)
+namespace {
+
+ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
+                              const std::string& metric, bool force, VerdictCache* cache)
 {
   if (reference.bench != candidate.bench) {
     throw Error("{} ran benchmark {} and {} ran {}: results of different benchmarks are not comparable",
@@ -191,7 +215,7 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
   for (const auto* set : {&reference, &candidate}) {
     report.warnings.insert(report.warnings.end(), set->warnings.begin(), set->warnings.end());
   }
-  const auto rules = rules_for(journal, candidate.bench, candidate.revision);
+  const auto rules = rules_for(journal, candidate.bench, candidate.revision, cache);
   const auto reference_series = run_series(reference.samples);
   auto candidate_series = run_series(candidate.samples);
   // The primary metric first, then the others in the order the benchmark defines them.
@@ -237,8 +261,8 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
     throw Error("{} and {} have no metric with samples on both sides{}", reference.label, candidate.label,
                 report.warnings.empty() ? "" : " (" + util::join(report.warnings, "; ") + ")");
   }
-  const auto env_a = environment_of(journal, reference);
-  const auto env_b = environment_of(journal, candidate);
+  const auto env_a = environment_of(journal, reference, cache);
+  const auto env_b = environment_of(journal, candidate, cache);
   if (env_a && env_b && *env_a != *env_b) {
     report.env_changes = run::format_changes(run::diff_environments(*env_a, *env_b));
     if (!report.env_changes.empty()) {
@@ -247,6 +271,14 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
   }
   report.crossover = crossover_of(report.series, rules.primary);
   return report;
+}
+
+} // namespace
+
+ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
+                              const std::string& metric, bool force)
+{
+  return compare_with(journal, reference, candidate, metric, force, nullptr);
 }
 
 std::optional<int> current_baseline(store::Journal& journal, const std::string& plan, const std::string& bench)
@@ -262,9 +294,63 @@ std::optional<int> current_baseline(store::Journal& journal, const std::string& 
 
 namespace {
 
-std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& plan_slug, RunSet candidate)
+const std::vector<core::BaselineRecord>& baselines_of(store::Journal& journal, const std::string& plan,
+                                                   VerdictCache& cache)
 {
-  const auto baseline = current_baseline(journal, plan_slug, candidate.bench);
+  const auto found = cache.m_baselines.find(plan);
+  if (found != cache.m_baselines.end()) {
+    return found->second;
+  }
+  return cache.m_baselines[plan] = store::baseline_history(journal.db(), plan);
+}
+
+std::optional<int> cached_baseline(store::Journal& journal, const std::string& plan, const std::string& bench,
+                                   VerdictCache* cache)
+{
+  if (cache == nullptr) {
+    return current_baseline(journal, plan, bench);
+  }
+  std::optional<int> run;
+  for (const auto& baseline : baselines_of(journal, plan, *cache)) {
+    if (baseline.bench == bench) {
+      run = baseline.run;
+    }
+  }
+  return run;
+}
+
+RunSet baseline_set(store::Journal& journal, int run, VerdictCache* cache)
+{
+  if (cache == nullptr) {
+    return run_set_of_run(journal, run);
+  }
+  const auto found = cache->m_run_sets.find(run);
+  if (found != cache->m_run_sets.end()) {
+    return found->second;
+  }
+  return cache->m_run_sets[run] = run_set_of_run(journal, run);
+}
+
+std::string plan_target(store::Journal& journal, const std::string& plan_slug, VerdictCache* cache)
+{
+  if (cache != nullptr) {
+    const auto found = cache->m_targets.find(plan_slug);
+    if (found != cache->m_targets.end()) {
+      return found->second;
+    }
+  }
+  const auto plan = store::find_plan(journal.db(), plan_slug);
+  const auto target = plan ? plan->target : std::string();
+  if (cache != nullptr) {
+    cache->m_targets[plan_slug] = target;
+  }
+  return target;
+}
+
+std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& plan_slug, RunSet candidate,
+                                   VerdictCache* cache)
+{
+  const auto baseline = cached_baseline(journal, plan_slug, candidate.bench, cache);
   if (!baseline) {
     return std::nullopt;
   }
@@ -273,14 +359,14 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
       return std::nullopt; // the baseline itself
     }
   }
-  const auto reference = run_set_of_run(journal, *baseline);
+  const auto reference = baseline_set(journal, *baseline, cache);
   if (reference.revision != candidate.revision) {
     return std::nullopt;
   }
-  const auto rules = rules_for(journal, candidate.bench, candidate.revision);
+  const auto rules = rules_for(journal, candidate.bench, candidate.revision, cache);
   ComparisonReport report;
   try {
-    report = compare_sets(journal, reference, candidate, rules.primary, false);
+    report = compare_with(journal, reference, candidate, rules.primary, false, cache);
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -292,9 +378,9 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
   verdict.headline = report.series.front();
   verdict.candidate = std::move(candidate);
   verdict.text = fmt::format("{} vs run #{}", measure::short_verdict(verdict.headline.comparison), *baseline);
-  const auto plan = store::find_plan(journal.db(), plan_slug);
-  if (plan && !plan->target.empty()) {
-    const auto target = core::parse_target(plan->target);
+  const auto target_text = plan_target(journal, plan_slug, cache);
+  if (!target_text.empty()) {
+    const auto target = core::parse_target(target_text);
     if (target.metric == verdict.headline.metric) {
       verdict.meets_target = core::meets(target, verdict.headline.comparison.candidate_median);
     }
@@ -304,7 +390,7 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
 
 } // namespace
 
-std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt)
+std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt, VerdictCache* cache)
 {
   const auto record = store::find_attempt(journal.db(), attempt);
   if (!record) {
@@ -316,19 +402,31 @@ std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt)
   } catch (const Error&) {
     return std::nullopt;
   }
-  return verdict_for(journal, record->plan, std::move(candidate));
+  return verdict_for(journal, record->plan, std::move(candidate), cache);
 }
 
-std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run)
+std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run, VerdictCache* cache)
 {
   if (!run.attempt || !usable(run)) {
     return std::nullopt;
   }
-  const auto record = store::find_attempt(journal.db(), *run.attempt);
-  if (!record) {
-    return std::nullopt;
+  std::optional<std::string> plan;
+  if (cache != nullptr) {
+    if (const auto known = cache->m_attempt_plans.find(*run.attempt); known != cache->m_attempt_plans.end()) {
+      plan = known->second;
+    }
   }
-  return verdict_for(journal, record->plan, run_set_of_run(journal, run.number));
+  if (!plan) {
+    const auto record = store::find_attempt(journal.db(), *run.attempt);
+    if (!record) {
+      return std::nullopt;
+    }
+    plan = record->plan;
+    if (cache != nullptr) {
+      cache->m_attempt_plans[*run.attempt] = *plan;
+    }
+  }
+  return verdict_for(journal, *plan, run_set_of_record(journal, &run), cache);
 }
 
 std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit)

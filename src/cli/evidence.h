@@ -4,8 +4,10 @@
 #include "measure/comparison.h"
 #include "store/journal.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 // Results judged against their baseline: what compare, judge, show, log, runs and documents say.
@@ -58,9 +60,30 @@ struct Verdict {
   std::optional<bool> meets_target; // the plan's target on the candidate median, when it names the metric
   std::string text;                 // "+3.5% improved [2.9, 4.1] p=0.002 vs run #3"
 };
-std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt);
+
+// Direction and minimum effect of every metric of a benchmark revision.
+struct MetricRules {
+  std::map<std::string, measure::Direction> directions;
+  std::string primary = "wall_s";
+  double min_effect_pct = 0;
+};
+
+// What verdicts read again and again (a plan's baselines and target, the baseline's run set,
+// a benchmark revision's rules, parsed environments), kept for a command that judges many runs
+// at once (a plan document: thousands of runs against one baseline). Only while the journal is
+// not written.
+struct VerdictCache {
+  std::map<std::string, std::vector<core::BaselineRecord>> m_baselines; // by plan
+  std::map<std::string, std::string> m_targets;                          // by plan
+  std::map<int, RunSet> m_run_sets;                                      // baseline runs
+  std::map<std::pair<std::string, int>, MetricRules> m_rules;            // by benchmark revision
+  std::map<std::string, nlohmann::json> m_environments;                  // by blob hash
+  std::map<int, std::string> m_attempt_plans;                            // by attempt
+};
+
+std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt, VerdictCache* cache = nullptr);
 // The verdict of one run tied to an attempt, against its plan's baseline.
-std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run);
+std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run, VerdictCache* cache = nullptr);
 
 // Median of the primary metric of a set (first series), for targets and documents.
 std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit = nullptr);

@@ -16,6 +16,9 @@ namespace mustache = kainjow::mustache;
 
 namespace {
 
+// The name of the empty section that marks standalone closing-tag lines (see below).
+constexpr std::string_view k_line_marker = "ej-standalone-line";
+
 mustache::data to_mustache(const nlohmann::json& value)
 {
   switch (value.type()) {
@@ -133,7 +136,7 @@ public:
   const mustache::data* get(const std::string& name) const override
   {
     const auto* found = mustache::context<std::string>::get(name);
-    if (found == nullptr && m_unknown_names.size() < 100) {
+    if (found == nullptr && name != k_line_marker && m_unknown_names.size() < 100) {
       m_unknown_names.insert(name);
     }
     return found;
@@ -178,8 +181,11 @@ namespace {
 
 // The Mustache spec removes a line that holds only a section tag. kainjow does, except after the
 // closing tag of a section that did not render, where it leaves a blank line that would split a
-// markdown list. Joining each standalone closing tag with the line that follows gives the spec's
-// output in both cases.
+// markdown list: it only removes lines on which a section was rendered. An empty inverted section
+// over a name no data has is always rendered, so appending one to each standalone closing tag
+// gives the spec's output in both cases (joining the tag with the next line instead lost a blank
+// line that followed a section that did render).
+
 std::string strip_standalone_tag_lines(std::string_view text)
 {
   std::string out;
@@ -203,13 +209,12 @@ std::string strip_standalone_tag_lines(std::string_view text)
                             trimmed[2] == '/' &&
                             trimmed.substr(trimmed.size() - 2) == "}}" &&
                             trimmed.find("}}") == trimmed.size() - 2;
+    out += line;
     if (standalone) {
-      out += trimmed;
-    } else {
-      out += line;
-      if (has_newline) {
-        out += '\n';
-      }
+      out += fmt::format("{{{{^{0}}}}}{{{{/{0}}}}}", k_line_marker);
+    }
+    if (has_newline) {
+      out += '\n';
     }
     start = end + 1;
   }

@@ -133,3 +133,11 @@ TEST_CASE("a section that does not render leaves no blank line, so markdown list
   const auto out = ej::render::render_template(text, {{"no", false}, {"yes", true}}, "list.mustache");
   CHECK(out == "- a\n- c\n- d\n\nafter a blank line\n");
 }
+
+TEST_CASE("a blank line after a section keeps its place whether or not the section rendered")
+{
+  const std::string text = "{{#list}}\n- {{.}}\n{{/list}}\n\nafter\n{{#no}}\nx\n{{/no}}\n\nend\n";
+  const auto out = ej::render::render_template(text, {{"list", {"a", "b"}}, {"no", false}}, "blank.mustache",
+                                               {{}, true});
+  CHECK(out == "- a\n- b\n\nafter\n\nend\n");
+}

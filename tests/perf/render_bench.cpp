@@ -1,0 +1,157 @@
+// Builds a plan of 1,000 attempts and 10,000 runs (50,000 samples) in a scratch git repository,
+// then times `ej plan render` of the real binary on it against the 200 ms goal. Prints figures;
+// asserts nothing.
+//
+//   perf_render_bench [--attempts N] [--runs-per-attempt N] [--runs N] [--keep]
+#include "store/journal.h"
+#include "support/command.h"
+#include "support/temp_dir.h"
+#include "support/timing.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+
+using namespace ej;
+using nlohmann::json;
+
+namespace {
+
+const char* const k_statuses[] = {"adopted", "rejected", "blocked", "inconclusive", "superseded", "running"};
+
+json repeat(int index, double value)
+{
+  return {{"idx", index},
+          {"params", json::object()},
+          {"warmup", false},
+          {"ending", "exited"},
+          {"exit_code", 0},
+          {"signal", 0},
+          {"wall_s", 0.5},
+          {"user_s", 0.4},
+          {"sys_s", 0.1},
+          {"max_rss_kb", 10240},
+          {"samples", json::array({{{"metric", "verify_ms"}, {"key", ""}, {"value", value}, {"unit", "ms"}},
+                                   {{"metric", "wall_s"}, {"key", ""}, {"value", 0.5}, {"unit", "s"}}})}};
+}
+
+// Writes attempts and runs through the store (the same event path ej uses), 100 attempts a
+// transaction. Every tenth run is imported; the others are measured runs of 5 repeats.
+void generate(const std::filesystem::path& ej_dir, int attempts, int runs_per_attempt)
+{
+  auto journal = store::Journal::open(ej_dir);
+  std::mt19937 random(7);
+  std::normal_distribution<double> noise(0.0, 0.4);
+  int run = 0;
+  for (int first = 1; first <= attempts; first += 100) {
+    journal.write([&](store::Writer& writer) {
+      for (int number = first; number < first + 100 && number <= attempts; ++number) {
+        json links = json::array();
+        if (number > 1 && number % 7 == 0) {
+          links.push_back({{"kind", "blocked-by"}, {"to", number - 1}});
+        }
+        writer.append("attempt.created", {{"attempt", number},
+                                          {"plan", "big"},
+                                          {"title", "variant " + std::to_string(number) + " | NCCL_ALGO=Tree"},
+                                          {"hypothesis", "fewer launches, less *waiting* on the verify pass"},
+                                          {"command", "./bench --variant " + std::to_string(number)},
+                                          {"tags", {"nccl"}},
+                                          {"links", links},
+                                          {"git", {{"commit", "0123456789abcdef0123456789abcdef01234567"}}}});
+        const double center = 15.0 + static_cast<double>(number % 17) * 0.1;
+        for (int r = 0; r < runs_per_attempt; ++r) {
+          ++run;
+          if (run % 10 == 0) {
+            json samples = json::array();
+            for (int s = 0; s < 5; ++s) {
+              samples.push_back({{"metric", "verify_ms"}, {"key", ""}, {"value", center + noise(random)}, {"unit", "ms"}});
+            }
+            writer.append("run.imported", {{"run", run}, {"bench", "verify"}, {"revision", 1}, {"attempt", number},
+                                           {"source", "lab notebook"}, {"label", ""}, {"samples", samples}});
+            continue;
+          }
+          writer.append("run.started", {{"run", run}, {"bench", "verify"}, {"revision", 1}, {"attempt", number},
+                                        {"label", ""}, {"git", {{"commit", "0123456789abcdef"}}}, {"host", "h"}});
+          json repeats = json::array();
+          for (int s = 0; s < 5; ++s) {
+            repeats.push_back(repeat(s, center + noise(random)));
+          }
+          writer.append("run.repeats", {{"run", run}, {"repeats", repeats}});
+          writer.append("run.finished", {{"run", run}, {"status", "finished"}, {"reason", ""}});
+          if (run == 1) {
+            writer.append("baseline.pinned", {{"plan", "big"}, {"bench", "verify"}, {"run", 1}, {"reason", ""}});
+          }
+        }
+        writer.append("attempt.status", {{"attempt", number},
+                                         {"status", k_statuses[number % std::size(k_statuses)]},
+                                         {"reason", "measured: " + std::to_string(center) + " ms"},
+                                         {"git", json::object()}});
+        writer.append("attempt.note", {{"attempt", number}, {"text", "looked at the profile"}});
+      }
+    });
+  }
+  journal.write([&](store::Writer& writer) {
+    writer.append("baseline.pinned", {{"plan", "big"}, {"bench", "verify"}, {"run", run / 2 + 1},
+                                      {"reason", "CUDA 12.8 -> 13.0 upgrade"}});
+  });
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  int attempts = 1000;
+  int runs_per_attempt = 10;
+  int runs = 7;
+  bool keep = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--attempts") == 0 && i + 1 < argc) {
+      attempts = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--runs-per-attempt") == 0 && i + 1 < argc) {
+      runs_per_attempt = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+      runs = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--keep") == 0) {
+      keep = true;
+    }
+  }
+  const std::string ej = EJ_BINARY;
+  test::TempDir dir("ej-perf-render");
+  test::make_git_repo(dir.path());
+  // The plan and benchmark through the binary, so their definitions are exactly what ej writes.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+         {ej, "init"},
+         {ej, "plan", "new", "big", "--title", "A big plan", "--goal", "verify under 15 ms", "--target", "verify_ms < 15"},
+         {ej, "bench", "add", "verify", "--metric", "verify_ms=regex:verify_ms=([0-9.]+)", "--", "true"}}) {
+    const auto result = test::run_command(args, {dir.path(), {}, ""});
+    if (result.exit_code != 0) {
+      std::fprintf(stderr, "set-up failed: %s\n", result.err.c_str());
+      return 1;
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  generate(dir / ".ej", attempts, runs_per_attempt);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("journal: 1 plan, %d attempts, %d runs, generated in %.1f s, %.1f MB on disk\n", attempts,
+              attempts * runs_per_attempt, seconds,
+              static_cast<double>(std::filesystem::file_size(dir / ".ej" / "journal.db")) / 1e6);
+  std::printf("machine: %u cores; each figure is the median of %d runs of the real binary\n\n",
+              std::thread::hardware_concurrency(), runs);
+
+  test::print_timing("ej plan render big", test::time_command({ej, "plan", "render", "big"}, dir.path(), runs), 200,
+                     64);
+  test::print_timing("ej plan render big --check",
+                     test::time_command({ej, "plan", "render", "big", "--check"}, dir.path(), runs), 200, 64);
+  test::print_timing("ej report big --html big.html",
+                     test::time_command({ej, "report", "big", "--html", "big.html"}, dir.path(), runs), 300, 64);
+  std::printf("\ndocument: %.1f KB\n",
+              static_cast<double>(std::filesystem::file_size(dir / "journal" / "big.md")) / 1e3);
+  if (keep) {
+    std::printf("kept %s\n", dir.path().c_str());
+    std::exit(0); // skip TempDir's clean-up
+  }
+  return 0;
+}
