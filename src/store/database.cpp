@@ -50,13 +50,76 @@ void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
   }
 }
 
-Statement::Statement(sqlite3* db, std::string_view sql)
+StatementPool::~StatementPool()
+{
+  for (auto& entry : m_free) {
+    sqlite3_finalize(entry.second);
+  }
+}
+
+sqlite3_stmt* StatementPool::take(const std::string& sql)
+{
+  const auto it = m_free.find(sql);
+  if (it == m_free.end()) {
+    return nullptr;
+  }
+  auto* statement = it->second;
+  m_free.erase(it);
+  return statement;
+}
+
+void StatementPool::give_back(const std::string& sql, sqlite3_stmt* statement) noexcept
+{
+  sqlite3_reset(statement);
+  sqlite3_clear_bindings(statement);
+  try {
+    m_free.emplace(sql, statement);
+  } catch (...) {
+    sqlite3_finalize(statement);
+  }
+}
+
+namespace {
+
+sqlite3_stmt* compile(sqlite3* db, std::string_view sql, unsigned flags)
 {
   sqlite3_stmt* statement = nullptr;
-  const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &statement, nullptr);
-  m_statement.reset(statement);
+  const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), flags, &statement, nullptr);
   if (rc != SQLITE_OK) {
+    sqlite3_finalize(statement);
     throw_sqlite_error(db, rc, "preparing a query");
+  }
+  return statement;
+}
+
+} // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql) : m_statement(compile(db, sql, 0)) {}
+
+Statement::Statement(sqlite3* db, std::string_view sql, StatementPool& pool) : m_pool(&pool), m_sql(sql)
+{
+  m_statement = pool.take(m_sql);
+  if (m_statement == nullptr) {
+    m_statement = compile(db, sql, SQLITE_PREPARE_PERSISTENT);
+  }
+}
+
+Statement::Statement(Statement&& other) noexcept
+  : m_statement(other.m_statement), m_pool(other.m_pool), m_sql(std::move(other.m_sql))
+{
+  other.m_statement = nullptr;
+  other.m_pool = nullptr;
+}
+
+Statement::~Statement()
+{
+  if (m_statement == nullptr) {
+    return;
+  }
+  if (m_pool != nullptr) {
+    m_pool->give_back(m_sql, m_statement);
+  } else {
+    sqlite3_finalize(m_statement);
   }
 }
 
@@ -73,46 +136,46 @@ void check_bind(sqlite3_stmt* statement, int rc)
 
 Statement& Statement::bind(int index, std::int64_t value)
 {
-  check_bind(m_statement.get(), sqlite3_bind_int64(m_statement.get(), index, value));
+  check_bind(m_statement, sqlite3_bind_int64(m_statement, index, value));
   return *this;
 }
 
 Statement& Statement::bind(int index, double value)
 {
-  check_bind(m_statement.get(), sqlite3_bind_double(m_statement.get(), index, value));
+  check_bind(m_statement, sqlite3_bind_double(m_statement, index, value));
   return *this;
 }
 
 Statement& Statement::bind(int index, std::string_view value)
 {
-  check_bind(m_statement.get(), sqlite3_bind_text64(m_statement.get(), index, value.data(), value.size(),
+  check_bind(m_statement, sqlite3_bind_text64(m_statement, index, value.data(), value.size(),
                                                     SQLITE_TRANSIENT, SQLITE_UTF8));
   return *this;
 }
 
 Statement& Statement::bind_blob(int index, std::string_view bytes)
 {
-  check_bind(m_statement.get(),
-             sqlite3_bind_blob64(m_statement.get(), index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+  check_bind(m_statement,
+             sqlite3_bind_blob64(m_statement, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
   return *this;
 }
 
 Statement& Statement::bind_null(int index)
 {
-  check_bind(m_statement.get(), sqlite3_bind_null(m_statement.get(), index));
+  check_bind(m_statement, sqlite3_bind_null(m_statement, index));
   return *this;
 }
 
 bool Statement::step()
 {
-  const int rc = sqlite3_step(m_statement.get());
+  const int rc = sqlite3_step(m_statement);
   if (rc == SQLITE_ROW) {
     return true;
   }
   if (rc == SQLITE_DONE) {
     return false;
   }
-  throw_sqlite_error(sqlite3_db_handle(m_statement.get()), rc, "running a query");
+  throw_sqlite_error(sqlite3_db_handle(m_statement), rc, "running a query");
 }
 
 void Statement::run()
@@ -123,39 +186,39 @@ void Statement::run()
 
 void Statement::reset()
 {
-  sqlite3_reset(m_statement.get());
-  sqlite3_clear_bindings(m_statement.get());
+  sqlite3_reset(m_statement);
+  sqlite3_clear_bindings(m_statement);
 }
 
 std::int64_t Statement::integer(int column) const
 {
-  return sqlite3_column_int64(m_statement.get(), column);
+  return sqlite3_column_int64(m_statement, column);
 }
 
 double Statement::real(int column) const
 {
-  return sqlite3_column_double(m_statement.get(), column);
+  return sqlite3_column_double(m_statement, column);
 }
 
 std::string Statement::text(int column) const
 {
-  const auto* data = sqlite3_column_text(m_statement.get(), column);
-  const int size = sqlite3_column_bytes(m_statement.get(), column);
+  const auto* data = sqlite3_column_text(m_statement, column);
+  const int size = sqlite3_column_bytes(m_statement, column);
   return data != nullptr ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
                          : std::string();
 }
 
 std::string Statement::blob(int column) const
 {
-  const auto* data = sqlite3_column_blob(m_statement.get(), column);
-  const int size = sqlite3_column_bytes(m_statement.get(), column);
+  const auto* data = sqlite3_column_blob(m_statement, column);
+  const int size = sqlite3_column_bytes(m_statement, column);
   return data != nullptr ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
                          : std::string();
 }
 
 bool Statement::is_null(int column) const
 {
-  return sqlite3_column_type(m_statement.get(), column) == SQLITE_NULL;
+  return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
 }
 
 Database Database::open(const std::filesystem::path& path, OpenMode mode)

@@ -7,14 +7,38 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace ej::store {
+
+// Compiled statements kept for reuse: preparing the same SQL again and again was most of the time
+// of commands that read many rows one query at a time (rendering a large plan).
+class StatementPool {
+public:
+  StatementPool() = default;
+  StatementPool(const StatementPool&) = delete;
+  StatementPool& operator=(const StatementPool&) = delete;
+  ~StatementPool();
+
+  sqlite3_stmt* take(const std::string& sql);
+  void give_back(const std::string& sql, sqlite3_stmt* statement) noexcept;
+
+private:
+  std::unordered_multimap<std::string, sqlite3_stmt*> m_free;
+};
 
 class Statement {
 public:
   Statement(sqlite3* db, std::string_view sql);
+  Statement(sqlite3* db, std::string_view sql, StatementPool& pool);
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&&) = delete;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
 
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
@@ -38,7 +62,9 @@ public:
   bool is_null(int column) const;
 
 private:
-  util::Handle<sqlite3_stmt, sqlite3_finalize> m_statement;
+  sqlite3_stmt* m_statement = nullptr;
+  StatementPool* m_pool = nullptr; // where it goes back to, when it came from one
+  std::string m_sql;
 };
 
 enum class OpenMode { ReadWrite, ReadOnly };
@@ -50,7 +76,9 @@ public:
   static Database open_memory();
 
   void exec(std::string_view sql);
-  Statement prepare(std::string_view sql) { return Statement(m_db.get(), sql); }
+  // A statement from the pool (reset and unbound), or newly compiled; it returns to the pool when it
+  // goes out of scope. Statements must not outlive their Database.
+  Statement prepare(std::string_view sql) { return Statement(m_db.get(), sql, *m_pool); }
   std::int64_t last_insert_rowid() const;
   // An integer from a one-value query ("PRAGMA user_version").
   std::int64_t query_integer(std::string_view sql);
@@ -58,10 +86,14 @@ public:
   const std::filesystem::path& path() const { return m_path; }
 
 private:
-  Database(sqlite3* db, std::filesystem::path path) : m_db(db), m_path(std::move(path)) {}
+  Database(sqlite3* db, std::filesystem::path path)
+    : m_db(db), m_path(std::move(path)), m_pool(std::make_unique<StatementPool>())
+  {
+  }
 
   util::Handle<sqlite3, sqlite3_close_v2> m_db;
   std::filesystem::path m_path;
+  std::unique_ptr<StatementPool> m_pool; // declared last: finalized before the connection closes
 };
 
 // BEGIN IMMEDIATE (every write takes the write lock up front, so two writers never deadlock on
