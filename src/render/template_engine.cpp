@@ -16,6 +16,10 @@ namespace mustache = kainjow::mustache;
 
 namespace {
 
+// Marks a blank line that follows a standalone closing tag (see strip_standalone_tag_lines); removed
+// from the output.
+constexpr std::string_view k_blank_marker = "\x01ej-blank\x01";
+
 mustache::data to_mustache(const nlohmann::json& value)
 {
   switch (value.type()) {
@@ -179,12 +183,16 @@ namespace {
 // The Mustache spec removes a line that holds only a section tag. kainjow does, except after the
 // closing tag of a section that did not render, where it leaves a blank line that would split a
 // markdown list. Joining each standalone closing tag with the line that follows gives the spec's
-// output in both cases.
+// output in both cases, unless that line is empty: then the joined line is standalone again and
+// kainjow drops the blank line after a section that did render; a marker on that line (removed
+// after rendering) keeps it in both cases.
+
 std::string strip_standalone_tag_lines(std::string_view text)
 {
   std::string out;
   out.reserve(text.size());
   std::size_t start = 0;
+  bool after_closing_tag = false;
   while (start < text.size()) {
     auto end = text.find('\n', start);
     const bool has_newline = end != std::string_view::npos;
@@ -206,11 +214,15 @@ std::string strip_standalone_tag_lines(std::string_view text)
     if (standalone) {
       out += trimmed;
     } else {
+      if (after_closing_tag && trimmed.empty()) {
+        out += k_blank_marker;
+      }
       out += line;
       if (has_newline) {
         out += '\n';
       }
     }
+    after_closing_tag = standalone;
     start = end + 1;
   }
   return out;
@@ -236,6 +248,9 @@ std::string render_template(std::string_view template_text, const nlohmann::json
   const mustache::data root = to_mustache(data);
   Context context(&root, partials);
   std::string out = parsed.render(context);
+  for (auto at = out.find(k_blank_marker); at != std::string::npos; at = out.find(k_blank_marker, at)) {
+    out.erase(at, k_blank_marker.size());
+  }
   if (!parsed.is_valid()) {
     const auto error = parse_kainjow_error(parsed.error_message());
     throw Error("{}: {}; {}", where(name, std::nullopt), error.message, options.fix_hint);
