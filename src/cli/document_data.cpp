@@ -125,12 +125,26 @@ json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primar
                   {"median", false},
                   {"unit", inline_text(primary.unit)},
                   {"verdict", false}};
+    entry["label"] = inline_text(run.label);
+    entry["has_label"] = !run.label.empty();
+    json others = json::array();
     if (run.bench == primary.bench) {
-      if (const auto summary = run_summary(journal, run.number, primary.name)) {
-        entry["median"] = number(summary->median);
-        entry["n"] = summary->n;
+      for (const auto& series : run_series(store::run_samples(journal.db(), run.number))) {
+        if (series.values.empty()) {
+          continue;
+        }
+        const auto summary = measure::summarize(series.values);
+        if (series.metric == primary.name) {
+          entry["median"] = number(summary.median);
+          entry["n"] = summary.n;
+        } else if (series.metric != "wall_s") {
+          others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(summary.median),
+                                                    series.unit.empty() ? "" : " ", series.unit)));
+        }
       }
     }
+    entry["others"] = util::join(others.get<std::vector<std::string>>(), ", ");
+    entry["has_others"] = !others.empty();
     if (const auto verdict = run_verdict(journal, run)) {
       entry["verdict"] = inline_text(verdict->text);
     }
@@ -323,12 +337,18 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     const auto history = store::load_history(journal.db(), attempt);
     const auto verdict = attempt_verdict(journal, attempt.number);
     std::optional<measure::Summary> stats;
+    std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
     try {
       const auto set = run_set_of_attempt(journal, attempt.number, primary.bench);
       for (const auto& series : run_series(set.samples)) {
-        if (series.metric == primary.name && !series.values.empty()) {
+        if (series.values.empty()) {
+          continue;
+        }
+        if (series.metric == primary.name && !stats) {
           stats = measure::summarize(series.values);
-          break;
+        }
+        if (target && series.metric == target->metric && !target_stats) {
+          target_stats = measure::summarize(series.values);
         }
       }
     } catch (const Error&) {
@@ -338,6 +358,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
                 {"title", cell(attempt.title)},
                 {"status", core::to_string(attempt.status)},
                 {"median", stats ? number(stats->median) : "—"},
+                {"has_median", stats.has_value()},
                 {"unit", cell(primary.unit)},
                 {"change", "—"},
                 {"outcome", "—"},
@@ -351,8 +372,8 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
                                    : "n/a";
       row["outcome"] = std::string(measure::to_string(c.outcome));
     }
-    if (stats && target && target->metric == primary.name) {
-      row["target_met"] = core::meets(*target, stats->median) ? "yes" : "no";
+    if (target_stats) {
+      row["target_met"] = core::meets(*target, target_stats->median) ? "yes" : "no";
     }
     summary.push_back(row);
     if (stats) {
