@@ -134,15 +134,28 @@ json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primar
     if (verdict) {
       entry["verdict"] = inline_text(verdict->text);
     }
+    entry["label"] = inline_text(run.label);
+    entry["has_label"] = !run.label.empty();
+    json others = json::array();
     if (run.bench == primary.bench) {
       // The verdict read the run's samples already.
-      const auto summary = verdict ? summary_of(verdict->candidate.samples, primary.name)
-                                   : run_summary(journal, run.number, primary.name);
-      if (summary) {
-        entry["median"] = number(summary->median);
-        entry["n"] = summary->n;
+      const auto samples = verdict ? verdict->candidate.samples : store::run_samples(journal.db(), run.number);
+      for (const auto& series : run_series(samples)) {
+        if (series.values.empty()) {
+          continue;
+        }
+        const auto summary = measure::summarize(series.values);
+        if (series.metric == primary.name) {
+          entry["median"] = number(summary.median);
+          entry["n"] = summary.n;
+        } else if (series.metric != "wall_s") {
+          others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(summary.median),
+                                                    series.unit.empty() ? "" : " ", series.unit)));
+        }
       }
     }
+    entry["others"] = util::join(others.get<std::vector<std::string>>(), ", ");
+    entry["has_others"] = !others.empty();
     out.push_back(std::move(entry));
   }
   return out;
@@ -333,19 +346,33 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     const auto history = store::load_history(journal.db(), attempt);
     const auto verdict = attempt_verdict(journal, attempt.number, &cache);
     std::optional<measure::Summary> stats;
+    std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
+    std::vector<core::SampleRecord> samples;
     if (verdict && verdict->candidate.bench == primary.bench) {
-      stats = summary_of(verdict->candidate.samples, primary.name); // the same runs, read once
+      samples = verdict->candidate.samples; // the same runs, read once
     } else {
       try {
-        stats = summary_of(run_set_of_attempt(journal, attempt.number, primary.bench).samples, primary.name);
+        samples = run_set_of_attempt(journal, attempt.number, primary.bench).samples;
       } catch (const Error&) {
         // no finished runs: the row says so
+      }
+    }
+    for (const auto& series : run_series(samples)) {
+      if (series.values.empty()) {
+        continue;
+      }
+      if (series.metric == primary.name && !stats) {
+        stats = measure::summarize(series.values);
+      }
+      if (target && series.metric == target->metric && !target_stats) {
+        target_stats = measure::summarize(series.values);
       }
     }
     json row = {{"number", attempt.number},
                 {"title", cell(attempt.title)},
                 {"status", core::to_string(attempt.status)},
                 {"median", stats ? number(stats->median) : "—"},
+                {"has_median", stats.has_value()},
                 {"unit", cell(primary.unit)},
                 {"change", "—"},
                 {"outcome", "—"},
@@ -359,8 +386,8 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
                                    : "n/a";
       row["outcome"] = std::string(measure::to_string(c.outcome));
     }
-    if (stats && target && target->metric == primary.name) {
-      row["target_met"] = core::meets(*target, stats->median) ? "yes" : "no";
+    if (target_stats) {
+      row["target_met"] = core::meets(*target, target_stats->median) ? "yes" : "no";
     }
     summary.push_back(row);
     if (stats) {

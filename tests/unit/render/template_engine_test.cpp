@@ -141,3 +141,12 @@ TEST_CASE("a blank line after a section keeps its place whether or not the secti
                                                {{}, true});
   CHECK(out == "- a\n- b\n\nafter\n\nend\n");
 }
+
+TEST_CASE("a blank line after a section's closing tag stays, whether the section rendered or not")
+{
+  const std::string text = "{{#list}}\n- {{.}}\n{{/list}}\n\nnext\n{{#yes}}\n{{#no}}\nx\n{{/no}}\n{{/yes}}\n\nlast\n";
+  const nlohmann::json with_items = {{"list", {"a", "b"}}, {"yes", true}, {"no", false}};
+  CHECK(render_template(text, with_items, "blank.mustache") == "- a\n- b\n\nnext\n\nlast\n");
+  const nlohmann::json empty = {{"list", nlohmann::json::array()}, {"yes", false}, {"no", false}};
+  CHECK(render_template(text, empty, "blank.mustache") == "\nnext\n\nlast\n");
+}

@@ -1,0 +1,95 @@
+// The EAGLE-3 example (examples/eagle-fast-verify/): replay.sh must reproduce the committed plan
+// document and chart byte for byte, and the document must hold the campaign as replayed.
+#include "render/markdown_check.h"
+#include "support/command.h"
+#include "support/temp_dir.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+using ej::test::read_text;
+using ej::test::run_command;
+using ej::test::TempDir;
+
+namespace {
+
+const std::filesystem::path k_example_dir = EJ_SOURCE_DIR "/examples/eagle-fast-verify";
+const char* const k_hint = "regenerate with examples/eagle-fast-verify/replay.sh build/ej examples/eagle-fast-verify";
+
+std::filesystem::path replay(const TempDir& dir)
+{
+  const auto out = dir / "out";
+  const auto result = run_command({"bash", (k_example_dir / "replay.sh").string(), EJ_BINARY, out.string()});
+  INFO("stdout: " << result.out << "\nstderr: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("replay.sh reproduces the committed EAGLE-3 plan document and chart byte for byte")
+{
+  TempDir dir("ej-eagle-example");
+  const auto out = replay(dir);
+  for (const std::string name : {"eagle-fast-verify.md", "eagle-fast-verify.svg"}) {
+    INFO(name << " differs from the committed one; if the change is intended, " << k_hint);
+    CHECK(read_text(out / name) == read_text(k_example_dir / name));
+  }
+}
+
+TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with its status")
+{
+  const auto markdown = read_text(k_example_dir / "eagle-fast-verify.md");
+  const auto tables = ej::render::parse_markdown_tables(markdown);
+  const std::vector<std::vector<std::string>>* summary = nullptr;
+  for (const auto& table : tables) {
+    if (!table.empty() && table.front().size() > 2 && table.front()[1] == "attempt" && table.front()[2] == "status") {
+      summary = &table;
+    }
+  }
+  REQUIRE(summary != nullptr);
+  const std::map<std::string, std::string> expected = {
+    {"No speculation (reference server)", "superseded"},
+    {"EAGLE-3 speculative decoding", "rejected"},
+    {"CUDA 12.8 -> 13.0 upgrade", "adopted"},
+    {"FlashInfer allreduce fusion", "blocked"},
+    {"NCCL_ALGO=Tree", "rejected"},
+    {"Custom allreduce kernels", "rejected"},
+    {"Torch symmetric memory", "blocked"},
+    {"Expert parallelism", "rejected"},
+    {"Smaller cuda-graph-max-bs", "rejected"},
+    {"FlashInfer attention backend", "adopted"},
+    {"FlashInfer allreduce fusion on CUDA 13", "adopted"},
+    {"Torch symmetric memory on CUDA 13", "adopted"},
+  };
+  std::map<std::string, std::string> found;
+  std::map<std::string, std::string> medians;
+  for (std::size_t i = 1; i < summary->size(); ++i) {
+    const auto& row = (*summary)[i];
+    REQUIRE(row.size() >= 4);
+    found[row[1]] = row[2];
+    medians[row[1]] = row[3];
+  }
+  CHECK(found == expected);
+  // The write-ups' figures, imported with `ej record`.
+  CHECK(medians["No speculation (reference server)"] == "89.50 tok/s");
+  CHECK(medians["EAGLE-3 speculative decoding"] == "54.10 tok/s");
+  CHECK(medians["FlashInfer attention backend"] == "92.60 tok/s");
+  CHECK(medians["FlashInfer allreduce fusion on CUDA 13"] == "96.10 tok/s");
+  CHECK(medians["NCCL_ALGO=Tree"] == "—");
+  // The author's prose, added between two renders, survived the second one.
+  CHECK(markdown.find("the dates here are") != std::string::npos);
+  CHECK(markdown.find("imported: the write-ups of the campaign") != std::string::npos);
+}
+
+TEST_CASE("replay.sh fails clearly when the ej binary is missing")
+{
+  TempDir dir("ej-eagle-example");
+  const auto result =
+      run_command({"bash", (k_example_dir / "replay.sh").string(), (dir / "no-ej").string(), (dir / "out").string()});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("missing") != std::string::npos);
+}
