@@ -199,7 +199,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
             samples.push_back({{"metric", metric.name},
                                {"key", value.key},
                                {"value", value.skipped ? 0.0 : value.value},
-                               {"unit", value.unit},
+                               {"unit", value.unit.empty() ? measure::effective_unit(metric) : value.unit},
                                {"kind", value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample"}});
             if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
               primary.push_back(value.value);

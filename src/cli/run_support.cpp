@@ -138,6 +138,9 @@ std::vector<SeriesSummary> run_series(const std::vector<core::SampleRecord>& sam
       series.push_back({sample.metric, params, sample.key, sample.unit, {}, 0, 0});
     }
     auto& s = series[it->second];
+    if (s.unit.empty()) {
+      s.unit = sample.unit; // a skipped state may come first, without a unit
+    }
     if (sample.kind == "skipped") {
       ++s.skipped;
     } else if (sample.kind == "aggregate") {

@@ -170,7 +170,7 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   }));
 }
 
-TEST_CASE("--out writes the document elsewhere in the repository and --stdout prints it and writes nothing")
+TEST_CASE("the --out option writes the document elsewhere in the repository and --stdout prints it and writes nothing")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan P"});
@@ -289,7 +289,7 @@ TEST_CASE("the same journal renders byte-identical files, also after ej reindex"
   CHECK(repo.ok({"plan", "render", "eagle", "--stdout"}) == doc);
 }
 
-TEST_CASE("--check exits 0 when the document is up to date, 1 when not, and never writes")
+TEST_CASE("plan render --check exits 0 when the document is up to date, 1 when not, and never writes")
 {
   EjRepo repo;
   make_campaign(repo);
