@@ -112,9 +112,7 @@ std::optional<measure::Summary> run_summary(store::Journal& journal, int run, co
 
 json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primary, VerdictCache& cache)
 {
-  store::RunFilter filter;
-  filter.attempt = attempt;
-  auto runs = store::list_runs(journal.db(), filter);
+  auto runs = runs_of_attempt(journal, attempt, &cache);
   std::reverse(runs.begin(), runs.end());
   json out = json::array();
   for (const auto& run : runs) {
@@ -338,6 +336,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   }
 
   VerdictCache cache; // the journal is only read here
+  prefetch_plan(journal, slug, cache);
   json summary = json::array();
   std::map<std::string, json> grouped;
   json timeline = json::array();
@@ -352,7 +351,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
       samples = verdict->candidate.samples; // the same runs, read once
     } else {
       try {
-        samples = run_set_of_attempt(journal, attempt.number, primary.bench).samples;
+        samples = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
       } catch (const Error&) {
         // no finished runs: the row says so
       }
@@ -389,14 +388,15 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     if (target_stats) {
       row["target_met"] = core::meets(*target, target_stats->median) ? "yes" : "no";
     }
-    summary.push_back(row);
+    summary.push_back(std::move(row));
     if (stats) {
       out.chart.points.push_back({fmt::format("#{}", attempt.number), stats->median, stats->q1, stats->q3, attempt.status});
     }
     auto detail = attempt_json(journal, history, primary, verdict, cache);
     for (const auto& group : groups()) {
       if (std::find(group.statuses.begin(), group.statuses.end(), attempt.status) != group.statuses.end()) {
-        grouped[group.key].push_back(detail);
+        grouped[group.key].push_back(std::move(detail)); // an attempt is in one group
+        break;
       }
     }
     timeline_entries.emplace_back(attempt.created_ms, json{{"date", util::format_date(attempt.created_ms)},
@@ -421,11 +421,10 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   for (const auto& group : groups()) {
     const auto it = grouped.find(group.key);
     const bool any = it != grouped.end();
-    group_list.push_back({{"name", group.name},
-                          {"key", group.key},
-                          {"attempts", any ? it->second : json::array()},
-                          {"has_attempts", any},
-                          {"count", any ? it->second.size() : 0}});
+    json entry = {{"name", group.name}, {"key", group.key}, {"has_attempts", any},
+                  {"count", any ? it->second.size() : 0}};
+    entry["attempts"] = any ? std::move(it->second) : json::array();
+    group_list.push_back(std::move(entry));
   }
   out.data = {
     {"plan",
@@ -443,15 +442,16 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
       {"unit", inline_text(primary.unit)},
       {"has_unit", !primary.unit.empty()},
       {"better", primary.higher_is_better ? "higher" : "lower"}}},
-    {"baseline", baseline},
-    {"summary", summary},
     {"has_attempts", !summary.empty()},
     {"attempt_count", summary.size()},
-    {"groups", group_list},
-    {"timeline", timeline},
     {"has_timeline", !timeline.empty()},
     {"chart", {{"file", chart_file}, {"has_points", !out.chart.points.empty()}}},
   };
+  // The large parts are moved in: an initializer list would copy them.
+  out.data["baseline"] = std::move(baseline);
+  out.data["summary"] = std::move(summary);
+  out.data["groups"] = std::move(group_list);
+  out.data["timeline"] = std::move(timeline);
   return out;
 }
 

@@ -120,9 +120,44 @@ std::string crossover_of(const std::vector<SeriesComparison>& series, const std:
 
 } // namespace
 
+void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache)
+{
+  store::RunFilter filter;
+  filter.plan = plan;
+  for (auto& run : store::list_runs(journal.db(), filter)) {
+    const int attempt = *run.attempt;
+    cache.m_attempt_plans[attempt] = plan;
+    cache.m_runs_by_attempt[attempt].push_back(std::move(run));
+  }
+  cache.m_samples = store::plan_samples(journal.db(), plan);
+  cache.m_prefetched = true;
+}
+
+std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attempt, VerdictCache* cache)
+{
+  if (cache != nullptr && cache->m_prefetched) {
+    const auto it = cache->m_runs_by_attempt.find(attempt);
+    return it != cache->m_runs_by_attempt.end() ? it->second : std::vector<core::RunRecord>{};
+  }
+  store::RunFilter filter;
+  filter.attempt = attempt;
+  return store::list_runs(journal.db(), filter);
+}
+
 namespace {
 
-RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run)
+std::vector<core::SampleRecord> samples_of(store::Journal& journal, int run, VerdictCache* cache)
+{
+  if (cache != nullptr && cache->m_prefetched) {
+    const auto it = cache->m_samples.find(run);
+    if (it != cache->m_samples.end()) {
+      return it->second;
+    }
+  }
+  return store::run_samples(journal.db(), run);
+}
+
+RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run, VerdictCache* cache = nullptr)
 {
   const int number = run->number;
   RunSet set;
@@ -130,7 +165,7 @@ RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run)
   set.bench = run->bench;
   set.revision = run->revision;
   set.runs = {*run};
-  set.samples = store::run_samples(journal.db(), number);
+  set.samples = samples_of(journal, number, cache);
   if (!usable(*run)) {
     set.warnings.push_back(fmt::format("run #{} is {}{}; its samples may be incomplete", number, run->status,
                                        run->reason.empty() ? "" : " (" + util::first_line(run->reason, 80) + ")"));
@@ -152,18 +187,16 @@ RunSet run_set_of_run(store::Journal& journal, int number)
   return run_set_of_record(journal, &*run);
 }
 
-RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench)
+RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench, VerdictCache* cache)
 {
-  if (!store::find_attempt(journal.db(), attempt)) {
+  const bool prefetched = cache != nullptr && cache->m_prefetched && cache->m_attempt_plans.count(attempt) > 0;
+  if (!prefetched && !store::find_attempt(journal.db(), attempt)) {
     throw Error("there is no attempt #{}; see 'ej log'", attempt);
   }
-  store::RunFilter filter;
-  filter.attempt = attempt;
-  filter.bench = bench;
-  const auto runs = store::list_runs(journal.db(), filter); // newest first
+  const auto runs = runs_of_attempt(journal, attempt, prefetched ? cache : nullptr); // newest first
   RunSet set;
   for (const auto& run : runs) {
-    if (!usable(run)) {
+    if (!usable(run) || (!bench.empty() && run.bench != bench)) {
       continue;
     }
     if (set.runs.empty()) {
@@ -179,7 +212,7 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
                 bench.empty() ? "" : " of " + bench, attempt);
   }
   for (const auto& run : set.runs) {
-    auto samples = store::run_samples(journal.db(), run.number);
+    auto samples = samples_of(journal, run.number, cache);
     set.samples.insert(set.samples.end(), samples.begin(), samples.end());
     if (run.status == "imported") {
       set.warnings.push_back(fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
@@ -392,17 +425,27 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
 
 std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt, VerdictCache* cache)
 {
-  const auto record = store::find_attempt(journal.db(), attempt);
-  if (!record) {
-    return std::nullopt;
+  std::string plan;
+  if (cache != nullptr && cache->m_prefetched) {
+    const auto known = cache->m_attempt_plans.find(attempt);
+    if (known == cache->m_attempt_plans.end()) {
+      return std::nullopt; // no runs
+    }
+    plan = known->second;
+  } else {
+    const auto record = store::find_attempt(journal.db(), attempt);
+    if (!record) {
+      return std::nullopt;
+    }
+    plan = record->plan;
   }
   RunSet candidate;
   try {
-    candidate = run_set_of_attempt(journal, attempt);
+    candidate = run_set_of_attempt(journal, attempt, "", cache);
   } catch (const Error&) {
     return std::nullopt;
   }
-  return verdict_for(journal, record->plan, std::move(candidate), cache);
+  return verdict_for(journal, plan, std::move(candidate), cache);
 }
 
 std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run, VerdictCache* cache)
@@ -426,7 +469,7 @@ std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecor
       cache->m_attempt_plans[*run.attempt] = *plan;
     }
   }
-  return verdict_for(journal, *plan, run_set_of_record(journal, &run), cache);
+  return verdict_for(journal, *plan, run_set_of_record(journal, &run, cache), cache);
 }
 
 std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit)

@@ -34,7 +34,9 @@ struct RunSet {
 
 RunSet run_set_of_run(store::Journal& journal, int run);
 // The attempt's runs of `bench` (its latest-used benchmark when empty), of the newest revision used.
-RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench = "");
+struct VerdictCache;
+RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench = "",
+                          VerdictCache* cache = nullptr);
 
 struct ComparisonReport {
   std::vector<SeriesComparison> series; // in a fixed order: metric, params, key
@@ -79,7 +81,17 @@ struct VerdictCache {
   std::map<std::pair<std::string, int>, MetricRules> m_rules;            // by benchmark revision
   std::map<std::string, nlohmann::json> m_environments;                  // by blob hash
   std::map<int, std::string> m_attempt_plans;                            // by attempt
+  // Filled by prefetch_plan: every run (newest first) and sample of a plan's attempts.
+  bool m_prefetched = false;
+  std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
+  std::map<int, std::vector<core::SampleRecord>> m_samples; // by run
 };
+
+// Reads all runs and samples of a plan's attempts in two queries, for commands that judge them all
+// (documents): without it each attempt and run costs queries of its own.
+void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache);
+// The attempt's runs, newest first, from the cache when it was prefetched.
+std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attempt, VerdictCache* cache);
 
 std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt, VerdictCache* cache = nullptr);
 // The verdict of one run tied to an attempt, against its plan's baseline.

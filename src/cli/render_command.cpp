@@ -115,13 +115,17 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
   out.chart.replace_extension(".svg");
   std::string name;
   const auto text = template_text(options, name);
-  const auto data = build_document_data(journal, options.slug, out.chart.filename().string());
+  std::optional<DocumentData> data;
+  {
+    store::ReadTransaction snapshot(journal.db());
+    data = build_document_data(journal, options.slug, out.chart.filename().string());
+  }
   render::TemplateOptions template_options;
   template_options.fix_hint = options.template_file.empty() ? "this is a bug in ej's default template"
                                                             : "fix the template or run without --template";
-  const auto rendered = render::render_template(text, data.data, std::filesystem::path(name).filename().string(),
+  const auto rendered = render::render_template(text, data->data, std::filesystem::path(name).filename().string(),
                                                 template_options);
-  out.svg = render::render_chart_svg(data.chart);
+  out.svg = render::render_chart_svg(data->chart);
   out.existing = util::read_file(out.doc);
   const auto all_hashes = load_hashes(workspace);
   std::map<std::string, std::string> stored;

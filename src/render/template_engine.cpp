@@ -19,23 +19,14 @@ namespace {
 // The name of the empty section that marks standalone closing-tag lines (see below).
 constexpr std::string_view k_line_marker = "ej-standalone-line";
 
-mustache::data to_mustache(const nlohmann::json& value)
+// A value with no children yet: scalars are final, objects and lists are filled in place.
+mustache::data shell_of(const nlohmann::json& value)
 {
   switch (value.type()) {
-  case nlohmann::json::value_t::object: {
-    mustache::data object{mustache::data::type::object};
-    for (const auto& [key, item] : value.items()) {
-      object.set(key, to_mustache(item));
-    }
-    return object;
-  }
-  case nlohmann::json::value_t::array: {
-    mustache::data list{mustache::data::type::list};
-    for (const auto& item : value) {
-      list.push_back(to_mustache(item));
-    }
-    return list;
-  }
+  case nlohmann::json::value_t::object:
+    return mustache::data{mustache::data::type::object};
+  case nlohmann::json::value_t::array:
+    return mustache::data{mustache::data::type::list};
   case nlohmann::json::value_t::string:
     return mustache::data{value.get_ref<const std::string&>()};
   case nlohmann::json::value_t::boolean:
@@ -53,6 +44,39 @@ mustache::data to_mustache(const nlohmann::json& value)
     break;
   }
   return mustache::data{false};
+}
+
+// kainjow's data only copies children in (set, push_back), which made converting a large document's
+// data quadratic in its depth. Children are therefore inserted as empty shells and filled in place;
+// a list gets all its shells before any is filled, so no filled element is copied when it grows.
+// (get() and list_value() are const; the data they point into is ours and mutable.)
+void fill(mustache::data& target, const nlohmann::json& value)
+{
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items()) {
+      target.set(key, shell_of(item));
+      if (item.is_object() || item.is_array()) {
+        fill(const_cast<mustache::data&>(*target.get(key)), item);
+      }
+    }
+  } else if (value.is_array()) {
+    for (const auto& item : value) {
+      target.push_back(shell_of(item));
+    }
+    auto& list = const_cast<mustache::basic_list<std::string>&>(target.list_value());
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (value[i].is_object() || value[i].is_array()) {
+        fill(list[i], value[i]);
+      }
+    }
+  }
+}
+
+mustache::data to_mustache(const nlohmann::json& value)
+{
+  auto root = shell_of(value);
+  fill(root, value);
+  return root;
 }
 
 std::size_t line_of(std::string_view text, std::size_t position)

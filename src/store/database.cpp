@@ -292,4 +292,14 @@ void WriteTransaction::commit()
   m_done = true;
 }
 
+ReadTransaction::ReadTransaction(Database& db) : m_db(db)
+{
+  m_db.exec("BEGIN DEFERRED");
+}
+
+ReadTransaction::~ReadTransaction()
+{
+  sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr); // nothing was written
+}
+
 } // namespace ej::store

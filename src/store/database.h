@@ -111,6 +111,19 @@ private:
   bool m_done = false;
 };
 
+// One consistent snapshot for a command that reads much (a document): also spares SQLite taking and
+// releasing its file locks around every statement.
+class ReadTransaction {
+public:
+  explicit ReadTransaction(Database& db);
+  ~ReadTransaction();
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+private:
+  Database& m_db;
+};
+
 // Turns an SQLite failure into the message a user can act on.
 [[noreturn]] void throw_sqlite_error(sqlite3* db, int code, std::string_view doing);
 

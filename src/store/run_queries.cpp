@@ -190,6 +190,22 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   return out;
 }
 
+std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(
+    "SELECT s.run, s.repeat_idx, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
+    "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
+    "ORDER BY s.run, s.repeat_idx, s.ordinal");
+  select.bind(1, plan);
+  std::map<int, std::vector<core::SampleRecord>> out;
+  while (select.step()) {
+    out[static_cast<int>(select.integer(0))].push_back({static_cast<int>(select.integer(1)), select.text(2),
+                                                         select.text(3), select.text(4), select.real(5),
+                                                         select.text(6), select.text(7)});
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
 {
   auto select = db.prepare("SELECT name, definition FROM probes ORDER BY name");

@@ -3,6 +3,7 @@
 #include "core/run_records.h"
 #include "store/database.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
+// Every sample of the runs of a plan's attempts, by run: one query instead of one per run.
+std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan);
 
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db);
 
