@@ -28,6 +28,27 @@ void print_attempt_line(store::Journal& journal, const core::Attempt& attempt)
   }
 }
 
+// Attempts as a JSON array, or a line each (and what to do when there are none).
+void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& attempts, bool json,
+                    const std::string& when_none)
+{
+  if (json) {
+    auto out = nlohmann::json::array();
+    for (const auto& attempt : attempts) {
+      out.push_back(to_json(attempt));
+    }
+    print_json(out);
+    return;
+  }
+  if (attempts.empty()) {
+    fmt::print("{}\n", when_none);
+    return;
+  }
+  for (const auto& attempt : attempts) {
+    print_attempt_line(journal, attempt);
+  }
+}
+
 struct LogOptions {
   std::string plan;
   std::string status;
@@ -58,21 +79,7 @@ void run_log(const LogOptions& options)
   }
   auto journal = open_journal(locate_workspace());
   const auto attempts = store::list_attempts(journal.db(), filter);
-  if (options.json) {
-    auto out = nlohmann::json::array();
-    for (const auto& attempt : attempts) {
-      out.push_back(to_json(attempt));
-    }
-    print_json(out);
-    return;
-  }
-  if (attempts.empty()) {
-    fmt::print("no attempts match; record one with: ej try \"TITLE\" --plan SLUG\n");
-    return;
-  }
-  for (const auto& attempt : attempts) {
-    print_attempt_line(journal, attempt);
-  }
+  print_attempts(journal, attempts, options.json, "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
 }
 
 struct ShowOptions {
@@ -217,21 +224,7 @@ void run_search(const SearchOptions& options)
       attempts.push_back(std::move(*attempt));
     }
   }
-  if (options.json) {
-    auto out = nlohmann::json::array();
-    for (const auto& attempt : attempts) {
-      out.push_back(to_json(attempt));
-    }
-    print_json(out);
-    return;
-  }
-  if (attempts.empty()) {
-    fmt::print("nothing matches '{}'\n", options.text);
-    return;
-  }
-  for (const auto& attempt : attempts) {
-    print_attempt_line(journal, attempt);
-  }
+  print_attempts(journal, attempts, options.json, fmt::format("nothing matches '{}'", options.text));
 }
 
 } // namespace

@@ -6,56 +6,12 @@
 // Prints figures; asserts nothing.
 #include "support/command.h"
 #include "support/temp_dir.h"
+#include "support/timing.h"
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 
-extern char** environ;
-
-namespace {
-
-struct Measured {
-  double seconds = 0;
-  long peak_rss_kb = 0;
-  int exit_code = -1;
-};
-
-Measured measure(const std::vector<std::string>& argv, const std::filesystem::path& cwd)
-{
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  std::vector<std::string> args = argv;
-  std::vector<char*> c_args;
-  for (auto& arg : args) {
-    c_args.push_back(arg.data());
-  }
-  c_args.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  Measured out;
-  if (posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), environ) != 0) {
-    fmt::print("cannot start {}\n", argv[0]);
-    return out;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.peak_rss_kb = usage.ru_maxrss;
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return out;
-}
-
-} // namespace
+using ej::test::measure_once;
 
 int main()
 {
@@ -75,8 +31,8 @@ int main()
   double best_ej = 1e9;
   double best_hyperfine = 1e9;
   for (int round = 0; round < k_rounds; ++round) {
-    const auto ej_run = measure({ej, "run", "true", "--quiet"}, dir.path());
-    const auto hyperfine = measure({"hyperfine", "-N", "--runs", "200", "--style", "none", "true"}, dir.path());
+    const auto ej_run = measure_once({ej, "run", "true", "--quiet"}, dir.path());
+    const auto hyperfine = measure_once({"hyperfine", "-N", "--runs", "200", "--style", "none", "true"}, dir.path());
     if (ej_run.exit_code != 0 || hyperfine.exit_code != 0) {
       fmt::print("a run failed (ej exit {}, hyperfine exit {}); is hyperfine installed?\n", ej_run.exit_code,
                  hyperfine.exit_code);
@@ -93,8 +49,8 @@ int main()
   double best_cat = 1e9;
   long capture_rss = 0;
   for (int round = 0; round < k_rounds; ++round) {
-    const auto capture = measure({ej, "run", "gib", "--quiet"}, dir.path());
-    const auto cat = measure({"sh", "-c", "head -c 1G /dev/zero | cat > /dev/null"}, dir.path());
+    const auto capture = measure_once({ej, "run", "gib", "--quiet"}, dir.path());
+    const auto cat = measure_once({"sh", "-c", "head -c 1G /dev/zero | cat > /dev/null"}, dir.path());
     best_capture = std::min(best_capture, capture.seconds);
     best_cat = std::min(best_cat, cat.seconds);
     capture_rss = std::max(capture_rss, capture.peak_rss_kb);

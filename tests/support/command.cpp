@@ -47,21 +47,15 @@ std::vector<char*> c_strings(std::vector<std::string>& strings)
   return out;
 }
 
-} // namespace
-
-CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options)
+// Starts argv with stdin, stdout and stderr opened on the given files.
+pid_t spawn_with(const std::vector<std::string>& argv, const CommandOptions& options, const char* in_path,
+                 const char* out_path, const char* err_path)
 {
-  TempDir io("ej-cmd", false);
-  const auto in_path = io / "in";
-  const auto out_path = io / "out";
-  const auto err_path = io / "err";
-  write_text(in_path, options.input);
-
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, in_path.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 0, in_path, O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (!options.cwd.empty()) {
     posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
   }
@@ -75,6 +69,20 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   if (rc != 0) {
     throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
   }
+  return pid;
+}
+
+} // namespace
+
+CommandResult run_command(const std::vector<std::string>& argv, const CommandOptions& options)
+{
+  TempDir io("ej-cmd", false);
+  const auto in_path = io / "in";
+  const auto out_path = io / "out";
+  const auto err_path = io / "err";
+  write_text(in_path, options.input);
+
+  const pid_t pid = spawn_with(argv, options, in_path.c_str(), out_path.c_str(), err_path.c_str());
   int status = 0;
   rusage usage{};
   while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
@@ -93,24 +101,7 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
 
 int start_command(const std::vector<std::string>& argv, const CommandOptions& options)
 {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  if (!options.cwd.empty()) {
-    posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
-  }
-  auto args = argv;
-  auto env = merged_environment(options.env);
-  auto c_args = c_strings(args);
-  auto c_env = c_strings(env);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), c_env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
-  }
+  const pid_t pid = spawn_with(argv, options, "/dev/null", "/dev/null", "/dev/null");
   return pid;
 }
 

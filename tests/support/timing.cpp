@@ -13,35 +13,45 @@ extern char** environ;
 
 namespace ej::test {
 
+Measured measure_once(const std::vector<std::string>& argv, const std::filesystem::path& cwd)
+{
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  std::vector<std::string> args = argv;
+  std::vector<char*> c_args;
+  for (auto& arg : args) {
+    c_args.push_back(arg.data());
+  }
+  c_args.push_back(nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw std::runtime_error("cannot start " + argv[0]);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  Measured out;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.peak_rss_kb = usage.ru_maxrss;
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return out;
+}
+
 Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs)
 {
   std::vector<double> times;
   Timing timing;
   for (int run = 0; run < runs; ++run) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-    std::vector<std::string> args = argv;
-    std::vector<char*> c_args;
-    for (auto& arg : args) {
-      c_args.push_back(arg.data());
-    }
-    c_args.push_back(nullptr);
-    const auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawnp(&pid, c_args[0], &actions, nullptr, c_args.data(), environ) != 0) {
-      throw std::runtime_error("cannot start " + argv[0]);
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    rusage usage{};
-    wait4(pid, &status, 0, &usage);
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-    times.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
-    timing.peak_rss_kb = std::max(timing.peak_rss_kb, usage.ru_maxrss);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const auto measured = measure_once(argv, cwd);
+    times.push_back(measured.seconds * 1000.0);
+    timing.peak_rss_kb = std::max(timing.peak_rss_kb, measured.peak_rss_kb);
+    if (measured.exit_code != 0) {
       ++timing.failures;
     }
   }

@@ -14,6 +14,15 @@ struct Timing {
   int failures = 0;     // runs that did not exit 0
 };
 
+struct Measured {
+  double seconds = 0;
+  long peak_rss_kb = 0; // of the process (wait4 rusage: the largest of it and its children)
+  int exit_code = -1;   // 128 + signal when killed
+};
+
+// Runs argv once (output discarded) and measures it.
+Measured measure_once(const std::vector<std::string>& argv, const std::filesystem::path& cwd);
+
 // Runs argv `runs` times (output discarded) and reports wall time and peak memory (wait4 rusage).
 Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs);
 
