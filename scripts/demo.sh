@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds ej (Release) and runs a short demo in a scratch git repository: a plan, attempts with
-# statuses, reasons and links, then `ej log` and `ej why` — the questions ej exists to answer.
+# statuses, reasons and links, `ej log` and `ej why` — the questions ej exists to answer — then the
+# CPU example benchmark run under two attempts, compared, judged and rendered into a document.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -38,5 +39,26 @@ step "$ej" log
 step "$ej" why "NCCL_ALGO=Tree"
 step "$ej" why 2
 step "$ej" show 4 --diff
+
+# ej runs the benchmarks itself: the CPU example's two variants, each under an attempt of its own,
+# judged against the baseline with real statistics.
+cpu_bench="$root/build/demo/examples/cpu-bench/ej-example-cpu"
+step "$ej" plan new transpose --title "Matrix transpose on the CPU" --target "time_ms < 20"
+step "$ej" bench add transpose --param variant=naive,blocked --warmup 1 --repeat 10 \
+  --metric 'time_ms=regex:time_ms=([0-9.]+)' --unit time_ms=ms --better time_ms=lower \
+  --metric 'throughput_gbs=regex:throughput_gbs=([0-9.]+)' --unit throughput_gbs=GB/s --better throughput_gbs=higher \
+  -- "$cpu_bench" --variant '{variant}' --size 2048
+step "$ej" try "naive transpose" --plan transpose --tag baseline
+step "$ej" try "16x16 blocked transpose" --plan transpose --hypothesis "tiles keep both rows in cache"
+step "$ej" run transpose --attempt 5 --param variant=naive --quiet
+step "$ej" run transpose --attempt 6 --param variant=blocked --quiet
+step "$ej" plan baseline transpose --run 1
+step "$ej" compare r1 r2
+step "$ej" judge 6 --apply
+step "$ej" runs
+step "$ej" env show 2
+step "$ej" plan render transpose
+sed -n '/ej:begin summary/,/ej:end summary/p' journal/transpose.md
 echo
-echo "The demo journal is in $scratch/.ej (ej was built at $ej)."
+echo "The demo journal is in $scratch/.ej, its plan document in $scratch/journal/transpose.md"
+echo "(ej was built at $ej)."
