@@ -34,8 +34,8 @@ register journal-10k --repeat 1 --timeout 600 \
   --metric 'try_ms=regex:ej try +median +([0-9.]+) ms' --unit try_ms=ms \
   -- "$build/tests/perf_journal_bench"
 register run-overhead --repeat 1 --timeout 600 \
-  --metric 'ej_ms_per_repeat=regex:ej run +[0-9.]+ s +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
-  --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +[0-9.]+ s +([0-9.]+) ms per repeat' \
+  --metric 'ej_ms_per_repeat=regex:ej run +201 repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
+  --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +201 runs [^:]*: +([0-9.]+) ms per repeat' \
   --unit hyperfine_ms_per_repeat=ms \
   --metric 'capture_gib_s=regex:ej run +[0-9.]+ s +([0-9.]+) GiB/s' --unit capture_gib_s=GiB/s \
   --better capture_gib_s=higher \

@@ -128,9 +128,10 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   const auto tables = ej::render::parse_markdown_tables(doc);
   const auto history = table_starting(tables, "date");
   REQUIRE(history.size() == 3); // header + two pins
-  CHECK(history[1][1] == "run #1");
-  CHECK(history[2][1] == "run #1 → run #3");
-  CHECK(history[2][3] == "CUDA 12.8 -> 13.0 upgrade");
+  CHECK(history[1][1] == "verify");
+  CHECK(history[1][2] == "run #1");
+  CHECK(history[2][2] == "run #1 → run #3");
+  CHECK(history[2][4] == "CUDA 12.8 -> 13.0 upgrade");
 
   const auto summary = table_starting(tables, "#");
   REQUIRE(summary.size() == 7);
