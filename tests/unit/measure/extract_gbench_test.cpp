@@ -1,4 +1,5 @@
 #include "measure/extract.h"
+#include "extract_helpers.h"
 
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -6,18 +7,9 @@
 #include <catch2/catch.hpp>
 
 using namespace ej::measure;
+using ej::measure::test::extract_text;
 
 namespace {
-
-std::vector<ExtractedValue> extract_text(const MetricSpec& spec, std::string_view out)
-{
-  return extract(spec, ExtractInput{out, "", nullptr});
-}
-
-std::vector<ExtractedValue> extract_text(std::string_view spec, std::string_view out)
-{
-  return extract_text(parse_metric_spec(spec), out);
-}
 
 // What `--benchmark_repetitions=2 --benchmark_format=json` prints (context abridged), with a
 // second benchmark in microseconds, a user counter and a failed benchmark.

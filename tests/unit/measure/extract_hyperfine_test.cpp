@@ -1,4 +1,5 @@
 #include "measure/extract.h"
+#include "extract_helpers.h"
 
 #include "support/command.h"
 #include "support/temp_dir.h"
@@ -7,18 +8,9 @@
 #include <catch2/catch.hpp>
 
 using namespace ej::measure;
+using ej::measure::test::extract_text;
 
 namespace {
-
-std::vector<ExtractedValue> extract_text(const MetricSpec& spec, std::string_view out)
-{
-  return extract(spec, ExtractInput{out, "", nullptr});
-}
-
-std::vector<ExtractedValue> extract_text(std::string_view spec, std::string_view out)
-{
-  return extract_text(parse_metric_spec(spec), out);
-}
 
 // hyperfine --export-json with two commands, one run of the second ignored as failed (-i).
 constexpr std::string_view k_two_commands = R"({

@@ -1,4 +1,5 @@
 #include "measure/extract.h"
+#include "extract_helpers.h"
 
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -8,18 +9,9 @@
 #include <set>
 
 using namespace ej::measure;
+using ej::measure::test::extract_text;
 
 namespace {
-
-std::vector<ExtractedValue> extract_text(const MetricSpec& spec, std::string_view out)
-{
-  return extract(spec, ExtractInput{out, "", nullptr});
-}
-
-std::vector<ExtractedValue> extract_text(std::string_view spec, std::string_view out)
-{
-  return extract_text(parse_metric_spec(spec), out);
-}
 
 // The shape of `--json` output of one benchmark on one GPU: a type axis, a pow2 axis, one
 // skipped state (abridged to the fields ej reads, values as nvbench writes them: strings).

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "measure/extract.h"
+
+#include <string_view>
+#include <vector>
+
+// Extraction from a program's stdout alone, as most extractor tests need.
+namespace ej::measure::test {
+
+inline std::vector<ExtractedValue> extract_text(const MetricSpec& spec, std::string_view out)
+{
+  return extract(spec, ExtractInput{out, "", nullptr});
+}
+
+inline std::vector<ExtractedValue> extract_text(std::string_view spec, std::string_view out)
+{
+  return extract_text(parse_metric_spec(spec), out);
+}
+
+} // namespace ej::measure::test
