@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 namespace ej::measure {
 namespace {
@@ -92,7 +93,14 @@ MannWhitney mann_whitney(std::span<const double> sorted_x, std::span<const doubl
 
   const bool ties = sums.tie_term > 0;
   if (!ties && sorted_x.size() * sorted_y.size() <= k_exact_max_pairs) {
-    result.null_cdf = exact_u_cdf(sorted_x.size(), sorted_y.size());
+    // A document judges thousands of runs of the same sizes: each distribution is computed once.
+    thread_local std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> known;
+    const auto key = std::make_pair(sorted_x.size(), sorted_y.size());
+    auto it = known.find(key);
+    if (it == known.end()) {
+      it = known.emplace(key, exact_u_cdf(key.first, key.second)).first;
+    }
+    result.null_cdf = it->second;
     const auto smaller = static_cast<std::size_t>(std::min(result.u, pairs - result.u));
     result.p_value = std::min(1.0, 2 * result.null_cdf[smaller]);
     result.exact = true;
