@@ -432,9 +432,15 @@ ProcessResult run_process(const ProcessSpec& spec)
   if (const int error = spawn(pid, program.path, argv, environment, spec, fds); error != 0) {
     return spawn_failed(spawn_error(argv[0], error));
   }
-  Fds::close(fds.out[1]);
-  Fds::close(fds.err[1]);
   fds.pidfd = open_pidfd(pid);
+  // With a pidfd, ej keeps its own copy of the write ends until the child is reaped: the end of
+  // the streams then cannot wake ej up on its own a moment before the exit does, which saves a
+  // sleep and a wake-up per repeat. Without one, the end of the streams is the fast signal.
+  const bool hold_write_ends = fds.pidfd >= 0;
+  if (!hold_write_ends) {
+    Fds::close(fds.out[1]);
+    Fds::close(fds.err[1]);
+  }
 
   Supervisor supervisor(spec, pid, start_ns);
   CaptureBuffer out(spec.head_bytes, spec.tail_bytes);
@@ -466,8 +472,12 @@ ProcessResult run_process(const ProcessSpec& spec)
   };
 
   while (true) {
-    const bool pipes_open = fds.out[0] >= 0 || fds.err[0] >= 0;
     supervisor.try_reap();
+    if (supervisor.reaped() && fds.out[1] >= 0) {
+      Fds::close(fds.out[1]); // now the streams can end: drain them below
+      Fds::close(fds.err[1]);
+    }
+    const bool pipes_open = fds.out[0] >= 0 || fds.err[0] >= 0;
     if (supervisor.finished(pipes_open)) {
       break;
     }
