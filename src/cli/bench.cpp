@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 // The benchmark registry: bench add, edit, list, show.
 namespace ej::cli {
 
@@ -106,6 +108,16 @@ nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& 
   return out;
 }
 
+void require_inside_repository(const std::string& path, const std::string& what)
+{
+  const auto normal = std::filesystem::path(path).lexically_normal();
+  if (normal.is_absolute() || (!normal.empty() && *normal.begin() == "..")) {
+    throw UsageError("{} '{}' leaves the repository: give a path relative to the repository root (for --cwd) "
+                     "or to the benchmark's working directory (for @FILE), without '..'",
+                     what, path);
+  }
+}
+
 void apply_options(const BenchOptions& options, core::BenchDefinition& d)
 {
   if (!options.argv.empty()) {
@@ -161,6 +173,12 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d)
     throw UsageError("--timeout, --budget and --max-noise cannot be negative");
   }
   d.metrics = parse_metrics(options, d.metrics);
+  // ej deletes a metric's result file before each repeat and runs the benchmark in --cwd: both
+  // must stay inside the repository.
+  require_inside_repository(d.cwd, "--cwd");
+  for (const auto& metric : d.metrics) {
+    require_inside_repository(metric.value("file", ""), "the @FILE of metric " + metric.value("name", ""));
+  }
   if (options.primary) {
     d.primary = *options.primary;
   }

@@ -163,8 +163,9 @@ void run_judge(const JudgeOptions& options)
   }
   const auto verdict = attempt_verdict(journal, number);
   if (!verdict) {
-    throw Error("attempt #{} cannot be judged: it needs finished runs and a baseline for plan {} "
-                "(pin one with 'ej plan baseline {} --run N')",
+    throw Error("attempt #{} cannot be judged: it needs finished runs with samples of the primary metric, of "
+                "the same benchmark revision as the baseline of plan {} (pin one with 'ej plan baseline {} --run N'; "
+                "compare by hand with 'ej compare')",
                 number, attempt->plan, attempt->plan);
   }
   const auto& c = verdict->headline.comparison;

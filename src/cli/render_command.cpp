@@ -41,8 +41,11 @@ std::filesystem::path document_path(const Workspace& workspace, const std::strin
     throw Error("the document path {} is outside the repository {}; give a path inside it with --out", path,
                 root.string());
   }
-  if (relative.native().rfind(".ej", 0) == 0 || relative.native().rfind(".git", 0) == 0) {
+  if (*relative.begin() == ".ej" || *relative.begin() == ".git") {
     throw Error("the document path {} is inside .ej/ or .git/; give another path with --out", path);
+  }
+  if (full.extension() == ".svg") {
+    throw Error("the document path {} ends in .svg, the name of its chart; give a markdown path with --out", path);
   }
   return full;
 }

@@ -143,6 +143,8 @@ void run_benchmark(const RunOptions& options)
   fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
              attempt ? fmt::format(" for attempt #{}", *attempt) : "");
 
+  // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
+  run::InterruptGuard interrupt_guard;
   const auto outcome = measure_run(journal, plan);
   journal.write([&](store::Writer& writer) {
     auto outputs = outcome.outputs;

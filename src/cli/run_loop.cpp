@@ -153,9 +153,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   RepeatWriter writer(journal, plan.run_number);
   const auto& policy = plan.definition.policy;
   const auto started_ns = util::monotonic_ns();
-  run::InterruptGuard interrupt_guard;
   run::ProcessResult last;
   int index = 0;
+  bool budget_spent = false;
 
   const auto stop = [&](std::string status, std::string reason) {
     outcome.status = std::move(status);
@@ -206,7 +206,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
             }
           }
         }
-      } catch (const Error& error) {
+      } catch (const std::exception& error) {
         writer.add(std::move(record));
         stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
         break;
@@ -222,6 +222,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         const int done = repeat + 1;
         const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
         if (policy.budget_s > 0 && elapsed >= policy.budget_s) {
+          budget_spent = true; // the budget is the whole run's: later combinations do not start
           break;
         }
         if (done >= policy.min_repeats && policy.max_noise_pct > 0 && primary.size() >= 2) {
@@ -233,6 +234,11 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
     }
     if (outcome.status != "finished") {
+      break;
+    }
+    if (budget_spent) {
+      outcome.reason = fmt::format("the --budget of {} s was spent during {}; later combinations were not run",
+                                   policy.budget_s, core::describe(values).empty() ? "the run" : core::describe(values));
       break;
     }
   }

@@ -507,7 +507,14 @@ ProcessResult run_process(const ProcessSpec& spec)
     }
     const int ready = ::poll(polled.data(), count, wait_ms);
     if (ready < 0 && errno != EINTR) {
-      break;
+      // Without poll ej cannot watch the child: stop it rather than report it as succeeded.
+      const int error = errno;
+      ::kill(-pid, SIGKILL);
+      int status = 0;
+      while (!supervisor.reaped() && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return spawn_failed(fmt::format("lost track of '{}': poll failed: {}; the benchmark was stopped",
+                                      argv[0], std::strerror(error)));
     }
     if (InterruptGuard::interrupted() && !supervisor.stopping()) {
       supervisor.stop_group(Ending::Interrupted);
