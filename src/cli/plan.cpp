@@ -204,7 +204,7 @@ void run_plan_baseline(const BaselineOptions& options)
 
 void register_plan(CLI::App& app)
 {
-  auto* plan = app.add_subcommand("plan", "Create, list and show plans (campaigns of attempts)");
+  auto* plan = app.add_subcommand("plan", "Plans (campaigns of attempts): new, list, show, baseline, render");
   plan->require_subcommand(1);
 
   auto new_options = std::make_shared<NewOptions>();
