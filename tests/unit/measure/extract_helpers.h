@@ -18,4 +18,14 @@ inline std::vector<ExtractedValue> extract_text(std::string_view spec, std::stri
   return extract_text(parse_metric_spec(spec), out);
 }
 
+// The values alone, in order.
+inline std::vector<double> numbers(const std::vector<ExtractedValue>& values)
+{
+  std::vector<double> out;
+  for (const auto& value : values) {
+    out.push_back(value.value);
+  }
+  return out;
+}
+
 } // namespace ej::measure::test

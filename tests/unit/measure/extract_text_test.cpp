@@ -1,21 +1,14 @@
 #include "measure/extract.h"
+#include "extract_helpers.h"
 
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
 
 using namespace ej::measure;
+using ej::measure::test::numbers;
 
 namespace {
-
-std::vector<double> numbers(const std::vector<ExtractedValue>& values)
-{
-  std::vector<double> out;
-  for (const auto& value : values) {
-    out.push_back(value.value);
-  }
-  return out;
-}
 
 std::vector<ExtractedValue> extract_out(std::string_view spec, std::string_view out,
                                         std::string_view err = "")
