@@ -24,6 +24,21 @@ double real(const json& object, const char* key)
   return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+// The member, without copying it; an empty array when it is missing.
+const json& array_member(const json& object, const char* key)
+{
+  static const json empty = json::array();
+  const auto it = object.find(key);
+  return it != object.end() ? *it : empty;
+}
+
+// The member as JSON text; "{}" when it is missing.
+std::string dump_object_member(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() ? it->dump(-1, ' ', false, json::error_handler_t::replace) : std::string("{}");
+}
+
 std::string dump(const json& value)
 {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -110,7 +125,7 @@ void run_started(Database& db, const Event& event)
     .bind(4, integer(p, "revision"));
   bind_attempt(insert, 5, p);
   insert.bind(6, text(p, "label"))
-    .bind(7, dump(p.value("params", json::object())))
+    .bind(7, dump_object_member(p, "params"))
     .bind(8, event.time_ms)
     .bind(9, text(git, "commit"))
     .bind(10, text(git, "branch"))
@@ -131,9 +146,9 @@ void run_repeats(Database& db, const Event& event)
   auto insert = db.prepare(R"sql(
     INSERT INTO run_repeats(run, idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
-  for (const auto& repeat : p.value("repeats", json::array())) {
+  for (const auto& repeat : array_member(p, "repeats")) {
     const auto index = integer(repeat, "idx");
-    const auto params = dump(repeat.value("params", json::object()));
+    const auto params = dump_object_member(repeat, "params");
     insert.reset();
     insert.bind(1, run)
       .bind(2, index)
@@ -147,7 +162,7 @@ void run_repeats(Database& db, const Event& event)
       .bind(10, real(repeat, "sys_s"))
       .bind(11, integer(repeat, "max_rss_kb"))
       .run();
-    insert_samples(db, run, index, params, repeat.value("samples", json::array()));
+    insert_samples(db, run, index, params, array_member(repeat, "samples"));
   }
 }
 
@@ -175,9 +190,9 @@ void run_imported(Database& db, const Event& event)
   const auto run = integer(p, "run");
   insert.bind(1, run).bind(2, event.id).bind(3, text(p, "bench")).bind(4, integer(p, "revision"));
   bind_attempt(insert, 5, p);
-  const auto params = dump(p.value("params", json::object()));
+  const auto params = dump_object_member(p, "params");
   insert.bind(6, text(p, "label")).bind(7, params).bind(8, when).bind(9, when).bind(10, text(p, "source")).run();
-  insert_samples(db, run, 0, params, p.value("samples", json::array()));
+  insert_samples(db, run, 0, params, array_member(p, "samples"));
 }
 
 void baseline_pinned(Database& db, const Event& event)
