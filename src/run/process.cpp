@@ -7,14 +7,15 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -149,27 +150,6 @@ Resolved resolve_program(const std::string& name, const std::string& path_variab
     rest.remove_prefix(colon + 1);
   }
   return {{}, first_error};
-}
-
-// A PATH search costs a dozen stat calls; a benchmark repeated 200 times looks up the same name in
-// the same PATH every time. Only successes are kept: a program that appears later is still found,
-// and one that disappears fails at spawn with its own error.
-Resolved resolve_program_cached(const std::string& name, const std::string& path_variable, const fs::path& cwd)
-{
-  if (name.find('/') != std::string::npos) {
-    return resolve_program(name, path_variable, cwd);
-  }
-  thread_local std::map<std::string, fs::path> found;
-  std::string key = name;
-  key.append(1, '\0').append(path_variable).append(1, '\0').append(cwd.string());
-  if (const auto it = found.find(key); it != found.end()) {
-    return {it->second, 0};
-  }
-  auto resolved = resolve_program(name, path_variable, cwd);
-  if (resolved.error == 0) {
-    found.emplace(std::move(key), resolved.path);
-  }
-  return resolved;
 }
 
 std::string spawn_error(const std::string& name, int error)
@@ -346,114 +326,271 @@ int open_pidfd(pid_t pid)
 #endif
 }
 
-// posix_spawn with glibc reports exec failures through its return value (it uses a CLONE_VFORK
-// child), and runs nothing but async-signal-safe steps in the child: the parent's SQLite
-// connection is never touched.
-int spawn(pid_t& pid, const fs::path& program, const std::vector<std::string>& argv,
-          const std::vector<std::string>& environment, const ProcessSpec& spec, const Fds& fds)
-{
-  std::vector<char*> argv_c;
-  for (const auto& arg : argv) {
-    argv_c.push_back(const_cast<char*>(arg.c_str()));
-  }
-  argv_c.push_back(nullptr);
-  std::vector<char*> env_c;
-  for (const auto& entry : environment) {
-    env_c.push_back(const_cast<char*>(entry.c_str()));
-  }
-  env_c.push_back(nullptr);
+// What the child does between clone and exec, prepared by the parent: the child shares ej's
+// memory and may only make system calls (no allocation, no locks).
+struct ChildSetup {
+  const char* program = nullptr;
+  char* const* argv = nullptr;
+  char* const* environment = nullptr;
+  int stdin_fd = -1; // -1: open /dev/null
+  int stdout_fd = -1;
+  int stderr_fd = -1;
+  const char* cwd = nullptr; // nullptr: stay in ej's directory
+  const int* reset_signals = nullptr;
+  std::size_t reset_count = 0;
+  volatile int error = 0; // errno of the step that failed, written by the child
+};
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds.out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds.err[1], STDERR_FILENO);
-  if (!spec.cwd.empty()) {
-    posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
+// Makes fd the child's descriptor target, inherited across exec.
+bool move_descriptor(int fd, int target)
+{
+  if (fd == target) {
+    return ::fcntl(fd, F_SETFD, 0) == 0; // dup2 onto itself would keep close-on-exec
   }
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t all;
-  sigfillset(&all); // ignored signals (SIGPIPE...) and ej's handlers go back to their defaults
-  posix_spawnattr_setsigdefault(&attr, &all);
+  return ::dup2(fd, target) == target;
+}
+
+// Runs in the child on its own stack. ASan must not instrument it: it would poison and unpoison
+// shadow memory from a stack it does not know, in memory it shares with ej.
+__attribute__((no_sanitize("address"))) int child_main(void* raw)
+{
+  auto* setup = static_cast<ChildSetup*>(raw);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (std::size_t i = 0; i < setup->reset_count; ++i) {
+    ::sigaction(setup->reset_signals[i], &default_action, nullptr);
+  }
+  int stdin_fd = setup->stdin_fd;
+  if (stdin_fd < 0) {
+    stdin_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
   sigset_t none;
   sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
+  if (stdin_fd >= 0 && ::setpgid(0, 0) == 0 && move_descriptor(stdin_fd, STDIN_FILENO) &&
+      move_descriptor(setup->stdout_fd, STDOUT_FILENO) && move_descriptor(setup->stderr_fd, STDERR_FILENO) &&
+      (setup->cwd == nullptr || ::chdir(setup->cwd) == 0) && ::sigprocmask(SIG_SETMASK, &none, nullptr) == 0) {
+    ::execve(setup->program, setup->argv, setup->environment);
+  }
+  setup->error = errno;
+  ::_exit(127);
+}
 
-  const int error = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv_c.data(), env_c.data());
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
-  return error;
+// Spawns the child as posix_spawn does (clone with CLONE_VM | CLONE_VFORK: ej waits until the
+// exec, which reports its failure through the shared setup), but on a stack kept for all the
+// repeats, and resetting only the signals that are not at their default: glibc's posix_spawn maps
+// and unmaps a stack and makes 64 sigaction calls per spawn, all of it while ej waits. Returns 0
+// or the errno of what failed.
+int spawn(pid_t& pid, void* stack_top, ChildSetup& setup)
+{
+  // Blocked in ej while the child shares its memory, so that no handler of ej's runs in the child
+  // before it has put them back to their defaults.
+  sigset_t all;
+  sigset_t previous;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_BLOCK, &all, &previous);
+  pid = ::clone(child_main, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+  const int clone_error = pid < 0 ? errno : 0;
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (clone_error != 0) {
+    return clone_error;
+  }
+  if (setup.error != 0) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return setup.error;
+  }
+  return 0;
+}
+
+// The signals whose disposition in ej is not the default: the child puts them back (a program
+// expects SIGPIPE to kill it, whatever ej ignores). Those ej handles are always included, in
+// case a handler is installed later.
+std::vector<int> signals_to_reset()
+{
+  std::vector<int> result{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+  for (int signal = 1; signal < NSIG; ++signal) {
+    struct sigaction current {};
+    if (signal == SIGKILL || signal == SIGSTOP || ::sigaction(signal, nullptr, &current) != 0) {
+      continue;
+    }
+    const bool is_default = (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_DFL;
+    if (!is_default && std::find(result.begin(), result.end(), signal) == result.end()) {
+      result.push_back(signal);
+    }
+  }
+  return result;
+}
+
+// The two pipes of a child, read ends non-blocking and large; false (errno set) on failure.
+bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err)
+{
+  if (::pipe2(out.data(), O_CLOEXEC) != 0) {
+    return false;
+  }
+  if (::pipe2(err.data(), O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(out[0]);
+    ::close(out[1]);
+    out = {-1, -1};
+    errno = error;
+    return false;
+  }
+  for (int fd : {out[0], err[0]}) {
+    ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  }
+  return true;
 }
 
 } // namespace
 
-ProcessResult run_process(const ProcessSpec& spec)
+Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
 {
-  std::vector<std::string> argv = spec.argv;
-  if (spec.shell) {
-    argv = {"/bin/sh", "-c", *spec.shell};
+  m_argv = m_spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *m_spec.shell} : m_spec.argv;
+  if (m_argv.empty() || m_argv[0].empty()) {
+    m_error = "nothing to run: the command is empty (give a program, or a shell string with --shell)";
+    return;
   }
-  if (argv.empty() || argv[0].empty()) {
-    return spawn_failed(
-        "nothing to run: the command is empty (give a program, or a shell string with --shell)");
+  if (!m_spec.cwd.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(m_spec.cwd, ec)) {
+      m_error = fmt::format("cannot run '{}': working directory '{}' does not exist (create it or fix the "
+                            "benchmark's --cwd)",
+                            m_argv[0], m_spec.cwd.string());
+      return;
+    }
+    // Skipping a chdir to where ej already is saves each child a path walk; on any doubt, chdir.
+    m_change_directory = !fs::equivalent(m_spec.cwd, fs::current_path(ec), ec);
   }
-  if (!spec.cwd.empty() && !fs::is_directory(spec.cwd)) {
-    return spawn_failed(
-        fmt::format("cannot run '{}': working directory '{}' does not exist (create it or fix the "
-                    "benchmark's --cwd)",
-                    argv[0], spec.cwd.string()));
+  m_environment = child_environment(m_spec.env);
+  const Resolved program = resolve_program(m_argv[0], lookup(m_environment, "PATH"), m_spec.cwd);
+  if (program.error != 0) {
+    m_error = spawn_error(m_argv[0], program.error);
+    return;
+  }
+  m_program = program.path;
+  m_dev_null = ::open("/dev/null", O_RDONLY | O_CLOEXEC); // -1: each child opens it instead
+  for (auto& arg : m_argv) {
+    m_argv_pointers.push_back(arg.data());
+  }
+  m_argv_pointers.push_back(nullptr);
+  for (auto& entry : m_environment) {
+    m_environment_pointers.push_back(entry.data());
+  }
+  m_environment_pointers.push_back(nullptr);
+  m_reset_signals = signals_to_reset();
+  void* stack = ::mmap(nullptr, k_child_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+                       -1, 0);
+  if (stack == MAP_FAILED) {
+    m_error = fmt::format("cannot run '{}': no memory for the child's stack: {}", m_argv[0], std::strerror(errno));
+    return;
+  }
+  m_stack = stack;
+}
+
+Launcher::~Launcher()
+{
+  if (m_stack != nullptr) {
+    ::munmap(m_stack, k_child_stack_bytes);
+  }
+  close_retired();
+  for (int fd : m_spare) {
+    ::close(fd);
+  }
+  if (m_dev_null >= 0) {
+    ::close(m_dev_null);
+  }
+}
+
+void Launcher::close_retired()
+{
+  for (int fd : m_retired) {
+    ::close(fd);
+  }
+  m_retired.clear();
+}
+
+void Launcher::prepare_spare_pipes()
+{
+  std::array<int, 2> out{-1, -1};
+  std::array<int, 2> err{-1, -1};
+  if (m_spare.empty() && make_pipes(out, err)) { // on failure run() makes them and says why
+    m_spare = {out[0], out[1], err[0], err[1]};
+  }
+}
+
+ProcessResult Launcher::run(const std::function<void()>& while_running)
+{
+  if (!m_error.empty()) {
+    return spawn_failed(m_error);
   }
   if (InterruptGuard::interrupted()) {
     ProcessResult result;
     result.ending = Ending::Interrupted;
     return result;
   }
-  const std::vector<std::string> environment = child_environment(spec.env);
-  const Resolved program = resolve_program_cached(argv[0], lookup(environment, "PATH"), spec.cwd);
-  if (program.error != 0) {
-    return spawn_failed(spawn_error(argv[0], program.error));
-  }
-
+  ++m_runs;
   Fds fds;
-  if (::pipe2(fds.out.data(), O_CLOEXEC) != 0 || ::pipe2(fds.err.data(), O_CLOEXEC) != 0) {
+  if (m_spare.size() == 4) {
+    fds.out = {m_spare[0], m_spare[1]};
+    fds.err = {m_spare[2], m_spare[3]};
+    m_spare.clear();
+  } else if (!make_pipes(fds.out, fds.err)) {
     return spawn_failed(
-        fmt::format("cannot run '{}': cannot create pipes: {}", argv[0], std::strerror(errno)));
+        fmt::format("cannot run '{}': cannot create pipes: {}", m_argv[0], std::strerror(errno)));
   }
-  for (int fd : {fds.out[0], fds.err[0]}) {
-    ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works
-    ::fcntl(fd, F_SETFL, O_NONBLOCK);
-  }
+  ChildSetup setup;
+  setup.program = m_program.c_str();
+  setup.argv = m_argv_pointers.data();
+  setup.environment = m_environment_pointers.data();
+  setup.stdin_fd = m_dev_null;
+  setup.stdout_fd = fds.out[1];
+  setup.stderr_fd = fds.err[1];
+  setup.cwd = m_change_directory ? m_spec.cwd.c_str() : nullptr;
+  setup.reset_signals = m_reset_signals.data();
+  setup.reset_count = m_reset_signals.size();
 
   const std::int64_t start_ns = util::monotonic_ns();
   pid_t pid = -1;
-  if (const int error = spawn(pid, program.path, argv, environment, spec, fds); error != 0) {
-    return spawn_failed(spawn_error(argv[0], error));
+  if (const int error = spawn(pid, static_cast<char*>(m_stack) + k_child_stack_bytes, setup); error != 0) {
+    return spawn_failed(spawn_error(m_argv[0], error));
   }
   fds.pidfd = open_pidfd(pid);
   // With a pidfd, ej keeps its own copy of the write ends until the child is reaped: the end of
   // the streams then cannot wake ej up on its own a moment before the exit does, which saves a
-  // sleep and a wake-up per repeat. Without one, the end of the streams is the fast signal.
+  // sleep and a wake-up per repeat, and once the child is reaped everything it wrote is in the
+  // pipes already. Without one, the end of the streams is the fast signal.
   const bool hold_write_ends = fds.pidfd >= 0;
   if (!hold_write_ends) {
     Fds::close(fds.out[1]);
     Fds::close(fds.err[1]);
   }
+  // While the child runs: tidy up after the previous repeat, and get the next one's pipes ready
+  // once this launcher is clearly used for repeats.
+  close_retired();
+  if (m_runs >= 2) {
+    prepare_spare_pipes();
+  }
+  if (while_running) {
+    while_running();
+  }
 
-  Supervisor supervisor(spec, pid, start_ns);
-  CaptureBuffer out(spec.head_bytes, spec.tail_bytes);
-  CaptureBuffer err(spec.head_bytes, spec.tail_bytes);
-  bool echo_out = spec.echo;
-  bool echo_err = spec.echo;
+  Supervisor supervisor(m_spec, pid, start_ns);
+  CaptureBuffer out(m_spec.head_bytes, m_spec.tail_bytes);
+  CaptureBuffer err(m_spec.head_bytes, m_spec.tail_bytes);
+  bool echo_out = m_spec.echo;
+  bool echo_err = m_spec.echo;
   // One read buffer for the process's lifetime: allocating (and faulting in) 1 MiB per repeat
   // would cost fast benchmarks more than the read itself.
   thread_local std::vector<char> buffer(k_read_chunk);
 
-  // Reads once from a stream; closes it at end of file.
+  // Reads once from a stream; closes it at end of file. True when it got data.
   const auto read_stream = [&](int& fd, Stream stream) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ssize_t n = 0;
+    do {
+      n = ::read(fd, buffer.data(), buffer.size());
+    } while (n < 0 && errno == EINTR);
     if (n > 0) {
       const std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
       (stream == Stream::Out ? out : err).append(chunk);
@@ -462,10 +599,10 @@ ProcessResult run_process(const ProcessSpec& spec)
       } else {
         echo_chunk(STDERR_FILENO, chunk.data(), chunk.size(), echo_err);
       }
-      if (spec.on_output) {
-        spec.on_output(stream, chunk);
+      if (m_spec.on_output) {
+        m_spec.on_output(stream, chunk);
       }
-    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+    } else if (n == 0 || errno != EAGAIN) {
       Fds::close(fd);
     }
     return n > 0;
@@ -473,8 +610,23 @@ ProcessResult run_process(const ProcessSpec& spec)
 
   while (true) {
     supervisor.try_reap();
+    if (supervisor.reaped() && hold_write_ends && !supervisor.stopping()) {
+      // Exited with nothing of its group left: all it wrote is in the pipes. Read that; whatever
+      // comes later belongs to processes outside this run. The descriptors are closed while the
+      // next repeat runs.
+      for (auto [fd, stream] : {std::pair{&fds.out[0], Stream::Out}, std::pair{&fds.err[0], Stream::Err}}) {
+        while (*fd >= 0 && read_stream(*fd, stream)) {
+        }
+      }
+      for (int* fd : {&fds.out[0], &fds.out[1], &fds.err[0], &fds.err[1], &fds.pidfd}) {
+        if (*fd >= 0) {
+          m_retired.push_back(std::exchange(*fd, -1));
+        }
+      }
+      break;
+    }
     if (supervisor.reaped() && fds.out[1] >= 0) {
-      Fds::close(fds.out[1]); // now the streams can end: drain them below
+      Fds::close(fds.out[1]); // its leftovers are being stopped: the streams end when they are gone
       Fds::close(fds.err[1]);
     }
     const bool pipes_open = fds.out[0] >= 0 || fds.err[0] >= 0;
@@ -514,7 +666,7 @@ ProcessResult run_process(const ProcessSpec& spec)
       while (!supervisor.reaped() && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
       return spawn_failed(fmt::format("lost track of '{}': poll failed: {}; the benchmark was stopped",
-                                      argv[0], std::strerror(error)));
+                                      m_argv[0], std::strerror(error)));
     }
     if (InterruptGuard::interrupted() && !supervisor.stopping()) {
       supervisor.stop_group(Ending::Interrupted);
@@ -540,6 +692,12 @@ ProcessResult run_process(const ProcessSpec& spec)
   result.out = out.finish();
   result.err = err.finish();
   return result;
+}
+
+ProcessResult run_process(const ProcessSpec& spec)
+{
+  Launcher launcher(spec);
+  return launcher.run();
 }
 
 std::string_view ending_name(Ending ending)

@@ -51,9 +51,48 @@ struct ProcessResult {
   bool succeeded() const { return ending == Ending::Exited && exit_code == 0; }
 };
 
-// Spawns the process in its own process group with stdin from /dev/null, captures stdout and
-// stderr (bounded) and waits for it, enforcing the timeout and reacting to an InterruptGuard.
+// Runs one ProcessSpec as often as asked (the repeats of a benchmark). Each run() spawns the
+// process in its own process group with stdin from /dev/null, captures stdout and stderr
+// (bounded) and waits for it, enforcing the timeout and reacting to an InterruptGuard.
 // Never throws for what the child does; SpawnFailed carries the reason.
+//
+// What does not change between repeats (environment, program path, working directory check) is
+// worked out once. From the second run on, the pipes of the next repeat are made, and those of
+// the previous one closed, while the child runs: the time between one child's exit and the next
+// one's start is what a fast benchmark's repeat costs beyond the benchmark itself.
+class Launcher {
+public:
+  explicit Launcher(ProcessSpec spec);
+  ~Launcher();
+  Launcher(const Launcher&) = delete;
+  Launcher& operator=(const Launcher&) = delete;
+
+  // while_running is ej's own work that can overlap the child: it is called once the child runs.
+  // It must not throw.
+  ProcessResult run(const std::function<void()>& while_running = {});
+
+private:
+  void close_retired();
+  void prepare_spare_pipes();
+
+  ProcessSpec m_spec;
+  std::vector<std::string> m_argv;
+  std::vector<std::string> m_environment; // "K=V": ej's environment with the spec's applied
+  std::filesystem::path m_program;        // argv[0] found in PATH
+  std::string m_error;                    // why nothing can be spawned, when something is wrong
+  bool m_change_directory = false;        // the spec's cwd is not ej's own
+  int m_dev_null = -1;                    // the children's stdin
+  std::vector<int> m_spare;               // out read/write, err read/write, made ahead
+  std::vector<int> m_retired;             // descriptors of the previous repeat
+  int m_runs = 0;
+  std::vector<char*> m_argv_pointers;        // into m_argv, for exec
+  std::vector<char*> m_environment_pointers; // into m_environment
+  std::vector<int> m_reset_signals;          // set back to their defaults in the child
+  void* m_stack = nullptr;                   // the child's stack until it execs, reused
+  static constexpr std::size_t k_child_stack_bytes = 64 * 1024;
+};
+
+// One run of a spec (Launcher(spec).run()).
 ProcessResult run_process(const ProcessSpec& spec);
 
 // "exited with 3", "killed by SIGSEGV", "timed out after 10 s", "interrupted", or the error.

@@ -7,9 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <iterator>
 #include <csignal>
 #include <sys/stat.h>
 #include <thread>
+#include <utility>
 
 using namespace ej::run;
 using ej::test::TempDir;
@@ -230,6 +233,54 @@ TEST_CASE("the output hook sees every byte")
   CHECK(out_bytes == 300000);
   CHECK(err_text == "e\n");
   CHECK(result.out.total_bytes == 300000);
+}
+
+std::size_t open_descriptors()
+{
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                                std::filesystem::directory_iterator()));
+}
+
+TEST_CASE("a launcher run again captures each repeat's own output, all of it, and closes what it opened")
+{
+  TempDir dir;
+  const auto counter = dir / "count";
+  write_text(counter, "0\n");
+  const std::size_t before = open_descriptors();
+  {
+    // 700 kB fits the pipe; the hook holds ej up at the first chunk, so the child is gone before
+    // ej reads the rest, which must all be read after the exit.
+    ProcessSpec spec = shell("n=$(($(cat '" + counter.string() + "') + 1)); echo $n > '" + counter.string() +
+                             "'; echo start; head -c 700000 /dev/zero; echo repeat-$n; echo err-$n >&2");
+    bool first_chunk = true;
+    spec.on_output = [&](Stream, std::string_view) {
+      if (std::exchange(first_chunk, false)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      }
+    };
+    Launcher launcher(spec);
+    for (int repeat = 1; repeat <= 4; ++repeat) {
+      const ProcessResult result = launcher.run();
+      REQUIRE(result.succeeded());
+      first_chunk = true;
+      CHECK(result.out.total_bytes == std::string("start\n").size() + 700000 + std::string("repeat-1\n").size());
+      CHECK_THAT(result.out.text(), Catch::EndsWith("repeat-" + std::to_string(repeat) + "\n"));
+      CHECK(result.err.text() == "err-" + std::to_string(repeat) + "\n");
+    }
+  }
+  CHECK(open_descriptors() == before);
+}
+
+TEST_CASE("output written after a repeat by a process outside its group is not the next repeat's")
+{
+  TempDir dir;
+  const auto marker = dir / "marker";
+  Launcher launcher(shell("if [ -e '" + marker.string() + "' ]; then sleep 0.6; echo second; else touch '" +
+                          marker.string() + "'; setsid sh -c 'sleep 0.2; echo late' & echo first; fi"));
+  const ProcessResult first = launcher.run();
+  CHECK(first.out.text() == "first\n");
+  const ProcessResult second = launcher.run();
+  CHECK(second.out.text() == "second\n");
 }
 
 TEST_CASE("Ctrl-C while a child runs stops it and reports an interruption")
