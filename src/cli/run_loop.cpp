@@ -1,5 +1,6 @@
 #include "cli/run_loop.h"
 
+#include "core/run_records.h"
 #include "measure/extract.h"
 #include "measure/statistics.h"
 #include "run/process.h"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 
@@ -73,25 +75,77 @@ std::string status_for(run::Ending ending)
   }
 }
 
+// One repeat as the journal's run.repeats event has it. Kept typed until written: turning it into
+// JSON happens once per batch.
+struct PendingRepeat {
+  core::RepeatRecord repeat;
+  std::vector<core::SampleRecord> samples; // kind empty for wall time (always a sample)
+
+  json to_json() const
+  {
+    json list = json::array();
+    for (const auto& sample : samples) {
+      json item = {{"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
+      if (!sample.kind.empty()) {
+        item["kind"] = sample.kind;
+      }
+      list.push_back(std::move(item));
+    }
+    return {{"idx", repeat.index},
+            {"params", json::parse(repeat.params)},
+            {"warmup", repeat.warmup},
+            {"ending", repeat.ending},
+            {"exit_code", repeat.exit_code},
+            {"signal", repeat.signal},
+            {"wall_s", repeat.wall_s},
+            {"user_s", repeat.user_s},
+            {"sys_s", repeat.sys_s},
+            {"max_rss_kb", repeat.max_rss_kb},
+            {"samples", std::move(list)}};
+  }
+};
+
+// Writes repeats to the journal in batches, at least every k_flush_interval_ns and at the end.
+// A batch is written while the next child runs where there is one, so that a slow benchmark's
+// repeats are in the journal as soon as the next one starts.
 class RepeatWriter {
 public:
   RepeatWriter(store::Journal& journal, int run) : m_journal(journal), m_run(run) {}
 
-  void add(json repeat)
+  void add(PendingRepeat repeat) { m_pending.push_back(std::move(repeat)); }
+
+  // Called while a child runs (Launcher::run's while_running). Never throws, the child must still
+  // be waited for: a failure is kept and thrown by rethrow_failure().
+  void write_while_running() noexcept
   {
-    m_pending.push_back(std::move(repeat));
-    if (util::monotonic_ns() - m_last_flush >= k_flush_interval_ns) {
+    if (m_failure || util::monotonic_ns() - m_last_flush < k_flush_interval_ns) {
+      return;
+    }
+    try {
       flush();
+    } catch (...) {
+      m_failure = std::current_exception();
+    }
+  }
+
+  void rethrow_failure() const
+  {
+    if (m_failure) {
+      std::rethrow_exception(m_failure);
     }
   }
 
   void flush()
   {
     if (!m_pending.empty()) {
-      m_journal.write([&](store::Writer& writer) {
-        writer.append("run.repeats", {{"run", m_run}, {"repeats", m_pending}});
-      });
-      m_pending = json::array();
+      json repeats = json::array();
+      for (const auto& repeat : m_pending) {
+        repeats.push_back(repeat.to_json());
+      }
+      m_pending.clear();
+      json payload = {{"run", m_run}};
+      payload["repeats"] = std::move(repeats);
+      m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
     }
     m_last_flush = util::monotonic_ns();
   }
@@ -99,23 +153,37 @@ public:
 private:
   store::Journal& m_journal;
   int m_run;
-  json m_pending = json::array();
+  std::vector<PendingRepeat> m_pending;
   std::int64_t m_last_flush = util::monotonic_ns();
+  std::exception_ptr m_failure;
 };
 
-json repeat_record(int index, const core::ParamValues& values, bool warmup, const run::ProcessResult& result)
+core::SampleRecord sample_record(std::string metric, std::string key, double value, std::string unit,
+                                 std::string kind)
 {
-  return {{"idx", index},
-          {"params", values},
-          {"warmup", warmup},
-          {"ending", run::ending_name(result.ending)},
-          {"exit_code", result.exit_code},
-          {"signal", result.signal},
-          {"wall_s", result.wall_s},
-          {"user_s", result.user_s},
-          {"sys_s", result.sys_s},
-          {"max_rss_kb", result.max_rss_kb},
-          {"samples", json::array()}};
+  core::SampleRecord sample;
+  sample.metric = std::move(metric);
+  sample.key = std::move(key);
+  sample.value = value;
+  sample.unit = std::move(unit);
+  sample.kind = std::move(kind);
+  return sample;
+}
+
+PendingRepeat repeat_record(int index, const std::string& params, bool warmup, const run::ProcessResult& result)
+{
+  PendingRepeat record;
+  record.repeat.index = index;
+  record.repeat.params = params;
+  record.repeat.warmup = warmup;
+  record.repeat.ending = run::ending_name(result.ending);
+  record.repeat.exit_code = result.exit_code;
+  record.repeat.signal = result.signal;
+  record.repeat.wall_s = result.wall_s;
+  record.repeat.user_s = result.user_s;
+  record.repeat.sys_s = result.sys_s;
+  record.repeat.max_rss_kb = result.max_rss_kb;
+  return record;
 }
 
 std::optional<std::string> read_relative(const std::filesystem::path& cwd, const std::string& path)
@@ -164,12 +232,19 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
 
   for (const auto& values : plan.combinations) {
     const auto spec = process_for(plan, values);
+    run::Launcher launcher(spec);
+    const auto params = json(values).dump();
+    const auto run_repeat = [&] {
+      auto result = launcher.run([&] { writer.write_while_running(); });
+      writer.rethrow_failure();
+      return result;
+    };
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
     std::vector<double> primary;
     for (int warm = 0; warm < policy.warmup && outcome.status == "finished"; ++warm) {
-      last = run::run_process(spec);
-      writer.add(repeat_record(index++, values, true, last));
+      last = run_repeat();
+      writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
         const auto err_tail = last_lines(last.err.text(), 3);
         stop(status_for(last.ending), fmt::format("warmup {}{} {}{}", warm + 1, where, run::describe(last),
@@ -178,8 +253,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
       remove_result_files(plan.metrics, spec.cwd); // never read a previous repeat's results
-      last = run::run_process(spec);
-      auto record = repeat_record(index++, values, false, last);
+      last = run_repeat();
+      auto record = repeat_record(index++, params, false, last);
       ++outcome.repeats;
       if (!last.succeeded()) {
         writer.add(std::move(record));
@@ -188,19 +263,17 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                                                   err_tail.empty() ? "" : ": " + err_tail));
         break;
       }
-      auto& samples = record["samples"];
-      samples.push_back({{"metric", "wall_s"}, {"key", ""}, {"value", last.wall_s}, {"unit", "s"}});
+      auto& samples = record.samples;
+      samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
       const auto out = last.out.text();
       const auto err = last.err.text();
       measure::ExtractInput input{out, err, [&](const std::string& path) { return read_relative(spec.cwd, path); }};
       try {
         for (const auto& metric : plan.metrics) {
           for (const auto& value : measure::extract(metric, input)) {
-            samples.push_back({{"metric", metric.name},
-                               {"key", value.key},
-                               {"value", value.skipped ? 0.0 : value.value},
-                               {"unit", value.unit.empty() ? measure::effective_unit(metric) : value.unit},
-                               {"kind", value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample"}});
+            samples.push_back(sample_record(metric.name, value.key, value.skipped ? 0.0 : value.value,
+                                            value.unit.empty() ? measure::effective_unit(metric) : value.unit,
+                                            value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample"));
             if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
               primary.push_back(value.value);
             }

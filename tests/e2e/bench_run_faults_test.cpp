@@ -288,3 +288,24 @@ TEST_CASE("the CUDA example on a machine without a GPU records a failed run with
   CHECK_THAT(run["reason"].get<std::string>(),
              Catch::Contains("exited with 3") && Catch::Contains("no CUDA device"));
 }
+
+TEST_CASE("a fast benchmark whose repeat turns slow does not keep other writers of the journal waiting")
+{
+  EjRepo repo;
+  // Quick repeats share one open transaction; the 20th sleeps, and while it does another ej must
+  // be able to write well within its (here shortened) wait for the lock.
+  repo.ok({"bench", "add", "turns-slow", "--repeat", "25", "--shell",
+           "echo x >> count.txt; if [ $(wc -l < count.txt) -eq 20 ]; then echo sleeping > slow.flag; sleep 2; fi"});
+  const auto pid = start_command({EJ_BINARY, "run", "turns-slow", "--quiet"}, {repo.path(), {}, {}});
+  REQUIRE(wait_for_file(repo.path() / "slow.flag", 20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto other =
+      repo.ej({"plan", "new", "p", "--title", "written while the benchmark sleeps"}, {{"EJ_BUSY_TIMEOUT_MS", "500"}});
+  INFO("stderr: " << other.err);
+  CHECK(other.exit_code == 0);
+  CHECK(wait_command(pid) == 0);
+
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  CHECK(run["repeats"].size() == 25);
+}
