@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 
 using ej::test::measure_once;
 
@@ -29,32 +32,43 @@ int main()
 
   // Whole commands include ej's start-up (environment capture, git status, three journal commits)
   // and hyperfine's; the marginal cost of a repeat, (time of 201 repeats - time of 1) / 200, is
-  // what a repeat costs once running, and what the goal compares.
-  constexpr int k_rounds = 5;
-  const auto best_of = [&](const std::vector<std::string>& argv) {
-    double best = 1e9;
-    for (int round = 0; round < k_rounds; ++round) {
-      const auto measured = measure_once(argv, dir.path());
+  // what a repeat costs once running, and what the goal compares. The four commands take turns,
+  // round after round, so that a busy moment of the machine falls on all of them.
+  constexpr int k_overhead_rounds = 21;
+  const std::vector<std::vector<std::string>> commands{
+      {ej, "run", "true", "--quiet", "--repeat", "201"},
+      {ej, "run", "true", "--quiet", "--repeat", "1"},
+      {"hyperfine", "-N", "--runs", "201", "--style", "none", "true"},
+      {"hyperfine", "-N", "--runs", "1", "--style", "none", "true"}};
+  std::vector<std::vector<double>> seconds(commands.size());
+  for (int round = 0; round < k_overhead_rounds; ++round) {
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      const auto measured = measure_once(commands[i], dir.path());
       if (measured.exit_code != 0) {
-        fmt::print("{} failed (exit {}); is hyperfine installed?\n", argv.front(), measured.exit_code);
+        fmt::print("{} failed (exit {}); is hyperfine installed?\n", commands[i].front(), measured.exit_code);
       }
-      best = std::min(best, measured.seconds);
+      seconds[i].push_back(measured.seconds);
     }
-    return best;
+  }
+  const auto median = [](std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
   };
-  const double ej_201 = best_of({ej, "run", "true", "--quiet", "--repeat", "201"});
-  const double ej_1 = best_of({ej, "run", "true", "--quiet", "--repeat", "1"});
-  const double hf_201 = best_of({"hyperfine", "-N", "--runs", "201", "--style", "none", "true"});
-  const double hf_1 = best_of({"hyperfine", "-N", "--runs", "1", "--style", "none", "true"});
-  const double ej_marginal = (ej_201 - ej_1) / 200 * 1000;
-  const double hf_marginal = (hf_201 - hf_1) / 200 * 1000;
-  fmt::print("overhead, repeats of `true` (best of {} each):\n", k_rounds);
-  fmt::print("  ej run        201 repeats {:6.3f} s, 1 repeat {:6.3f} s: {:6.3f} ms per repeat, whole command {:6.3f} ms per repeat\n",
-             ej_201, ej_1, ej_marginal, ej_201 / 201 * 1000);
-  fmt::print("  hyperfine -N  201 runs    {:6.3f} s, 1 run    {:6.3f} s: {:6.3f} ms per repeat, whole command {:6.3f} ms per repeat\n",
-             hf_201, hf_1, hf_marginal, hf_201 / 201 * 1000);
+  const auto best = [](const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); };
+  const double ej_marginal = (median(seconds[0]) - median(seconds[1])) / 200 * 1000;
+  const double hf_marginal = (median(seconds[2]) - median(seconds[3])) / 200 * 1000;
+  const double ej_best = (best(seconds[0]) - best(seconds[1])) / 200 * 1000;
+  const double hf_best = (best(seconds[2]) - best(seconds[3])) / 200 * 1000;
+  fmt::print("overhead, repeats of `true` (medians of {} interleaved rounds):\n", k_overhead_rounds);
+  fmt::print("  ej run        201 repeats {:6.3f} s, 1 repeat {:6.3f} s: {:6.3f} ms per repeat (best rounds {:6.3f}), "
+             "whole command {:6.3f} ms per repeat\n",
+             median(seconds[0]), median(seconds[1]), ej_marginal, ej_best, median(seconds[0]) / 201 * 1000);
+  fmt::print("  hyperfine -N  201 runs    {:6.3f} s, 1 run    {:6.3f} s: {:6.3f} ms per repeat (best rounds {:6.3f}), "
+             "whole command {:6.3f} ms per repeat\n",
+             median(seconds[2]), median(seconds[3]), hf_marginal, hf_best, median(seconds[2]) / 201 * 1000);
   fmt::print("  goal: ej's wall time per repeat <= hyperfine's: {}\n\n", ej_marginal <= hf_marginal ? "met" : "NOT MET");
 
+  constexpr int k_rounds = 5;
   double best_capture = 1e9;
   double best_cat = 1e9;
   long capture_rss = 0;
