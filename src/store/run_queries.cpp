@@ -195,7 +195,8 @@ std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const 
   auto select = db.prepare(
     "SELECT s.run, s.repeat_idx, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
     "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
-    "ORDER BY s.run, s.repeat_idx, s.ordinal");
+    // The order of the indexes the join walks: no sort of every sample (the map orders the runs).
+    "ORDER BY a.number, r.number, s.repeat_idx, s.ordinal");
   select.bind(1, plan);
   std::map<int, std::vector<core::SampleRecord>> out;
   while (select.step()) {
