@@ -230,8 +230,7 @@ std::string strip_standalone_tag_lines(std::string_view text)
     while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t' || trimmed.back() == '\r')) {
       trimmed.remove_suffix(1);
     }
-    const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" &&
-                            trimmed[2] == '/' &&
+    const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" && trimmed[2] == '/' &&
                             trimmed.substr(trimmed.size() - 2) == "}}" &&
                             trimmed.find("}}") == trimmed.size() - 2;
     out += line;
@@ -251,6 +250,12 @@ std::string strip_standalone_tag_lines(std::string_view text)
 std::string render_template(std::string_view template_text, const nlohmann::json& data,
                             std::string_view template_name, const TemplateOptions& options)
 {
+  return render_template(template_text, to_mustache(data), template_name, options);
+}
+
+std::string render_template(std::string_view template_text, const TemplateData& root,
+                            std::string_view template_name, const TemplateOptions& options)
+{
   const std::string name(template_name);
   parse_or_throw(template_text, name, options.fix_hint); // errors with the author's line numbers
   auto parsed = parse_or_throw(strip_standalone_tag_lines(template_text), name, options.fix_hint);
@@ -263,7 +268,6 @@ std::string render_template(std::string_view template_text, const nlohmann::json
     partials.emplace(partial_name, mustache::data{std::string(text)});
   }
 
-  const mustache::data root = to_mustache(data);
   Context context(&root, partials);
   std::string out = parsed.render(context);
   if (!parsed.is_valid()) {
