@@ -125,10 +125,10 @@ std::optional<measure::Summary> run_summary(store::Journal& journal, int run, co
 TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric& primary,
                        VerdictCache& cache)
 {
-  auto runs = runs_of_attempt(journal, attempt, &cache);
-  std::reverse(runs.begin(), runs.end());
-  auto out = render::template_list(runs.size());
-  for (const auto& run : runs) {
+  const auto& newest_first = prefetched_runs(cache, attempt);
+  auto out = render::template_list(newest_first.size());
+  for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
+    const auto& run = *it;
     auto& entry = render::append(out, render::template_object());
     put(entry, "number", run.number);
     put(entry, "bench", inline_text(run.bench));
@@ -152,8 +152,9 @@ TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric
     std::vector<std::string> others;
     if (run.bench == primary.bench) {
       // The verdict read the run's samples already.
-      const auto samples =
-          verdict ? verdict->candidate.samples : store::run_samples(journal.db(), run.number);
+      std::vector<core::SampleRecord> read;
+      const auto& samples =
+          verdict ? verdict->candidate.samples : (read = store::run_samples(journal.db(), run.number));
       for (const auto& series : run_series(samples)) {
         if (series.values.empty()) {
           continue;
@@ -397,17 +398,18 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     const auto verdict = attempt_verdict(journal, attempt.number, &cache);
     std::optional<measure::Summary> stats;
     std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
-    std::vector<core::SampleRecord> samples;
+    std::vector<core::SampleRecord> read;
+    const std::vector<core::SampleRecord>* samples = &read;
     if (verdict && verdict->candidate.bench == primary.bench) {
-      samples = verdict->candidate.samples; // the same runs, read once
+      samples = &verdict->candidate.samples; // the same runs, read once
     } else {
       try {
-        samples = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
+        read = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
       } catch (const Error&) {
         // no finished runs: the row says so
       }
     }
-    for (const auto& series : run_series(samples)) {
+    for (const auto& series : run_series(*samples)) {
       if (series.values.empty()) {
         continue;
       }
