@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ej::cli {
@@ -225,17 +226,27 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
       set.revision = run.revision;
     }
     if (run.bench == set.bench && run.revision == set.revision) {
-      set.runs.insert(set.runs.begin(), run);
+      set.runs.push_back(run);
     }
   }
+  std::reverse(set.runs.begin(), set.runs.end()); // oldest first
   if (set.runs.empty()) {
     throw Error("attempt #{} has no finished runs{}; run one with 'ej run BENCH --attempt {}'", attempt,
                 bench.empty() ? "" : " of " + bench, attempt);
   }
+  // Each run's samples, then all in one vector reserved once (growing it run by run moved them all).
+  std::vector<std::vector<core::SampleRecord>> storage(set.runs.size());
+  std::vector<const std::vector<core::SampleRecord>*> per_run;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < set.runs.size(); ++i) {
+    per_run.push_back(&samples_of(journal, set.runs[i].number, cache, storage[i]));
+    total += per_run.back()->size();
+  }
+  set.samples.reserve(total);
+  for (const auto* samples : per_run) {
+    set.samples.insert(set.samples.end(), samples->begin(), samples->end());
+  }
   for (const auto& run : set.runs) {
-    std::vector<core::SampleRecord> storage;
-    const auto& samples = samples_of(journal, run.number, cache, storage);
-    set.samples.insert(set.samples.end(), samples.begin(), samples.end());
     if (run.status == "imported") {
       set.warnings.push_back(
           fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
