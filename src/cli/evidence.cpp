@@ -259,8 +259,10 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
 
 namespace {
 
+// reference_series: the reference's series when known already (a baseline's, from the cache).
 ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
-                              const std::string& metric, bool force, VerdictCache* cache)
+                              const std::string& metric, bool force, VerdictCache* cache,
+                              const std::vector<SeriesSummary>* known_reference_series = nullptr)
 {
   if (reference.bench != candidate.bench) {
     throw Error("{} ran benchmark {} and {} ran {}: results of different benchmarks are not comparable",
@@ -288,7 +290,10 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
   }
   MetricRules rules_storage;
   const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
-  const auto reference_series = run_series(reference.samples);
+  std::vector<SeriesSummary> computed;
+  const auto& reference_series = known_reference_series != nullptr
+                                     ? *known_reference_series
+                                     : (computed = run_series(reference.samples));
   auto candidate_series = run_series(candidate.samples);
   // The primary metric first, then the others in the order the benchmark defines them.
   std::stable_sort(candidate_series.begin(), candidate_series.end(), [&](const auto& a, const auto& b) {
@@ -440,6 +445,14 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
   }
   RunSet reference_storage;
   const auto& reference = baseline_set(journal, *baseline, cache, reference_storage);
+  const std::vector<SeriesSummary>* reference_series = nullptr; // computed once per baseline
+  if (cache != nullptr) {
+    auto found = cache->m_run_set_series.find(*baseline);
+    if (found == cache->m_run_set_series.end()) {
+      found = cache->m_run_set_series.emplace(*baseline, run_series(reference.samples)).first;
+    }
+    reference_series = &found->second;
+  }
   if (reference.revision != candidate.revision) {
     return std::nullopt;
   }
@@ -447,7 +460,7 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
   const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
   ComparisonReport report;
   try {
-    report = compare_with(journal, reference, candidate, rules.primary, false, cache);
+    report = compare_with(journal, reference, candidate, rules.primary, false, cache, reference_series);
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/run_support.h"
 #include "core/run_records.h"
 #include "measure/comparison.h"
 #include "store/journal.h"
@@ -79,6 +80,7 @@ struct VerdictCache {
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines; // by plan
   std::map<std::string, std::string> m_targets;                         // by plan
   std::map<int, RunSet> m_run_sets;                                     // baseline runs
+  std::map<int, std::vector<SeriesSummary>> m_run_set_series;           // of those run sets
   std::map<std::pair<std::string, int>, MetricRules> m_rules;           // by benchmark revision
   std::map<std::string, nlohmann::json> m_environments;                 // by blob hash
   std::map<int, std::string> m_attempt_plans;                           // by attempt
