@@ -130,12 +130,9 @@ std::string crossover_of(const std::vector<SeriesComparison>& series, const std:
 
 void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache)
 {
-  store::RunFilter filter;
-  filter.plan = plan;
-  for (auto& run : store::list_runs(journal.db(), filter)) {
-    const int attempt = *run.attempt;
+  cache.m_runs_by_attempt = store::plan_runs(journal.db(), plan);
+  for (const auto& [attempt, runs] : cache.m_runs_by_attempt) {
     cache.m_attempt_plans[attempt] = plan;
-    cache.m_runs_by_attempt[attempt].push_back(std::move(run));
   }
   cache.m_samples = store::plan_samples(journal.db(), plan);
   cache.m_prefetched = true;

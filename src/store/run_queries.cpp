@@ -160,6 +160,30 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
   return read_runs(select);
 }
 
+std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE attempt IN (SELECT number FROM attempts "
+                                       "WHERE plan = ?) ORDER BY number DESC",
+                                       k_run_columns));
+  select.bind(1, plan);
+  std::map<int, std::vector<core::RunRecord>> out;
+  std::vector<core::RunRecord>* runs = nullptr; // of the attempt of the row before
+  int current_attempt = 0;
+  while (select.step()) {
+    auto run = read_run(select);
+    if (runs == nullptr || *run.attempt != current_attempt) {
+      // An attempt's runs are mostly contiguous and as many as the attempt's before: reserving that
+      // many saves growing (and moving) the records several times.
+      const auto previous_size = runs != nullptr ? runs->size() : 0;
+      current_attempt = *run.attempt;
+      runs = &out[current_attempt];
+      runs->reserve(previous_size);
+    }
+    runs->push_back(std::move(run));
+  }
+  return out;
+}
+
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
 {
   auto select =
