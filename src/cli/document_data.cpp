@@ -22,7 +22,18 @@ namespace ej::cli {
 
 namespace {
 
-using nlohmann::json;
+using render::put;
+using render::TemplateData;
+
+// A text, or false when it is empty (so that {{#commit}} sections skip it).
+void put_text_or_false(TemplateData& object, const std::string& key, std::string text)
+{
+  if (text.empty()) {
+    put(object, key, false);
+  } else {
+    put(object, key, std::move(text));
+  }
+}
 
 std::string inline_text(std::string_view text)
 {
@@ -95,7 +106,8 @@ PrimaryMetric primary_metric(store::Journal& journal, const std::string& bench)
   return primary;
 }
 
-std::optional<measure::Summary> summary_of(const std::vector<core::SampleRecord>& samples, const std::string& metric)
+std::optional<measure::Summary> summary_of(const std::vector<core::SampleRecord>& samples,
+                                           const std::string& metric)
 {
   for (const auto& series : run_series(samples)) {
     if (series.metric == metric && !series.values.empty()) {
@@ -110,123 +122,142 @@ std::optional<measure::Summary> run_summary(store::Journal& journal, int run, co
   return summary_of(store::run_samples(journal.db(), run), metric);
 }
 
-json runs_json(store::Journal& journal, int attempt, const PrimaryMetric& primary, VerdictCache& cache)
+TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric& primary,
+                       VerdictCache& cache)
 {
-  auto runs = runs_of_attempt(journal, attempt, &cache);
-  std::reverse(runs.begin(), runs.end());
-  json out = json::array();
-  for (const auto& run : runs) {
-    json entry = {{"number", run.number},
-                  {"bench", inline_text(run.bench)},
-                  {"status", run.status},
-                  {"date", util::format_date(run.started_ms)},
-                  {"imported", run.status == "imported"},
-                  {"source", inline_text(run.source)},
-                  {"reason", inline_text(run.reason)},
-                  {"has_reason", !run.reason.empty()},
-                  {"commit", run.git.commit.empty() ? json(false) : json(short_commit(run.git.commit))},
-                  {"median", false},
-                  {"unit", inline_text(primary.unit)},
-                  {"verdict", false}};
+  const auto& newest_first = prefetched_runs(cache, attempt);
+  auto out = render::template_list(newest_first.size());
+  for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
+    const auto& run = *it;
+    auto& entry = render::append(out, render::template_object());
+    put(entry, "number", run.number);
+    put(entry, "bench", inline_text(run.bench));
+    put(entry, "status", run.status);
+    put(entry, "date", util::format_date(run.started_ms));
+    put(entry, "imported", run.status == "imported");
+    put(entry, "source", inline_text(run.source));
+    put(entry, "reason", inline_text(run.reason));
+    put(entry, "has_reason", !run.reason.empty());
+    put_text_or_false(entry, "commit", short_commit(run.git.commit));
+    put(entry, "median", false);
+    put(entry, "unit", inline_text(primary.unit));
     const auto verdict = run_verdict(journal, run, &cache);
     if (verdict) {
-      entry["verdict"] = inline_text(verdict->text);
+      put(entry, "verdict", inline_text(verdict->text));
+    } else {
+      put(entry, "verdict", false);
     }
-    entry["label"] = inline_text(run.label);
-    entry["has_label"] = !run.label.empty();
-    json others = json::array();
+    put(entry, "label", inline_text(run.label));
+    put(entry, "has_label", !run.label.empty());
+    std::vector<std::string> others;
     if (run.bench == primary.bench) {
       // The verdict read the run's samples already.
-      const auto samples = verdict ? verdict->candidate.samples : store::run_samples(journal.db(), run.number);
+      std::vector<core::SampleRecord> read;
+      const auto& samples =
+          verdict ? verdict->candidate.samples : (read = store::run_samples(journal.db(), run.number));
       for (const auto& series : run_series(samples)) {
         if (series.values.empty()) {
           continue;
         }
         const auto summary = measure::summarize(series.values);
         if (series.metric == primary.name) {
-          entry["median"] = number(summary.median);
-          entry["n"] = summary.n;
+          put(entry, "median", number(summary.median));
+          put(entry, "n", summary.n);
         } else if (series.metric != "wall_s") {
           others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(summary.median),
-                                                    series.unit.empty() ? "" : " ", series.unit)));
+                                                   series.unit.empty() ? "" : " ", series.unit)));
         }
       }
     }
-    entry["others"] = util::join(others.get<std::vector<std::string>>(), ", ");
-    entry["has_others"] = !others.empty();
-    out.push_back(std::move(entry));
+    put(entry, "others", util::join(others, ", "));
+    put(entry, "has_others", !others.empty());
   }
   return out;
 }
 
-json attempt_json(store::Journal& journal, const core::AttemptHistory& history, const PrimaryMetric& primary,
-                  const std::optional<Verdict>& verdict, VerdictCache& cache)
+std::string command_fence(const std::string& command)
+{
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : command) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, 1 + longest), '`');
+}
+
+TemplateData attempt_data(store::Journal& journal, const core::AttemptHistory& history,
+                          const PrimaryMetric& primary, const std::optional<Verdict>& verdict,
+                          VerdictCache& cache)
 {
   const auto& a = history.attempt;
-  json blocked_by = json::array();
-  json links = json::array();
+  auto blocked_by = render::template_list();
+  auto links = render::template_list();
   for (const auto& link : history.links_out) {
     const auto other = store::find_attempt(journal.db(), link.to);
     const auto other_title = other ? inline_text(other->title) : std::string("(missing)");
     if (link.kind == "blocked-by") {
-      const bool resolved = other && other->status == core::Status::Adopted;
-      blocked_by.push_back({{"number", link.to},
-                            {"title", other_title},
-                            {"status", other ? std::string(core::to_string(other->status)) : "missing"},
-                            {"resolved", resolved}});
+      auto& entry = render::append(blocked_by, render::template_object());
+      put(entry, "number", link.to);
+      put(entry, "title", other_title);
+      put(entry, "status", other ? std::string(core::to_string(other->status)) : "missing");
+      put(entry, "resolved", other && other->status == core::Status::Adopted);
     } else {
-      links.push_back({{"text", fmt::format("{} #{} {}", link.kind == "retry-of" ? "retries" : link.kind, link.to,
-                                            other_title)}});
+      auto& entry = render::append(links, render::template_object());
+      put(entry, "text",
+          fmt::format("{} #{} {}", link.kind == "retry-of" ? "retries" : link.kind, link.to, other_title));
     }
   }
   for (const auto& link : history.links_in) {
     const auto other = store::find_attempt(journal.db(), link.from);
     const auto other_title = other ? inline_text(other->title) : std::string("(missing)");
-    const char* verb = link.kind == "supersedes" ? "superseded by" : link.kind == "retry-of" ? "retried by" : "blocks";
-    links.push_back({{"text", fmt::format("{} #{} {}", verb, link.from, other_title)}});
+    const char* verb = link.kind == "supersedes" ? "superseded by"
+                       : link.kind == "retry-of" ? "retried by"
+                                                 : "blocks";
+    auto& entry = render::append(links, render::template_object());
+    put(entry, "text", fmt::format("{} #{} {}", verb, link.from, other_title));
   }
-  json notes = json::array();
+  auto notes = render::template_list(history.notes.size());
   for (const auto& note : history.notes) {
-    notes.push_back({{"date", util::format_date(note.time_ms)}, {"text", inline_text(note.text)}});
+    auto& entry = render::append(notes, render::template_object());
+    put(entry, "date", util::format_date(note.time_ms));
+    put(entry, "text", inline_text(note.text));
   }
-  json tags = json::array();
+  std::vector<std::string> tag_texts;
+  auto tags = render::template_list(a.tags.size());
   for (const auto& tag : a.tags) {
-    tags.push_back(inline_text(tag));
+    tag_texts.push_back(inline_text(tag));
+    render::append(tags, render::template_text(tag_texts.back()));
   }
-  auto runs = runs_json(journal, a.number, primary, cache);
-  return {{"number", a.number},
-          {"title", render::escape_markdown_line(a.title)},
-          {"status", core::to_string(a.status)},
-          {"reason", inline_text(a.reason)},
-          {"has_reason", !a.reason.empty()},
-          {"hypothesis", inline_text(a.hypothesis)},
-          {"has_hypothesis", !a.hypothesis.empty()},
-          {"command", a.command},
-          {"command_fence", std::string(std::max<std::size_t>(3, 1 + [&] {
-                                          std::size_t longest = 0, run = 0;
-                                          for (const char c : a.command) {
-                                            run = c == '`' ? run + 1 : 0;
-                                            longest = std::max(longest, run);
-                                          }
-                                          return longest;
-                                        }()), '`')},
-          {"has_command", !a.command.empty()},
-          {"tags", tags},
-          {"has_tags", !tags.empty()},
-          {"tag_list", util::join(tags.get<std::vector<std::string>>(), ", ")},
-          {"blocked_by", blocked_by},
-          {"has_blocked_by", !blocked_by.empty()},
-          {"links", links},
-          {"has_links", !links.empty()},
-          {"runs", runs},
-          {"has_runs", !runs.empty()},
-          {"notes", notes},
-          {"has_notes", !notes.empty()},
-          {"commit", a.git.commit.empty() ? json(false) : json(short_commit(a.git.commit))},
-          {"dirty", a.git.dirty},
-          {"verdict", verdict ? inline_text(verdict->text) : std::string()},
-          {"has_verdict", verdict.has_value()},
-          {"created", util::format_date(a.created_ms)}};
+  auto runs = runs_data(journal, a.number, primary, cache);
+  auto out = render::template_object();
+  put(out, "number", a.number);
+  put(out, "title", render::escape_markdown_line(a.title));
+  put(out, "status", core::to_string(a.status));
+  put(out, "reason", inline_text(a.reason));
+  put(out, "has_reason", !a.reason.empty());
+  put(out, "hypothesis", inline_text(a.hypothesis));
+  put(out, "has_hypothesis", !a.hypothesis.empty());
+  put(out, "command", a.command);
+  put(out, "command_fence", command_fence(a.command));
+  put(out, "has_command", !a.command.empty());
+  put(out, "has_tags", !tag_texts.empty());
+  put(out, "tag_list", util::join(tag_texts, ", "));
+  put(out, "tags", std::move(tags));
+  put(out, "has_blocked_by", !blocked_by.is_empty_list());
+  put(out, "blocked_by", std::move(blocked_by));
+  put(out, "has_links", !links.is_empty_list());
+  put(out, "links", std::move(links));
+  put(out, "has_runs", !runs.is_empty_list());
+  put(out, "runs", std::move(runs));
+  put(out, "has_notes", !notes.is_empty_list());
+  put(out, "notes", std::move(notes));
+  put_text_or_false(out, "commit", short_commit(a.git.commit));
+  put(out, "dirty", a.git.dirty);
+  put(out, "verdict", verdict ? inline_text(verdict->text) : std::string());
+  put(out, "has_verdict", verdict.has_value());
+  put(out, "created", util::format_date(a.created_ms));
+  return out;
 }
 
 struct Group {
@@ -238,75 +269,97 @@ struct Group {
 const std::vector<Group>& groups()
 {
   static const std::vector<Group> list = {
-    {"Adopted", "adopted", {core::Status::Adopted}},
-    {"Rejected", "rejected", {core::Status::Rejected, core::Status::Superseded}},
-    {"Blocked", "blocked", {core::Status::Blocked}},
-    {"Inconclusive", "inconclusive", {core::Status::Inconclusive}},
-    {"Open", "open", {core::Status::Proposed, core::Status::Running}},
+      {"Adopted", "adopted", {core::Status::Adopted}},
+      {"Rejected", "rejected", {core::Status::Rejected, core::Status::Superseded}},
+      {"Blocked", "blocked", {core::Status::Blocked}},
+      {"Inconclusive", "inconclusive", {core::Status::Inconclusive}},
+      {"Open", "open", {core::Status::Proposed, core::Status::Running}},
   };
   return list;
 }
 
-json baseline_json(store::Journal& journal, const std::string& plan, const PrimaryMetric& primary,
-                   std::optional<double>& baseline_median)
+TemplateData baseline_data(store::Journal& journal, const std::string& plan, const PrimaryMetric& primary,
+                           std::optional<double>& baseline_median)
 {
   const auto history = store::baseline_history(journal.db(), plan);
-  json moves = json::array();
-  json env_changes = json::array();
+  auto moves = render::template_list(history.size());
+  auto env_changes = render::template_list();
   std::map<std::string, core::BaselineRecord> previous;
   for (const auto& b : history) {
     const auto run = store::find_run(journal.db(), b.run);
-    json entry = {{"date", util::format_date(b.time_ms)},
-                  {"bench", inline_text(b.bench)},
-                  {"run", b.run},
-                  {"reason", inline_text(b.reason)},
-                  {"reason_cell", cell(b.reason)},
-                  {"has_reason", !b.reason.empty()},
-                  {"imported", run && run->status == "imported"},
-                  {"median", false},
-                  {"unit", inline_text(primary.unit)}};
+    auto& entry = render::append(moves, render::template_object());
+    put(entry, "date", util::format_date(b.time_ms));
+    put(entry, "bench", inline_text(b.bench));
+    put(entry, "run", b.run);
+    put(entry, "reason", inline_text(b.reason));
+    put(entry, "reason_cell", cell(b.reason));
+    put(entry, "has_reason", !b.reason.empty());
+    put(entry, "imported", run && run->status == "imported");
+    put(entry, "median", false);
+    put(entry, "unit", inline_text(primary.unit));
     if (const auto summary = run_summary(journal, b.run, primary.name)) {
-      entry["median"] = number(summary->median);
+      put(entry, "median", number(summary->median));
     }
     const auto before = previous.find(b.bench);
-    entry["moved"] = before != previous.end();
-    entry["from_run"] = before != previous.end() ? before->second.run : 0;
+    put(entry, "moved", before != previous.end());
+    put(entry, "from_run", before != previous.end() ? before->second.run : 0);
     if (before != previous.end()) {
       const auto old_run = store::find_run(journal.db(), before->second.run);
-      json change = {{"from_run", before->second.run}, {"to_run", b.run}, {"lines", json::array()}};
+      auto& change = render::append(env_changes, render::template_object());
+      put(change, "from_run", before->second.run);
+      put(change, "to_run", b.run);
+      auto lines = render::template_list();
       if (old_run && run && !old_run->env_blob.empty() && !run->env_blob.empty()) {
         const auto a = journal.blob(old_run->env_blob);
         const auto c = journal.blob(run->env_blob);
         if (a && c) {
-          for (const auto& line : run::format_changes(run::diff_environments(json::parse(*a), json::parse(*c)))) {
-            change["lines"].push_back(inline_text(line));
+          for (const auto& line : run::format_changes(
+                   run::diff_environments(nlohmann::json::parse(*a), nlohmann::json::parse(*c)))) {
+            render::append(lines, render::template_text(inline_text(line)));
           }
         }
-        change["recorded"] = true;
+        put(change, "recorded", true);
       } else {
-        change["recorded"] = false;
+        put(change, "recorded", false);
       }
-      change["has_lines"] = !change["lines"].empty();
-      env_changes.push_back(std::move(change));
+      put(change, "has_lines", !lines.is_empty_list());
+      put(change, "lines", std::move(lines));
     }
     previous[b.bench] = b;
-    moves.push_back(std::move(entry));
   }
-  json current = false;
-  if (!history.empty()) {
-    current = moves.back();
+  auto out = render::template_object();
+  if (history.empty()) {
+    put(out, "current", false);
+  } else {
+    put(out, "current", TemplateData(moves.list_value().back()));
     const auto summary = run_summary(journal, history.back().run, primary.name);
     if (summary) {
       baseline_median = summary->median;
     }
   }
-  return {{"current", current}, {"history", moves}, {"has_history", moves.size() > 1},
-          {"environment_changes", env_changes}, {"has_environment_changes", !env_changes.empty()}};
+  put(out, "has_history", moves.list_value().size() > 1);
+  put(out, "history", std::move(moves));
+  put(out, "has_environment_changes", !env_changes.is_empty_list());
+  put(out, "environment_changes", std::move(env_changes));
+  return out;
+}
+
+TemplateData timeline_entry(const core::Attempt& attempt, std::string date, std::string change,
+                            std::string reason)
+{
+  auto entry = render::template_object();
+  put(entry, "date", std::move(date));
+  put(entry, "number", attempt.number);
+  put(entry, "title", cell(attempt.title));
+  put(entry, "change", std::move(change));
+  put(entry, "reason", std::move(reason));
+  return entry;
 }
 
 } // namespace
 
-DocumentData build_document_data(store::Journal& journal, const std::string& slug, const std::string& chart_file)
+DocumentData build_document_data(store::Journal& journal, const std::string& slug,
+                                 const std::string& chart_file)
 {
   const auto plan = store::find_plan(journal.db(), slug);
   if (!plan) {
@@ -318,7 +371,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     target = core::parse_target(plan->target);
   }
   std::optional<double> baseline_median;
-  auto baseline = baseline_json(journal, slug, primary, baseline_median);
+  auto baseline = baseline_data(journal, slug, primary, baseline_median);
 
   store::AttemptFilter filter;
   filter.plan = slug;
@@ -337,26 +390,26 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
 
   VerdictCache cache; // the journal is only read here
   prefetch_plan(journal, slug, cache);
-  json summary = json::array();
-  std::map<std::string, json> grouped;
-  json timeline = json::array();
-  std::vector<std::pair<std::int64_t, json>> timeline_entries;
+  auto summary = render::template_list(attempts.size());
+  std::map<std::string, TemplateData> grouped;
+  std::vector<std::pair<std::int64_t, TemplateData>> timeline_entries;
   for (const auto& attempt : attempts) {
     const auto history = store::load_history(journal.db(), attempt);
     const auto verdict = attempt_verdict(journal, attempt.number, &cache);
     std::optional<measure::Summary> stats;
     std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
-    std::vector<core::SampleRecord> samples;
+    std::vector<core::SampleRecord> read;
+    const std::vector<core::SampleRecord>* samples = &read;
     if (verdict && verdict->candidate.bench == primary.bench) {
-      samples = verdict->candidate.samples; // the same runs, read once
+      samples = &verdict->candidate.samples; // the same runs, read once
     } else {
       try {
-        samples = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
+        read = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
       } catch (const Error&) {
         // no finished runs: the row says so
       }
     }
-    for (const auto& series : run_series(samples)) {
+    for (const auto& series : run_series(*samples)) {
       if (series.values.empty()) {
         continue;
       }
@@ -367,91 +420,98 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
         target_stats = measure::summarize(series.values);
       }
     }
-    json row = {{"number", attempt.number},
-                {"title", cell(attempt.title)},
-                {"status", core::to_string(attempt.status)},
-                {"median", stats ? number(stats->median) : "—"},
-                {"has_median", stats.has_value()},
-                {"unit", cell(primary.unit)},
-                {"change", "—"},
-                {"outcome", "—"},
-                {"target_met", "—"},
-                {"commit", short_commit(attempt.git.commit)}};
+    auto& row = render::append(summary, render::template_object());
+    put(row, "number", attempt.number);
+    put(row, "title", cell(attempt.title));
+    put(row, "status", core::to_string(attempt.status));
+    put(row, "median", stats ? number(stats->median) : "—");
+    put(row, "has_median", stats.has_value());
+    put(row, "unit", cell(primary.unit));
+    put(row, "change", "—");
+    put(row, "outcome", "—");
+    put(row, "target_met", "—");
+    put(row, "commit", short_commit(attempt.git.commit));
     if (verdict) {
       const auto& c = verdict->headline.comparison;
-      row["change"] = c.change_pct ? render::format_percent(*c.change_pct) + (c.change_low_pct && c.change_high_pct
-                                                                                 ? " [" + render::format_percent(*c.change_low_pct) + ", " + render::format_percent(*c.change_high_pct) + "]"
-                                                                                 : "")
-                                   : "n/a";
-      row["outcome"] = std::string(measure::to_string(c.outcome));
+      put(row, "change",
+          c.change_pct ? render::format_percent(*c.change_pct) +
+                             (c.change_low_pct && c.change_high_pct
+                                  ? " [" + render::format_percent(*c.change_low_pct) + ", " +
+                                        render::format_percent(*c.change_high_pct) + "]"
+                                  : "")
+                       : "n/a");
+      put(row, "outcome", measure::to_string(c.outcome));
     }
     if (target_stats) {
-      row["target_met"] = core::meets(*target, target_stats->median) ? "yes" : "no";
+      put(row, "target_met", core::meets(*target, target_stats->median) ? "yes" : "no");
     }
-    summary.push_back(std::move(row));
     if (stats) {
-      out.chart.points.push_back({fmt::format("#{}", attempt.number), stats->median, stats->q1, stats->q3, attempt.status});
+      out.chart.points.push_back(
+          {fmt::format("#{}", attempt.number), stats->median, stats->q1, stats->q3, attempt.status});
     }
-    auto detail = attempt_json(journal, history, primary, verdict, cache);
+    auto detail = attempt_data(journal, history, primary, verdict, cache);
     for (const auto& group : groups()) {
       if (std::find(group.statuses.begin(), group.statuses.end(), attempt.status) != group.statuses.end()) {
-        grouped[group.key].push_back(std::move(detail)); // an attempt is in one group
+        auto [it, inserted] = grouped.try_emplace(group.key, render::template_list());
+        render::append(it->second, std::move(detail)); // an attempt is in one group
         break;
       }
     }
-    timeline_entries.emplace_back(attempt.created_ms, json{{"date", util::format_date(attempt.created_ms)},
-                                                           {"number", attempt.number},
-                                                           {"title", cell(attempt.title)},
-                                                           {"change", "proposed"},
-                                                           {"reason", ""}});
+    timeline_entries.emplace_back(
+        attempt.created_ms, timeline_entry(attempt, util::format_date(attempt.created_ms), "proposed", ""));
     for (const auto& change : history.status_changes) {
-      timeline_entries.emplace_back(change.time_ms, json{{"date", util::format_date(change.time_ms)},
-                                                         {"number", attempt.number},
-                                                         {"title", cell(attempt.title)},
-                                                         {"change", change.from + " → " + change.to},
-                                                         {"reason", cell(change.reason)}});
+      timeline_entries.emplace_back(change.time_ms,
+                                    timeline_entry(attempt, util::format_date(change.time_ms),
+                                                   change.from + " → " + change.to, cell(change.reason)));
     }
   }
   std::stable_sort(timeline_entries.begin(), timeline_entries.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto timeline = render::template_list(timeline_entries.size());
   for (auto& entry : timeline_entries) {
-    timeline.push_back(std::move(entry.second));
+    render::append(timeline, std::move(entry.second));
   }
-  json group_list = json::array();
+  auto group_list = render::template_list(groups().size());
   for (const auto& group : groups()) {
     const auto it = grouped.find(group.key);
     const bool any = it != grouped.end();
-    json entry = {{"name", group.name}, {"key", group.key}, {"has_attempts", any},
-                  {"count", any ? it->second.size() : 0}};
-    entry["attempts"] = any ? std::move(it->second) : json::array();
-    group_list.push_back(std::move(entry));
+    auto& entry = render::append(group_list, render::template_object());
+    put(entry, "name", group.name);
+    put(entry, "key", group.key);
+    put(entry, "has_attempts", any);
+    put(entry, "count", any ? it->second.list_value().size() : 0);
+    put(entry, "attempts", any ? std::move(it->second) : render::template_list());
   }
-  out.data = {
-    {"plan",
-     {{"slug", plan->slug},
-      {"title", render::escape_markdown_line(plan->title)},
-      {"goal", inline_text(plan->goal)},
-      {"has_goal", !plan->goal.empty()},
-      {"target", inline_text(plan->target)},
-      {"has_target", !plan->target.empty()},
-      {"doc", plan->doc_path}}},
-    {"primary",
-     {{"bench", inline_text(primary.bench)},
-      {"has_bench", !primary.bench.empty()},
-      {"metric", inline_text(primary.name)},
-      {"unit", inline_text(primary.unit)},
-      {"has_unit", !primary.unit.empty()},
-      {"better", primary.higher_is_better ? "higher" : "lower"}}},
-    {"has_attempts", !summary.empty()},
-    {"attempt_count", summary.size()},
-    {"has_timeline", !timeline.empty()},
-    {"chart", {{"file", chart_file}, {"has_points", !out.chart.points.empty()}}},
-  };
-  // The large parts are moved in: an initializer list would copy them.
-  out.data["baseline"] = std::move(baseline);
-  out.data["summary"] = std::move(summary);
-  out.data["groups"] = std::move(group_list);
-  out.data["timeline"] = std::move(timeline);
+
+  auto plan_data = render::template_object();
+  put(plan_data, "slug", plan->slug);
+  put(plan_data, "title", render::escape_markdown_line(plan->title));
+  put(plan_data, "goal", inline_text(plan->goal));
+  put(plan_data, "has_goal", !plan->goal.empty());
+  put(plan_data, "target", inline_text(plan->target));
+  put(plan_data, "has_target", !plan->target.empty());
+  put(plan_data, "doc", plan->doc_path);
+  auto primary_data = render::template_object();
+  put(primary_data, "bench", inline_text(primary.bench));
+  put(primary_data, "has_bench", !primary.bench.empty());
+  put(primary_data, "metric", inline_text(primary.name));
+  put(primary_data, "unit", inline_text(primary.unit));
+  put(primary_data, "has_unit", !primary.unit.empty());
+  put(primary_data, "better", primary.higher_is_better ? "higher" : "lower");
+  auto chart = render::template_object();
+  put(chart, "file", chart_file);
+  put(chart, "has_points", !out.chart.points.empty());
+
+  put(out.data, "plan", std::move(plan_data));
+  put(out.data, "primary", std::move(primary_data));
+  put(out.data, "has_attempts", !summary.is_empty_list());
+  put(out.data, "attempt_count", summary.list_value().size());
+  put(out.data, "has_timeline", !timeline.is_empty_list());
+  put(out.data, "chart", std::move(chart));
+  put(out.data, "baseline", std::move(baseline));
+  put(out.data, "summary", std::move(summary));
+  put(out.data, "groups", std::move(group_list));
+  put(out.data, "timeline", std::move(timeline));
   return out;
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 
 #include "render/svg_chart.h"
+#include "render/template_data.h"
 #include "store/journal.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -11,11 +10,12 @@
 namespace ej::cli {
 
 struct DocumentData {
-  nlohmann::json data;     // every user text already escaped for markdown
-  render::ChartData chart; // the primary metric per attempt, baseline and target
+  render::TemplateData data; // every user text already escaped for markdown
+  render::ChartData chart;   // the primary metric per attempt, baseline and target
 };
 
 // chart_file is the SVG's name relative to the document ("eagle-fast-verify.svg").
-DocumentData build_document_data(store::Journal& journal, const std::string& plan, const std::string& chart_file);
+DocumentData build_document_data(store::Journal& journal, const std::string& plan,
+                                 const std::string& chart_file);
 
 } // namespace ej::cli

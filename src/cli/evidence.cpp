@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ej::cli {
@@ -31,16 +32,8 @@ std::string run_numbers(const std::vector<core::RunRecord>& runs)
   return util::join(parts, ", ");
 }
 
-MetricRules rules_for(store::Journal& journal, const std::string& bench, int revision, VerdictCache* cache = nullptr)
+MetricRules rules_for(store::Journal& journal, const std::string& bench, int revision)
 {
-  if (cache != nullptr) {
-    const auto key = std::make_pair(bench, revision);
-    const auto found = cache->m_rules.find(key);
-    if (found != cache->m_rules.end()) {
-      return found->second;
-    }
-    return cache->m_rules[key] = rules_for(journal, bench, revision);
-  }
   MetricRules rules;
   rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
   const auto definition_row = store::find_bench_revision(journal.db(), bench, revision);
@@ -55,6 +48,21 @@ MetricRules rules_for(store::Journal& journal, const std::string& bench, int rev
   rules.primary = definition.primary.empty() ? "wall_s" : definition.primary;
   rules.min_effect_pct = definition.min_effect_pct;
   return rules;
+}
+
+// The rules from the cache (read once per revision), or read into `storage` without one.
+const MetricRules& rules_for(store::Journal& journal, const std::string& bench, int revision,
+                             VerdictCache* cache, MetricRules& storage)
+{
+  if (cache == nullptr) {
+    return storage = rules_for(journal, bench, revision);
+  }
+  const auto key = std::make_pair(bench, revision);
+  const auto found = cache->m_rules.find(key);
+  if (found != cache->m_rules.end()) {
+    return found->second;
+  }
+  return cache->m_rules[key] = rules_for(journal, bench, revision);
 }
 
 std::optional<nlohmann::json> environment_of(store::Journal& journal, const RunSet& set, VerdictCache* cache)
@@ -122,22 +130,25 @@ std::string crossover_of(const std::vector<SeriesComparison>& series, const std:
 
 void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache)
 {
-  store::RunFilter filter;
-  filter.plan = plan;
-  for (auto& run : store::list_runs(journal.db(), filter)) {
-    const int attempt = *run.attempt;
+  cache.m_runs_by_attempt = store::plan_runs(journal.db(), plan);
+  for (const auto& [attempt, runs] : cache.m_runs_by_attempt) {
     cache.m_attempt_plans[attempt] = plan;
-    cache.m_runs_by_attempt[attempt].push_back(std::move(run));
   }
   cache.m_samples = store::plan_samples(journal.db(), plan);
   cache.m_prefetched = true;
 }
 
+const std::vector<core::RunRecord>& prefetched_runs(const VerdictCache& cache, int attempt)
+{
+  static const std::vector<core::RunRecord> none;
+  const auto it = cache.m_runs_by_attempt.find(attempt);
+  return it != cache.m_runs_by_attempt.end() ? it->second : none;
+}
+
 std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attempt, VerdictCache* cache)
 {
   if (cache != nullptr && cache->m_prefetched) {
-    const auto it = cache->m_runs_by_attempt.find(attempt);
-    return it != cache->m_runs_by_attempt.end() ? it->second : std::vector<core::RunRecord>{};
+    return prefetched_runs(*cache, attempt);
   }
   store::RunFilter filter;
   filter.attempt = attempt;
@@ -146,7 +157,10 @@ std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attemp
 
 namespace {
 
-std::vector<core::SampleRecord> samples_of(store::Journal& journal, int run, VerdictCache* cache)
+// The run's samples from the cache when prefetched (not copied: a plan document reads 100,000),
+// else read into `storage`.
+const std::vector<core::SampleRecord>& samples_of(store::Journal& journal, int run, VerdictCache* cache,
+                                                  std::vector<core::SampleRecord>& storage)
 {
   if (cache != nullptr && cache->m_prefetched) {
     const auto it = cache->m_samples.find(run);
@@ -154,7 +168,7 @@ std::vector<core::SampleRecord> samples_of(store::Journal& journal, int run, Ver
       return it->second;
     }
   }
-  return store::run_samples(journal.db(), run);
+  return storage = store::run_samples(journal.db(), run);
 }
 
 RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run, VerdictCache* cache = nullptr)
@@ -165,10 +179,12 @@ RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run, Ve
   set.bench = run->bench;
   set.revision = run->revision;
   set.runs = {*run};
-  set.samples = samples_of(journal, number, cache);
+  std::vector<core::SampleRecord> storage;
+  set.samples = samples_of(journal, number, cache, storage);
   if (!usable(*run)) {
-    set.warnings.push_back(fmt::format("run #{} is {}{}; its samples may be incomplete", number, run->status,
-                                       run->reason.empty() ? "" : " (" + util::first_line(run->reason, 80) + ")"));
+    set.warnings.push_back(
+        fmt::format("run #{} is {}{}; its samples may be incomplete", number, run->status,
+                    run->reason.empty() ? "" : " (" + util::first_line(run->reason, 80) + ")"));
   }
   if (run->status == "imported") {
     set.warnings.push_back(fmt::format("run #{} was imported ({}), not measured by ej", number, run->source));
@@ -189,11 +205,14 @@ RunSet run_set_of_run(store::Journal& journal, int number)
 
 RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::string& bench, VerdictCache* cache)
 {
-  const bool prefetched = cache != nullptr && cache->m_prefetched && cache->m_attempt_plans.count(attempt) > 0;
+  const bool prefetched =
+      cache != nullptr && cache->m_prefetched && cache->m_attempt_plans.count(attempt) > 0;
   if (!prefetched && !store::find_attempt(journal.db(), attempt)) {
     throw Error("there is no attempt #{}; see 'ej log'", attempt);
   }
-  const auto runs = runs_of_attempt(journal, attempt, prefetched ? cache : nullptr); // newest first
+  std::vector<core::RunRecord> read;
+  const auto& runs = prefetched ? prefetched_runs(*cache, attempt) // newest first
+                                : (read = runs_of_attempt(journal, attempt, nullptr));
   RunSet set;
   for (const auto& run : runs) {
     if (!usable(run) || (!bench.empty() && run.bench != bench)) {
@@ -204,28 +223,43 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
       set.revision = run.revision;
     }
     if (run.bench == set.bench && run.revision == set.revision) {
-      set.runs.insert(set.runs.begin(), run);
+      set.runs.push_back(run);
     }
   }
+  std::reverse(set.runs.begin(), set.runs.end()); // oldest first
   if (set.runs.empty()) {
     throw Error("attempt #{} has no finished runs{}; run one with 'ej run BENCH --attempt {}'", attempt,
                 bench.empty() ? "" : " of " + bench, attempt);
   }
+  // Each run's samples, then all in one vector reserved once (growing it run by run moved them all).
+  std::vector<std::vector<core::SampleRecord>> storage(set.runs.size());
+  std::vector<const std::vector<core::SampleRecord>*> per_run;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < set.runs.size(); ++i) {
+    per_run.push_back(&samples_of(journal, set.runs[i].number, cache, storage[i]));
+    total += per_run.back()->size();
+  }
+  set.samples.reserve(total);
+  for (const auto* samples : per_run) {
+    set.samples.insert(set.samples.end(), samples->begin(), samples->end());
+  }
   for (const auto& run : set.runs) {
-    auto samples = samples_of(journal, run.number, cache);
-    set.samples.insert(set.samples.end(), samples.begin(), samples.end());
     if (run.status == "imported") {
-      set.warnings.push_back(fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
+      set.warnings.push_back(
+          fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
     }
   }
-  set.label = fmt::format("attempt #{} ({} {})", attempt, set.runs.size() == 1 ? "run" : "runs", run_numbers(set.runs));
+  set.label = fmt::format("attempt #{} ({} {})", attempt, set.runs.size() == 1 ? "run" : "runs",
+                          run_numbers(set.runs));
   return set;
 }
 
 namespace {
 
+// reference_series: the reference's series when known already (a baseline's, from the cache).
 ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
-                              const std::string& metric, bool force, VerdictCache* cache)
+                              const std::string& metric, bool force, VerdictCache* cache,
+                              const std::vector<SeriesSummary>* known_reference_series = nullptr)
 {
   if (reference.bench != candidate.bench) {
     throw Error("{} ran benchmark {} and {} ran {}: results of different benchmarks are not comparable",
@@ -233,23 +267,30 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
   }
   if (reference.runs.size() == 1 && candidate.runs.size() == 1 &&
       reference.runs.front().number == candidate.runs.front().number) {
-    throw Error("{} compared with itself says nothing; compare it with another run or attempt", reference.label);
+    throw Error("{} compared with itself says nothing; compare it with another run or attempt",
+                reference.label);
   }
   ComparisonReport report;
   if (reference.revision != candidate.revision) {
     if (!force) {
-      throw Error("{} used revision {} of {} and {} used revision {}: the benchmark changed in between; compare "
-                  "anyway with --force",
-                  reference.label, reference.revision, reference.bench, candidate.label, candidate.revision);
+      throw Error(
+          "{} used revision {} of {} and {} used revision {}: the benchmark changed in between; compare "
+          "anyway with --force",
+          reference.label, reference.revision, reference.bench, candidate.label, candidate.revision);
     }
-    report.warnings.push_back(fmt::format("benchmark revisions differ ({} vs {}): compared because of --force",
-                                          reference.revision, candidate.revision));
+    report.warnings.push_back(
+        fmt::format("benchmark revisions differ ({} vs {}): compared because of --force", reference.revision,
+                    candidate.revision));
   }
   for (const auto* set : {&reference, &candidate}) {
     report.warnings.insert(report.warnings.end(), set->warnings.begin(), set->warnings.end());
   }
-  const auto rules = rules_for(journal, candidate.bench, candidate.revision, cache);
-  const auto reference_series = run_series(reference.samples);
+  MetricRules rules_storage;
+  const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
+  std::vector<SeriesSummary> computed;
+  const auto& reference_series = known_reference_series != nullptr
+                                     ? *known_reference_series
+                                     : (computed = run_series(reference.samples));
   auto candidate_series = run_series(candidate.samples);
   // The primary metric first, then the others in the order the benchmark defines them.
   std::stable_sort(candidate_series.begin(), candidate_series.end(), [&](const auto& a, const auto& b) {
@@ -267,7 +308,8 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
     });
     // Two runs of one parameter combination each (variant=naive against variant=blocked) are
     // compared with each other: there the parameter is what the attempt changed.
-    if (r == reference_series.end() && single_combination(reference_series) && single_combination(candidate_series)) {
+    if (r == reference_series.end() && single_combination(reference_series) &&
+        single_combination(candidate_series)) {
       r = std::find_if(reference_series.begin(), reference_series.end(),
                        [&](const auto& s) { return s.metric == c.metric && s.key == c.key; });
       if (r != reference_series.end() && !paired_note_added) {
@@ -283,12 +325,15 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
     }
     measure::CompareOptions options;
     const auto direction = rules.directions.find(c.metric);
-    options.direction = direction != rules.directions.end() ? direction->second : measure::Direction::LowerIsBetter;
+    options.direction =
+        direction != rules.directions.end() ? direction->second : measure::Direction::LowerIsBetter;
     options.min_effect_pct = rules.min_effect_pct;
-    report.series.push_back({c.metric, c.params, c.key, c.unit, measure::compare(r->values, c.values, options)});
+    report.series.push_back(
+        {c.metric, c.params, c.key, c.unit, measure::compare(r->values, c.values, options)});
   }
   if (!metric_found) {
-    throw Error("no samples of metric '{}' in {}; see 'ej show run N' for the metrics", metric, candidate.label);
+    throw Error("no samples of metric '{}' in {}; see 'ej show run N' for the metrics", metric,
+                candidate.label);
   }
   if (report.series.empty()) {
     throw Error("{} and {} have no metric with samples on both sides{}", reference.label, candidate.label,
@@ -314,7 +359,8 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
   return compare_with(journal, reference, candidate, metric, force, nullptr);
 }
 
-std::optional<int> current_baseline(store::Journal& journal, const std::string& plan, const std::string& bench)
+std::optional<int> current_baseline(store::Journal& journal, const std::string& plan,
+                                    const std::string& bench)
 {
   std::optional<int> run;
   for (const auto& baseline : store::baseline_history(journal.db(), plan)) {
@@ -328,7 +374,7 @@ std::optional<int> current_baseline(store::Journal& journal, const std::string& 
 namespace {
 
 const std::vector<core::BaselineRecord>& baselines_of(store::Journal& journal, const std::string& plan,
-                                                   VerdictCache& cache)
+                                                      VerdictCache& cache)
 {
   const auto found = cache.m_baselines.find(plan);
   if (found != cache.m_baselines.end()) {
@@ -352,10 +398,12 @@ std::optional<int> cached_baseline(store::Journal& journal, const std::string& p
   return run;
 }
 
-RunSet baseline_set(store::Journal& journal, int run, VerdictCache* cache)
+// The baseline's run set from the cache (not copied: thousands of verdicts share it), or read into
+// `storage` without one.
+const RunSet& baseline_set(store::Journal& journal, int run, VerdictCache* cache, RunSet& storage)
 {
   if (cache == nullptr) {
-    return run_set_of_run(journal, run);
+    return storage = run_set_of_run(journal, run);
   }
   const auto found = cache->m_run_sets.find(run);
   if (found != cache->m_run_sets.end()) {
@@ -392,14 +440,24 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
       return std::nullopt; // the baseline itself
     }
   }
-  const auto reference = baseline_set(journal, *baseline, cache);
+  RunSet reference_storage;
+  const auto& reference = baseline_set(journal, *baseline, cache, reference_storage);
+  const std::vector<SeriesSummary>* reference_series = nullptr; // computed once per baseline
+  if (cache != nullptr) {
+    auto found = cache->m_run_set_series.find(*baseline);
+    if (found == cache->m_run_set_series.end()) {
+      found = cache->m_run_set_series.emplace(*baseline, run_series(reference.samples)).first;
+    }
+    reference_series = &found->second;
+  }
   if (reference.revision != candidate.revision) {
     return std::nullopt;
   }
-  const auto rules = rules_for(journal, candidate.bench, candidate.revision, cache);
+  MetricRules rules_storage;
+  const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
   ComparisonReport report;
   try {
-    report = compare_with(journal, reference, candidate, rules.primary, false, cache);
+    report = compare_with(journal, reference, candidate, rules.primary, false, cache, reference_series);
   } catch (const Error&) {
     return std::nullopt;
   }

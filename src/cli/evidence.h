@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/run_support.h"
 #include "core/run_records.h"
 #include "measure/comparison.h"
 #include "store/journal.h"
@@ -51,7 +52,8 @@ ComparisonReport compare_sets(store::Journal& journal, const RunSet& reference, 
                               const std::string& metric, bool force);
 
 // The baseline run pinned for a plan and benchmark, if any.
-std::optional<int> current_baseline(store::Journal& journal, const std::string& plan, const std::string& bench);
+std::optional<int> current_baseline(store::Journal& journal, const std::string& plan,
+                                    const std::string& bench);
 
 // The headline verdict of an attempt against its plan's baseline: the primary metric of the
 // benchmark it ran. Empty when there is no baseline or no usable run.
@@ -76,11 +78,12 @@ struct MetricRules {
 // not written.
 struct VerdictCache {
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines; // by plan
-  std::map<std::string, std::string> m_targets;                          // by plan
-  std::map<int, RunSet> m_run_sets;                                      // baseline runs
-  std::map<std::pair<std::string, int>, MetricRules> m_rules;            // by benchmark revision
-  std::map<std::string, nlohmann::json> m_environments;                  // by blob hash
-  std::map<int, std::string> m_attempt_plans;                            // by attempt
+  std::map<std::string, std::string> m_targets;                         // by plan
+  std::map<int, RunSet> m_run_sets;                                     // baseline runs
+  std::map<int, std::vector<SeriesSummary>> m_run_set_series;           // of those run sets
+  std::map<std::pair<std::string, int>, MetricRules> m_rules;           // by benchmark revision
+  std::map<std::string, nlohmann::json> m_environments;                 // by blob hash
+  std::map<int, std::string> m_attempt_plans;                           // by attempt
   // Filled by prefetch_plan: every run (newest first) and sample of a plan's attempts.
   bool m_prefetched = false;
   std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
@@ -90,12 +93,15 @@ struct VerdictCache {
 // Reads all runs and samples of a plan's attempts in two queries, for commands that judge them all
 // (documents): without it each attempt and run costs queries of its own.
 void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache);
+// The attempt's runs, newest first, as prefetched (none when it has no runs).
+const std::vector<core::RunRecord>& prefetched_runs(const VerdictCache& cache, int attempt);
 // The attempt's runs, newest first, from the cache when it was prefetched.
 std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attempt, VerdictCache* cache);
 
 std::optional<Verdict> attempt_verdict(store::Journal& journal, int attempt, VerdictCache* cache = nullptr);
 // The verdict of one run tied to an attempt, against its plan's baseline.
-std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run, VerdictCache* cache = nullptr);
+std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecord& run,
+                                   VerdictCache* cache = nullptr);
 
 // Median of the primary metric of a set (first series), for targets and documents.
 std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit = nullptr);

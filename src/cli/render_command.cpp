@@ -13,6 +13,9 @@
 
 #include <cstdio>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // Plan documents: ej plan render, ej report.
 namespace ej::cli {
@@ -104,8 +107,20 @@ struct Rendered {
   std::string title;
 };
 
+// A large plan's document data is a million small blocks. glibc keeps freed small blocks in "fast
+// bins" and sorts them all at the next large allocation (malloc_consolidate): a tenth of the time
+// of rendering a plan of 10,000 runs. Without fast bins a freed block is merged at once, cheaper
+// over all. Only a policy of the allocator: nothing else changes.
+void prefer_merging_freed_blocks()
+{
+#if defined(__GLIBC__)
+  mallopt(M_MXFAST, 0);
+#endif
+}
+
 Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options)
 {
+  prefer_merging_freed_blocks();
   const auto plan = store::find_plan(journal.db(), options.slug);
   if (!plan) {
     throw Error("no plan named '{}'; see 'ej plan list'", options.slug);

@@ -47,26 +47,27 @@ mustache::data shell_of(const nlohmann::json& value)
 }
 
 // kainjow's data only copies children in (set, push_back), which made converting a large document's
-// data quadratic in its depth. Children are therefore inserted as empty shells and filled in place;
-// a list gets all its shells before any is filled, so no filled element is copied when it grows.
-// (get() and list_value() are const; the data they point into is ours and mutable.)
+// data slow: every value was built, copied in and destroyed. Children are therefore moved in as
+// empty shells (through operator[] and the list itself) and filled in place; a list is reserved
+// first, because kainjow's move constructor is not noexcept and a growing vector would copy.
+// (list_value() is const; the data it points into is ours and mutable.)
 void fill(mustache::data& target, const nlohmann::json& value)
 {
   if (value.is_object()) {
     for (const auto& [key, item] : value.items()) {
-      target.set(key, shell_of(item));
+      auto& child = target[key];
+      child = shell_of(item);
       if (item.is_object() || item.is_array()) {
-        fill(const_cast<mustache::data&>(*target.get(key)), item);
+        fill(child, item);
       }
     }
   } else if (value.is_array()) {
-    for (const auto& item : value) {
-      target.push_back(shell_of(item));
-    }
     auto& list = const_cast<mustache::basic_list<std::string>&>(target.list_value());
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      if (value[i].is_object() || value[i].is_array()) {
-        fill(list[i], value[i]);
+    list.reserve(value.size());
+    for (const auto& item : value) {
+      list.push_back(shell_of(item));
+      if (item.is_object() || item.is_array()) {
+        fill(list.back(), item);
       }
     }
   }
@@ -229,8 +230,7 @@ std::string strip_standalone_tag_lines(std::string_view text)
     while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t' || trimmed.back() == '\r')) {
       trimmed.remove_suffix(1);
     }
-    const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" &&
-                            trimmed[2] == '/' &&
+    const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" && trimmed[2] == '/' &&
                             trimmed.substr(trimmed.size() - 2) == "}}" &&
                             trimmed.find("}}") == trimmed.size() - 2;
     out += line;
@@ -250,6 +250,12 @@ std::string strip_standalone_tag_lines(std::string_view text)
 std::string render_template(std::string_view template_text, const nlohmann::json& data,
                             std::string_view template_name, const TemplateOptions& options)
 {
+  return render_template(template_text, to_mustache(data), template_name, options);
+}
+
+std::string render_template(std::string_view template_text, const TemplateData& root,
+                            std::string_view template_name, const TemplateOptions& options)
+{
   const std::string name(template_name);
   parse_or_throw(template_text, name, options.fix_hint); // errors with the author's line numbers
   auto parsed = parse_or_throw(strip_standalone_tag_lines(template_text), name, options.fix_hint);
@@ -262,7 +268,6 @@ std::string render_template(std::string_view template_text, const nlohmann::json
     partials.emplace(partial_name, mustache::data{std::string(text)});
   }
 
-  const mustache::data root = to_mustache(data);
   Context context(&root, partials);
   std::string out = parsed.render(context);
   if (!parsed.is_valid()) {

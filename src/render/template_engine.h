@@ -1,5 +1,7 @@
 #pragma once
 
+#include "render/template_data.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -27,6 +29,9 @@ struct TemplateOptions {
 // Throws ej::Error naming the template and the line of a syntax error, a missing partial, or (when
 // strict) an unknown name.
 std::string render_template(std::string_view template_text, const nlohmann::json& data,
+                            std::string_view template_name, const TemplateOptions& options = {});
+// The same with the data built as a template's already (template_data.h), for large documents.
+std::string render_template(std::string_view template_text, const TemplateData& data,
                             std::string_view template_name, const TemplateOptions& options = {});
 
 } // namespace ej::render

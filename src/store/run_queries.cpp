@@ -12,8 +12,19 @@ core::BenchRevision read_revision(const Statement& row)
 }
 
 constexpr const char* k_run_columns =
-  "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
-  "git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id, source, outputs";
+    "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
+    "git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id, source, outputs";
+
+// Most runs have no parameters, readings or outputs: "{}" needs no parser (a plan document reads
+// ten thousand runs).
+nlohmann::json parse_column(const Statement& row, int column)
+{
+  auto text = row.text(column);
+  if (text == "{}") {
+    return nlohmann::json::object();
+  }
+  return nlohmann::json::parse(text);
+}
 
 core::RunRecord read_run(const Statement& row)
 {
@@ -28,7 +39,7 @@ core::RunRecord read_run(const Statement& row)
   run.status = row.text(5);
   run.reason = row.text(6);
   run.label = row.text(7);
-  run.params = nlohmann::json::parse(row.text(8));
+  run.params = parse_column(row, 8);
   run.started_ms = row.integer(9);
   run.ended_ms = row.integer(10);
   run.git.commit = row.text(11);
@@ -36,12 +47,12 @@ core::RunRecord read_run(const Statement& row)
   run.git.dirty = row.integer(13) != 0;
   run.git.diff_blob = row.text(14);
   run.env_blob = row.text(15);
-  run.env_readings = nlohmann::json::parse(row.text(16));
+  run.env_readings = parse_column(row, 16);
   run.host = row.text(17);
   run.pid = row.integer(18);
   run.boot_id = row.text(19);
   run.source = row.text(20);
-  run.outputs = nlohmann::json::parse(row.text(21));
+  run.outputs = parse_column(row, 21);
   return run;
 }
 
@@ -58,8 +69,9 @@ std::vector<core::RunRecord> read_runs(Statement& select)
 
 std::vector<core::BenchRevision> list_benchmarks(Database& db)
 {
-  auto select = db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
-                           "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision ORDER BY b.name");
+  auto select =
+      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+                 "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision ORDER BY b.name");
   std::vector<core::BenchRevision> out;
   while (select.step()) {
     out.push_back(read_revision(select));
@@ -69,8 +81,9 @@ std::vector<core::BenchRevision> list_benchmarks(Database& db)
 
 std::optional<core::BenchRevision> find_benchmark(Database& db, const std::string& name)
 {
-  auto select = db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
-                           "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision WHERE b.name = ?");
+  auto select =
+      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+                 "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision WHERE b.name = ?");
   select.bind(1, name);
   if (!select.step()) {
     return std::nullopt;
@@ -81,7 +94,7 @@ std::optional<core::BenchRevision> find_benchmark(Database& db, const std::strin
 std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::string& name, int revision)
 {
   auto select = db.prepare(
-    "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? AND revision = ?");
+      "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? AND revision = ?");
   select.bind(1, name).bind(2, revision);
   if (!select.step()) {
     return std::nullopt;
@@ -92,7 +105,7 @@ std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::
 std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string& name)
 {
   auto select = db.prepare(
-    "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? ORDER BY revision");
+      "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? ORDER BY revision");
   select.bind(1, name);
   std::vector<core::BenchRevision> out;
   while (select.step()) {
@@ -147,9 +160,34 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
   return read_runs(select);
 }
 
+std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE attempt IN (SELECT number FROM attempts "
+                                       "WHERE plan = ?) ORDER BY number DESC",
+                                       k_run_columns));
+  select.bind(1, plan);
+  std::map<int, std::vector<core::RunRecord>> out;
+  std::vector<core::RunRecord>* runs = nullptr; // of the attempt of the row before
+  int current_attempt = 0;
+  while (select.step()) {
+    auto run = read_run(select);
+    if (runs == nullptr || *run.attempt != current_attempt) {
+      // An attempt's runs are mostly contiguous and as many as the attempt's before: reserving that
+      // many saves growing (and moving) the records several times.
+      const auto previous_size = runs != nullptr ? runs->size() : 0;
+      current_attempt = *run.attempt;
+      runs = &out[current_attempt];
+      runs->reserve(previous_size);
+    }
+    runs->push_back(std::move(run));
+  }
+  return out;
+}
+
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
 {
-  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", k_run_columns));
+  auto select =
+      db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", k_run_columns));
   select.bind(1, status);
   return read_runs(select);
 }
@@ -179,8 +217,9 @@ std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
 
 std::vector<core::SampleRecord> run_samples(Database& db, int run)
 {
-  auto select = db.prepare("SELECT repeat_idx, params, metric, key, value, unit, kind FROM samples WHERE run = ? "
-                           "ORDER BY repeat_idx, ordinal");
+  auto select =
+      db.prepare("SELECT repeat_idx, params, metric, key, value, unit, kind FROM samples WHERE run = ? "
+                 "ORDER BY repeat_idx, ordinal");
   select.bind(1, run);
   std::vector<core::SampleRecord> out;
   while (select.step()) {
@@ -193,15 +232,26 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
 std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan)
 {
   auto select = db.prepare(
-    "SELECT s.run, s.repeat_idx, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
-    "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
-    "ORDER BY s.run, s.repeat_idx, s.ordinal");
+      "SELECT s.run, s.repeat_idx, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
+      "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
+      // The order of the indexes the join walks: no sort of every sample (the map orders the runs).
+      "ORDER BY a.number, r.number, s.repeat_idx, s.ordinal");
   select.bind(1, plan);
   std::map<int, std::vector<core::SampleRecord>> out;
+  std::vector<core::SampleRecord>* samples = nullptr; // of the run of the row before
+  int current_run = 0;
   while (select.step()) {
-    out[static_cast<int>(select.integer(0))].push_back({static_cast<int>(select.integer(1)), select.text(2),
-                                                         select.text(3), select.text(4), select.real(5),
-                                                         select.text(6), select.text(7)});
+    const auto run = static_cast<int>(select.integer(0));
+    if (samples == nullptr || run != current_run) {
+      // A plan's runs mostly have as many samples as the one before: reserving that many saves
+      // growing (and moving) each run's samples several times.
+      const auto previous_size = samples != nullptr ? samples->size() : 0;
+      samples = &out[run];
+      samples->reserve(previous_size);
+      current_run = run;
+    }
+    samples->push_back({static_cast<int>(select.integer(1)), select.text(2), select.text(3), select.text(4),
+                        select.real(5), select.text(6), select.text(7)});
   }
   return out;
 }
@@ -219,7 +269,7 @@ std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
 std::vector<core::BaselineRecord> baseline_history(Database& db, const std::string& plan)
 {
   auto select = db.prepare(
-    "SELECT plan, bench, run, time_ms, reason FROM baselines WHERE plan = ? ORDER BY time_ms, event_id");
+      "SELECT plan, bench, run, time_ms, reason FROM baselines WHERE plan = ? ORDER BY time_ms, event_id");
   select.bind(1, plan);
   std::vector<core::BaselineRecord> out;
   while (select.step()) {

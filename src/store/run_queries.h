@@ -30,6 +30,8 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
+// Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read.
+std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);
 // Every sample of the runs of a plan's attempts, by run: one query instead of one per run.
 std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan);
 

@@ -58,6 +58,33 @@ TEST_CASE("markers inside code blocks are text, not markers")
   CHECK(regions[0].name == "real");
 }
 
+TEST_CASE("fenced code is told as CommonMark tells it, in and out of lists and HTML blocks")
+{
+  const auto names = [](const std::string& document) {
+    std::vector<std::string> out;
+    for (const auto& region : parse_regions(document)) {
+      out.push_back(region.name);
+    }
+    return out;
+  };
+  const std::string real = "<!-- ej:begin real -->\nx\n<!-- ej:end real -->\n";
+  const std::vector<std::string> only_real = {"real"};
+  // A shorter fence does not close a longer one; a tilde fence is closed by tildes only.
+  CHECK(names("~~~~\n<!-- ej:begin a -->\n~~~\n```\n<!-- ej:end a -->\n~~~~~\n" + real) == only_real);
+  // A closing fence may be indented up to 3 spaces and followed by spaces; 4 spaces is content.
+  CHECK(names("```\n    ```\n<!-- ej:begin a -->\n   ```  \n" + real) == only_real);
+  // A backtick in a backtick fence's info string makes it text.
+  CHECK(names("``` a`b\n" + real) == only_real);
+  // Fences in a list item or a block quote belong to it; one at column 0 after it is top-level.
+  CHECK(names("- item\n\n  ```\n  <!-- ej:begin a -->\n  ```\n" + real + "  ```\n") == only_real);
+  CHECK(names("> ```\n> x\n> ```\n" + real + "```\n<!-- ej:begin a -->\n").size() == 1);
+  // A fence inside an HTML block is HTML.
+  CHECK(names("<div>\n```\n</div>\n\n" + real) == only_real);
+  // An unclosed fence runs to the end of the document.
+  CHECK(names("```sh\n" + real).empty());
+  CHECK(names(real + "<!-- a comment -->\n```\n<!-- ej:begin a -->\n").size() == 1);
+}
+
 TEST_CASE("malformed region markers are errors with the line number")
 {
   CHECK(parse_error("a\n<!-- ej:begin x -->\nb\n") ==

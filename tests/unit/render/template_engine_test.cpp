@@ -129,22 +129,25 @@ TEST_CASE("embedded templates are found with or without the .mustache suffix")
 
 TEST_CASE("a section that does not render leaves no blank line, so markdown lists stay tight")
 {
-  const std::string text = "- a\n{{#no}}\n- b\n{{/no}}\n{{#yes}}\n- c\n{{/yes}}\n- d\n{{#yes}}\n\nafter a blank line\n{{/yes}}\n";
-  const auto out = ej::render::render_template(text, {{"no", false}, {"yes", true}}, "list.mustache");
+  const std::string text =
+      "- a\n{{#no}}\n- b\n{{/no}}\n{{#yes}}\n- c\n{{/yes}}\n- d\n{{#yes}}\n\nafter a blank line\n{{/yes}}\n";
+  const auto out =
+      ej::render::render_template(text, nlohmann::json{{"no", false}, {"yes", true}}, "list.mustache");
   CHECK(out == "- a\n- c\n- d\n\nafter a blank line\n");
 }
 
 TEST_CASE("a blank line after a section keeps its place whether or not the section rendered")
 {
   const std::string text = "{{#list}}\n- {{.}}\n{{/list}}\n\nafter\n{{#no}}\nx\n{{/no}}\n\nend\n";
-  const auto out = ej::render::render_template(text, {{"list", {"a", "b"}}, {"no", false}}, "blank.mustache",
-                                               {{}, true});
+  const auto out = ej::render::render_template(text, nlohmann::json{{"list", {"a", "b"}}, {"no", false}},
+                                               "blank.mustache", {{}, true});
   CHECK(out == "- a\n- b\n\nafter\n\nend\n");
 }
 
 TEST_CASE("a blank line after a section's closing tag stays, whether the section rendered or not")
 {
-  const std::string text = "{{#list}}\n- {{.}}\n{{/list}}\n\nnext\n{{#yes}}\n{{#no}}\nx\n{{/no}}\n{{/yes}}\n\nlast\n";
+  const std::string text =
+      "{{#list}}\n- {{.}}\n{{/list}}\n\nnext\n{{#yes}}\n{{#no}}\nx\n{{/no}}\n{{/yes}}\n\nlast\n";
   const nlohmann::json with_items = {{"list", {"a", "b"}}, {"yes", true}, {"no", false}};
   CHECK(render_template(text, with_items, "blank.mustache") == "- a\n- b\n\nnext\n\nlast\n");
   const nlohmann::json empty = {{"list", nlohmann::json::array()}, {"yes", false}, {"no", false}};

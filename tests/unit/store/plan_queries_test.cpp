@@ -1,0 +1,106 @@
+#include "store/journal.h"
+#include "store/queries.h"
+#include "store/run_queries.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej;
+using nlohmann::json;
+
+namespace {
+
+void add_attempt(store::Writer& writer, int number, const std::string& plan)
+{
+  writer.append("attempt.created", {{"attempt", number},
+                                    {"plan", plan},
+                                    {"title", "attempt"},
+                                    {"hypothesis", ""},
+                                    {"command", ""},
+                                    {"tags", json::array()},
+                                    {"links", json::array()},
+                                    {"git", json::object()}});
+}
+
+void import_run(store::Writer& writer, int run, int attempt, std::vector<double> values)
+{
+  json samples = json::array();
+  for (const double value : values) {
+    samples.push_back({{"metric", "verify_ms"}, {"key", ""}, {"value", value}, {"unit", "ms"}});
+  }
+  writer.append("run.imported", {{"run", run},
+                                 {"bench", "verify"},
+                                 {"revision", 1},
+                                 {"attempt", attempt},
+                                 {"source", "notes"},
+                                 {"label", ""},
+                                 {"samples", samples}});
+}
+
+// Runs of two attempts of plan p, interleaved and of different sizes, and one of another plan.
+store::Journal journal_with_runs()
+{
+  auto journal = store::Journal::open_memory();
+  journal.write([](store::Writer& writer) {
+    for (const auto* slug : {"p", "q"}) {
+      writer.append("plan.created",
+                    {{"slug", slug}, {"title", "Plan"}, {"goal", ""}, {"target", ""}, {"doc", "d.md"}});
+    }
+    add_attempt(writer, 1, "p");
+    add_attempt(writer, 2, "p");
+    add_attempt(writer, 3, "q");
+    import_run(writer, 1, 1, {1.0, 2.0});
+    import_run(writer, 2, 2, {3.0});
+    import_run(writer, 3, 1, {4.0, 5.0, 6.0});
+    import_run(writer, 4, 3, {7.0});
+    import_run(writer, 5, 2, {8.0, 9.0});
+  });
+  return journal;
+}
+
+std::vector<int> numbers(const std::vector<core::RunRecord>& runs)
+{
+  std::vector<int> out;
+  for (const auto& run : runs) {
+    out.push_back(run.number);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("plan_runs groups a plan's runs by attempt, newest first, as list_runs reads them")
+{
+  auto journal = journal_with_runs();
+  const auto by_attempt = store::plan_runs(journal.db(), "p");
+  REQUIRE(by_attempt.size() == 2);
+  CHECK(numbers(by_attempt.at(1)) == std::vector<int>{3, 1});
+  CHECK(numbers(by_attempt.at(2)) == std::vector<int>{5, 2});
+  for (const auto& [attempt, runs] : by_attempt) {
+    store::RunFilter filter;
+    filter.attempt = attempt;
+    const auto listed = store::list_runs(journal.db(), filter);
+    CHECK(numbers(runs) == numbers(listed));
+    CHECK(runs.front().source == "notes");
+    CHECK(runs.front().status == listed.front().status);
+  }
+  CHECK(store::plan_runs(journal.db(), "none").empty());
+}
+
+TEST_CASE("plan_samples gives every sample of a plan's runs, by run, in the order of run_samples")
+{
+  auto journal = journal_with_runs();
+  const auto by_run = store::plan_samples(journal.db(), "p");
+  REQUIRE(by_run.size() == 4);
+  CHECK(by_run.count(4) == 0); // plan q
+  for (const auto& [run, samples] : by_run) {
+    const auto single = store::run_samples(journal.db(), run);
+    REQUIRE(samples.size() == single.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      CHECK(samples[i].value == single[i].value);
+      CHECK(samples[i].metric == single[i].metric);
+      CHECK(samples[i].unit == single[i].unit);
+    }
+  }
+  CHECK(by_run.at(3).size() == 3);
+  CHECK(by_run.at(2).size() == 1);
+}
