@@ -151,11 +151,11 @@ TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric
     put(entry, "has_label", !run.label.empty());
     std::vector<std::string> others;
     if (run.bench == primary.bench) {
-      // The verdict read the run's samples already.
-      std::vector<core::SampleRecord> read;
-      const auto& samples =
-          verdict ? verdict->candidate.samples : (read = store::run_samples(journal.db(), run.number));
-      for (const auto& series : run_series(samples)) {
+      // The verdict read the run's series already.
+      std::vector<SeriesSummary> read;
+      const auto& all_series =
+          verdict ? verdict->candidate.series : series_of_run(journal, run.number, &cache, read);
+      for (const auto& series : all_series) {
         if (series.values.empty()) {
           continue;
         }
@@ -398,18 +398,18 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     const auto verdict = attempt_verdict(journal, attempt.number, &cache);
     std::optional<measure::Summary> stats;
     std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
-    std::vector<core::SampleRecord> read;
-    const std::vector<core::SampleRecord>* samples = &read;
+    std::vector<SeriesSummary> read;
+    const std::vector<SeriesSummary>* attempt_series = &read;
     if (verdict && verdict->candidate.bench == primary.bench) {
-      samples = &verdict->candidate.samples; // the same runs, read once
+      attempt_series = &verdict->candidate.series; // the same runs, read once
     } else {
       try {
-        read = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).samples;
+        read = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).series;
       } catch (const Error&) {
         // no finished runs: the row says so
       }
     }
-    for (const auto& series : run_series(*samples)) {
+    for (const auto& series : *attempt_series) {
       if (series.values.empty()) {
         continue;
       }

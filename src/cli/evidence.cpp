@@ -134,7 +134,22 @@ void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCach
   for (const auto& [attempt, runs] : cache.m_runs_by_attempt) {
     cache.m_attempt_plans[attempt] = plan;
   }
-  cache.m_samples = store::plan_samples(journal.db(), plan);
+  // Each run's samples come together: its series are complete when the next run's begin.
+  SeriesBuilder builder;
+  std::optional<int> current;
+  const auto finish_run = [&] {
+    if (current) {
+      cache.m_series.emplace_hint(cache.m_series.end(), *current, builder.take());
+    }
+  };
+  store::for_each_plan_sample(journal.db(), plan, [&](const store::SampleView& sample) {
+    if (sample.run != current) {
+      finish_run();
+      current = sample.run;
+    }
+    builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
+  });
+  finish_run();
   cache.m_prefetched = true;
 }
 
@@ -157,19 +172,21 @@ std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attemp
 
 namespace {
 
-// The run's samples from the cache when prefetched (not copied: a plan document reads 100,000),
-// else read into `storage`.
-const std::vector<core::SampleRecord>& samples_of(store::Journal& journal, int run, VerdictCache* cache,
-                                                  std::vector<core::SampleRecord>& storage)
+} // namespace
+
+const std::vector<SeriesSummary>& series_of_run(store::Journal& journal, int run, VerdictCache* cache,
+                                                std::vector<SeriesSummary>& storage)
 {
   if (cache != nullptr && cache->m_prefetched) {
-    const auto it = cache->m_samples.find(run);
-    if (it != cache->m_samples.end()) {
+    const auto it = cache->m_series.find(run);
+    if (it != cache->m_series.end()) {
       return it->second;
     }
   }
-  return storage = store::run_samples(journal.db(), run);
+  return storage = run_series(store::run_samples(journal.db(), run));
 }
+
+namespace {
 
 RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run, VerdictCache* cache = nullptr)
 {
@@ -179,8 +196,9 @@ RunSet run_set_of_record(store::Journal& journal, const core::RunRecord* run, Ve
   set.bench = run->bench;
   set.revision = run->revision;
   set.runs = {*run};
-  std::vector<core::SampleRecord> storage;
-  set.samples = samples_of(journal, number, cache, storage);
+  std::vector<SeriesSummary> storage;
+  const auto& series = series_of_run(journal, number, cache, storage);
+  set.series = &series == &storage ? std::move(storage) : series;
   if (!usable(*run)) {
     set.warnings.push_back(
         fmt::format("run #{} is {}{}; its samples may be incomplete", number, run->status,
@@ -231,18 +249,15 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
     throw Error("attempt #{} has no finished runs{}; run one with 'ej run BENCH --attempt {}'", attempt,
                 bench.empty() ? "" : " of " + bench, attempt);
   }
-  // Each run's samples, then all in one vector reserved once (growing it run by run moved them all).
-  std::vector<std::vector<core::SampleRecord>> storage(set.runs.size());
-  std::vector<const std::vector<core::SampleRecord>*> per_run;
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < set.runs.size(); ++i) {
-    per_run.push_back(&samples_of(journal, set.runs[i].number, cache, storage[i]));
-    total += per_run.back()->size();
+  // The runs' series one after the other: as if their samples were grouped together.
+  SeriesBuilder builder;
+  for (const auto& run : set.runs) {
+    std::vector<SeriesSummary> storage;
+    for (const auto& series : series_of_run(journal, run.number, cache, storage)) {
+      builder.add_series(series);
+    }
   }
-  set.samples.reserve(total);
-  for (const auto* samples : per_run) {
-    set.samples.insert(set.samples.end(), samples->begin(), samples->end());
-  }
+  set.series = builder.take();
   for (const auto& run : set.runs) {
     if (run.status == "imported") {
       set.warnings.push_back(
@@ -258,8 +273,7 @@ namespace {
 
 // reference_series: the reference's series when known already (a baseline's, from the cache).
 ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
-                              const std::string& metric, bool force, VerdictCache* cache,
-                              const std::vector<SeriesSummary>* known_reference_series = nullptr)
+                              const std::string& metric, bool force, VerdictCache* cache)
 {
   if (reference.bench != candidate.bench) {
     throw Error("{} ran benchmark {} and {} ran {}: results of different benchmarks are not comparable",
@@ -287,18 +301,20 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
   }
   MetricRules rules_storage;
   const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
-  std::vector<SeriesSummary> computed;
-  const auto& reference_series = known_reference_series != nullptr
-                                     ? *known_reference_series
-                                     : (computed = run_series(reference.samples));
-  auto candidate_series = run_series(candidate.samples);
+  const auto& reference_series = reference.series;
+  std::vector<const SeriesSummary*> candidate_series;
+  candidate_series.reserve(candidate.series.size());
+  for (const auto& s : candidate.series) {
+    candidate_series.push_back(&s);
+  }
   // The primary metric first, then the others in the order the benchmark defines them.
-  std::stable_sort(candidate_series.begin(), candidate_series.end(), [&](const auto& a, const auto& b) {
-    return (a.metric == rules.primary) > (b.metric == rules.primary);
+  std::stable_sort(candidate_series.begin(), candidate_series.end(), [&](const auto* a, const auto* b) {
+    return (a->metric == rules.primary) > (b->metric == rules.primary);
   });
   bool metric_found = metric.empty();
   bool paired_note_added = false;
-  for (const auto& c : candidate_series) {
+  for (const auto* candidate_one : candidate_series) {
+    const auto& c = *candidate_one;
     if (!metric.empty() && c.metric != metric) {
       continue;
     }
@@ -309,7 +325,7 @@ ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, 
     // Two runs of one parameter combination each (variant=naive against variant=blocked) are
     // compared with each other: there the parameter is what the attempt changed.
     if (r == reference_series.end() && single_combination(reference_series) &&
-        single_combination(candidate_series)) {
+        single_combination(candidate.series)) {
       r = std::find_if(reference_series.begin(), reference_series.end(),
                        [&](const auto& s) { return s.metric == c.metric && s.key == c.key; });
       if (r != reference_series.end() && !paired_note_added) {
@@ -442,14 +458,6 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
   }
   RunSet reference_storage;
   const auto& reference = baseline_set(journal, *baseline, cache, reference_storage);
-  const std::vector<SeriesSummary>* reference_series = nullptr; // computed once per baseline
-  if (cache != nullptr) {
-    auto found = cache->m_run_set_series.find(*baseline);
-    if (found == cache->m_run_set_series.end()) {
-      found = cache->m_run_set_series.emplace(*baseline, run_series(reference.samples)).first;
-    }
-    reference_series = &found->second;
-  }
   if (reference.revision != candidate.revision) {
     return std::nullopt;
   }
@@ -457,7 +465,7 @@ std::optional<Verdict> verdict_for(store::Journal& journal, const std::string& p
   const auto& rules = rules_for(journal, candidate.bench, candidate.revision, cache, rules_storage);
   ComparisonReport report;
   try {
-    report = compare_with(journal, reference, candidate, rules.primary, false, cache, reference_series);
+    report = compare_with(journal, reference, candidate, rules.primary, false, cache);
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -533,7 +541,7 @@ std::optional<Verdict> run_verdict(store::Journal& journal, const core::RunRecor
 std::optional<double> primary_median(store::Journal& journal, const RunSet& set, std::string* unit)
 {
   const auto rules = rules_for(journal, set.bench, set.revision);
-  for (const auto& series : run_series(set.samples)) {
+  for (const auto& series : set.series) {
     if (series.metric == rules.primary && !series.values.empty()) {
       if (unit != nullptr) {
         *unit = series.unit;

@@ -29,7 +29,7 @@ struct RunSet {
   std::string bench;
   int revision = 0;
   std::vector<core::RunRecord> runs;
-  std::vector<core::SampleRecord> samples;
+  std::vector<SeriesSummary> series; // of the runs' samples, as run_series groups them
   std::vector<std::string> warnings; // failed or interrupted runs included, imported runs...
 };
 
@@ -80,19 +80,22 @@ struct VerdictCache {
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines; // by plan
   std::map<std::string, std::string> m_targets;                         // by plan
   std::map<int, RunSet> m_run_sets;                                     // baseline runs
-  std::map<int, std::vector<SeriesSummary>> m_run_set_series;           // of those run sets
   std::map<std::pair<std::string, int>, MetricRules> m_rules;           // by benchmark revision
   std::map<std::string, nlohmann::json> m_environments;                 // by blob hash
   std::map<int, std::string> m_attempt_plans;                           // by attempt
-  // Filled by prefetch_plan: every run (newest first) and sample of a plan's attempts.
+  // Filled by prefetch_plan: every run (newest first) of a plan's attempts, and each run's series.
   bool m_prefetched = false;
   std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
-  std::map<int, std::vector<core::SampleRecord>> m_samples; // by run
+  std::map<int, std::vector<SeriesSummary>> m_series; // by run
 };
 
 // Reads all runs and samples of a plan's attempts in two queries, for commands that judge them all
-// (documents): without it each attempt and run costs queries of its own.
+// (documents): without it each attempt and run costs queries of its own. Keeps the samples only as
+// each run's series.
 void prefetch_plan(store::Journal& journal, const std::string& plan, VerdictCache& cache);
+// A run's series from the cache when prefetched (not copied), else read into `storage`.
+const std::vector<SeriesSummary>& series_of_run(store::Journal& journal, int run, VerdictCache* cache,
+                                                std::vector<SeriesSummary>& storage);
 // The attempt's runs, newest first, as prefetched (none when it has no runs).
 const std::vector<core::RunRecord>& prefetched_runs(const VerdictCache& cache, int attempt);
 // The attempt's runs, newest first, from the cache when it was prefetched.

@@ -7,7 +7,9 @@
 #include "store/journal.h"
 
 #include <filesystem>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Pieces shared by the run, runs, show run and env commands.
@@ -37,6 +39,27 @@ struct SeriesSummary {
   std::size_t aggregates = 0;
 };
 std::vector<SeriesSummary> run_series(const std::vector<core::SampleRecord>& samples);
+
+// Groups samples into series as they come, as run_series does, for readers that never hold the
+// samples (a plan document judges 50,000 of them).
+class SeriesBuilder {
+public:
+  void add(std::string_view params_json, std::string_view metric, std::string_view key, double value,
+           std::string_view unit, std::string_view kind);
+  // A later run's series: the result is run_series of both runs' samples one after the other.
+  void add_series(const SeriesSummary& series);
+  // The series so far, in the order they first appeared; the builder starts over.
+  std::vector<SeriesSummary> take();
+
+private:
+  SeriesSummary& find_or_add(std::string_view metric, std::string_view params, std::string_view key,
+                             std::string_view unit);
+
+  std::vector<SeriesSummary> m_series;
+  std::map<std::string, std::size_t, std::less<>> m_index; // by metric, params, key; once there are many
+  std::string m_params_json;                               // of the sample before, and its label
+  std::string m_params;
+};
 std::string params_label(const std::string& params_json);
 
 void print_run_summary(store::Journal& journal, int run);

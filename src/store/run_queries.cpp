@@ -256,6 +256,31 @@ std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const 
   return out;
 }
 
+void for_each_plan_sample(Database& db, const std::string& plan,
+                          const std::function<void(const SampleView&)>& visit)
+{
+  auto select =
+      db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
+                 "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
+                 "ORDER BY a.number, r.number, s.repeat_idx, s.ordinal");
+  select.bind(1, plan);
+  // The texts are short (most fit a std::string without allocating), read into buffers reused row
+  // after row.
+  std::string params;
+  std::string metric;
+  std::string key;
+  std::string unit;
+  std::string kind;
+  while (select.step()) {
+    params = select.text(1);
+    metric = select.text(2);
+    key = select.text(3);
+    unit = select.text(5);
+    kind = select.text(6);
+    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(4), unit, kind});
+  }
+}
+
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
 {
   auto select = db.prepare("SELECT name, definition FROM probes ORDER BY name");

@@ -3,9 +3,11 @@
 #include "core/run_records.h"
 #include "store/database.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Typed reads of benchmarks, runs, samples, probes and baselines.
@@ -34,6 +36,21 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run);
 std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);
 // Every sample of the runs of a plan's attempts, by run: one query instead of one per run.
 std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan);
+
+// A sample as read, its texts valid only during the visit: for readers that keep less of it than
+// a SampleRecord (a plan document keeps only each run's series).
+struct SampleView {
+  int run = 0;
+  std::string_view params;
+  std::string_view metric;
+  std::string_view key;
+  double value = 0;
+  std::string_view unit;
+  std::string_view kind;
+};
+// The samples plan_samples reads, in the same order (each run's together), one visit each.
+void for_each_plan_sample(Database& db, const std::string& plan,
+                          const std::function<void(const SampleView&)>& visit);
 
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db);
 

@@ -104,3 +104,30 @@ TEST_CASE("plan_samples gives every sample of a plan's runs, by run, in the orde
   CHECK(by_run.at(3).size() == 3);
   CHECK(by_run.at(2).size() == 1);
 }
+
+TEST_CASE("for_each_plan_sample visits the samples plan_samples reads, each run's together and in order")
+{
+  auto journal = journal_with_runs();
+  std::map<int, std::vector<double>> expected;
+  for (const auto& [run, samples] : store::plan_samples(journal.db(), "p")) {
+    for (const auto& sample : samples) {
+      expected[run].push_back(sample.value);
+    }
+  }
+  std::map<int, std::vector<double>> visited;
+  std::vector<int> run_order; // each run once: its samples come together
+  store::for_each_plan_sample(journal.db(), "p", [&](const store::SampleView& sample) {
+    if (run_order.empty() || run_order.back() != sample.run) {
+      run_order.push_back(sample.run);
+    }
+    visited[sample.run].push_back(sample.value);
+    CHECK(sample.metric == "verify_ms");
+    CHECK(sample.unit == "ms");
+    CHECK(sample.kind == "sample");
+  });
+  CHECK(visited == expected);
+  CHECK(run_order == std::vector<int>{1, 3, 2, 5}); // by attempt, then run
+  int none = 0;
+  store::for_each_plan_sample(journal.db(), "none", [&](const store::SampleView&) { ++none; });
+  CHECK(none == 0);
+}
