@@ -234,13 +234,12 @@ void print_run_summary(store::Journal& journal, int number)
       name += " " + s.key;
     }
     if (s.values.empty()) {
-      fmt::print("  {:<40} no samples{}\n", name,
-                 s.skipped > 0 ? fmt::format(" ({} skipped)", s.skipped) : "");
+      fmt::print("  {:<40} no samples{}\n", name, s.skipped > 0 ? fmt::format(" ({} skipped)", s.skipped) : "");
       continue;
     }
     const auto summary = measure::summarize(s.values);
-    fmt::print("  {:<40} n={:<4} median {:.6g} {}  (min {:.6g}, max {:.6g}{})\n", name, summary.n,
-               summary.median, s.unit, summary.min, summary.max,
+    fmt::print("  {:<40} n={:<4} median {:.6g} {}  (min {:.6g}, max {:.6g}{})\n", name, summary.n, summary.median,
+               s.unit, summary.min, summary.max,
                summary.cv ? fmt::format(", cv {:.2f}%", *summary.cv * 100.0) : "");
   }
 }
