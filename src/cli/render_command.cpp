@@ -121,9 +121,10 @@ void prefer_merging_freed_blocks()
 #endif
 }
 
-// A command renders one document and the process ends: freeing its data (a million small blocks)
-// would cost a tenth of the command, for memory the exit gives back anyway (clang's cc1 skips
-// freeing its AST for the same reason). Kept reachable, so leak checkers do not report it.
+// ej plan render renders one document and the process ends: freeing its data (a million small
+// blocks) would cost a tenth of the command, for memory the exit gives back anyway (clang's cc1
+// skips freeing its AST for the same reason). Kept reachable, so leak checkers do not report it.
+// ej report frees it: the HTML page it builds next reuses that memory.
 void keep_until_exit(std::optional<DocumentData>&& data)
 {
   static auto* const kept = new std::vector<std::unique_ptr<DocumentData>>();
@@ -132,7 +133,10 @@ void keep_until_exit(std::optional<DocumentData>&& data)
   }
 }
 
-Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options)
+enum class DataAfterwards { Free, KeepUntilExit };
+
+Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options,
+                     DataAfterwards afterwards)
 {
   prefer_merging_freed_blocks();
   const auto plan = store::find_plan(journal.db(), options.slug);
@@ -165,7 +169,9 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
     stored = all_hashes[out.relative].get<std::map<std::string, std::string>>();
   }
   out.merged = render::merge_document(out.existing, rendered, stored, options.force, out.relative);
-  keep_until_exit(std::move(data));
+  if (afterwards == DataAfterwards::KeepUntilExit) {
+    keep_until_exit(std::move(data));
+  }
   return out;
 }
 
@@ -192,7 +198,7 @@ void run_render(const RenderOptions& options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  const auto r = render_plan(workspace, journal, options);
+  const auto r = render_plan(workspace, journal, options, DataAfterwards::KeepUntilExit);
   for (const auto& warning : r.merged.warnings) {
     fmt::print(stderr, "ej: warning: {}\n", warning);
   }
@@ -220,7 +226,7 @@ void run_report(const RenderOptions& options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  const auto r = render_plan(workspace, journal, options);
+  const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
   const auto html = render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
   const auto target = std::filesystem::absolute(options.html);
   if (std::filesystem::is_directory(target)) {
