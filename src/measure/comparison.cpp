@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 namespace ej::measure {
 namespace {
@@ -66,17 +68,32 @@ void set_percentages(Comparison& c, Direction direction)
   c.change_high_pct = std::max(from_low, from_high);
 }
 
-void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
+std::string sample_size_warning(std::string_view side, std::size_t n)
 {
   if (n < k_min_samples) {
-    c.warnings.push_back(fmt::format("the {} has {} sample{}: at least {} per side are needed to decide, "
-                                     "so the outcome is inconclusive; repeat the benchmark more",
-                                     side, n, n == 1 ? "" : "s", k_min_samples));
-  } else if (n < k_few_samples) {
-    c.warnings.push_back(fmt::format("the {} has only {} samples: the test can miss real changes; "
-                                     "{} or more per side are recommended",
-                                     side, n, k_few_samples));
+    return fmt::format("the {} has {} sample{}: at least {} per side are needed to decide, "
+                       "so the outcome is inconclusive; repeat the benchmark more",
+                       side, n, n == 1 ? "" : "s", k_min_samples);
   }
+  return fmt::format("the {} has only {} samples: the test can miss real changes; "
+                     "{} or more per side are recommended",
+                     side, n, k_few_samples);
+}
+
+void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
+{
+  if (n >= k_few_samples) {
+    return;
+  }
+  // A plan document compares thousands of runs of the same few sizes: each sentence is formatted
+  // once (at most two sides times k_few_samples sizes).
+  thread_local std::map<std::pair<std::string, std::size_t>, std::string> known;
+  auto key = std::make_pair(std::string(side), n);
+  auto found = known.find(key);
+  if (found == known.end()) {
+    found = known.emplace(std::move(key), sample_size_warning(side, n)).first;
+  }
+  c.warnings.push_back(found->second);
 }
 
 Outcome decide(const Comparison& c, const CompareOptions& options)

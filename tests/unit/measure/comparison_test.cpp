@@ -287,3 +287,32 @@ TEST_CASE("Outcomes have the words that listings print")
   CHECK(to_string(Outcome::NoChange) == "no change");
   CHECK(to_string(Outcome::Inconclusive) == "inconclusive");
 }
+
+TEST_CASE("Each side's sample-size warning names that side and its own count, comparison after comparison")
+{
+  const std::vector<double> five{1.0, 2.0, 3.0, 4.0, 5.0};
+  const std::vector<double> six{1.5, 2.5, 3.5, 4.5, 5.5, 6.5};
+  const std::vector<double> three{1.0, 2.0, 3.0};
+  for (int round = 0; round < 2; ++round) {
+    const auto a = compare(five, six, lower_is_better());
+    REQUIRE(a.warnings.size() == 2);
+    CHECK(a.warnings[0] ==
+          "the reference has only 5 samples: the test can miss real changes; 9 or more per side "
+          "are recommended");
+    CHECK(a.warnings[1] ==
+          "the candidate has only 6 samples: the test can miss real changes; 9 or more per side "
+          "are recommended");
+    const auto b = compare(six, three, lower_is_better());
+    REQUIRE(b.warnings.size() == 2);
+    CHECK(b.warnings[0] ==
+          "the reference has only 6 samples: the test can miss real changes; 9 or more per side "
+          "are recommended");
+    CHECK(b.warnings[1] == "the candidate has 3 samples: at least 4 per side are needed to decide, so the "
+                           "outcome is inconclusive; repeat the benchmark more");
+  }
+  const std::vector<double> one{2.0};
+  CHECK(
+      compare(five, one, lower_is_better()).warnings[1] ==
+      "the candidate has 1 sample: at least 4 per side are needed to decide, so the outcome is inconclusive; "
+      "repeat the benchmark more");
+}
