@@ -170,10 +170,6 @@ std::vector<core::RunRecord> runs_of_attempt(store::Journal& journal, int attemp
   return store::list_runs(journal.db(), filter);
 }
 
-namespace {
-
-} // namespace
-
 const std::vector<SeriesSummary>& series_of_run(store::Journal& journal, int run, VerdictCache* cache,
                                                 std::vector<SeriesSummary>& storage)
 {
