@@ -159,12 +159,12 @@ TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric
         if (series.values.empty()) {
           continue;
         }
-        const auto summary = measure::summarize(series.values);
+        const auto median = measure::median(series.values); // all a run's row shows
         if (series.metric == primary.name) {
-          put(entry, "median", number(summary.median));
-          put(entry, "n", summary.n);
+          put(entry, "median", number(median));
+          put(entry, "n", series.values.size());
         } else if (series.metric != "wall_s") {
-          others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(summary.median),
+          others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(median),
                                                    series.unit.empty() ? "" : " ", series.unit)));
         }
       }

@@ -83,6 +83,12 @@ double quantile_sorted(std::span<const double> sorted, double p)
   return sorted[lower] + (h - static_cast<double>(lower)) * (sorted[lower + 1] - sorted[lower]);
 }
 
+double median(std::span<const double> samples)
+{
+  require_finite_samples(samples, "metric");
+  return median_of(std::vector<double>(samples.begin(), samples.end()));
+}
+
 Summary summarize(std::span<const double> samples, Direction direction)
 {
   require_finite_samples(samples, "metric");

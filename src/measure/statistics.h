@@ -39,6 +39,10 @@ inline constexpr double k_outlier_z = 10.0;
 // Throws ej::Error on empty input or a non-finite value.
 Summary summarize(std::span<const double> samples, Direction direction = Direction::LowerIsBetter);
 
+// summarize(samples).median (the same checks, the same value) without the other statistics, for
+// listings that show only the median of thousands of runs.
+double median(std::span<const double> samples);
+
 // Throws ej::Error naming `what` when samples is empty or holds NaN or an infinity.
 void require_finite_samples(std::span<const double> samples, std::string_view what);
 

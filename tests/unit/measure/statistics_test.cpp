@@ -164,3 +164,15 @@ TEST_CASE("The mean of large equal values does not overflow")
   CHECK(s.mean == 1e308);
   CHECK(s.stddev == 0.0);
 }
+
+TEST_CASE("median gives summarize's median, and refuses what summarize refuses")
+{
+  const std::vector<std::vector<double>> cases{
+      {3.0}, {2.0, 1.0}, {5.0, 1.0, 4.0, 2.0, 3.0}, {0.1, 0.7, 0.2, 0.2, 1e-9, 9.5}, {-4.0, 4.0, -0.0, 0.0}};
+  for (const auto& values : cases) {
+    CHECK(ej::measure::median(values) == ej::measure::summarize(values).median);
+  }
+  CHECK_THROWS_AS(ej::measure::median(std::vector<double>{}), ej::Error);
+  CHECK_THROWS_AS(ej::measure::median(std::vector<double>{1.0, std::numeric_limits<double>::quiet_NaN()}),
+                  ej::Error);
+}
