@@ -229,33 +229,6 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   return out;
 }
 
-std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan)
-{
-  auto select = db.prepare(
-      "SELECT s.run, s.repeat_idx, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
-      "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
-      // The order of the indexes the join walks: no sort of every sample (the map orders the runs).
-      "ORDER BY a.number, r.number, s.repeat_idx, s.ordinal");
-  select.bind(1, plan);
-  std::map<int, std::vector<core::SampleRecord>> out;
-  std::vector<core::SampleRecord>* samples = nullptr; // of the run of the row before
-  int current_run = 0;
-  while (select.step()) {
-    const auto run = static_cast<int>(select.integer(0));
-    if (samples == nullptr || run != current_run) {
-      // A plan's runs mostly have as many samples as the one before: reserving that many saves
-      // growing (and moving) each run's samples several times.
-      const auto previous_size = samples != nullptr ? samples->size() : 0;
-      samples = &out[run];
-      samples->reserve(previous_size);
-      current_run = run;
-    }
-    samples->push_back({static_cast<int>(select.integer(1)), select.text(2), select.text(3), select.text(4),
-                        select.real(5), select.text(6), select.text(7)});
-  }
-  return out;
-}
-
 void for_each_plan_sample(Database& db, const std::string& plan,
                           const std::function<void(const SampleView&)>& visit)
 {

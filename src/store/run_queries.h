@@ -34,8 +34,6 @@ std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
 // Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read.
 std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);
-// Every sample of the runs of a plan's attempts, by run: one query instead of one per run.
-std::map<int, std::vector<core::SampleRecord>> plan_samples(Database& db, const std::string& plan);
 
 // A sample as read, its texts valid only during the visit: for readers that keep less of it than
 // a SampleRecord (a plan document keeps only each run's series).
@@ -48,7 +46,8 @@ struct SampleView {
   std::string_view unit;
   std::string_view kind;
 };
-// The samples plan_samples reads, in the same order (each run's together), one visit each.
+// Every sample of the runs of a plan's attempts, one query instead of one per run: each run's
+// samples together and in the order of run_samples, runs by attempt then number; one visit each.
 void for_each_plan_sample(Database& db, const std::string& plan,
                           const std::function<void(const SampleView&)>& visit);
 
