@@ -105,9 +105,9 @@ struct PendingRepeat {
   }
 };
 
-// Writes repeats to the journal in batches, at least every k_flush_interval_ns and at the end.
-// A batch is written while the next child runs where there is one, so that a slow benchmark's
-// repeats are in the journal as soon as the next one starts.
+// Writes repeats to the journal in batches: once k_flush_interval_ns has passed since the last
+// write, at the start of the next repeat (while its child runs, not between two repeats), and at
+// the end of the run.
 class RepeatWriter {
 public:
   RepeatWriter(store::Journal& journal, int run) : m_journal(journal), m_run(run) {}
