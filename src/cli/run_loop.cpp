@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <exception>
 #include <fstream>
 #include <sstream>
 
@@ -105,33 +104,18 @@ struct PendingRepeat {
   }
 };
 
-// Writes repeats to the journal in batches: once k_flush_interval_ns has passed since the last
-// write, at the start of the next repeat (while its child runs, not between two repeats), and at
-// the end of the run.
+// Writes repeats to the journal in batches: between two repeats once k_flush_interval_ns has
+// passed since the last write, and at the end of the run. Never while a child runs: its wall
+// time ends when ej reaps it, and ej busy writing would reap it late.
 class RepeatWriter {
 public:
   RepeatWriter(store::Journal& journal, int run) : m_journal(journal), m_run(run) {}
 
-  void add(PendingRepeat repeat) { m_pending.push_back(std::move(repeat)); }
-
-  // Called while a child runs (Launcher::run's while_running). Never throws, the child must still
-  // be waited for: a failure is kept and thrown by rethrow_failure().
-  void write_while_running() noexcept
+  void add(PendingRepeat repeat)
   {
-    if (m_failure || util::monotonic_ns() - m_last_flush < k_flush_interval_ns) {
-      return;
-    }
-    try {
+    m_pending.push_back(std::move(repeat));
+    if (util::monotonic_ns() - m_last_flush >= k_flush_interval_ns) {
       flush();
-    } catch (...) {
-      m_failure = std::current_exception();
-    }
-  }
-
-  void rethrow_failure() const
-  {
-    if (m_failure) {
-      std::rethrow_exception(m_failure);
     }
   }
 
@@ -155,7 +139,6 @@ private:
   int m_run;
   std::vector<PendingRepeat> m_pending;
   std::int64_t m_last_flush = util::monotonic_ns();
-  std::exception_ptr m_failure;
 };
 
 core::SampleRecord sample_record(std::string metric, std::string key, double value, std::string unit,
@@ -234,16 +217,11 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     const auto spec = process_for(plan, values);
     run::Launcher launcher(spec);
     const auto params = json(values).dump();
-    const auto run_repeat = [&] {
-      auto result = launcher.run([&] { writer.write_while_running(); });
-      writer.rethrow_failure();
-      return result;
-    };
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
     std::vector<double> primary;
     for (int warm = 0; warm < policy.warmup && outcome.status == "finished"; ++warm) {
-      last = run_repeat();
+      last = launcher.run();
       writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
         const auto err_tail = last_lines(last.err.text(), 3);
@@ -253,7 +231,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
       remove_result_files(plan.metrics, spec.cwd); // never read a previous repeat's results
-      last = run_repeat();
+      last = launcher.run();
       auto record = repeat_record(index++, params, false, last);
       ++outcome.repeats;
       if (!last.succeeded()) {

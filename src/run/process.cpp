@@ -520,7 +520,7 @@ void Launcher::prepare_spare_pipes()
   }
 }
 
-ProcessResult Launcher::run(const std::function<void()>& while_running)
+ProcessResult Launcher::run()
 {
   if (!m_error.empty()) {
     return spawn_failed(m_error);
@@ -566,14 +566,13 @@ ProcessResult Launcher::run(const std::function<void()>& while_running)
     Fds::close(fds.out[1]);
     Fds::close(fds.err[1]);
   }
-  // While the child runs: tidy up after the previous repeat, and get the next one's pipes ready
-  // once this launcher is clearly used for repeats.
+  // While the child execs (hundreds of microseconds even for `true`, far longer than this takes):
+  // tidy up after the previous repeat, and get the next one's pipes ready once this launcher is
+  // clearly used for repeats. Nothing slower may go here: the child's wall time ends when ej
+  // reaps it.
   close_retired();
   if (m_runs >= 2) {
     prepare_spare_pipes();
-  }
-  if (while_running) {
-    while_running();
   }
 
   Supervisor supervisor(m_spec, pid, start_ns);

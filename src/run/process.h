@@ -67,9 +67,7 @@ public:
   Launcher(const Launcher&) = delete;
   Launcher& operator=(const Launcher&) = delete;
 
-  // while_running is ej's own work that can overlap the child: it is called once the child runs.
-  // It must not throw.
-  ProcessResult run(const std::function<void()>& while_running = {});
+  ProcessResult run();
 
 private:
   void close_retired();

@@ -6,6 +6,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <thread>
 
@@ -308,4 +312,28 @@ TEST_CASE("a fast benchmark whose repeat turns slow does not keep other writers 
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "finished");
   CHECK(run["repeats"].size() == 25);
+}
+
+TEST_CASE("a repeat's wall time never includes ej's own writes to the journal")
+{
+  EjRepo repo;
+  // Repeats of 10 ms for about 3 s: the samples are written once a second. Another writer holds
+  // the journal for the first 2 s, so the first of those writes waits about a second; were it made
+  // while a child ran, that child would be reaped late and its wall time would show the wait.
+  repo.ok({"bench", "add", "quick", "--repeat", "250", "--shell", "echo x >> count.txt; sleep 0.01"});
+  const auto pid = start_command({EJ_BINARY, "run", "quick", "--quiet"}, {repo.path(), {}, {}});
+  REQUIRE(wait_for_file(repo.path() / "count.txt", 20));
+  sqlite3* holder = nullptr;
+  REQUIRE(sqlite3_open(repo.db_path().c_str(), &holder) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+  CHECK(wait_command(pid) == 0);
+
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  const auto walls = samples_of(run, "wall_s");
+  REQUIRE(walls.size() == 250);
+  CHECK(*std::max_element(walls.begin(), walls.end()) < 0.5);
 }
