@@ -105,7 +105,7 @@ struct PendingRepeat {
 };
 
 // Writes repeats to the journal in batches: between two repeats once k_flush_interval_ns has
-// passed since the last write, and at the end of the run. Never while a child runs: its wall
+// passed since the last try, and at the end of the run. Never while a child runs: its wall
 // time ends when ej reaps it, and ej busy writing would reap it late.
 class RepeatWriter {
 public:
@@ -114,31 +114,51 @@ public:
   void add(PendingRepeat repeat)
   {
     m_pending.push_back(std::move(repeat));
-    if (util::monotonic_ns() - m_last_flush >= k_flush_interval_ns) {
-      flush();
+    if (util::monotonic_ns() - m_last_try >= k_flush_interval_ns) {
+      try_flush();
     }
   }
 
+  // Writes everything pending; throws when the journal refuses (the end of a run).
   void flush()
   {
-    if (!m_pending.empty()) {
-      json repeats = json::array();
-      for (const auto& repeat : m_pending) {
-        repeats.push_back(repeat.to_json());
-      }
-      m_pending.clear();
-      json payload = {{"run", m_run}};
-      payload["repeats"] = std::move(repeats);
-      m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
+    m_last_try = util::monotonic_ns();
+    if (m_pending.empty()) {
+      return;
     }
-    m_last_flush = util::monotonic_ns();
+    json repeats = json::array();
+    for (const auto& repeat : m_pending) {
+      repeats.push_back(repeat.to_json());
+    }
+    json payload = {{"run", m_run}};
+    payload["repeats"] = std::move(repeats);
+    m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
+    m_pending.clear(); // only once written: a refused write keeps them for the next try
   }
 
 private:
+  // During a run, a journal that cannot be written now (another writer holding it past ej's wait,
+  // a full disk) does not end the run: the repeats stay in memory and the next try comes a second
+  // later. Said once on stderr.
+  void try_flush()
+  {
+    try {
+      flush();
+    } catch (const Error& error) {
+      if (!m_warned) {
+        m_warned = true;
+        fmt::print(stderr, "ej: the repeats cannot be written to the journal yet ({}); ej keeps them and tries "
+                           "again every second\n",
+                   error.what());
+      }
+    }
+  }
+
   store::Journal& m_journal;
   int m_run;
   std::vector<PendingRepeat> m_pending;
-  std::int64_t m_last_flush = util::monotonic_ns();
+  std::int64_t m_last_try = util::monotonic_ns();
+  bool m_warned = false;
 };
 
 core::SampleRecord sample_record(std::string metric, std::string key, double value, std::string unit,

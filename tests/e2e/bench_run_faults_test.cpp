@@ -34,6 +34,17 @@ CommandResult failing_run(const EjRepo& repo, const std::string& script,
   return result;
 }
 
+// Another writer: holds the journal's write lock for a while.
+void hold_journal(const EjRepo& repo, std::chrono::milliseconds how_long)
+{
+  sqlite3* holder = nullptr;
+  REQUIRE(sqlite3_open(repo.db_path().c_str(), &holder) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::this_thread::sleep_for(how_long);
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+}
+
 int read_pid(const std::filesystem::path& path)
 {
   REQUIRE(wait_for_file(path, 10));
@@ -323,12 +334,7 @@ TEST_CASE("a repeat's wall time never includes ej's own writes to the journal")
   repo.ok({"bench", "add", "quick", "--repeat", "250", "--shell", "echo x >> count.txt; sleep 0.01"});
   const auto pid = start_command({EJ_BINARY, "run", "quick", "--quiet"}, {repo.path(), {}, {}});
   REQUIRE(wait_for_file(repo.path() / "count.txt", 20));
-  sqlite3* holder = nullptr;
-  REQUIRE(sqlite3_open(repo.db_path().c_str(), &holder) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
-  sqlite3_close(holder);
+  hold_journal(repo, std::chrono::milliseconds(2000));
   CHECK(wait_command(pid) == 0);
 
   const auto run = show_run(repo, 1);
@@ -336,4 +342,24 @@ TEST_CASE("a repeat's wall time never includes ej's own writes to the journal")
   const auto walls = samples_of(run, "wall_s");
   REQUIRE(walls.size() == 250);
   CHECK(*std::max_element(walls.begin(), walls.end()) < 0.5);
+}
+
+TEST_CASE("a journal held by another writer for longer than ej waits does not cost a run its repeats")
+{
+  EjRepo repo;
+  // ej waits 300 ms for the journal here; another writer holds it for the run's first 1.6 s. The
+  // write due after a second is refused: the run goes on, says so once, and writes it all later.
+  repo.ok({"bench", "add", "quick", "--repeat", "150", "--shell", "echo x >> count.txt; sleep 0.01"});
+  const auto pid = start_command({"sh", "-c", "exec \"$0\" run quick --quiet 2> ej.err", EJ_BINARY},
+                                 {repo.path(), {{"EJ_BUSY_TIMEOUT_MS", "300"}}, {}});
+  REQUIRE(wait_for_file(repo.path() / "count.txt", 20));
+  hold_journal(repo, std::chrono::milliseconds(1600));
+  CHECK(wait_command(pid) == 0);
+
+  const auto err = read_text(repo.path() / "ej.err");
+  CHECK_THAT(err, Catch::Contains("cannot be written to the journal yet") && Catch::Contains("locked"));
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  CHECK(run["repeats"].size() == 150);
+  CHECK(samples_of(run, "wall_s").size() == 150);
 }
