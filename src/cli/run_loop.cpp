@@ -122,7 +122,6 @@ public:
   // Writes everything pending; throws when the journal refuses (the end of a run).
   void flush()
   {
-    m_last_try = util::monotonic_ns();
     if (m_pending.empty()) {
       return;
     }
@@ -134,6 +133,7 @@ public:
     payload["repeats"] = std::move(repeats);
     m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
     m_pending.clear(); // only once written: a refused write keeps them for the next try
+    m_last_try = util::monotonic_ns();
   }
 
 private:
@@ -145,10 +145,11 @@ private:
     try {
       flush();
     } catch (const Error& error) {
+      m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
       if (!m_warned) {
         m_warned = true;
         fmt::print(stderr, "ej: the repeats cannot be written to the journal yet ({}); ej keeps them and tries "
-                           "again every second\n",
+                           "again a second after each refusal\n",
                    error.what());
       }
     }
