@@ -267,7 +267,6 @@ RunSet run_set_of_attempt(store::Journal& journal, int attempt, const std::strin
 
 namespace {
 
-// reference_series: the reference's series when known already (a baseline's, from the cache).
 ComparisonReport compare_with(store::Journal& journal, const RunSet& reference, const RunSet& candidate,
                               const std::string& metric, bool force, VerdictCache* cache)
 {
