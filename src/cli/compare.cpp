@@ -1,8 +1,11 @@
 #include "cli/commands.h"
-#include "cli/evidence.h"
 #include "cli/output.h"
+#include "cli/verdict_output.h"
 #include "cli/workspace.h"
-#include "core/target.h"
+#include "evidence/compare_sets.h"
+#include "evidence/proposal.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -14,67 +17,106 @@ namespace ej::cli {
 
 namespace {
 
-// "r5", "run5", "run:5" name a run; "12", "#12", "a12" an attempt.
-RunSet resolve_side(store::Journal& journal, const std::string& text, const std::string& bench)
+struct Side {
+  bool run = false;
+  int number = 0;
+  core::ParamValues selector;
+};
+
+// "r5", "run5", "run:5" name a run; "12", "#12", "a12" an attempt; either may end in
+// ":AXIS=V[,AXIS=V]" to take only those combinations.
+Side parse_side(const std::string& text)
 {
-  // The number parser speaks of attempts only; "r-x" is a bad run as much as a bad attempt.
-  try {
-    for (const std::string prefix : {"run:", "run", "r"}) {
-      if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) {
-        return run_set_of_run(journal, parse_attempt_number(text.substr(prefix.size())));
-      }
+  std::string rest = text;
+  Side side;
+  for (const std::string prefix : {"run:", "run", "r"}) {
+    if (rest.rfind(prefix, 0) == 0 && rest.size() > prefix.size()) {
+      side.run = true;
+      rest = rest.substr(prefix.size());
+      break;
     }
-    std::string attempt = text;
-    if (attempt.rfind('a', 0) == 0) {
-      attempt = attempt.substr(1);
-    }
-    return run_set_of_attempt(journal, parse_attempt_number(attempt), bench);
-  } catch (const UsageError&) {
-    throw UsageError("'{}' names neither a run (r5, run:5) nor an attempt (12, #12)", text);
   }
+  if (!side.run && rest.rfind('a', 0) == 0) {
+    rest = rest.substr(1);
+  }
+  const auto colon = rest.find(':');
+  const auto number = rest.substr(0, colon);
+  if (colon != std::string::npos) {
+    for (const auto& pair : util::split(rest.substr(colon + 1), ',')) {
+      const auto equals = pair.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw UsageError("'{}': '{}' is not AXIS=VALUE; write e.g. r5:variant=naive", text, pair);
+      }
+      side.selector[pair.substr(0, equals)] = pair.substr(equals + 1);
+    }
+  }
+  try {
+    side.number = parse_attempt_number(number);
+  } catch (const UsageError&) {
+    throw UsageError("'{}' names neither a run (r5, run:5, r5:AXIS=V) nor an attempt (12, #12)", text);
+  }
+  return side;
 }
 
-std::string format_value(double value)
+evidence::RunSet resolve_side(evidence::Reader& reader, const std::string& text, const std::string& bench)
 {
-  return fmt::format("{:.4g}", value);
+  const auto side = parse_side(text);
+  if (side.run) {
+    auto set = reader.run_set(side.number, side.selector);
+    if (!set) {
+      throw Error("there is no run #{}; see 'ej runs'", side.number);
+    }
+    if (set->series.empty() && !side.selector.empty()) {
+      throw Error("run #{} has no combination {}; see 'ej show run {}'", side.number,
+                  core::describe(side.selector), side.number);
+    }
+    return std::move(*set);
+  }
+  if (!store::find_attempt(reader.journal().db(), side.number)) {
+    throw Error("there is no attempt #{}; see 'ej log'", side.number);
+  }
+  auto set = reader.attempt_set(side.number, bench, side.selector);
+  if (!set) {
+    throw Error("attempt #{} has no finished runs{}; run one with 'ej run BENCH --attempt {}'", side.number,
+                bench.empty() ? "" : " of " + bench, side.number);
+  }
+  return std::move(*set);
 }
 
-// "14.5 ms", or "14.5" for a metric without a unit.
-std::string format_value(double value, const std::string& unit)
+evidence::Against parse_against(const std::string& text)
 {
-  return unit.empty() ? format_value(value) : format_value(value) + " " + unit;
+  if (text == "then" || text.empty()) {
+    return evidence::Against::BaselineThen;
+  }
+  if (text == "current") {
+    return evidence::Against::CurrentBaseline;
+  }
+  throw UsageError(
+      "--against takes 'then' (the baseline pinned when the run was made) or 'current', not '{}'", text);
 }
 
-std::string percent(const std::optional<double>& value)
+// The baseline a candidate is judged against, when `ej compare` is given the candidate alone.
+evidence::RunSet baseline_of(evidence::Reader& reader, const evidence::RunSet& candidate,
+                             evidence::Against against)
 {
-  return value ? fmt::format("{:+.2f}%", *value) : std::string("n/a");
-}
-
-nlohmann::json comparison_json(const SeriesComparison& s)
-{
-  const auto& c = s.comparison;
-  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-  return {{"metric", s.metric},
-          {"params", s.params},
-          {"key", s.key},
-          {"unit", s.unit},
-          {"reference_median", c.reference_median},
-          {"candidate_median", c.candidate_median},
-          {"n_reference", c.n_reference},
-          {"n_candidate", c.n_candidate},
-          {"ratio", optional(c.ratio)},
-          {"change_pct", optional(c.change_pct)},
-          {"ci_low_pct", optional(c.change_low_pct)},
-          {"ci_high_pct", optional(c.change_high_pct)},
-          {"shift", c.shift},
-          {"shift_low", c.shift_low},
-          {"shift_high", c.shift_high},
-          {"confidence", c.confidence},
-          {"u", c.u},
-          {"p_value", c.p_value},
-          {"exact", c.exact},
-          {"outcome", measure::to_string(c.outcome)},
-          {"warnings", c.warnings}};
+  const auto& first = candidate.runs.front();
+  const auto plan = first.attempt ? reader.plan_of_attempt(*first.attempt) : std::nullopt;
+  if (!plan) {
+    throw Error("{} belongs to no attempt, so to no plan with a baseline: name the reference too "
+                "(ej compare REFERENCE CANDIDATE)",
+                candidate.label);
+  }
+  const auto run =
+      evidence::baseline_for(reader.baselines(*plan), candidate.bench, candidate.time_ms(), against);
+  if (!run) {
+    throw Error("plan {} has no baseline for benchmark {}; pin one with 'ej plan baseline {} --run N'", *plan,
+                candidate.bench, *plan);
+  }
+  auto set = reader.run_set(*run, candidate.selector);
+  if (!set) {
+    throw Error("the baseline run #{} of plan {} is missing from the journal", *run, *plan);
+  }
+  return std::move(*set);
 }
 
 struct CompareOptions {
@@ -82,6 +124,7 @@ struct CompareOptions {
   std::string b;
   std::string metric;
   std::string bench;
+  std::string against;
   bool json = false;
   bool force = false;
 };
@@ -89,9 +132,25 @@ struct CompareOptions {
 void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal(locate_workspace());
-  const auto reference = resolve_side(journal, options.a, options.bench);
-  const auto candidate = resolve_side(journal, options.b, options.bench.empty() ? reference.bench : options.bench);
-  const auto report = compare_sets(journal, reference, candidate, options.metric, options.force);
+  evidence::Reader reader(journal);
+  const auto against = parse_against(options.against);
+  evidence::RunSet reference;
+  evidence::RunSet candidate;
+  if (options.b.empty()) {
+    candidate = resolve_side(reader, options.a, options.bench);
+    reference = baseline_of(reader, candidate, against);
+  } else {
+    if (!options.against.empty()) {
+      throw UsageError("--against goes with one side only: 'ej compare CANDIDATE --against current'");
+    }
+    reference = resolve_side(reader, options.a, options.bench);
+    candidate = resolve_side(reader, options.b, options.bench.empty() ? reference.bench : options.bench);
+  }
+  evidence::CompareRequest request;
+  request.metric = options.metric;
+  request.force = options.force;
+  request.read_repeats = true;
+  const auto report = evidence::compare_sets(reader, reference, candidate, request);
   if (options.json) {
     auto series = nlohmann::json::array();
     for (const auto& s : report.series) {
@@ -101,34 +160,16 @@ void run_compare(const CompareOptions& options)
                 {"candidate", candidate.label},
                 {"bench", candidate.bench},
                 {"series", series},
+                {"outcome", measure::to_string(evidence::summarize_outcomes(report.series))},
                 {"crossover", report.crossover},
                 {"environment_changes", report.env_changes},
                 {"warnings", report.warnings}});
     return;
   }
-  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label, candidate.bench);
+  fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label,
+             candidate.bench);
   for (const auto& s : report.series) {
-    const auto& c = s.comparison;
-    auto name = s.metric;
-    if (!s.params.empty()) {
-      name += " [" + s.params + "]";
-    }
-    if (!s.key.empty()) {
-      name += " " + s.key;
-    }
-    fmt::print("\n{}\n", paint(name, Colour::Bold));
-    fmt::print("  median     {} -> {}  (n = {} vs {})\n", format_value(c.reference_median, s.unit),
-               format_value(c.candidate_median, s.unit), c.n_reference, c.n_candidate);
-    fmt::print("  change     {}  ({:.0f}% interval {}, {})  p = {:.3g}{}\n", percent(c.change_pct),
-               c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value,
-               c.exact ? " (exact)" : "");
-    fmt::print("  outcome    {}\n", paint(std::string(measure::to_string(c.outcome)),
-                                          c.outcome == measure::Outcome::Improved    ? Colour::Green
-                                          : c.outcome == measure::Outcome::Regressed ? Colour::Red
-                                                                                     : Colour::Yellow));
-    for (const auto& warning : c.warnings) {
-      fmt::print("  warning    {}\n", warning);
-    }
+    print_comparison(s);
   }
   if (!report.crossover.empty()) {
     fmt::print("\ncrossover: {}\n", report.crossover);
@@ -149,58 +190,59 @@ void run_compare(const CompareOptions& options)
 
 struct JudgeOptions {
   std::string id;
+  std::string against;
   bool apply = false;
+  bool json = false;
 };
 
 void run_judge(const JudgeOptions& options)
 {
   const int number = parse_attempt_number(options.id);
+  const auto against = parse_against(options.against);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
     throw Error("there is no attempt #{}; see 'ej log'", number);
   }
-  const auto verdict = attempt_verdict(journal, number);
-  if (!verdict) {
-    throw Error("attempt #{} cannot be judged: it needs finished runs with samples of the primary metric, of "
-                "the same benchmark revision as the baseline of plan {} (pin one with 'ej plan baseline {} --run N'; "
-                "compare by hand with 'ej compare')",
-                number, attempt->plan, attempt->plan);
+  evidence::Reader reader(journal);
+  const auto judgement = evidence::judge_attempt(reader, number, against);
+  if (!judgement.verdict) {
+    throw Error("attempt #{} cannot be judged: {}", number, judgement.why_not);
   }
-  const auto& c = verdict->headline.comparison;
-  core::Status proposal = core::Status::Inconclusive;
-  if (c.outcome == measure::Outcome::Improved) {
-    proposal = verdict->meets_target.value_or(true) ? core::Status::Adopted : core::Status::Inconclusive;
-  } else if (c.outcome == measure::Outcome::Regressed || c.outcome == measure::Outcome::NoChange) {
-    proposal = core::Status::Rejected;
+  const auto& verdict = *judgement.verdict;
+  const auto proposal = evidence::propose_status(verdict, reader.plan_target(attempt->plan));
+  if (options.json) {
+    print_json({{"attempt", number},
+                {"title", attempt->title},
+                {"status", core::to_string(attempt->status)},
+                {"proposed_status", core::to_string(proposal.status)},
+                {"reason", proposal.reason},
+                {"applied", options.apply},
+                {"verdict", verdict_json(verdict)}});
+  } else {
+    fmt::print("#{} {}\n  evidence: {}\n", number, attempt->title, proposal.reason);
+    for (const auto& warning : verdict.warnings) {
+      fmt::print("  {} {}\n", paint("warning:", Colour::Yellow), warning);
+    }
+    fmt::print("  proposed status: {}\n", paint_status(proposal.status));
+    if (!options.apply) {
+      fmt::print("  record it with: ej judge {} --apply\n", number);
+    }
   }
-  const auto plan = store::find_plan(journal.db(), attempt->plan);
-  const auto& unit = verdict->headline.unit;
-  std::string reason = fmt::format(
-    "judged from {} against baseline run #{}: {} {} -> {} ({} {}, {:.0f}% interval [{}, {}], p = {:.3g}, "
-    "n = {} vs {})",
-    verdict->candidate.label, verdict->baseline_run, verdict->headline.metric, format_value(c.reference_median, unit),
-    format_value(c.candidate_median, unit), percent(c.change_pct), measure::to_string(c.outcome),
-    c.confidence * 100, percent(c.change_low_pct), percent(c.change_high_pct), c.p_value, c.n_reference,
-    c.n_candidate);
-  if (verdict->meets_target) {
-    reason += fmt::format("; {} the target {}", *verdict->meets_target ? "meets" : "does not meet", plan->target);
-  }
-  fmt::print("#{} {}\n  evidence: {}\n  proposed status: {}\n", number, attempt->title, reason,
-             paint_status(proposal));
   if (!options.apply) {
-    fmt::print("  record it with: ej judge {} --apply\n", number);
     return;
   }
   journal.write([&](store::Writer& writer) {
     const auto git = capture_git_context(writer, workspace);
     writer.append("attempt.status", {{"attempt", number},
-                                     {"status", core::to_string(proposal)},
-                                     {"reason", reason},
+                                     {"status", core::to_string(proposal.status)},
+                                     {"reason", proposal.reason},
                                      {"git", core::to_json(git)}});
   });
-  fmt::print("#{}: {} -> {}\n", number, core::to_string(attempt->status), core::to_string(proposal));
+  if (!options.json) {
+    fmt::print("#{}: {} -> {}\n", number, core::to_string(attempt->status), core::to_string(proposal.status));
+  }
 }
 
 } // namespace
@@ -209,19 +251,42 @@ void register_compare(CLI::App& app)
 {
   auto options = std::make_shared<CompareOptions>();
   auto* compare = app.add_subcommand(
-    "compare", "Compare two runs (r5) or attempts (12): medians, change, confidence interval, p-value, outcome");
-  compare->add_option("reference", options->a, "The reference: a run (r5, run:5) or an attempt (12, #12)")->required();
-  compare->add_option("candidate", options->b, "The candidate: a run or an attempt")->required();
+      "compare",
+      "Compare two runs (r5) or attempts (12), or one against its baseline: medians, change, interval, "
+      "p-value, outcome per metric and combination");
+  compare->footer(
+      "\nExamples:\n"
+      "  ej compare r1 r2                                  run #2 against run #1\n"
+      "  ej compare 12                                     attempt #12 against the baseline of its time\n"
+      "  ej compare 12 --against current                   ... against today's baseline\n"
+      "  ej compare r5:variant=naive r5:variant=blocked    two combinations of one run");
+  compare
+      ->add_option(
+          "reference", options->a,
+          "The reference: a run (r5, run:5) or an attempt (12, #12), optionally :AXIS=V,...; alone, the "
+          "candidate, compared with its plan's baseline")
+      ->required();
+  compare->add_option("candidate", options->b, "The candidate: a run or an attempt, optionally :AXIS=V,...");
   compare->add_option("--metric", options->metric, "Only this metric");
   compare->add_option("--bench", options->bench, "For attempts: the benchmark to use");
+  compare->add_option("--against", options->against,
+                      "With one side: 'then' (default: the baseline pinned when it ran) or 'current'");
   compare->add_flag("--force", options->force, "Compare even across benchmark revisions");
   compare->add_flag("--json", options->json, "Print JSON");
   compare->callback([options] { run_compare(*options); });
 
   auto judge_options = std::make_shared<JudgeOptions>();
   auto* judge = app.add_subcommand("judge", "Propose an attempt's status from its runs against the baseline");
+  judge->footer("\nExamples:\n"
+                "  ej judge 12                    the proposal, with the evidence\n"
+                "  ej judge 12 --apply            record it as the attempt's status\n"
+                "  ej judge 12 --against current  judged against today's baseline instead");
   judge->add_option("id", judge_options->id, "Attempt number")->required();
-  judge->add_flag("--apply", judge_options->apply, "Record the proposed status with a reason made of the numbers");
+  judge->add_option("--against", judge_options->against,
+                    "'then' (default: the baseline pinned when the runs were made) or 'current'");
+  judge->add_flag("--apply", judge_options->apply,
+                  "Record the proposed status with a reason made of the numbers");
+  judge->add_flag("--json", judge_options->json, "Print JSON");
   judge->callback([judge_options] { run_judge(*judge_options); });
 }
 

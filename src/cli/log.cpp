@@ -1,8 +1,10 @@
 #include "cli/commands.h"
-#include "cli/evidence.h"
 #include "cli/output.h"
 #include "cli/runs.h"
+#include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -16,9 +18,9 @@ namespace ej::cli {
 
 namespace {
 
-void print_attempt_line(store::Journal& journal, const core::Attempt& attempt)
+void print_attempt_line(evidence::Reader& reader, const core::Attempt& attempt)
 {
-  const auto verdict = attempt_verdict(journal, attempt.number);
+  const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
   fmt::print("{} {} {} {}{}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
@@ -44,8 +46,9 @@ void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& a
     fmt::print("{}\n", when_none);
     return;
   }
+  evidence::Reader reader(journal);
   for (const auto& attempt : attempts) {
-    print_attempt_line(journal, attempt);
+    print_attempt_line(reader, attempt);
   }
 }
 
@@ -79,7 +82,8 @@ void run_log(const LogOptions& options)
   }
   auto journal = open_journal(locate_workspace());
   const auto attempts = store::list_attempts(journal.db(), filter);
-  print_attempts(journal, attempts, options.json, "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
+  print_attempts(journal, attempts, options.json,
+                 "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
 }
 
 struct ShowOptions {
@@ -119,9 +123,9 @@ void print_history(const core::AttemptHistory& history)
   std::size_t c = 0;
   std::size_t n = 0;
   while (c < history.status_changes.size() || n < history.notes.size()) {
-    const bool take_change = n >= history.notes.size() ||
-                             (c < history.status_changes.size() &&
-                              history.status_changes[c].time_ms <= history.notes[n].time_ms);
+    const bool take_change =
+        n >= history.notes.size() ||
+        (c < history.status_changes.size() && history.status_changes[c].time_ms <= history.notes[n].time_ms);
     if (take_change) {
       const auto& change = history.status_changes[c++];
       fmt::print("  {}  {} -> {}{} at {}\n", util::format_utc(change.time_ms), change.from, change.to,
@@ -129,13 +133,15 @@ void print_history(const core::AttemptHistory& history)
                  core::describe(change.git));
     } else {
       const auto& note = history.notes[n++];
-      fmt::print("  {}  note: {}\n", util::format_utc(note.time_ms), indent_continuation(note.text, "      "));
+      fmt::print("  {}  note: {}\n", util::format_utc(note.time_ms),
+                 indent_continuation(note.text, "      "));
     }
   }
 }
 
-void print_runs_of(store::Journal& journal, int attempt)
+void print_runs_of(evidence::Reader& reader, int attempt)
 {
+  auto& journal = reader.journal();
   store::RunFilter filter;
   filter.attempt = attempt;
   auto runs = store::list_runs(journal.db(), filter);
@@ -145,14 +151,20 @@ void print_runs_of(store::Journal& journal, int attempt)
   std::reverse(runs.begin(), runs.end());
   fmt::print("\nruns:\n");
   for (const auto& run : runs) {
-    const auto verdict = run_verdict(journal, run);
+    const auto verdict = evidence::judge_run(reader, run).verdict;
     fmt::print("  run #{:<4} {} r{} {}{}{}\n", run.number, run.bench, run.revision, run.status,
                run.status == "imported" ? " (" + run.source + ")" : "", verdict ? "  " + verdict->text : "");
   }
-  if (const auto verdict = attempt_verdict(journal, attempt)) {
-    fmt::print("verdict:  {} {}{}\n", verdict->headline.metric, verdict->text,
-               verdict->meets_target ? (*verdict->meets_target ? ", meets the plan's target" : ", misses the plan's target")
-                                     : "");
+  const auto judgement = evidence::judge_attempt(reader, attempt);
+  if (judgement.verdict) {
+    const auto meets = judgement.verdict->meets_target();
+    fmt::print("verdict:  {} {}{}\n", judgement.verdict->metric, judgement.verdict->text,
+               meets ? (*meets ? ", meets the plan's target" : ", misses the plan's target") : "");
+    for (const auto& warning : judgement.verdict->warnings) {
+      fmt::print("          {} {}\n", paint("warning:", Colour::Yellow), warning);
+    }
+  } else {
+    fmt::print("verdict:  none: {}\n", judgement.why_not);
   }
 }
 
@@ -184,12 +196,13 @@ void run_show(const ShowOptions& options)
     for (const auto& run : store::list_runs(journal.db(), filter)) {
       runs.push_back(run.number);
     }
-    if (const auto verdict = attempt_verdict(journal, number)) {
-      out["verdict"] = {{"text", verdict->text},
-                        {"baseline_run", verdict->baseline_run},
-                        {"metric", verdict->headline.metric},
-                        {"outcome", measure::to_string(verdict->headline.comparison.outcome)},
-                        {"meets_target", verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json()}};
+    evidence::Reader reader(journal);
+    const auto judgement = evidence::judge_attempt(reader, number);
+    if (judgement.verdict) {
+      out["verdict"] = verdict_json(*judgement.verdict);
+    } else {
+      out["verdict"] = nullptr;
+      out["unjudged_because"] = judgement.why_not;
     }
     if (options.diff) {
       out["diff"] = diff.value_or("");
@@ -198,7 +211,8 @@ void run_show(const ShowOptions& options)
     return;
   }
   print_history(history);
-  print_runs_of(journal, number);
+  evidence::Reader reader(journal);
+  print_runs_of(reader, number);
   if (options.diff) {
     if (!attempt->git.dirty) {
       fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(attempt->git));
@@ -242,7 +256,8 @@ void register_read_commands(CLI::App& app)
   log->callback([log_options] { run_log(*log_options); });
 
   auto show_options = std::make_shared<ShowOptions>();
-  auto* show = app.add_subcommand("show", "Show an attempt's full timeline (ej show ID), or a run (ej show run N)");
+  auto* show =
+      app.add_subcommand("show", "Show an attempt's full timeline (ej show ID), or a run (ej show run N)");
   show->add_option("what", show_options->what, "Attempt number, or: run N")->required()->expected(1, 2);
   show->add_flag("--json", show_options->json, "Print JSON");
   show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
@@ -252,7 +267,8 @@ void register_read_commands(CLI::App& app)
   auto search_options = std::make_shared<SearchOptions>();
   auto* search = app.add_subcommand("search", "Full-text search over titles, hypotheses, reasons and notes");
   search->add_option("text", search_options->text, "Words to find")->required();
-  search->add_option("-n", search_options->limit, "At most N results (default 20)")->check(CLI::PositiveNumber);
+  search->add_option("-n", search_options->limit, "At most N results (default 20)")
+      ->check(CLI::PositiveNumber);
   search->add_flag("--json", search_options->json, "Print JSON");
   search->callback([search_options] { run_search(*search_options); });
 }

@@ -1,9 +1,11 @@
 #include "cli/commands.h"
-#include "cli/evidence.h"
 #include "cli/output.h"
+#include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/slug.h"
 #include "core/target.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -41,8 +43,9 @@ void run_plan_new(const NewOptions& options)
     if (store::find_plan(journal.db(), options.slug)) {
       throw Error("a plan named '{}' already exists; see 'ej plan show {}'", options.slug, options.slug);
     }
-    writer.append("plan.created",
-                  {{"slug", options.slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}});
+    writer.append(
+        "plan.created",
+        {{"slug", options.slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}});
   });
   fmt::print("created plan {} ({})\n", options.slug, doc);
 }
@@ -88,15 +91,15 @@ void run_plan_show(const ShowOptions& options)
   filter.plan = plan->slug;
   auto attempts = store::list_attempts(journal.db(), filter);
   std::reverse(attempts.begin(), attempts.end());
+  evidence::Reader reader(journal);
+  reader.prefetch_plan(plan->slug, attempts);
   if (options.json) {
     auto out = to_json(*plan);
     auto& list = out["attempt_list"] = nlohmann::json::array();
     for (const auto& attempt : attempts) {
       auto entry = to_json(attempt);
-      if (const auto verdict = attempt_verdict(journal, attempt.number)) {
-        entry["verdict"] = verdict->text;
-        entry["outcome"] = measure::to_string(verdict->headline.comparison.outcome);
-        entry["meets_target"] = verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json();
+      if (const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict) {
+        entry["verdict"] = verdict_json(*verdict);
       }
       list.push_back(std::move(entry));
     }
@@ -113,12 +116,12 @@ void run_plan_show(const ShowOptions& options)
   fmt::print("document: {}\ncreated:  {}\n", plan->doc_path, util::format_utc(plan->created_ms));
   fmt::print("\n{} attempt(s)\n", attempts.size());
   for (const auto& attempt : attempts) {
-    const auto verdict = attempt_verdict(journal, attempt.number);
+    const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
     std::string evidence;
     if (verdict) {
       evidence = "  " + verdict->text;
-      if (verdict->meets_target) {
-        evidence += *verdict->meets_target ? "  meets target" : "  misses target";
+      if (const auto meets = verdict->meets_target()) {
+        evidence += *meets ? "  meets target" : "  misses target";
       }
     }
     fmt::print("  #{:<5} {} {}{}\n", attempt.number,
@@ -152,12 +155,14 @@ void run_plan_baseline(const BaselineOptions& options)
       if (run->status != "finished" && run->status != "imported") {
         throw Error("run #{} is {}: a baseline must be a finished (or imported) run", number, run->status);
       }
-      const auto previous = current_baseline(journal, options.slug, run->bench);
+      const auto previous = evidence::baseline_for(store::baseline_history(journal.db(), options.slug),
+                                                   run->bench, 0, evidence::Against::CurrentBaseline);
       if (previous && *previous == number) {
         throw Error("run #{} is already the baseline of {} for {}", number, options.slug, run->bench);
       }
       if (previous && reason.empty()) {
-        throw UsageError("the baseline moves from run #{} to run #{}: say why with --reason", *previous, number);
+        throw UsageError("the baseline moves from run #{} to run #{}: say why with --reason", *previous,
+                         number);
       }
       writer.append("baseline.pinned",
                     {{"plan", options.slug}, {"bench", run->bench}, {"run", number}, {"reason", reason}});
@@ -169,13 +174,15 @@ void run_plan_baseline(const BaselineOptions& options)
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& b : history) {
-      out.push_back({{"bench", b.bench}, {"run", b.run}, {"time", util::format_utc(b.time_ms)}, {"reason", b.reason}});
+      out.push_back(
+          {{"bench", b.bench}, {"run", b.run}, {"time", util::format_utc(b.time_ms)}, {"reason", b.reason}});
     }
     print_json(out);
     return;
   }
   if (history.empty()) {
-    fmt::print("plan {} has no baseline; pin one with: ej plan baseline {} --run N\n", options.slug, options.slug);
+    fmt::print("plan {} has no baseline; pin one with: ej plan baseline {} --run N\n", options.slug,
+               options.slug);
     return;
   }
   std::map<std::string, int> current;
@@ -228,7 +235,8 @@ void register_plan(CLI::App& app)
   show->callback([show_options] { run_plan_show(*show_options); });
 
   auto baseline_options = std::make_shared<BaselineOptions>();
-  auto* baseline = plan->add_subcommand("baseline", "Show the plan's baseline and its history, or pin a new one");
+  auto* baseline =
+      plan->add_subcommand("baseline", "Show the plan's baseline and its history, or pin a new one");
   baseline->add_option("slug", baseline_options->slug, "The plan")->required();
   baseline->add_option("--run", baseline_options->run, "Pin this run as the baseline of its benchmark");
   baseline->add_option("--reason", baseline_options->reason, "Why (required when the baseline moves)");

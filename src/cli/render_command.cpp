@@ -1,6 +1,6 @@
 #include "cli/commands.h"
-#include "cli/document_data.h"
 #include "cli/workspace.h"
+#include "evidence/document_data.h"
 #include "render/html_report.h"
 #include "render/regions.h"
 #include "render/template_engine.h"
@@ -16,9 +16,9 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
-#include <vector>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -54,7 +54,8 @@ std::filesystem::path document_path(const Workspace& workspace, const std::strin
     throw Error("the document path {} is inside .ej/ or .git/; give another path with --out", path);
   }
   if (full.extension() == ".svg") {
-    throw Error("the document path {} ends in .svg, the name of its chart; give a markdown path with --out", path);
+    throw Error("the document path {} ends in .svg, the name of its chart; give a markdown path with --out",
+                path);
   }
   return full;
 }
@@ -93,9 +94,10 @@ std::string template_text(const RenderOptions& options, std::string& name)
     throw Error("cannot read the template: {}", error.what());
   }
   if (!text) {
-    throw Error("the template {} does not exist; give an existing file to --template, or leave it out for the "
-                "default",
-                options.template_file);
+    throw Error(
+        "the template {} does not exist; give an existing file to --template, or leave it out for the "
+        "default",
+        options.template_file);
   }
   if (::access(options.template_file.c_str(), R_OK) != 0) {
     throw Error("the template {} cannot be read; check its permissions", options.template_file);
@@ -153,11 +155,11 @@ void prefer_huge_pages()
 // blocks) would cost a tenth of the command, for memory the exit gives back anyway (clang's cc1
 // skips freeing its AST for the same reason). Kept reachable, so leak checkers do not report it.
 // ej report frees it: the HTML page it builds next reuses that memory.
-void keep_until_exit(std::optional<DocumentData>&& data)
+void keep_until_exit(std::optional<evidence::DocumentData>&& data)
 {
-  static auto* const kept = new std::vector<std::unique_ptr<DocumentData>>();
+  static auto* const kept = new std::vector<std::unique_ptr<evidence::DocumentData>>();
   if (data) {
-    kept->push_back(std::make_unique<DocumentData>(std::move(*data)));
+    kept->push_back(std::make_unique<evidence::DocumentData>(std::move(*data)));
   }
 }
 
@@ -180,16 +182,16 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
   out.chart.replace_extension(".svg");
   std::string name;
   const auto text = template_text(options, name);
-  std::optional<DocumentData> data;
+  std::optional<evidence::DocumentData> data;
   {
     store::ReadTransaction snapshot(journal.db());
-    data = build_document_data(journal, options.slug, out.chart.filename().string());
+    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string());
   }
   render::TemplateOptions template_options;
   template_options.fix_hint = options.template_file.empty() ? "this is a bug in ej's default template"
                                                             : "fix the template or run without --template";
-  const auto rendered = render::render_template(text, data->data, std::filesystem::path(name).filename().string(),
-                                                template_options);
+  const auto rendered = render::render_template(
+      text, data->data, std::filesystem::path(name).filename().string(), template_options);
   out.svg = render::render_chart_svg(data->chart);
   out.existing = util::read_file(out.doc);
   const auto all_hashes = load_hashes(workspace);
@@ -209,7 +211,8 @@ void write_document(const Workspace& workspace, const Rendered& r)
   std::error_code ec;
   for (const auto& path : {r.doc, r.chart}) {
     if (std::filesystem::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) {
-      throw Error("{} is read-only; make it writable (chmod u+w) or render elsewhere with --out", path.string());
+      throw Error("{} is read-only; make it writable (chmod u+w) or render elsewhere with --out",
+                  path.string());
     }
   }
   std::filesystem::create_directories(r.doc.parent_path(), ec);
@@ -243,8 +246,8 @@ void run_render(const RenderOptions& options)
       fmt::print("{} is up to date\n", r.relative);
       return;
     }
-    fmt::print("{} is not what 'ej plan render {}' would write ({}); run it and commit the result\n", r.relative,
-               options.slug, !doc_ok ? "the document differs" : "the chart differs");
+    fmt::print("{} is not what 'ej plan render {}' would write ({}); run it and commit the result\n",
+               r.relative, options.slug, !doc_ok ? "the document differs" : "the chart differs");
     throw ExitCode{1};
   }
   write_document(workspace, r);
@@ -256,7 +259,8 @@ void run_report(const RenderOptions& options)
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
-  const auto html = render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
+  const auto html =
+      render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
   const auto target = std::filesystem::absolute(options.html);
   if (std::filesystem::is_directory(target)) {
     throw Error("{} is a directory; give a file name to --html", target.string());
@@ -270,20 +274,24 @@ void run_report(const RenderOptions& options)
 void register_render(CLI::App& app, CLI::App& plan)
 {
   auto options = std::make_shared<RenderOptions>();
-  auto* render = plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
+  auto* render =
+      plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
   render->add_option("slug", options->slug, "The plan")->required();
   render->add_option("--out", options->out, "Document path inside the repository (default: the plan's)");
   render->add_flag("--stdout", options->to_stdout, "Print the document instead of writing it");
   render->add_option("--template", options->template_file, "A Mustache template instead of the default");
-  render->add_flag("--check", options->check, "Exit 1 when the document on disk is not what render would write");
+  render->add_flag("--check", options->check,
+                   "Exit 1 when the document on disk is not what render would write");
   render->add_flag("--force", options->force, "Overwrite regions edited by hand");
   render->callback([options] { run_render(*options); });
 
   auto report_options = std::make_shared<RenderOptions>();
-  auto* report_command = app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
+  auto* report_command =
+      app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
   report_command->add_option("slug", report_options->slug, "The plan")->required();
   report_command->add_option("--html", report_options->html, "The HTML file to write")->required();
-  report_command->add_option("--template", report_options->template_file, "A Mustache template instead of the default");
+  report_command->add_option("--template", report_options->template_file,
+                             "A Mustache template instead of the default");
   report_command->add_option("--out", report_options->out, "The document whose hand-written text to include");
   report_command->callback([report_options] {
     auto report = *report_options;

@@ -1,9 +1,11 @@
+#include "cli/runs.h"
 #include "cli/commands.h"
-#include "cli/evidence.h"
 #include "cli/output.h"
 #include "cli/run_support.h"
-#include "cli/runs.h"
+#include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "measure/statistics.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -21,15 +23,26 @@ nlohmann::json series_json(const std::vector<SeriesSummary>& series)
 {
   auto out = nlohmann::json::array();
   for (const auto& s : series) {
-    nlohmann::json entry = {{"metric", s.metric}, {"params", s.params}, {"key", s.key}, {"unit", s.unit},
-                            {"samples", s.values}, {"skipped", s.skipped}, {"aggregates", s.aggregates}};
+    nlohmann::json entry = {{"metric", s.metric},
+                            {"params", s.params},
+                            {"key", s.key},
+                            {"unit", s.unit},
+                            {"samples", s.values},
+                            {"skipped", s.skipped},
+                            {"aggregates", s.aggregates}};
     if (!s.values.empty()) {
       const auto summary = measure::summarize(s.values);
-      entry["summary"] = {{"n", summary.n},           {"median", summary.median}, {"mean", summary.mean},
-                          {"stddev", summary.stddev}, {"min", summary.min},       {"max", summary.max},
-                          {"q1", summary.q1},         {"q3", summary.q3},
+      entry["summary"] = {{"n", summary.n},
+                          {"median", summary.median},
+                          {"mean", summary.mean},
+                          {"stddev", summary.stddev},
+                          {"min", summary.min},
+                          {"max", summary.max},
+                          {"q1", summary.q1},
+                          {"q3", summary.q3},
                           {"cv", summary.cv ? nlohmann::json(*summary.cv) : nlohmann::json()},
-                          {"outliers", summary.outlier_indices}, {"slow_first", summary.slow_first}};
+                          {"outliers", summary.outlier_indices},
+                          {"slow_first", summary.slow_first}};
     }
     out.push_back(std::move(entry));
   }
@@ -38,38 +51,41 @@ nlohmann::json series_json(const std::vector<SeriesSummary>& series)
 
 } // namespace
 
-nlohmann::json run_json(store::Journal& journal, const core::RunRecord& run, bool with_samples)
+nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples)
 {
+  auto& journal = reader.journal();
   nlohmann::json out = {
-    {"number", run.number},
-    {"bench", run.bench},
-    {"revision", run.revision},
-    {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
-    {"status", run.status},
-    {"reason", run.reason},
-    {"label", run.label},
-    {"params", run.params},
-    {"started", util::format_utc(run.started_ms)},
-    {"ended", run.ended_ms > 0 ? nlohmann::json(util::format_utc(run.ended_ms)) : nlohmann::json()},
-    {"git", core::to_json(run.git)},
-    {"env", run.env_blob},
-    {"imported", run.status == "imported"},
-    {"source", run.source},
+      {"number", run.number},
+      {"bench", run.bench},
+      {"revision", run.revision},
+      {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
+      {"status", run.status},
+      {"reason", run.reason},
+      {"label", run.label},
+      {"params", run.params},
+      {"started", util::format_utc(run.started_ms)},
+      {"ended", run.ended_ms > 0 ? nlohmann::json(util::format_utc(run.ended_ms)) : nlohmann::json()},
+      {"git", core::to_json(run.git)},
+      {"env", run.env_blob},
+      {"imported", run.status == "imported"},
+      {"source", run.source},
   };
-  if (const auto verdict = run_verdict(journal, run)) {
-    out["verdict"] = {{"text", verdict->text},
-                      {"baseline_run", verdict->baseline_run},
-                      {"metric", verdict->headline.metric},
-                      {"outcome", measure::to_string(verdict->headline.comparison.outcome)},
-                      {"meets_target", verdict->meets_target ? nlohmann::json(*verdict->meets_target) : nlohmann::json()}};
+  if (const auto verdict = evidence::judge_run(reader, run).verdict) {
+    out["verdict"] = verdict_json(*verdict);
   }
   if (with_samples) {
     out["series"] = series_json(run_series(store::run_samples(journal.db(), run.number)));
     auto repeats = nlohmann::json::array();
     for (const auto& r : store::run_repeats(journal.db(), run.number)) {
-      repeats.push_back({{"index", r.index},          {"params", params_label(r.params)}, {"warmup", r.warmup},
-                         {"ending", r.ending},        {"exit_code", r.exit_code},        {"signal", r.signal},
-                         {"wall_s", r.wall_s},        {"user_s", r.user_s},              {"sys_s", r.sys_s},
+      repeats.push_back({{"index", r.index},
+                         {"params", params_label(r.params)},
+                         {"warmup", r.warmup},
+                         {"ending", r.ending},
+                         {"exit_code", r.exit_code},
+                         {"signal", r.signal},
+                         {"wall_s", r.wall_s},
+                         {"user_s", r.user_s},
+                         {"sys_s", r.sys_s},
                          {"max_rss_kb", r.max_rss_kb}});
     }
     out["repeats"] = repeats;
@@ -98,10 +114,11 @@ void run_runs(const RunsOptions& options)
     filter.attempt = parse_attempt_number(options.attempt);
   }
   const auto runs = store::list_runs(journal.db(), filter);
+  evidence::Reader reader(journal);
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& run : runs) {
-      out.push_back(run_json(journal, run, true));
+      out.push_back(run_json(reader, run, true));
     }
     print_json(out);
     return;
@@ -112,15 +129,15 @@ void run_runs(const RunsOptions& options)
   }
   for (const auto& run : runs) {
     std::string primary;
-    fmt::print("{} {:<12} {:<20} {}{}{}\n", paint(fmt::format("run #{:<4}", run.number), Colour::Bold), run.status,
-               fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
+    fmt::print("{} {:<12} {:<20} {}{}{}\n", paint(fmt::format("run #{:<4}", run.number), Colour::Bold),
+               run.status, fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
                run.attempt ? fmt::format("  attempt #{}", *run.attempt) : "",
                run.status == "imported" ? "  (imported: " + run.source + ")" : "");
     if (!run.reason.empty()) {
       fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
     }
-    if (const auto verdict = run_verdict(journal, run)) {
-      fmt::print("           {} {}\n", verdict->headline.metric, verdict->text);
+    if (const auto verdict = evidence::judge_run(reader, run).verdict) {
+      fmt::print("           {} {}\n", verdict->metric, verdict->text);
     }
   }
 }
@@ -137,6 +154,7 @@ void show_run(const std::string& id, bool output, bool json)
   }
   auto journal = open_journal(locate_workspace());
   const auto run = store::find_run(journal.db(), number);
+  evidence::Reader reader(journal);
   if (!run) {
     throw Error("there is no run #{}; see 'ej runs'", number);
   }
@@ -145,7 +163,7 @@ void show_run(const std::string& id, bool output, bool json)
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");
   };
   if (json) {
-    auto out = run_json(journal, *run, true);
+    auto out = run_json(reader, *run, true);
     if (output) {
       out["stdout"] = blob_text("stdout_blob");
       out["stderr"] = blob_text("stderr_blob");
@@ -173,8 +191,10 @@ void show_run(const std::string& id, bool output, bool json)
       const auto cut = run->outputs.value(key, std::uint64_t{0});
       return cut > 0 ? fmt::format(" ({} bytes cut from the middle)", cut) : std::string();
     };
-    fmt::print("\n--- stdout of the last repeat{} ---\n{}", cut_note("stdout_cut_bytes"), blob_text("stdout_blob"));
-    fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"), blob_text("stderr_blob"));
+    fmt::print("\n--- stdout of the last repeat{} ---\n{}", cut_note("stdout_cut_bytes"),
+               blob_text("stdout_blob"));
+    fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"),
+               blob_text("stderr_blob"));
   }
 }
 

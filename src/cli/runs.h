@@ -7,10 +7,14 @@
 
 #include <string>
 
+namespace ej::evidence {
+class Reader;
+}
+
 namespace ej::cli {
 
 // A run as JSON (stable field names, see README); with_samples adds series, repeats and outputs.
-nlohmann::json run_json(store::Journal& journal, const core::RunRecord& run, bool with_samples);
+nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples);
 // `ej show run N [--output] [--json]`.
 void show_run(const std::string& id, bool output, bool json);
 

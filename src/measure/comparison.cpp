@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <utility>
 
 namespace ej::measure {
@@ -27,6 +28,10 @@ void validate(const CompareOptions& options)
   if (!(options.min_effect_pct >= 0 && std::isfinite(options.min_effect_pct))) {
     throw Error("minimum effect {}% is invalid: use a percentage >= 0, e.g. 1", options.min_effect_pct);
   }
+  if (!(options.noisy_cv > 0 && std::isfinite(options.noisy_cv))) {
+    throw Error("noise threshold {} is invalid: use a coefficient of variation > 0, e.g. 0.1",
+                options.noisy_cv);
+  }
 }
 
 std::vector<double> sorted_copy(std::span<const double> samples)
@@ -36,45 +41,21 @@ std::vector<double> sorted_copy(std::span<const double> samples)
   return sorted;
 }
 
-// A raw difference candidate - reference, as a percentage of the reference, positive = better.
-double better_pct(double difference, double reference, Direction direction)
+std::vector<double> logs_of(const std::vector<double>& sorted)
 {
-  const double signed_difference = direction == Direction::LowerIsBetter ? -difference : difference;
-  return signed_difference / std::abs(reference) * 100;
+  std::vector<double> logs(sorted.size());
+  std::transform(sorted.begin(), sorted.end(), logs.begin(), [](double v) { return std::log(v); });
+  return logs;
 }
 
-// Ratio and percentages relative to the reference median; all left empty when that median is 0 or
-// so close to 0 that a percentage overflows.
-void set_percentages(Comparison& c, Direction direction)
+// The Hodges-Lehmann estimate x - y alone (no interval): the median of the pairwise differences.
+double hl_estimate(std::span<const double> x, std::span<const double> y)
 {
-  const double ref_median = c.reference_median;
-  if (ref_median == 0) {
-    return;
-  }
-  const double ratio = c.candidate_median / ref_median;
-  const double change = better_pct(c.candidate_median - ref_median, ref_median, direction);
-  const double shift = better_pct(c.shift, ref_median, direction);
-  const double from_low = better_pct(c.shift_low, ref_median, direction);
-  const double from_high = better_pct(c.shift_high, ref_median, direction);
-  for (double value : {ratio, change, shift, from_low, from_high}) {
-    if (!std::isfinite(value)) {
-      return;
-    }
-  }
-  c.ratio = ratio;
-  c.change_pct = change;
-  c.shift_pct = shift;
-  c.change_low_pct = std::min(from_low, from_high);
-  c.change_high_pct = std::max(from_low, from_high);
+  return hodges_lehmann(x, y, 1).estimate;
 }
 
 std::string sample_size_warning(std::string_view side, std::size_t n)
 {
-  if (n < k_min_samples) {
-    return fmt::format("the {} has {} sample{}: at least {} per side are needed to decide, "
-                       "so the outcome is inconclusive; repeat the benchmark more",
-                       side, n, n == 1 ? "" : "s", k_min_samples);
-  }
   return fmt::format("the {} has only {} samples: the test can miss real changes; "
                      "{} or more per side are recommended",
                      side, n, k_few_samples);
@@ -82,8 +63,8 @@ std::string sample_size_warning(std::string_view side, std::size_t n)
 
 void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
 {
-  if (n >= k_few_samples) {
-    return;
+  if (n < k_min_samples || n >= k_few_samples) {
+    return; // below k_min_samples the basis itself says so
   }
   // A plan document compares thousands of runs of the same few sizes: each sentence is formatted
   // once (at most two sides times k_few_samples sizes).
@@ -96,42 +77,111 @@ void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
   c.warnings.push_back(found->second);
 }
 
+// High noise and outliers of one side, from its sorted samples, in O(n): hyperfine's wording.
+void warn_noise(Comparison& c, std::string_view side, const std::vector<double>& sorted, double median,
+                const CompareOptions& options)
+{
+  const std::size_t n = sorted.size();
+  if (n < 2) {
+    return;
+  }
+  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
+  double squares = 0;
+  double absolute = 0;
+  std::vector<double> deviations(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    squares += (sorted[i] - mean) * (sorted[i] - mean);
+    absolute += std::abs(sorted[i] - median);
+    deviations[i] = std::abs(sorted[i] - median);
+  }
+  const double stddev = std::sqrt(squares / static_cast<double>(n - 1));
+  if (mean != 0 && stddev / std::abs(mean) > options.noisy_cv) {
+    c.warnings.push_back(
+        fmt::format("the {} is noisy: its coefficient of variation is {:.1f}% (over {:.0f}%); "
+                    "quiet the machine or repeat more",
+                    side, stddev / std::abs(mean) * 100, options.noisy_cv * 100));
+  }
+  auto middle = deviations.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(deviations.begin(), middle, deviations.end());
+  double mad = *middle;
+  if (n % 2 == 0) {
+    mad = (mad + *std::max_element(deviations.begin(), middle)) / 2;
+  }
+  // As summarize(): with a MAD of 0 the scaled mean absolute deviation stands in.
+  const double scale = mad > 0 ? 1.4826 * mad : 1.2533 * absolute / static_cast<double>(n);
+  if (scale == 0) {
+    return;
+  }
+  std::size_t outliers = 0;
+  for (const double v : sorted) {
+    outliers += std::abs(v - median) / scale > k_outlier_z ? 1 : 0;
+  }
+  if (outliers > 0) {
+    c.warnings.push_back(fmt::format("the {} has {} statistical outlier{} (a modified z-score over {:.0f}): "
+                                     "other programs or a cold start may have interfered",
+                                     side, outliers, outliers == 1 ? "" : "s", k_outlier_z));
+  }
+}
+
+// The estimate's move in percent of the reference, positive when it is better for the metric.
+struct Effect {
+  double better = 0;    // the estimate
+  double threshold = 0; // min_effect_pct in the estimate's terms
+  std::optional<double> low;
+  std::optional<double> high;
+};
+
+Effect effect_of(const Comparison& c, const CompareOptions& options)
+{
+  const double sign = options.direction == Direction::LowerIsBetter ? -1.0 : 1.0;
+  Effect e;
+  if (c.estimate == Estimate::Ratio) {
+    e.better = sign * *c.change_pct;
+    e.threshold = options.min_effect_pct;
+    if (c.change_low_pct) {
+      e.low = std::min(sign * *c.change_low_pct, sign * *c.change_high_pct);
+      e.high = std::max(sign * *c.change_low_pct, sign * *c.change_high_pct);
+    }
+    return e;
+  }
+  e.better = sign * *c.shift;
+  e.threshold = options.min_effect_pct / 100 * std::abs(c.reference_median);
+  if (c.shift_low) {
+    e.low = std::min(sign * *c.shift_low, sign * *c.shift_high);
+    e.high = std::max(sign * *c.shift_low, sign * *c.shift_high);
+  }
+  return e;
+}
+
 Outcome decide(const Comparison& c, const CompareOptions& options)
 {
-  if (c.n_reference < k_min_samples || c.n_candidate < k_min_samples) {
+  if (c.basis != Basis::Test) {
     return Outcome::Inconclusive;
   }
-  const auto better = [&](double raw) { return options.direction == Direction::LowerIsBetter ? -raw : raw; };
-  // Without a percentage (reference median 0) any nonzero effect is beyond the threshold.
-  const double threshold = c.change_pct ? options.min_effect_pct : 0.0;
-  const double effect = c.change_pct ? *c.change_pct : better(c.candidate_median - c.reference_median);
-  const double shift_better = better(c.shift);
-  if (c.p_value < options.alpha) {
-    if (effect > threshold && shift_better > 0) {
+  const Effect e = effect_of(c, options);
+  if (*c.p_value < options.alpha) {
+    if (e.better > e.threshold) {
       return Outcome::Improved;
     }
-    if (effect < -threshold && shift_better < 0) {
+    if (e.better < -e.threshold) {
       return Outcome::Regressed;
     }
   }
-  const bool inside = c.change_low_pct ? (*c.change_low_pct >= -threshold && *c.change_high_pct <= threshold)
-                                       : (c.shift_low == 0 && c.shift_high == 0);
+  const bool inside = *e.low >= -e.threshold && *e.high <= e.threshold;
   return inside ? Outcome::NoChange : Outcome::Inconclusive;
 }
 
-// Fixed one-decimal formatting that never prints "-0.0".
-std::string one_decimal(double value, bool plus_sign)
+void set_ratio(Comparison& c, double log_estimate, std::optional<double> log_low,
+               std::optional<double> log_high)
 {
-  std::string text = plus_sign ? fmt::format("{:+.1f}", value) : fmt::format("{:.1f}", value);
-  if (text == "-0.0") {
-    text = plus_sign ? "+0.0" : "0.0";
+  c.ratio = std::exp(log_estimate);
+  c.change_pct = (*c.ratio - 1) * 100;
+  if (log_low && log_high) {
+    c.ratio_low = std::exp(*log_low);
+    c.ratio_high = std::exp(*log_high);
+    c.change_low_pct = (*c.ratio_low - 1) * 100;
+    c.change_high_pct = (*c.ratio_high - 1) * 100;
   }
-  return text;
-}
-
-std::string format_p(double p)
-{
-  return p < 0.001 ? std::string("p<0.001") : fmt::format("p={:.3f}", p);
 }
 
 } // namespace
@@ -147,6 +197,8 @@ std::string_view to_string(Outcome outcome)
     return "no change";
   case Outcome::Inconclusive:
     return "inconclusive";
+  case Outcome::Mixed:
+    return "mixed";
   }
   return "inconclusive";
 }
@@ -169,39 +221,55 @@ Comparison compare(std::span<const double> reference, std::span<const double> ca
   c.reference_median = quantile_sorted(ref, 0.5);
   c.candidate_median = quantile_sorted(cand, 0.5);
   c.confidence = options.confidence;
+  c.basis = ref.size() == 1 && cand.size() == 1                         ? Basis::SingleFigures
+            : ref.size() < k_min_samples || cand.size() < k_min_samples ? Basis::TooFewSamples
+                                                                        : Basis::Test;
+  c.estimate = ref.front() > 0 && cand.front() > 0 ? Estimate::Ratio : Estimate::Shift;
+  if (c.reference_median != 0) {
+    const double median_ratio = c.candidate_median / c.reference_median;
+    if (std::isfinite(median_ratio)) {
+      c.median_ratio = median_ratio;
+    }
+  }
 
-  const MannWhitney test = mann_whitney(cand, ref);
-  c.u = test.u;
-  c.p_value = test.p_value;
-  c.exact = test.exact;
+  // Logs keep the order, so U, p and the interval's rank are the same for both estimates.
+  std::vector<double> log_ref;
+  std::vector<double> log_cand;
+  if (c.estimate == Estimate::Ratio) {
+    log_ref = logs_of(ref);
+    log_cand = logs_of(cand);
+  }
+  const auto& x = c.estimate == Estimate::Ratio ? log_cand : cand;
+  const auto& y = c.estimate == Estimate::Ratio ? log_ref : ref;
+  if (c.basis == Basis::Test) {
+    const MannWhitney test = mann_whitney(cand, ref);
+    c.u = test.u;
+    c.p_value = test.p_value;
+    c.exact = test.exact;
+    const std::size_t rank = shift_interval_rank(cand.size(), ref.size(), options.confidence, test);
+    const Shift shift = hodges_lehmann(x, y, rank);
+    if (c.estimate == Estimate::Ratio) {
+      set_ratio(c, shift.estimate, shift.low, shift.high);
+    } else {
+      c.shift = shift.estimate;
+      c.shift_low = shift.low;
+      c.shift_high = shift.high;
+    }
+  } else if (c.estimate == Estimate::Ratio) {
+    set_ratio(c, hl_estimate(x, y), std::nullopt, std::nullopt);
+  } else {
+    c.shift = hl_estimate(x, y);
+  }
+  if (c.ratio && !std::isfinite(*c.ratio)) {
+    throw Error("the samples are too far apart to compare as a ratio (it overflows): rescale the metric");
+  }
 
-  const std::size_t rank = shift_interval_rank(cand.size(), ref.size(), options.confidence, test);
-  const Shift shift = hodges_lehmann(cand, ref, rank);
-  c.shift = shift.estimate;
-  c.shift_low = shift.low;
-  c.shift_high = shift.high;
-
-  set_percentages(c, options.direction);
   warn_sample_size(c, "reference", c.n_reference);
   warn_sample_size(c, "candidate", c.n_candidate);
-  if (!c.change_pct) {
-    c.warnings.push_back(fmt::format("the reference median is {}, so the change in percent is undefined: "
-                                     "the outcome is decided on the raw shift",
-                                     c.reference_median == 0 ? "0" : "too close to 0"));
-  }
+  warn_noise(c, "reference", ref, c.reference_median, options);
+  warn_noise(c, "candidate", cand, c.candidate_median, options);
   c.outcome = decide(c, options);
   return c;
-}
-
-std::string short_verdict(const Comparison& c)
-{
-  if (!c.change_pct) {
-    return fmt::format("{} (change % undefined: reference median is {}) {}", to_string(c.outcome),
-                       c.reference_median == 0 ? "0" : "too close to 0", format_p(c.p_value));
-  }
-  return fmt::format("{}% {} [{}, {}] {}", one_decimal(*c.change_pct, true), to_string(c.outcome),
-                     one_decimal(*c.change_low_pct, false), one_decimal(*c.change_high_pct, false),
-                     format_p(c.p_value));
 }
 
 } // namespace ej::measure

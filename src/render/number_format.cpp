@@ -58,6 +58,34 @@ std::string format_percent(double percent, int decimals)
   return "+" + text + "%";
 }
 
+std::string format_change_percent(double percent)
+{
+  if (!std::isfinite(percent)) {
+    return "n/a";
+  }
+  const double magnitude = std::abs(percent);
+  // Decimals for 3 significant digits, never fewer than one.
+  int decimals = 1;
+  if (magnitude > 0 && magnitude < 10) {
+    decimals = std::max(1, 2 - static_cast<int>(std::floor(std::log10(magnitude))));
+    // 9.996 rounds to 10.00 with 2 decimals: one fewer keeps 3 digits.
+    const double scale = std::pow(10.0, decimals);
+    if (std::round(magnitude * scale) / scale >= 10 && decimals > 1) {
+      --decimals;
+    }
+  }
+  return format_percent(percent, std::min(decimals, 10));
+}
+
+std::string format_signed_number(double value, int significant)
+{
+  const auto text = format_number(value, significant);
+  if (text == "0" || text.front() == '-' || !std::isfinite(value)) {
+    return text;
+  }
+  return "+" + text;
+}
+
 std::optional<double> relative_change_percent(double baseline, double value)
 {
   if (baseline == 0 || !std::isfinite(baseline) || !std::isfinite(value)) {

@@ -105,10 +105,10 @@ TEST_CASE("ej compare gives the medians, change, interval, p-value and outcome o
   set_up(repo);
   repo.ok({"try", "reference", "--plan", "p"});
   repo.ok({"try", "candidate", "--plan", "p"});
-  // Reference 10..19, candidate the same 3.5 ms faster (no ties). Computed independently:
-  // medians 14.5 and 11; change (14.5 - 11) / 14.5 = +24.1379% (positive: better); Hodges-Lehmann
-  // shift -3.5 with the 95% interval [-6.5, -0.5] (24th smallest / largest of the 100 pairwise
-  // differences); U = 21, exact two-sided p = 0.0288055597653.
+  // Reference 10..19, candidate the same 3.5 ms faster (no ties). Computed independently (NumPy):
+  // medians 14.5 and 11; the change is the Hodges-Lehmann ratio, exp(median of the 100 pairwise
+  // log differences) - 1 = -24.345% (signed as the time moved), its 95% interval from the 24th
+  // smallest / largest log difference [-42.31%, -3.571%]; U = 21, exact two-sided p = 0.0288055597653.
   record(repo, 1, samples("x", 10, 1, 10));
   record(repo, 2, samples("x", 10, 1, 10, -3.5));
 
@@ -123,34 +123,39 @@ TEST_CASE("ej compare gives the medians, change, interval, p-value and outcome o
   CHECK(x["candidate_median"].get<double>() == Approx(11));
   CHECK(x["n_reference"] == 10);
   CHECK(x["n_candidate"] == 10);
-  CHECK(x["change_pct"].get<double>() == Approx(24.137931034));
-  CHECK(x["shift"].get<double>() == Approx(-3.5));
-  CHECK(x["shift_low"].get<double>() == Approx(-6.5));
-  CHECK(x["shift_high"].get<double>() == Approx(-0.5));
-  CHECK(x["ci_low_pct"].get<double>() == Approx(0.5 / 14.5 * 100));
-  CHECK(x["ci_high_pct"].get<double>() == Approx(6.5 / 14.5 * 100));
+  CHECK(x["estimate"] == "ratio");
+  CHECK(x["basis"] == "test");
+  CHECK(x["change_pct"].get<double>() == Approx(-24.344965729131296));
+  CHECK(x["ratio"].get<double>() == Approx(1 - 0.24344965729131296));
+  CHECK(x["median_ratio"].get<double>() == Approx(11 / 14.5));
+  CHECK(x["shift"].is_null());
+  CHECK(x["change_low_pct"].get<double>() == Approx(-42.307692307692314));
+  CHECK(x["change_high_pct"].get<double>() == Approx(-3.5714285714285587));
+  CHECK(x["change"] == "-24.3%");
+  CHECK(x["interval"] == "[-42.3%, -3.57%]");
+  CHECK(x["factor"] == "1.32x faster");
   CHECK(x["u"].get<double>() == Approx(21));
   CHECK(x["p_value"].get<double>() == Approx(0.0288055597653).epsilon(1e-6));
   CHECK(x["exact"] == true);
   CHECK(x["outcome"] == "improved");
 
   const auto text = repo.ok({"compare", "r1", "r2"});
-  CHECK_THAT(text, Catch::Contains("14.5 ms -> 11 ms"));
+  CHECK_THAT(text, Catch::Contains("14.50 ms -> 11.00 ms"));
   CHECK_THAT(text, Catch::Contains("n = 10 vs 10"));
-  CHECK_THAT(text, Catch::Contains("+24.14%"));
-  CHECK_THAT(text, Catch::Contains("95% interval +3.45%, +44.83%"));
-  CHECK_THAT(text, Catch::Contains("p = 0.0288 (exact)"));
+  CHECK_THAT(text, Catch::Contains("change     -24.3%  (1.32x faster)"));
+  CHECK_THAT(text, Catch::Contains("interval   [-42.3%, -3.57%]  (95%, Hodges-Lehmann ratio)"));
+  CHECK_THAT(text, Catch::Contains("p=0.029 (Mann-Whitney U, exact)"));
   CHECK_THAT(text, Catch::Contains("improved"));
   // Figures typed in by hand are never passed off as measured.
   CHECK_THAT(text, Catch::Contains("run #2 was imported"));
 
   // Swapped, the same figures are a regression.
   const auto swapped = compare_json(repo, {"r2", "r1"});
-  CHECK(swapped["series"][0]["change_pct"].get<double>() == Approx(-3.5 / 11 * 100));
+  CHECK(swapped["series"][0]["change_pct"].get<double>() == Approx(32.17891045025332));
   CHECK(swapped["series"][0]["outcome"] == "regressed");
 }
 
-TEST_CASE("ej compare counts a rise of a higher-is-better metric as positive")
+TEST_CASE("ej compare signs a throughput as it moved and calls a rise an improvement")
 {
   EjRepo repo;
   set_up(repo);
@@ -167,18 +172,20 @@ TEST_CASE("ej compare counts a rise of a higher-is-better metric as positive")
   const auto faster = compare_json(repo, {"r1", "r2", "--metric", "y"})["series"][0];
   CHECK(faster["unit"] == "tok/s");
   CHECK(faster["candidate_median"].get<double>() == Approx(108));
-  CHECK(faster["change_pct"].get<double>() == Approx(3.5 / 104.5 * 100));
-  CHECK(faster["ci_low_pct"].get<double>() == Approx(0.5 / 104.5 * 100));
-  CHECK(faster["ci_high_pct"].get<double>() == Approx(6.5 / 104.5 * 100));
+  // NumPy, as above: the Hodges-Lehmann ratio and its interval.
+  CHECK(faster["change_pct"].get<double>() == Approx(3.349357731868574));
+  CHECK(faster["change_low_pct"].get<double>() == Approx(0.4672897196261738));
+  CHECK(faster["change_high_pct"].get<double>() == Approx(6.372549019607887));
+  CHECK(faster["factor"] == "1.03x higher throughput");
   CHECK(faster["p_value"].get<double>() == Approx(0.0288055597653).epsilon(1e-6));
   CHECK(faster["outcome"] == "improved");
 
   const auto slower = compare_json(repo, {"r1", "r3", "--metric", "y"})["series"][0];
-  CHECK(slower["change_pct"].get<double>() == Approx(-3.5 / 104.5 * 100));
+  CHECK(slower["change_pct"].get<double>() == Approx(-3.349360302964599));
   CHECK(slower["outcome"] == "regressed");
 
   const auto barely = compare_json(repo, {"r1", "r4", "--metric", "y"})["series"][0];
-  CHECK(barely["change_pct"].get<double>() == Approx(2.5 / 104.5 * 100));
+  CHECK(barely["change_pct"].get<double>() == Approx(2.3923986275509623));
   CHECK(barely["p_value"].get<double>() == Approx(0.1051224317478).epsilon(1e-6));
   CHECK(barely["outcome"] == "inconclusive");
 }
@@ -269,7 +276,7 @@ TEST_CASE("runs of an attempt in a plan with a baseline show their verdict in ej
   CHECK_THAT(repo.ok({"log"}), !Catch::Contains("improved"));
 
   repo.ok({"plan", "baseline", "p", "--run", "1"});
-  const std::string verdict = "+24.1% improved [3.4, 44.8] p=0.029 vs run #1";
+  const std::string verdict = "-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029) vs run #1";
   CHECK_THAT(repo.ok({"show", "2"}), Catch::Contains(verdict));
   CHECK_THAT(repo.ok({"log"}), Catch::Contains(verdict));
   CHECK_THAT(repo.ok({"runs"}), Catch::Contains(verdict));
@@ -345,7 +352,9 @@ TEST_CASE("ej judge proposes adopted for an improvement that meets the target an
   repo.ok({"plan", "baseline", "p", "--run", "1"});
   const auto proposal = repo.ok({"judge", "2"});
   CHECK_THAT(proposal, Catch::Contains("proposed status: adopted"));
-  CHECK_THAT(proposal, Catch::Contains("14.5 ms -> 11 ms"));
+  CHECK_THAT(
+      proposal,
+      Catch::Contains("x 14.50 ms -> 11.00 ms, -24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029)"));
   CHECK_THAT(proposal, Catch::Contains("--apply"));
   CHECK(json::parse(repo.ok({"show", "2", "--json"}))["status"] == "proposed");
 
@@ -354,8 +363,7 @@ TEST_CASE("ej judge proposes adopted for an improvement that meets the target an
   CHECK(shown["status"] == "adopted");
   const auto reason = shown["reason"].get<std::string>();
   CHECK_THAT(reason, Catch::Contains("baseline run #1"));
-  CHECK_THAT(reason, Catch::Contains("+24.14% improved"));
-  CHECK_THAT(reason, Catch::Contains("p = 0.0288"));
+  CHECK_THAT(reason, Catch::Contains("-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029)"));
   CHECK_THAT(reason, Catch::Contains("n = 10 vs 10"));
   CHECK_THAT(reason, Catch::Contains("meets the target x < 12"));
 
@@ -450,7 +458,7 @@ TEST_CASE("ej compare refuses a run compared with itself, runs of different benc
   // r1 has only x and r3 only y: nothing in common.
   const auto disjoint = repo.ej({"compare", "r1", "r3"});
   CHECK(disjoint.exit_code == 1);
-  CHECK_THAT(disjoint.err, Catch::Contains("no metric with samples on both sides"));
+  CHECK_THAT(disjoint.err, Catch::Contains("with samples on both sides"));
 
   const auto missing = repo.ej({"compare", "r1", "r9"});
   CHECK(missing.exit_code == 1);

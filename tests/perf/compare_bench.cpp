@@ -1,5 +1,6 @@
 // Times measure::compare() on two 10,000-sample sets (the budget is 50 ms per comparison) and
 // the exact U distribution at its largest size. Prints figures; asserts nothing.
+#include "evidence/wording.h"
 #include "measure/comparison.h"
 #include "measure/mann_whitney.h"
 
@@ -50,7 +51,7 @@ int main()
   Comparison result;
   const double compare_ms = median_ms(7, [&] { result = compare(reference, candidate, options); });
   fmt::print("compare 10000 x 10000 samples: median {:.2f} ms over 7 runs (budget 50 ms)\n", compare_ms);
-  fmt::print("  verdict: {}\n", short_verdict(result));
+  fmt::print("  verdict: {}\n", ej::evidence::comparison_text(result, "ms", ej::evidence::Quantity::Time));
 
   // Quantised timings (many ties) take the same path as the normal approximation.
   auto rounded_reference = reference;

@@ -11,8 +11,10 @@
 using namespace ej::measure;
 
 // Reference values: SciPy 1.10.1 / NumPy 1.24.2 (see mann_whitney_test.cpp and
-// hodges_lehmann_test.cpp for the same samples); percentages are (difference / reference median)
-// * 100, worked out in Python from those values.
+// hodges_lehmann_test.cpp for the same samples). The ratio estimate is worked out in NumPy as
+//   ld = np.sort(np.subtract.outer(np.log(cand), np.log(ref)).ravel())
+//   (np.exp(np.median(ld)) - 1) * 100, and the interval (np.exp(ld[k - 1]) - 1) * 100,
+//   (np.exp(ld[len(ld) - k]) - 1) * 100 with k the interval rank of the raw shift.
 
 namespace {
 
@@ -48,51 +50,51 @@ bool mentions(const Comparison& c, std::string_view text)
 
 } // namespace
 
-TEST_CASE("A faster candidate is an improvement, with the numbers that justify it")
+TEST_CASE("A faster candidate is an improvement, its change signed as the time moved")
 {
   const auto c = compare(k_reference, k_candidate, lower_is_better());
   CHECK(c.n_reference == 10);
   CHECK(c.n_candidate == 12);
   CHECK(c.reference_median == Approx(9.97505).epsilon(1e-14));
   CHECK(c.candidate_median == Approx(9.7326).epsilon(1e-14));
+  CHECK(c.basis == Basis::Test);
+  CHECK(c.estimate == Estimate::Ratio);
   REQUIRE(c.ratio);
-  CHECK(*c.ratio == Approx(0.9756943574217674).epsilon(1e-13));
+  CHECK(*c.ratio == Approx(0.9760479016795115).epsilon(1e-12));
   REQUIRE(c.change_pct);
-  CHECK(*c.change_pct == Approx(2.4305642578232676).epsilon(1e-12));
-  CHECK(*c.shift_pct == Approx(2.3849504513761905).epsilon(1e-12));
-  CHECK(*c.change_low_pct == Approx(1.1248063919479065).epsilon(1e-12));
-  CHECK(*c.change_high_pct == Approx(3.4776768036250427).epsilon(1e-12));
-  CHECK(c.shift == Approx(-0.23790000000000067).epsilon(1e-13));
-  CHECK(c.shift_low == -0.34689999999999976);
-  CHECK(c.shift_high == -0.11219999999999963);
-  CHECK(c.u == 12.0);
+  CHECK(*c.change_pct == Approx(-2.39520983204885).epsilon(1e-10));
+  // Interval rank 30 (the raw shift's interval is [-0.3469, -0.1122]).
+  CHECK(*c.change_low_pct == Approx(-3.462352283615455).epsilon(1e-10));
+  CHECK(*c.change_high_pct == Approx(-1.1443491386784022).epsilon(1e-10));
+  CHECK(*c.ratio_low == Approx(1 - 0.03462352283615455).epsilon(1e-12));
+  CHECK(*c.median_ratio == Approx(9.7326 / 9.97505).epsilon(1e-12));
+  CHECK_FALSE(c.shift); // another estimate: not computed
+  CHECK(*c.u == 12.0);
   CHECK(c.exact);
-  CHECK(c.p_value == Approx(0.0008319853521091911).epsilon(1e-10));
+  CHECK(*c.p_value == Approx(0.0008319853521091911).epsilon(1e-10));
   CHECK(c.outcome == Outcome::Improved);
   CHECK(c.warnings.empty());
-  CHECK(short_verdict(c) == "+2.4% improved [1.1, 3.5] p<0.001");
 }
 
-TEST_CASE("The same change is a regression for a higher-is-better metric")
+TEST_CASE("The same change is a regression for a higher-is-better metric, with the same sign")
 {
   const auto c = compare(k_reference, k_candidate, higher_is_better());
-  CHECK(*c.change_pct == Approx(-2.4305642578232676).epsilon(1e-12));
-  CHECK(*c.change_low_pct == Approx(-3.4776768036250427).epsilon(1e-12));
-  CHECK(*c.change_high_pct == Approx(-1.1248063919479065).epsilon(1e-12));
+  CHECK(*c.change_pct == Approx(-2.39520983204885).epsilon(1e-10));
+  CHECK(*c.change_low_pct == Approx(-3.462352283615455).epsilon(1e-10));
+  CHECK(*c.change_high_pct == Approx(-1.1443491386784022).epsilon(1e-10));
   CHECK(c.outcome == Outcome::Regressed);
-  CHECK(short_verdict(c) == "-2.4% regressed [-3.5, -1.1] p<0.001");
 }
 
 TEST_CASE("A significant change smaller than the minimum effect is no change when the interval fits")
 {
-  // Interval [1.12%, 3.48%] lies within +-5%.
+  // Interval [-3.46%, -1.14%] lies within +-5%.
   const auto c = compare(k_reference, k_candidate, lower_is_better(5.0));
   CHECK(c.outcome == Outcome::NoChange);
 }
 
 TEST_CASE("A change below the minimum effect whose interval reaches past it is inconclusive")
 {
-  // Change 2.43% < 3%, but the interval reaches 3.48% > 3%.
+  // Change -2.40%, within 3%, but the interval reaches -3.46%.
   const auto c = compare(k_reference, k_candidate, lower_is_better(3.0));
   CHECK(c.outcome == Outcome::Inconclusive);
 }
@@ -102,7 +104,7 @@ TEST_CASE("A change beyond the minimum effect stays an improvement")
   CHECK(compare(k_reference, k_candidate, lower_is_better(2.0)).outcome == Outcome::Improved);
 }
 
-TEST_CASE("Tied integer samples are compared with the tie-corrected approximation")
+TEST_CASE("Tied integer samples get the ratio of the shifted logs and its interval")
 {
   const std::vector<double> reference{100, 106, 103, 106, 104, 105, 105, 101, 102, 103,
                                       103, 100, 103, 101, 105, 104, 106, 105, 102, 106,
@@ -110,18 +112,13 @@ TEST_CASE("Tied integer samples are compared with the tie-corrected approximatio
   const std::vector<double> candidate{102, 101, 100, 99,  101, 102, 104, 101, 99,  103, 102, 102, 98,
                                       100, 103, 103, 101, 103, 103, 100, 104, 100, 99,  102, 102};
   const auto c = compare(reference, candidate, lower_is_better());
-  CHECK_FALSE(c.exact);
-  CHECK(c.u == 200.0);
-  CHECK(c.p_value == Approx(0.0028459133001491623).epsilon(1e-9));
-  // NumPy: HL shift -2, interval rank 260 -> [-3, -1].
-  CHECK(c.shift == -2.0);
-  CHECK(c.shift_low == -3.0);
-  CHECK(c.shift_high == -1.0);
-  CHECK(*c.change_pct == Approx(0.9708737864077669).epsilon(1e-12));
-  CHECK(*c.change_low_pct == Approx(0.9708737864077669).epsilon(1e-12));
-  CHECK(*c.change_high_pct == Approx(2.912621359223301).epsilon(1e-12));
+  CHECK(*c.u == 200.0);
+  CHECK(*c.p_value < 0.01); // its exact value is mann_whitney_test's to check
+  CHECK(*c.change_pct == Approx(-1.9047619047618647).epsilon(1e-9));
+  // NumPy, interval rank 260: the raw shift's [-3, -1] as ratios of the tied values.
+  CHECK(*c.change_low_pct == Approx(-2.857142857142869).epsilon(1e-9));
+  CHECK(*c.change_high_pct == Approx(-0.9615384615384359).epsilon(1e-9));
   CHECK(c.outcome == Outcome::Improved);
-  CHECK(short_verdict(c) == "+1.0% improved [1.0, 2.9] p=0.003");
 }
 
 TEST_CASE("A higher throughput with a large sample is an improvement by the approximation")
@@ -143,86 +140,102 @@ TEST_CASE("A higher throughput with a large sample is an improvement by the appr
       50.1434, 50.2592, 49.6452, 50.7461, 49.845,  49.0744, 49.0221, 50.4726, 51.8791, 50.46};
   const auto c = compare(reference, candidate, higher_is_better());
   CHECK_FALSE(c.exact);
-  CHECK(c.p_value == Approx(0.036627707277578664).epsilon(1e-9));
-  // NumPy: HL 0.34475, interval rank 1680 -> [0.0196, 0.6814].
-  CHECK(c.shift == Approx(0.3447500000000012).epsilon(1e-12));
-  CHECK(c.shift_low == Approx(0.01960000000000406).epsilon(1e-12));
-  CHECK(c.shift_high == Approx(0.6814000000000036).epsilon(1e-12));
-  CHECK(*c.change_pct == Approx(0.9956183938939186).epsilon(1e-12));
-  CHECK(*c.change_low_pct == Approx(0.03943043144135138).epsilon(1e-10));
-  CHECK(*c.change_high_pct == Approx(1.370811019598541).epsilon(1e-12));
+  CHECK(*c.p_value == Approx(0.036627707277578664).epsilon(1e-9));
+  // NumPy, interval rank 1680.
+  CHECK(*c.change_pct == Approx(0.6819896137068016).epsilon(1e-9));
+  CHECK(*c.change_low_pct == Approx(0.039385504501798785).epsilon(1e-7));
+  CHECK(*c.change_high_pct == Approx(1.3661350785698856).epsilon(1e-9));
   CHECK(c.outcome == Outcome::Improved);
-  CHECK(short_verdict(c) == "+1.0% improved [0.0, 1.4] p=0.037");
+}
+
+TEST_CASE("A time that fell from 27.8 to 11.5 ms is -58.7%, and its interval never passes -100%")
+{
+  const std::vector<double> reference{27.8, 27.9, 27.7, 28.0, 27.85, 27.75};
+  const std::vector<double> candidate{11.5, 11.6, 11.4, 11.55, 11.45, 11.5};
+  const auto c = compare(reference, candidate, lower_is_better());
+  CHECK(*c.change_pct == Approx(-58.685816015397876).epsilon(1e-10));
+  CHECK(*c.p_value == Approx(0.0021645021645021645).epsilon(1e-10)); // SciPy, exact
+  CHECK(c.outcome == Outcome::Improved);
+  // A thousandfold drop: the shift of the raw values would be -99.9% of the median and its
+  // interval could pass -100%; a ratio cannot.
+  const std::vector<double> tiny{0.01, 0.011, 0.012, 0.013, 0.014};
+  const std::vector<double> big{10, 20, 30, 40, 50};
+  const auto drop = compare(big, tiny, lower_is_better());
+  CHECK(*drop.change_low_pct > -100);
+  CHECK(*drop.change_high_pct > -100);
+  CHECK(*drop.change_pct > -100);
 }
 
 TEST_CASE("Identical samples are no change, without dividing by zero")
 {
   const std::vector<double> same(6, 4.0);
   const auto c = compare(same, same, lower_is_better());
-  CHECK(c.p_value == 1.0);
+  CHECK(*c.p_value == 1.0);
   CHECK(*c.ratio == 1.0);
   CHECK(*c.change_pct == 0.0);
-  CHECK(c.shift == 0.0);
   CHECK(c.outcome == Outcome::NoChange);
   CHECK(mentions(c, "the reference has only 6 samples"));
   CHECK(mentions(c, "the candidate has only 6 samples"));
-  CHECK(short_verdict(c) == "+0.0% no change [0.0, 0.0] p=1.000");
 }
 
-TEST_CASE("One sample per side is always inconclusive and says why")
+TEST_CASE("One figure per side gives the change and no test")
 {
-  const auto c = compare(std::vector<double>{4.0}, std::vector<double>{4.0}, lower_is_better());
+  const auto c = compare(std::vector<double>{92.6}, std::vector<double>{96.1}, higher_is_better());
+  CHECK(c.basis == Basis::SingleFigures);
   CHECK(c.outcome == Outcome::Inconclusive);
-  CHECK(c.p_value == 1.0);
-  CHECK(c.shift == 0.0);
-  CHECK(mentions(c, "the reference has 1 sample: at least 4 per side are needed"));
-  CHECK(mentions(c, "the candidate has 1 sample:"));
+  CHECK_FALSE(c.p_value);
+  CHECK_FALSE(c.u);
+  CHECK_FALSE(c.change_low_pct);
+  CHECK_FALSE(c.ratio_low);
+  CHECK(*c.ratio == Approx(96.1 / 92.6).epsilon(1e-12));
+  CHECK(*c.change_pct == Approx((96.1 / 92.6 - 1) * 100).epsilon(1e-10));
+  CHECK(c.warnings.empty()); // the basis says it
 }
 
-TEST_CASE("Three samples are inconclusive however large the difference")
+TEST_CASE("Three samples give the change but too few for a test, however large the difference")
 {
   const std::vector<double> reference{10, 11, 12, 13, 14, 15, 16, 17, 18};
   const std::vector<double> candidate{1, 2, 3};
   const auto c = compare(reference, candidate, lower_is_better());
+  CHECK(c.basis == Basis::TooFewSamples);
   CHECK(c.outcome == Outcome::Inconclusive);
-  CHECK(mentions(c, "the candidate has 3 samples: at least 4"));
-  CHECK_FALSE(mentions(c, "the reference"));
+  CHECK_FALSE(c.p_value);
+  CHECK_FALSE(c.change_low_pct);
+  REQUIRE(c.change_pct);
+  CHECK(*c.change_pct < -80);
 }
 
-TEST_CASE("A zero reference median leaves the percentages undefined and decides on the raw shift")
+TEST_CASE("Metrics that can be zero or negative are compared by the shift in their unit")
 {
   const std::vector<double> reference{-1, 0, 0, 0, 1};
   const std::vector<double> candidate{5, 6, 7, 8, 9};
   const auto c = compare(reference, candidate, lower_is_better(5.0));
+  CHECK(c.estimate == Estimate::Shift);
   CHECK_FALSE(c.ratio);
   CHECK_FALSE(c.change_pct);
-  CHECK_FALSE(c.change_low_pct);
-  CHECK(c.p_value == Approx(0.011159425282914755).epsilon(1e-9)); // SciPy, asymptotic (ties)
+  CHECK_FALSE(c.median_ratio); // the reference median is 0
+  CHECK(*c.shift == 7.0);      // NumPy: np.median of the pairwise differences
+  REQUIRE(c.shift_low);
+  CHECK(*c.shift_low <= 7.0);
+  CHECK(*c.shift_high >= 7.0);
+  CHECK(*c.p_value < 0.05);
   CHECK(c.outcome == Outcome::Regressed);
-  CHECK(mentions(c, "reference median is 0"));
-  const auto verdict = short_verdict(c);
-  CHECK(verdict == "regressed (change % undefined: reference median is 0) p=0.011");
-  CHECK(verdict.find("inf") == std::string::npos);
 }
 
-TEST_CASE("A reference median so close to zero that percentages overflow is treated like zero")
+TEST_CASE("Ratios too far apart to represent are refused rather than printed as infinities")
 {
   const std::vector<double> reference{5e-324, 5e-324, 5e-324, 5e-324, 5e-324};
   const std::vector<double> candidate{1e300, 1e300, 1e300, 1e300, 1e300};
-  const auto c = compare(reference, candidate, lower_is_better());
-  CHECK_FALSE(c.ratio);
-  CHECK_FALSE(c.change_pct);
-  CHECK(c.outcome == Outcome::Regressed);
-  // SciPy, asymptotic (ties within each side): p = 0.003976751709788651.
-  CHECK(short_verdict(c) == "regressed (change % undefined: reference median is too close to 0) p=0.004");
+  CHECK_THROWS_WITH(compare(reference, candidate, lower_is_better()), Catch::Contains("rescale the metric"));
 }
 
 TEST_CASE("All-zero samples on both sides are no change")
 {
   const std::vector<double> zeros(5, 0.0);
   const auto c = compare(zeros, zeros, lower_is_better());
+  CHECK(c.estimate == Estimate::Shift);
   CHECK(c.outcome == Outcome::NoChange);
-  CHECK_FALSE(c.change_pct);
+  CHECK(*c.shift == 0.0);
 }
 
 TEST_CASE("Non-finite or missing samples are rejected, naming the side and the sample")
@@ -255,6 +268,9 @@ TEST_CASE("Options out of range are rejected")
   CHECK_THROWS_WITH(compare(k_reference, k_candidate, options), Catch::Contains("confidence"));
   CHECK_THROWS_WITH(compare(k_reference, k_candidate, lower_is_better(-1)),
                     Catch::Contains("minimum effect"));
+  options = lower_is_better();
+  options.noisy_cv = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(compare(k_reference, k_candidate, options), Catch::Contains("noise threshold"));
 }
 
 TEST_CASE("Ten thousand samples per side are compared with the approximation")
@@ -273,11 +289,25 @@ TEST_CASE("Ten thousand samples per side are compared with the approximation")
   const auto c = compare(reference, candidate, lower_is_better());
   CHECK_FALSE(c.exact);
   CHECK(c.outcome == Outcome::Improved);
-  // The true shift is -1; its 95% interval is about +-0.06 wide.
-  CHECK(c.shift == Approx(-1.0).margin(0.1));
-  CHECK(c.shift_low < c.shift);
-  CHECK(c.shift < c.shift_high);
-  CHECK(c.shift_high - c.shift_low < 0.2);
+  // The true ratio is 0.99; its 95% interval is about +-0.06% wide.
+  CHECK(*c.change_pct == Approx(-1.0).margin(0.1));
+  CHECK(*c.change_low_pct < *c.change_pct);
+  CHECK(*c.change_pct < *c.change_high_pct);
+  CHECK(*c.change_high_pct - *c.change_low_pct < 0.2);
+}
+
+TEST_CASE("Noise is said out loud: a high coefficient of variation and outliers")
+{
+  const std::vector<double> quiet{10.0, 10.1, 10.05, 9.95, 10.02, 9.98, 10.01, 10.03, 9.97};
+  const std::vector<double> noisy{10.0, 14.0, 7.0, 12.0, 9.0, 13.0, 8.0, 11.0, 10.5};
+  const auto c = compare(quiet, noisy, lower_is_better());
+  CHECK(mentions(c, "the candidate is noisy: its coefficient of variation is"));
+  CHECK_FALSE(mentions(c, "the reference is noisy"));
+  std::vector<double> with_outlier = quiet;
+  with_outlier.push_back(30.0);
+  const auto d = compare(with_outlier, quiet, lower_is_better());
+  CHECK(mentions(d, "the reference has 1 statistical outlier"));
+  CHECK_FALSE(mentions(d, "the candidate has 1 statistical outlier"));
 }
 
 TEST_CASE("Outcomes have the words that listings print")
@@ -286,6 +316,7 @@ TEST_CASE("Outcomes have the words that listings print")
   CHECK(to_string(Outcome::Regressed) == "regressed");
   CHECK(to_string(Outcome::NoChange) == "no change");
   CHECK(to_string(Outcome::Inconclusive) == "inconclusive");
+  CHECK(to_string(Outcome::Mixed) == "mixed");
 }
 
 TEST_CASE("Each side's sample-size warning names that side and its own count, comparison after comparison")
@@ -295,24 +326,17 @@ TEST_CASE("Each side's sample-size warning names that side and its own count, co
   const std::vector<double> three{1.0, 2.0, 3.0};
   for (int round = 0; round < 2; ++round) {
     const auto a = compare(five, six, lower_is_better());
-    REQUIRE(a.warnings.size() == 2);
-    CHECK(a.warnings[0] ==
+    CHECK(a.warnings.at(0) ==
           "the reference has only 5 samples: the test can miss real changes; 9 or more per side "
           "are recommended");
-    CHECK(a.warnings[1] ==
+    CHECK(a.warnings.at(1) ==
           "the candidate has only 6 samples: the test can miss real changes; 9 or more per side "
           "are recommended");
     const auto b = compare(six, three, lower_is_better());
-    REQUIRE(b.warnings.size() == 2);
-    CHECK(b.warnings[0] ==
+    CHECK(b.basis == Basis::TooFewSamples);
+    CHECK(b.warnings.at(0) ==
           "the reference has only 6 samples: the test can miss real changes; 9 or more per side "
           "are recommended");
-    CHECK(b.warnings[1] == "the candidate has 3 samples: at least 4 per side are needed to decide, so the "
-                           "outcome is inconclusive; repeat the benchmark more");
+    CHECK_FALSE(mentions(b, "the candidate has"));
   }
-  const std::vector<double> one{2.0};
-  CHECK(
-      compare(five, one, lower_is_better()).warnings[1] ==
-      "the candidate has 1 sample: at least 4 per side are needed to decide, so the outcome is inconclusive; "
-      "repeat the benchmark more");
 }

@@ -1,9 +1,10 @@
-#include "cli/document_data.h"
+#include "evidence/document_data.h"
 
-#include "cli/evidence.h"
-#include "cli/run_support.h"
 #include "core/bench_definition.h"
 #include "core/target.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
+#include "evidence/wording.h"
 #include "measure/statistics.h"
 #include "render/markdown_escape.h"
 #include "render/number_format.h"
@@ -18,7 +19,7 @@
 
 #include <map>
 
-namespace ej::cli {
+namespace ej::evidence {
 
 namespace {
 
@@ -53,6 +54,15 @@ std::string number(double value)
 std::string short_commit(const std::string& commit)
 {
   return commit.empty() ? "" : commit.substr(0, 10);
+}
+
+// "size=2 BM_Sum": where a series was measured, "" without axes or keys.
+std::string series_where(const SeriesSummary& series)
+{
+  if (series.params.empty()) {
+    return series.key;
+  }
+  return series.key.empty() ? series.params : series.params + " " + series.key;
 }
 
 // The plan's benchmark: the one its baseline was pinned for, else the one its attempts ran most.
@@ -122,10 +132,9 @@ std::optional<measure::Summary> run_summary(store::Journal& journal, int run, co
   return summary_of(store::run_samples(journal.db(), run), metric);
 }
 
-TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric& primary,
-                       VerdictCache& cache)
+TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary)
 {
-  const auto& newest_first = prefetched_runs(cache, attempt);
+  const auto& newest_first = reader.runs_of_attempt(attempt);
   auto out = render::template_list(newest_first.size());
   for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
     const auto& run = *it;
@@ -141,33 +150,39 @@ TemplateData runs_data(store::Journal& journal, int attempt, const PrimaryMetric
     put_text_or_false(entry, "commit", short_commit(run.git.commit));
     put(entry, "median", false);
     put(entry, "unit", inline_text(primary.unit));
-    const auto verdict = run_verdict(journal, run, &cache);
-    if (verdict) {
-      put(entry, "verdict", inline_text(verdict->text));
+    const auto judgement = judge_run(reader, run);
+    if (judgement.verdict) {
+      put(entry, "verdict", inline_text(judgement.verdict->text));
     } else {
       put(entry, "verdict", false);
     }
     put(entry, "label", inline_text(run.label));
     put(entry, "has_label", !run.label.empty());
+    std::vector<std::string> medians;
     std::vector<std::string> others;
+    std::size_t primary_n = 0;
     if (run.bench == primary.bench) {
-      // The verdict read the run's series already.
-      std::vector<SeriesSummary> read;
-      const auto& all_series =
-          verdict ? verdict->candidate.series : series_of_run(journal, run.number, &cache, read);
-      for (const auto& series : all_series) {
+      for (const auto& series : reader.series_of_run(run.number)) {
         if (series.values.empty()) {
           continue;
         }
         const auto median = measure::median(series.values); // all a run's row shows
+        const auto where = series_where(series);
         if (series.metric == primary.name) {
-          put(entry, "median", number(median));
-          put(entry, "n", series.values.size());
+          medians.push_back(where.empty() ? number(median)
+                                          : fmt::format("{} at {}", number(median), inline_text(where)));
+          primary_n = series.values.size();
         } else if (series.metric != "wall_s") {
-          others.push_back(inline_text(fmt::format("{} {}{}{}", series.metric, number(median),
-                                                   series.unit.empty() ? "" : " ", series.unit)));
+          others.push_back(
+              inline_text(fmt::format("{}{} {}{}{}", series.metric, where.empty() ? "" : " [" + where + "]",
+                                      number(median), series.unit.empty() ? "" : " ", series.unit)));
         }
       }
+    }
+    if (!medians.empty()) {
+      // One combination: "27.80"; a sweep: "27.80 at size=1, 11.50 at size=2" (the unit follows).
+      put(entry, "median", util::join(medians, ", "));
+      put(entry, "n", primary_n);
     }
     put(entry, "others", util::join(others, ", "));
     put(entry, "has_others", !others.empty());
@@ -186,10 +201,10 @@ std::string command_fence(const std::string& command)
   return std::string(std::max<std::size_t>(3, 1 + longest), '`');
 }
 
-TemplateData attempt_data(store::Journal& journal, const core::AttemptHistory& history,
-                          const PrimaryMetric& primary, const std::optional<Verdict>& verdict,
-                          VerdictCache& cache)
+TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, const PrimaryMetric& primary,
+                          const std::optional<Verdict>& verdict)
 {
+  auto& journal = reader.journal();
   const auto& a = history.attempt;
   auto blocked_by = render::template_list();
   auto links = render::template_list();
@@ -229,7 +244,7 @@ TemplateData attempt_data(store::Journal& journal, const core::AttemptHistory& h
     tag_texts.push_back(inline_text(tag));
     render::append(tags, render::template_text(tag_texts.back()));
   }
-  auto runs = runs_data(journal, a.number, primary, cache);
+  auto runs = runs_data(reader, a.number, primary);
   auto out = render::template_object();
   put(out, "number", a.number);
   put(out, "title", render::escape_markdown_line(a.title));
@@ -356,6 +371,92 @@ TemplateData timeline_entry(const core::Attempt& attempt, std::string date, std:
   return entry;
 }
 
+// The summary row's medians of the primary metric, one per combination ("27.80", or
+// "11.50 … 27.80" over a sweep), and the chart's points: one per attempt and combination.
+void add_medians(TemplateData& row, const RunSet& set, const PrimaryMetric& primary,
+                 const core::Attempt& attempt, render::ChartData& chart)
+{
+  std::vector<double> medians;
+  for (const auto& series : set.series) {
+    if (series.metric != primary.name || series.values.empty()) {
+      continue;
+    }
+    const auto stats = measure::summarize(series.values);
+    medians.push_back(stats.median);
+    const auto where = series_where(series);
+    chart.points.push_back(
+        {where.empty() ? fmt::format("#{}", attempt.number) : fmt::format("#{} {}", attempt.number, where),
+         stats.median, stats.q1, stats.q3, attempt.status});
+  }
+  if (medians.empty()) {
+    return;
+  }
+  const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+  put(row, "median", medians.size() == 1 ? number(*low) : number(*low) + " … " + number(*high));
+  put(row, "has_median", true);
+}
+
+// "yes", "no", or where the target is met over a sweep ("at size=2").
+std::string target_cell(const RunSet& set, const core::Target& target)
+{
+  std::size_t judged = 0;
+  std::vector<std::string> met;
+  for (const auto& series : set.series) {
+    if (series.metric != target.metric || series.values.empty()) {
+      continue;
+    }
+    ++judged;
+    if (core::meets(target, measure::median(series.values))) {
+      met.push_back(series_where(series));
+    }
+  }
+  if (judged == 0) {
+    return "—";
+  }
+  if (met.size() == judged) {
+    return "yes";
+  }
+  return met.empty() ? "no" : "at " + util::join(met, "; ");
+}
+
+// "-58.6% [-61.1%, -50.7%]", "+3.78%" (no test), or the range over a sweep "-60.0% … +0.50%".
+std::string change_cell(const Verdict& verdict)
+{
+  if (!verdict.sweep()) {
+    const auto& s = verdict.combinations.front();
+    const auto interval = interval_text(s.comparison, s.unit);
+    return change_text(s.comparison, s.unit) + (interval.empty() ? "" : " " + interval);
+  }
+  const auto by_change = [](const SeriesComparison& a, const SeriesComparison& b) {
+    const auto value = [](const SeriesComparison& s) {
+      return s.comparison.change_pct ? *s.comparison.change_pct : s.comparison.shift.value_or(0);
+    };
+    return value(a) < value(b);
+  };
+  const auto [low, high] =
+      std::minmax_element(verdict.combinations.begin(), verdict.combinations.end(), by_change);
+  return change_text(low->comparison, low->unit) + " … " + change_text(high->comparison, high->unit);
+}
+
+// The outcome, or what it could not rest on: "no test (single figures)".
+std::string outcome_cell(const Verdict& verdict)
+{
+  if (verdict.sweep()) {
+    return fmt::format("{} ({} combinations)", measure::to_string(verdict.outcome),
+                       verdict.combinations.size());
+  }
+  const auto& c = verdict.combinations.front().comparison;
+  switch (c.basis) {
+  case measure::Basis::SingleFigures:
+    return "no test (single figures)";
+  case measure::Basis::TooFewSamples:
+    return fmt::format("no test (n = {} vs {})", c.n_reference, c.n_candidate);
+  case measure::Basis::Test:
+    break;
+  }
+  return std::string(measure::to_string(c.outcome));
+}
+
 } // namespace
 
 DocumentData build_document_data(store::Journal& journal, const std::string& slug,
@@ -388,68 +489,43 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     out.chart.target = target->value;
   }
 
-  VerdictCache cache; // the journal is only read here
-  prefetch_plan(journal, slug, cache);
+  Reader reader(journal); // the journal is only read here
+  reader.prefetch_plan(slug, attempts);
   auto summary = render::template_list(attempts.size());
   std::map<std::string, TemplateData> grouped;
   std::vector<std::pair<std::int64_t, TemplateData>> timeline_entries;
   for (const auto& attempt : attempts) {
     const auto history = store::load_history(journal.db(), attempt);
-    const auto verdict = attempt_verdict(journal, attempt.number, &cache);
-    std::optional<measure::Summary> stats;
-    std::optional<measure::Summary> target_stats; // of the target's metric, which may not be the primary
-    std::vector<SeriesSummary> read;
-    const std::vector<SeriesSummary>* attempt_series = &read;
+    auto verdict = judge_attempt(reader, attempt.number).verdict;
+    std::optional<RunSet> read;
+    const RunSet* set = nullptr;
     if (verdict && verdict->candidate.bench == primary.bench) {
-      attempt_series = &verdict->candidate.series; // the same runs, read once
-    } else {
-      try {
-        read = run_set_of_attempt(journal, attempt.number, primary.bench, &cache).series;
-      } catch (const Error&) {
-        // no finished runs: the row says so
-      }
-    }
-    for (const auto& series : *attempt_series) {
-      if (series.values.empty()) {
-        continue;
-      }
-      if (series.metric == primary.name && !stats) {
-        stats = measure::summarize(series.values);
-      }
-      if (target && series.metric == target->metric && !target_stats) {
-        target_stats = measure::summarize(series.values);
-      }
+      set = &verdict->candidate; // the same runs, read once
+    } else if ((read = reader.attempt_set(attempt.number, primary.bench))) {
+      set = &*read;
     }
     auto& row = render::append(summary, render::template_object());
     put(row, "number", attempt.number);
     put(row, "title", cell(attempt.title));
     put(row, "status", core::to_string(attempt.status));
-    put(row, "median", stats ? number(stats->median) : "—");
-    put(row, "has_median", stats.has_value());
+    put(row, "median", "—");
+    put(row, "has_median", false);
     put(row, "unit", cell(primary.unit));
     put(row, "change", "—");
     put(row, "outcome", "—");
     put(row, "target_met", "—");
     put(row, "commit", short_commit(attempt.git.commit));
+    if (set != nullptr) {
+      add_medians(row, *set, primary, attempt, out.chart);
+      if (target) {
+        put(row, "target_met", target_cell(*set, *target));
+      }
+    }
     if (verdict) {
-      const auto& c = verdict->headline.comparison;
-      put(row, "change",
-          c.change_pct ? render::format_percent(*c.change_pct) +
-                             (c.change_low_pct && c.change_high_pct
-                                  ? " [" + render::format_percent(*c.change_low_pct) + ", " +
-                                        render::format_percent(*c.change_high_pct) + "]"
-                                  : "")
-                       : "n/a");
-      put(row, "outcome", measure::to_string(c.outcome));
+      put(row, "change", cell(change_cell(*verdict)));
+      put(row, "outcome", cell(outcome_cell(*verdict)));
     }
-    if (target_stats) {
-      put(row, "target_met", core::meets(*target, target_stats->median) ? "yes" : "no");
-    }
-    if (stats) {
-      out.chart.points.push_back(
-          {fmt::format("#{}", attempt.number), stats->median, stats->q1, stats->q3, attempt.status});
-    }
-    auto detail = attempt_data(journal, history, primary, verdict, cache);
+    auto detail = attempt_data(reader, history, primary, verdict);
     for (const auto& group : groups()) {
       if (std::find(group.statuses.begin(), group.statuses.end(), attempt.status) != group.statuses.end()) {
         auto [it, inserted] = grouped.try_emplace(group.key, render::template_list());
@@ -515,4 +591,4 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   return out;
 }
 
-} // namespace ej::cli
+} // namespace ej::evidence

@@ -7,7 +7,7 @@
 #include <string>
 
 // What a plan document shows, as the data given to its Mustache template (fields in README).
-namespace ej::cli {
+namespace ej::evidence {
 
 struct DocumentData {
   render::TemplateData data; // every user text already escaped for markdown
@@ -18,4 +18,4 @@ struct DocumentData {
 DocumentData build_document_data(store::Journal& journal, const std::string& plan,
                                  const std::string& chart_file);
 
-} // namespace ej::cli
+} // namespace ej::evidence

@@ -1,4 +1,4 @@
-#include "cli/run_support.h"
+#include "evidence/series.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@ core::SampleRecord make_sample(std::string params, std::string metric, std::stri
   return {0, std::move(params), std::move(metric), std::move(key), value, std::move(unit), std::move(kind)};
 }
 
-void check_same(const std::vector<cli::SeriesSummary>& a, const std::vector<cli::SeriesSummary>& b)
+void check_same(const std::vector<evidence::SeriesSummary>& a, const std::vector<evidence::SeriesSummary>& b)
 {
   REQUIRE(a.size() == b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -55,15 +55,15 @@ TEST_CASE("a run set's series built run by run equal run_series of all its sampl
   const auto more = second_run();
   together.insert(together.end(), more.begin(), more.end());
 
-  cli::SeriesBuilder builder;
-  for (const auto& series : cli::run_series(first_run())) {
+  evidence::SeriesBuilder builder;
+  for (const auto& series : evidence::run_series(first_run())) {
     builder.add_series(series);
   }
-  for (const auto& series : cli::run_series(second_run())) {
+  for (const auto& series : evidence::run_series(second_run())) {
     builder.add_series(series);
   }
   const auto pooled = builder.take();
-  check_same(pooled, cli::run_series(together));
+  check_same(pooled, evidence::run_series(together));
   REQUIRE(pooled.size() == 5);
   CHECK(pooled[0].unit == "ms"); // from the state's first sample with a unit
   CHECK(pooled[0].values == std::vector<double>{4.0, 5.0});
@@ -82,14 +82,14 @@ TEST_CASE("a run of many series groups them as a run of few does")
           make_sample("{}", "time", "state " + std::to_string(state), repeat * 100 + state, "ms"));
     }
   }
-  const auto series = cli::run_series(samples);
+  const auto series = evidence::run_series(samples);
   REQUIRE(series.size() == 40);
   for (int state = 0; state < 40; ++state) {
     CHECK(series[state].key == "state " + std::to_string(state));
     CHECK(series[state].values ==
           std::vector<double>{static_cast<double>(state), 100.0 + state, 200.0 + state});
   }
-  cli::SeriesBuilder builder;
+  evidence::SeriesBuilder builder;
   builder.add_series(series[39]);
   for (const auto& s : series) {
     builder.add_series(s);

@@ -1,0 +1,33 @@
+#include "evidence/metric_rules.h"
+
+namespace ej::evidence {
+
+std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition)
+{
+  std::vector<measure::MetricSpec> specs;
+  for (const auto& json : definition.metrics) {
+    specs.push_back(measure::metric_spec_from_json(json));
+  }
+  return specs;
+}
+
+measure::Direction MetricRules::direction_of(const std::string& metric) const
+{
+  const auto found = directions.find(metric);
+  return found != directions.end() ? found->second : measure::Direction::LowerIsBetter;
+}
+
+MetricRules rules_of(const core::BenchDefinition& definition)
+{
+  MetricRules rules;
+  rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
+  for (const auto& spec : metric_specs(definition)) {
+    rules.directions[spec.name] = spec.better == measure::Better::Higher ? measure::Direction::HigherIsBetter
+                                                                         : measure::Direction::LowerIsBetter;
+  }
+  rules.primary = definition.primary.empty() ? "wall_s" : definition.primary;
+  rules.min_effect_pct = definition.min_effect_pct;
+  return rules;
+}
+
+} // namespace ej::evidence

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "core/bench_definition.h"
+#include "measure/metric_spec.h"
+#include "measure/statistics.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+// How a benchmark revision's metrics are judged.
+namespace ej::evidence {
+
+std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition);
+
+// Direction and minimum effect of every metric of a benchmark revision.
+struct MetricRules {
+  std::map<std::string, measure::Direction> directions;
+  std::string primary = "wall_s";
+  double min_effect_pct = 0;
+
+  measure::Direction direction_of(const std::string& metric) const;
+};
+
+// The rules of a stored definition; wall_s (always recorded) is lower-is-better.
+MetricRules rules_of(const core::BenchDefinition& definition);
+
+} // namespace ej::evidence

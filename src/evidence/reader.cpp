@@ -1,0 +1,243 @@
+#include "evidence/reader.h"
+
+#include "store/queries.h"
+#include "store/run_queries.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ej::evidence {
+
+namespace {
+
+std::string run_numbers(const std::vector<core::RunRecord>& runs)
+{
+  std::vector<std::string> parts;
+  for (const auto& run : runs) {
+    parts.push_back(fmt::format("#{}", run.number));
+  }
+  return util::join(parts, ", ");
+}
+
+std::string selector_suffix(const core::ParamValues& selector)
+{
+  return selector.empty() ? "" : " [" + core::describe(selector) + "]";
+}
+
+} // namespace
+
+void Reader::prefetch_plan(const std::string& plan, const std::vector<core::Attempt>& attempts)
+{
+  for (const auto& attempt : attempts) {
+    m_attempt_plans[attempt.number] = attempt.plan;
+    m_runs_by_attempt.try_emplace(attempt.number);
+  }
+  for (auto& [attempt, runs] : store::plan_runs(m_journal.db(), plan)) {
+    m_attempt_plans[attempt] = plan;
+    m_runs_by_attempt[attempt] = std::move(runs);
+  }
+  // Each run's samples come together: its series are complete when the next run's begin.
+  SeriesBuilder builder;
+  std::optional<int> current;
+  const auto finish_run = [&] {
+    if (current) {
+      m_series.insert_or_assign(*current, builder.take());
+    }
+  };
+  store::for_each_plan_sample(m_journal.db(), plan, [&](const store::SampleView& sample) {
+    if (sample.run != current) {
+      finish_run();
+      current = sample.run;
+    }
+    builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
+  });
+  finish_run();
+  // A prefetched run without samples has no series: remember that too.
+  for (const auto& [attempt, runs] : m_runs_by_attempt) {
+    for (const auto& run : runs) {
+      m_series.try_emplace(run.number);
+    }
+  }
+  m_prefetched_plans.insert(plan);
+}
+
+const std::vector<core::RunRecord>& Reader::runs_of_attempt(int attempt)
+{
+  const auto found = m_runs_by_attempt.find(attempt);
+  if (found != m_runs_by_attempt.end()) {
+    return found->second;
+  }
+  store::RunFilter filter;
+  filter.attempt = attempt;
+  return m_runs_by_attempt[attempt] = store::list_runs(m_journal.db(), filter);
+}
+
+const std::vector<SeriesSummary>& Reader::series_of_run(int run)
+{
+  const auto found = m_series.find(run);
+  if (found != m_series.end()) {
+    return found->second;
+  }
+  return m_series[run] = run_series(store::run_samples(m_journal.db(), run));
+}
+
+std::vector<SeriesSummary> Reader::selected(const std::vector<SeriesSummary>& series,
+                                            const core::ParamValues& selector)
+{
+  if (selector.empty()) {
+    return series;
+  }
+  std::vector<SeriesSummary> out;
+  for (const auto& s : series) {
+    if (matches_selector(s.params, selector)) {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& selector)
+{
+  RunSet set;
+  set.label = fmt::format("run #{}{}", run.number, selector_suffix(selector));
+  set.bench = run.bench;
+  set.revision = run.revision;
+  set.runs = {run};
+  set.selector = selector;
+  set.series = selected(series_of_run(run.number), selector);
+  if (!usable(run)) {
+    set.warnings.push_back(
+        fmt::format("run #{} is {}{}; its samples may be incomplete", run.number, run.status,
+                    run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));
+  }
+  if (run.status == "imported") {
+    set.warnings.push_back(
+        fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
+  }
+  return set;
+}
+
+std::optional<RunSet> Reader::run_set(int number, const core::ParamValues& selector)
+{
+  const auto run = store::find_run(m_journal.db(), number);
+  if (!run) {
+    return std::nullopt;
+  }
+  return run_set(*run, selector);
+}
+
+const RunSet* Reader::baseline_set(int run)
+{
+  auto found = m_baseline_sets.find(run);
+  if (found == m_baseline_sets.end()) {
+    found = m_baseline_sets.emplace(run, run_set(run)).first;
+  }
+  return found->second ? &*found->second : nullptr;
+}
+
+std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
+                                          const core::ParamValues& selector)
+{
+  const auto& newest_first = runs_of_attempt(attempt);
+  RunSet set;
+  for (const auto& run : newest_first) {
+    if (!usable(run) || (!bench.empty() && run.bench != bench)) {
+      continue;
+    }
+    if (set.runs.empty()) {
+      set.bench = run.bench;
+      set.revision = run.revision;
+    }
+    if (run.bench == set.bench && run.revision == set.revision) {
+      set.runs.push_back(run);
+    }
+  }
+  if (set.runs.empty()) {
+    return std::nullopt;
+  }
+  std::reverse(set.runs.begin(), set.runs.end()); // oldest first
+  // The runs' series one after the other: as if their samples were grouped together.
+  SeriesBuilder builder;
+  for (const auto& run : set.runs) {
+    for (const auto& series : series_of_run(run.number)) {
+      if (matches_selector(series.params, selector)) {
+        builder.add_series(series);
+      }
+    }
+  }
+  set.series = builder.take();
+  set.selector = selector;
+  for (const auto& run : set.runs) {
+    if (run.status == "imported") {
+      set.warnings.push_back(
+          fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
+    }
+  }
+  set.label = fmt::format("attempt #{} ({} {}){}", attempt, set.runs.size() == 1 ? "run" : "runs",
+                          run_numbers(set.runs), selector_suffix(selector));
+  return set;
+}
+
+const MetricRules& Reader::rules(const std::string& bench, int revision)
+{
+  const auto key = std::make_pair(bench, revision);
+  auto found = m_rules.find(key);
+  if (found == m_rules.end()) {
+    MetricRules rules;
+    rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
+    if (const auto row = store::find_bench_revision(m_journal.db(), bench, revision)) {
+      rules = rules_of(core::bench_definition_from_json(row->definition));
+    }
+    found = m_rules.emplace(key, std::move(rules)).first;
+  }
+  return found->second;
+}
+
+const std::vector<core::BaselineRecord>& Reader::baselines(const std::string& plan)
+{
+  auto found = m_baselines.find(plan);
+  if (found == m_baselines.end()) {
+    found = m_baselines.emplace(plan, store::baseline_history(m_journal.db(), plan)).first;
+  }
+  return found->second;
+}
+
+std::optional<std::string> Reader::plan_of_attempt(int attempt)
+{
+  auto found = m_attempt_plans.find(attempt);
+  if (found == m_attempt_plans.end()) {
+    const auto record = store::find_attempt(m_journal.db(), attempt);
+    found = m_attempt_plans.emplace(attempt, record ? std::optional(record->plan) : std::nullopt).first;
+  }
+  return found->second;
+}
+
+const std::string& Reader::plan_target(const std::string& plan)
+{
+  auto found = m_targets.find(plan);
+  if (found == m_targets.end()) {
+    const auto record = store::find_plan(m_journal.db(), plan);
+    found = m_targets.emplace(plan, record ? record->target : std::string()).first;
+  }
+  return found->second;
+}
+
+const nlohmann::json* Reader::environment(const std::string& blob)
+{
+  if (blob.empty()) {
+    return nullptr;
+  }
+  auto found = m_environments.find(blob);
+  if (found == m_environments.end()) {
+    std::optional<nlohmann::json> parsed;
+    if (const auto text = m_journal.blob(blob)) {
+      parsed = nlohmann::json::parse(*text);
+    }
+    found = m_environments.emplace(blob, std::move(parsed)).first;
+  }
+  return found->second ? &*found->second : nullptr;
+}
+
+} // namespace ej::evidence

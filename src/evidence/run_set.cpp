@@ -1,0 +1,70 @@
+#include "evidence/run_set.h"
+
+#include <algorithm>
+
+namespace ej::evidence {
+
+std::int64_t RunSet::time_ms() const
+{
+  std::int64_t newest = 0;
+  for (const auto& run : runs) {
+    newest = std::max(newest, run.started_ms);
+  }
+  return newest;
+}
+
+bool RunSet::imported() const
+{
+  return !runs.empty() &&
+         std::all_of(runs.begin(), runs.end(), [](const auto& run) { return run.status == "imported"; });
+}
+
+bool usable(const core::RunRecord& run)
+{
+  return run.status == "finished" || run.status == "imported";
+}
+
+core::ParamValues parse_params_label(const std::string& label)
+{
+  core::ParamValues values;
+  std::size_t start = 0;
+  while (start < label.size()) {
+    auto end = label.find(',', start);
+    if (end == std::string::npos) {
+      end = label.size();
+    }
+    const auto pair = label.substr(start, end - start);
+    const auto equals = pair.find('=');
+    if (equals != std::string::npos) {
+      values[pair.substr(0, equals)] = pair.substr(equals + 1);
+    }
+    start = end + 1;
+  }
+  return values;
+}
+
+std::string params_without(const std::string& label, const core::ParamValues& axes)
+{
+  if (axes.empty()) {
+    return label;
+  }
+  auto values = parse_params_label(label);
+  for (const auto& [axis, value] : axes) {
+    values.erase(axis);
+  }
+  return core::describe(values);
+}
+
+bool matches_selector(const std::string& params_label, const core::ParamValues& selector)
+{
+  if (selector.empty()) {
+    return true;
+  }
+  const auto values = parse_params_label(params_label);
+  return std::all_of(selector.begin(), selector.end(), [&](const auto& wanted) {
+    const auto found = values.find(wanted.first);
+    return found != values.end() && found->second == wanted.second;
+  });
+}
+
+} // namespace ej::evidence

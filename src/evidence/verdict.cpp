@@ -1,0 +1,247 @@
+#include "evidence/verdict.h"
+
+#include "core/target.h"
+#include "measure/statistics.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ej::evidence {
+
+namespace {
+
+// Up to this many combinations a verdict's line lists each; beyond, it counts them.
+constexpr std::size_t k_listed_combinations = 4;
+
+std::string counts_text(const std::vector<SeriesComparison>& combinations)
+{
+  std::vector<std::string> parts;
+  for (const auto outcome : {measure::Outcome::Improved, measure::Outcome::Regressed,
+                             measure::Outcome::NoChange, measure::Outcome::Inconclusive}) {
+    const auto n = std::count_if(combinations.begin(), combinations.end(),
+                                 [&](const auto& s) { return s.comparison.outcome == outcome; });
+    if (n > 0) {
+      parts.push_back(fmt::format("{} {}", n, measure::to_string(outcome)));
+    }
+  }
+  return util::join(parts, ", ");
+}
+
+std::string comparisons_text(const Verdict& v)
+{
+  if (!v.sweep()) {
+    const auto& s = v.combinations.front();
+    const auto phrase = comparison_text(s.comparison, s.unit, s.quantity);
+    return s.where().empty() ? phrase : s.where() + ": " + phrase;
+  }
+  auto text = fmt::format("{} over {} combinations", measure::to_string(v.outcome), v.combinations.size());
+  if (v.combinations.size() > k_listed_combinations) {
+    text += " (" + counts_text(v.combinations) + ")";
+    if (!v.crossover.empty()) {
+      text += "; " + v.crossover;
+    }
+    return text;
+  }
+  std::vector<std::string> each;
+  for (const auto& s : v.combinations) {
+    each.push_back(s.where() + ": " + comparison_text(s.comparison, s.unit, s.quantity));
+  }
+  return text + ": " + util::join(each, "; ");
+}
+
+void evaluate_target(Verdict& v, const std::string& target_text)
+{
+  if (target_text.empty()) {
+    return;
+  }
+  const auto target = core::parse_target(target_text);
+  for (const auto& series : v.candidate.series) {
+    if (series.metric != target.metric || series.values.empty()) {
+      continue;
+    }
+    ++v.target_judged;
+    if (core::meets(target, measure::median(series.values))) {
+      const auto where = series.key.empty()      ? series.params
+                         : series.params.empty() ? series.key
+                                                 : series.params + " " + series.key;
+      v.target_met_at.push_back(where);
+    }
+  }
+  if (v.target_judged == 0) {
+    return;
+  }
+  v.target_met = v.target_met_at.empty()                     ? TargetMet::Nowhere
+                 : v.target_met_at.size() == v.target_judged ? TargetMet::Everywhere
+                                                             : TargetMet::Somewhere;
+}
+
+std::string verdict_text(const Verdict& v, std::optional<int> baseline_then)
+{
+  auto text = comparisons_text(v) + fmt::format(" vs run #{}", v.baseline_run);
+  if (v.against == Against::BaselineThen && v.baseline_now) {
+    text += fmt::format(", the baseline then; the baseline is now run #{}", *v.baseline_now);
+  }
+  if (v.against == Against::CurrentBaseline) {
+    text += baseline_then && *baseline_then != v.baseline_run
+                ? fmt::format(", the current baseline (run #{} was the baseline then)", *baseline_then)
+                : ", the current baseline";
+  }
+  if (!v.environment_fields.empty()) {
+    text += "; environments differ: " + util::join(v.environment_fields, ", ");
+  }
+  return text;
+}
+
+Judgement no_verdict(std::string why)
+{
+  return {std::nullopt, std::move(why)};
+}
+
+Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate, Against against)
+{
+  const auto& history = reader.baselines(plan);
+  const auto then = baseline_for(history, candidate.bench, candidate.time_ms(), Against::BaselineThen);
+  if (!then) {
+    return no_verdict(
+        fmt::format("plan {} has no baseline for benchmark {}; pin one with 'ej plan baseline {} "
+                    "--run N'",
+                    plan, candidate.bench, plan));
+  }
+  const auto now = baseline_for(history, candidate.bench, candidate.time_ms(), Against::CurrentBaseline);
+  const int baseline = against == Against::CurrentBaseline ? *now : *then;
+  for (const auto& run : candidate.runs) {
+    if (run.number == baseline) {
+      return no_verdict(fmt::format("run #{} is the baseline itself", baseline));
+    }
+  }
+  const RunSet* reference = reader.baseline_set(baseline);
+  if (reference == nullptr) {
+    return no_verdict(
+        fmt::format("the baseline run #{} of plan {} is missing from the journal", baseline, plan));
+  }
+  const auto& base_run = reference->runs.front();
+  if (!usable(base_run)) {
+    return no_verdict(
+        fmt::format("the baseline run #{} of plan {} is {}, not finished; pin a finished run with "
+                    "'ej plan baseline {} --run N --reason ...'",
+                    baseline, plan, base_run.status, plan));
+  }
+  const auto& rules = reader.rules(candidate.bench, candidate.revision);
+  CompareRequest request;
+  request.metric = rules.primary;
+  std::string why_not;
+  auto report = try_compare(reader, *reference, candidate, request, why_not);
+  if (!report) {
+    return no_verdict(fmt::format("against the baseline run #{}: {}", baseline, why_not));
+  }
+  Verdict v;
+  v.baseline_run = baseline;
+  v.against = against;
+  if (against == Against::BaselineThen && *now != *then) {
+    v.baseline_now = *now;
+  }
+  v.metric = rules.primary;
+  v.unit = report->series.front().unit;
+  v.combinations = std::move(report->series);
+  v.outcome = summarize_outcomes(v.combinations);
+  v.crossover = std::move(report->crossover);
+  v.environment_changes = std::move(report->env_changes);
+  v.environment_fields = std::move(report->env_fields);
+  v.warnings = std::move(report->warnings);
+  v.candidate = std::move(candidate);
+  evaluate_target(v, reader.plan_target(plan));
+  v.text = verdict_text(v, then);
+  return {std::move(v), ""};
+}
+
+} // namespace
+
+std::optional<bool> Verdict::meets_target() const
+{
+  if (target_met == TargetMet::NoTarget) {
+    return std::nullopt;
+  }
+  return target_met == TargetMet::Everywhere;
+}
+
+measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations)
+{
+  const auto any = [&](measure::Outcome outcome) {
+    return std::any_of(combinations.begin(), combinations.end(),
+                       [&](const auto& s) { return s.comparison.outcome == outcome; });
+  };
+  const bool improved = any(measure::Outcome::Improved);
+  const bool regressed = any(measure::Outcome::Regressed);
+  if (improved && regressed) {
+    return measure::Outcome::Mixed;
+  }
+  if (improved) {
+    return measure::Outcome::Improved;
+  }
+  if (regressed) {
+    return measure::Outcome::Regressed;
+  }
+  const bool all_same =
+      !combinations.empty() && std::all_of(combinations.begin(), combinations.end(), [](const auto& s) {
+        return s.comparison.outcome == measure::Outcome::NoChange;
+      });
+  return all_same ? measure::Outcome::NoChange : measure::Outcome::Inconclusive;
+}
+
+std::optional<int> baseline_for(const std::vector<core::BaselineRecord>& history, const std::string& bench,
+                                std::int64_t time_ms, Against against)
+{
+  std::optional<int> first;
+  std::optional<int> in_force;
+  std::optional<int> last;
+  for (const auto& record : history) {
+    if (record.bench != bench) {
+      continue;
+    }
+    if (!first) {
+      first = record.run;
+    }
+    if (record.time_ms <= time_ms) {
+      in_force = record.run;
+    }
+    last = record.run;
+  }
+  if (against == Against::CurrentBaseline) {
+    return last;
+  }
+  return in_force ? in_force : first;
+}
+
+Judgement judge_attempt(Reader& reader, int attempt, Against against)
+{
+  const auto plan = reader.plan_of_attempt(attempt);
+  if (!plan) {
+    return no_verdict(fmt::format("there is no attempt #{}", attempt));
+  }
+  auto set = reader.attempt_set(attempt);
+  if (!set) {
+    return no_verdict(fmt::format(
+        "attempt #{} has no finished runs; run one with 'ej run BENCH --attempt {}'", attempt, attempt));
+  }
+  return verdict_for(reader, *plan, std::move(*set), against);
+}
+
+Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
+{
+  if (!run.attempt) {
+    return no_verdict(
+        fmt::format("run #{} belongs to no attempt, so to no plan with a baseline", run.number));
+  }
+  if (!usable(run)) {
+    return no_verdict(fmt::format("run #{} is {}", run.number, run.status));
+  }
+  const auto plan = reader.plan_of_attempt(*run.attempt);
+  if (!plan) {
+    return no_verdict(fmt::format("run #{} names attempt #{}, which is missing", run.number, *run.attempt));
+  }
+  return verdict_for(reader, *plan, reader.run_set(run), against);
+}
+
+} // namespace ej::evidence

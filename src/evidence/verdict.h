@@ -1,0 +1,66 @@
+#pragma once
+
+#include "evidence/compare_sets.h"
+#include "evidence/reader.h"
+#include "evidence/run_set.h"
+#include "measure/comparison.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ej::evidence {
+
+// Which baseline a verdict is against: the one pinned for the plan and benchmark when the run was
+// made (what an audit must show), or the one pinned now (`--against current`).
+enum class Against { BaselineThen, CurrentBaseline };
+
+// Where a plan's target is met across the combinations a verdict judged.
+enum class TargetMet { NoTarget, Everywhere, Somewhere, Nowhere };
+
+// The verdict of a run or an attempt against its plan's baseline, on the benchmark's primary
+// metric, combination by combination.
+struct Verdict {
+  int baseline_run = 0;            // the run it was judged against
+  std::optional<int> baseline_now; // the plan's current baseline, when it is another run
+  Against against = Against::BaselineThen;
+  RunSet candidate;
+  std::string metric;
+  std::string unit;
+  std::vector<SeriesComparison> combinations; // of the primary metric, in the run's order
+  // Improved when at least one combination improved and none regressed, regressed the other way
+  // round, mixed when both happen, no change when every combination is no change, else inconclusive.
+  measure::Outcome outcome = measure::Outcome::Inconclusive;
+  std::string crossover;
+  TargetMet target_met = TargetMet::NoTarget;
+  std::vector<std::string> target_met_at; // the combinations that meet it ("" without axes)
+  std::size_t target_judged = 0;          // combinations the target was evaluated at
+  std::vector<std::string> environment_changes;
+  std::vector<std::string> environment_fields;
+  std::vector<std::string> warnings;
+  std::string text; // one line: the comparison(s), against which baseline, the environment warning
+
+  bool sweep() const { return combinations.size() > 1; }
+  // The target met at every combination judged; empty without a target on a measured metric.
+  std::optional<bool> meets_target() const;
+};
+
+// A verdict, or why there is none ("nothing to judge" is never an error: a store error is).
+struct Judgement {
+  std::optional<Verdict> verdict;
+  std::string why_not;
+};
+
+// Combines the outcomes of several combinations into one (see Verdict::outcome).
+measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations);
+
+Judgement judge_attempt(Reader& reader, int attempt, Against against = Against::BaselineThen);
+Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against = Against::BaselineThen);
+
+// The baseline run of `bench` in force at `time_ms` in a plan's history (oldest first): the last one
+// pinned by then, else the first one pinned after (a run made before any baseline is judged against
+// the first). The current one with Against::CurrentBaseline.
+std::optional<int> baseline_for(const std::vector<core::BaselineRecord>& history, const std::string& bench,
+                                std::int64_t time_ms, Against against);
+
+} // namespace ej::evidence
