@@ -102,7 +102,7 @@ TEST_CASE("A change beyond the minimum effect stays an improvement")
   CHECK(compare(k_reference, k_candidate, lower_is_better(2.0)).outcome == Outcome::Improved);
 }
 
-TEST_CASE("Tied integer samples are compared with the tie-corrected approximation")
+TEST_CASE("Tied integer samples are compared with the exact permutation p-value")
 {
   const std::vector<double> reference{100, 106, 103, 106, 104, 105, 105, 101, 102, 103,
                                       103, 100, 103, 101, 105, 104, 106, 105, 102, 106,
@@ -110,10 +110,13 @@ TEST_CASE("Tied integer samples are compared with the tie-corrected approximatio
   const std::vector<double> candidate{102, 101, 100, 99,  101, 102, 104, 101, 99,  103, 102, 102, 98,
                                       100, 103, 103, 101, 103, 103, 100, 104, 100, 99,  102, 102};
   const auto c = compare(reference, candidate, lower_is_better());
-  CHECK_FALSE(c.exact);
+  CHECK(c.exact);
   CHECK(c.u == 200.0);
-  CHECK(c.p_value == Approx(0.0028459133001491623).epsilon(1e-9));
-  // NumPy: HL shift -2, interval rank 260 -> [-3, -1].
+  // Exact given the ties (mann_whitney_test.cpp: exact_tied, 515935827013/220417931105658); the
+  // normal approximation gave 0.0028459133001491623.
+  CHECK(c.p_value == Approx(0.0023407162222463863).epsilon(1e-9));
+  // NumPy: HL shift -2, interval rank 259 (exact, _mwu_state.cdf(u, 25, 30) first >= 0.025; the
+  // normal approximation gave 260) -> [-3, -1].
   CHECK(c.shift == -2.0);
   CHECK(c.shift_low == -3.0);
   CHECK(c.shift_high == -1.0);
@@ -121,7 +124,7 @@ TEST_CASE("Tied integer samples are compared with the tie-corrected approximatio
   CHECK(*c.change_low_pct == Approx(0.9708737864077669).epsilon(1e-12));
   CHECK(*c.change_high_pct == Approx(2.912621359223301).epsilon(1e-12));
   CHECK(c.outcome == Outcome::Improved);
-  CHECK(short_verdict(c) == "+1.0% improved [1.0, 2.9] p=0.003");
+  CHECK(short_verdict(c) == "+1.0% improved [1.0, 2.9] p=0.002");
 }
 
 TEST_CASE("A higher throughput with a large sample is an improvement by the approximation")
@@ -197,11 +200,13 @@ TEST_CASE("A zero reference median leaves the percentages undefined and decides 
   CHECK_FALSE(c.ratio);
   CHECK_FALSE(c.change_pct);
   CHECK_FALSE(c.change_low_pct);
-  CHECK(c.p_value == Approx(0.011159425282914755).epsilon(1e-9)); // SciPy, asymptotic (ties)
+  // Fully separated 5 and 5 with ties: perm (mann_whitney_test.cpp) = 2 / C(10, 5) = 1/126; the
+  // normal approximation gave 0.011159425282914755.
+  CHECK(c.p_value == Approx(0.007936507936507936).epsilon(1e-9));
   CHECK(c.outcome == Outcome::Regressed);
   CHECK(mentions(c, "reference median is 0"));
   const auto verdict = short_verdict(c);
-  CHECK(verdict == "regressed (change % undefined: reference median is 0) p=0.011");
+  CHECK(verdict == "regressed (change % undefined: reference median is 0) p=0.008");
   CHECK(verdict.find("inf") == std::string::npos);
 }
 
@@ -213,8 +218,9 @@ TEST_CASE("A reference median so close to zero that percentages overflow is trea
   CHECK_FALSE(c.ratio);
   CHECK_FALSE(c.change_pct);
   CHECK(c.outcome == Outcome::Regressed);
-  // SciPy, asymptotic (ties within each side): p = 0.003976751709788651.
-  CHECK(short_verdict(c) == "regressed (change % undefined: reference median is too close to 0) p=0.004");
+  // Ties within each side, fully separated: perm (mann_whitney_test.cpp) = 2 / C(10, 5) = 1/126;
+  // the normal approximation gave 0.003976751709788651.
+  CHECK(short_verdict(c) == "regressed (change % undefined: reference median is too close to 0) p=0.008");
 }
 
 TEST_CASE("All-zero samples on both sides are no change")
