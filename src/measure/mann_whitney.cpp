@@ -8,15 +8,22 @@
 namespace ej::measure {
 namespace {
 
-struct RankSums {
+// A run of equal values in the pooled sample, in ascending order of value.
+struct TieGroup {
+  std::size_t size = 0;
+  std::size_t in_x = 0;
+};
+
+struct Pooled {
+  std::vector<TieGroup> groups;
   double rank_sum_x = 0; // sum of the (mid-)ranks of x in the pooled sample
   double tie_term = 0;   // sum of t^3 - t over groups of t tied values
 };
 
 // Merges the two sorted samples, giving tied values their average rank.
-RankSums pooled_ranks(std::span<const double> x, std::span<const double> y)
+Pooled pooled_ranks(std::span<const double> x, std::span<const double> y)
 {
-  RankSums sums;
+  Pooled pooled;
   std::size_t i = 0;
   std::size_t j = 0;
   double next_rank = 1;
@@ -32,13 +39,111 @@ RankSums pooled_ranks(std::span<const double> x, std::span<const double> y)
       ++j;
       ++in_y;
     }
+    pooled.groups.push_back({in_x + in_y, in_x});
     const auto t = static_cast<double>(in_x + in_y);
     const double mid_rank = next_rank + (t - 1) / 2;
-    sums.rank_sum_x += static_cast<double>(in_x) * mid_rank;
-    sums.tie_term += t * t * t - t;
+    pooled.rank_sum_x += static_cast<double>(in_x) * mid_rank;
+    pooled.tie_term += t * t * t - t;
     next_rank += t;
   }
-  return sums;
+  return pooled;
+}
+
+// The observed 2 * U of x (or of y): each of its values beats the other side's values in earlier
+// groups and ties with (counts half of) those in its own group. An integer, so that the tails
+// compare U exactly even at half-integer values.
+std::size_t doubled_u(std::span<const TieGroup> groups, bool chosen_is_x)
+{
+  std::size_t doubled = 0;
+  std::size_t others_before = 0;
+  for (const TieGroup& group : groups) {
+    const std::size_t chosen = chosen_is_x ? group.in_x : group.size - group.in_x;
+    const std::size_t others = group.size - chosen;
+    doubled += chosen * (2 * others_before + others);
+    others_before += others;
+  }
+  return doubled;
+}
+
+// The permutation distribution of 2 * U for the side of m values against n, given the tie groups:
+// element d counts the ways (as a double, at most C(m + n, m) ~ 1e29 within the exact bound) to
+// give m of the pooled values to that side with 2 * U = d. Groups are added in ascending order;
+// ways[k][d] covers the values so far with k of them chosen. Choosing j of a group of t, after
+// `others` values of the other side, can be done C(t, j) ways and adds j * (2 * others + t - j).
+std::vector<double> tied_doubled_u_counts(std::span<const TieGroup> groups, std::size_t m, std::size_t n)
+{
+  std::vector<std::vector<double>> ways(m + 1);
+  for (std::size_t k = 0; k <= m; ++k) {
+    ways[k].assign(2 * k * n + 1, 0.0);
+  }
+  ways[0][0] = 1.0;
+  std::size_t seen = 0;
+  std::vector<double> binomial;
+  for (const TieGroup& group : groups) {
+    const std::size_t t = group.size;
+    binomial.assign(1, 1.0);
+    for (std::size_t j = 1; j <= std::min(t, m); ++j) {
+      binomial.push_back(binomial.back() * static_cast<double>(t - j + 1) / static_cast<double>(j));
+    }
+    // In place, descending k: ways[k - j] for j >= 1 still holds the counts before this group.
+    for (std::size_t k = std::min(m, seen + t) + 1; k-- > 0;) {
+      if (seen + t - k > n) {
+        // More than n values left for the other side: impossible from here on.
+        std::fill(ways[k].begin(), ways[k].end(), 0.0);
+        continue;
+      }
+      // At most `seen` were chosen before this group, so j >= k - seen.
+      for (std::size_t j = std::max<std::size_t>(1, k > seen ? k - seen : 0); j <= std::min(t, k); ++j) {
+        const std::size_t before = k - j;
+        const std::size_t others = seen - before;
+        if (others > n) {
+          break; // impossible before (zeroed, its table too short to read), and more so for larger j
+        }
+        const std::size_t offset = j * (2 * others + t - j);
+        const std::vector<double>& from = ways[before];
+        std::vector<double>& to = ways[k];
+        const double weight = binomial[j];
+        for (std::size_t d = 0; d <= 2 * before * others; ++d) {
+          to[d + offset] += weight * from[d];
+        }
+      }
+    }
+    seen += t;
+  }
+  return std::move(ways[m]);
+}
+
+// Two-sided p = min(1, 2 * min(P(U <= u), P(U >= u))) under the permutation distribution given the
+// ties: what an exhaustive scipy.stats.permutation_test of the U statistic reports.
+double tied_exact_p(const Pooled& pooled, std::size_t n_x, std::size_t n_y)
+{
+  // The smaller side keeps the table small; the p-value is the same from either side.
+  const bool chosen_is_x = n_x <= n_y;
+  const std::size_t m = chosen_is_x ? n_x : n_y;
+  const std::size_t n = chosen_is_x ? n_y : n_x;
+  const std::vector<double> counts = tied_doubled_u_counts(pooled.groups, m, n);
+  const std::size_t observed = doubled_u(pooled.groups, chosen_is_x);
+  double below = 0; // ways with U <= observed
+  double above = 0; // ways with U >= observed
+  double all = 0;
+  for (std::size_t d = 0; d < counts.size(); ++d) {
+    below += d <= observed ? counts[d] : 0.0;
+    above += d >= observed ? counts[d] : 0.0;
+    all += counts[d];
+  }
+  return std::min(1.0, 2 * std::min(below, above) / all);
+}
+
+// A document judges thousands of runs of the same sizes: each distribution is computed once.
+const std::vector<double>& cached_u_cdf(std::size_t m, std::size_t n)
+{
+  thread_local std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> known;
+  const auto key = std::make_pair(m, n);
+  auto it = known.find(key);
+  if (it == known.end()) {
+    it = known.emplace(key, exact_u_cdf(m, n)).first;
+  }
+  return it->second;
 }
 
 } // namespace
@@ -82,32 +187,30 @@ MannWhitney mann_whitney(std::span<const double> sorted_x, std::span<const doubl
 {
   const auto n_x = static_cast<double>(sorted_x.size());
   const auto n_y = static_cast<double>(sorted_y.size());
-  const RankSums sums = pooled_ranks(sorted_x, sorted_y);
+  const Pooled pooled = pooled_ranks(sorted_x, sorted_y);
   const double pairs = n_x * n_y;
   const double total = n_x + n_y;
 
   MannWhitney result;
-  result.u = sums.rank_sum_x - n_x * (n_x + 1) / 2;
-  const double variance = pairs / 12 * ((total + 1) - sums.tie_term / (total * (total - 1)));
+  result.u = pooled.rank_sum_x - n_x * (n_x + 1) / 2;
+  const double variance = pairs / 12 * ((total + 1) - pooled.tie_term / (total * (total - 1)));
   result.sigma = variance > 0 ? std::sqrt(variance) : 0.0;
-
-  const bool ties = sums.tie_term > 0;
-  if (!ties && sorted_x.size() * sorted_y.size() <= k_exact_max_pairs) {
-    // A document judges thousands of runs of the same sizes: each distribution is computed once.
-    thread_local std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> known;
-    const auto key = std::make_pair(sorted_x.size(), sorted_y.size());
-    auto it = known.find(key);
-    if (it == known.end()) {
-      it = known.emplace(key, exact_u_cdf(key.first, key.second)).first;
-    }
-    result.null_cdf = it->second;
-    const auto smaller = static_cast<std::size_t>(std::min(result.u, pairs - result.u));
-    result.p_value = std::min(1.0, 2 * result.null_cdf[smaller]);
-    result.exact = true;
-    return result;
-  }
   if (result.sigma == 0) {
     result.p_value = 1.0; // every value tied: no evidence of any difference
+    return result;
+  }
+
+  const bool ties = pooled.tie_term > 0;
+  const std::size_t exact_bound = ties ? k_exact_max_pairs_tied : k_exact_max_pairs;
+  if (sorted_x.size() * sorted_y.size() <= exact_bound) {
+    result.null_cdf = cached_u_cdf(sorted_x.size(), sorted_y.size());
+    if (ties) {
+      result.p_value = tied_exact_p(pooled, sorted_x.size(), sorted_y.size());
+    } else {
+      const auto smaller = static_cast<std::size_t>(std::min(result.u, pairs - result.u));
+      result.p_value = std::min(1.0, 2 * result.null_cdf[smaller]);
+    }
+    result.exact = true;
     return result;
   }
   const double z = (std::max(result.u, pairs - result.u) - pairs / 2 - 0.5) / result.sigma;

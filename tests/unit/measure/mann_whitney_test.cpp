@@ -10,6 +10,28 @@ using namespace ej::measure;
 // Reference values: SciPy 1.10.1 (Debian bookworm), scipy.stats.mannwhitneyu(x, y,
 // alternative="two-sided", method="exact" | "asymptotic", use_continuity=True), its exact null
 // distribution scipy.stats._mannwhitneyu._mwu_state.cdf(u, m, n), and scipy.stats.norm.
+// With ties, "perm(x, y)" is the exhaustive permutation test of the same U:
+//   import numpy as np; from scipy import stats
+//   def perm(x, y):
+//       u = lambda a, b, axis: stats.mannwhitneyu(a, b, axis=axis).statistic
+//       return stats.permutation_test((x, y), u, permutation_type="independent", vectorized=True,
+//                                     alternative="two-sided", n_resamples=np.inf).pvalue
+// and "exact_tied(x, y)", for samples too large to enumerate, the same p from exact rationals: the
+// generating polynomial over tie groups of the doubled rank sums (it agrees with perm wherever both
+// run):
+//   from fractions import Fraction; from math import comb
+//   def exact_tied(x, y):
+//       r2 = [round(2 * r) for r in stats.rankdata(x + y)]; m = len(x); obs = sum(r2[:m])
+//       ways = {(0, 0): 1}
+//       for r in sorted(set(r2)):
+//           t = r2.count(r); new = {}
+//           for (k, s), w in ways.items():
+//               for j in range(min(t, m - k) + 1):
+//                   new[k + j, s + j * r] = new.get((k + j, s + j * r), 0) + w * comb(t, j)
+//           ways = new
+//       tail = lambda keep: Fraction(sum(w for (k, s), w in ways.items() if k == m and keep(s)),
+//                                    comb(len(r2), m))
+//       return float(min(1, 2 * min(tail(lambda s: s <= obs), tail(lambda s: s >= obs))))
 
 namespace {
 
@@ -63,25 +85,139 @@ TEST_CASE("Small samples without ties get SciPy's exact p-value")
   CHECK(swapped.p_value == Approx(test.p_value).epsilon(1e-14));
 }
 
-TEST_CASE("Ties switch to the normal approximation with tie and continuity corrections")
+TEST_CASE("Small samples without ties printed with two decimals still get SciPy's exact p-value")
 {
-  const auto reference = sorted({100, 106, 103, 106, 104, 105, 105, 101, 102, 103, 103, 100, 103, 101, 105,
-                                 104, 106, 105, 102, 106, 102, 102, 106, 102, 100, 103, 105, 101, 103, 100});
-  const auto candidate = sorted({102, 101, 100, 99,  101, 102, 104, 101, 99,  103, 102, 102, 98,
-                                 100, 103, 103, 101, 103, 103, 100, 104, 100, 99,  102, 102});
-  const auto test = mann_whitney(candidate, reference);
-  CHECK_FALSE(test.exact);
-  CHECK(test.u == 200.0);
-  CHECK(test.sigma == Approx(58.48033425818884).epsilon(1e-12));
-  CHECK(test.p_value == Approx(0.0028459133001491623).epsilon(1e-9));
+  const auto test = mann_whitney(sorted({10.12, 10.17, 10.21, 10.25, 10.31, 10.33, 10.4}),
+                                 sorted({10.19, 10.27, 10.35, 10.38, 10.42, 10.44, 10.47, 10.51, 10.56}));
+  CHECK(test.exact);
+  CHECK(test.u == 10.0);
+  CHECK(test.p_value == Approx(0.022902097902097907).epsilon(1e-12)); // mannwhitneyu(x, y, method="exact")
 }
 
-TEST_CASE("One tie among five and five samples uses mid-ranks")
+TEST_CASE("Fully separated samples of eight with one tie get the exact p-value 2 / C(16, 8)")
+{
+  // The normal approximation said 0.00093, six times too large.
+  const std::vector<double> fast{10.1, 10.1, 10.2, 10.3, 10.4, 10.5, 10.6, 10.7};
+  const std::vector<double> slow{10.9, 11.0, 11.1, 11.2, 11.3, 11.4, 11.5, 11.6};
+  const auto test = mann_whitney(fast, slow);
+  CHECK(test.exact);
+  CHECK(test.u == 0.0);
+  CHECK(test.p_value == Approx(0.0001554001554001554).epsilon(1e-9)); // perm(fast, slow) = 1/6435
+  const auto swapped = mann_whitney(slow, fast);
+  CHECK(swapped.u == 64.0);
+  CHECK(swapped.p_value == Approx(0.0001554001554001554).epsilon(1e-9));
+}
+
+TEST_CASE("Tied timings printed with one to three decimals get the exact permutation p-value")
+{
+  struct Case {
+    std::vector<double> x;
+    std::vector<double> y;
+    double u;
+    double p;
+  };
+  const std::vector<Case> cases{
+      // perm(x, y) = 61/858; the normal approximation gives 0.0564.
+      {{10.1, 10.1, 10.2, 10.2, 10.2, 10.3, 10.4},
+       {10.2, 10.3, 10.3, 10.4, 10.4, 10.5},
+       7.5,
+       0.07109557109557109},
+      // perm(x, y) = 3545/46189
+      {{1.234, 1.235, 1.235, 1.236, 1.237, 1.237, 1.238, 1.240, 1.241, 1.241},
+       {1.236, 1.237, 1.238, 1.238, 1.239, 1.240, 1.240, 1.242, 1.243, 1.245},
+       26.5,
+       0.07674987551148542},
+      // perm(x, y) = 12/323
+      {{12.31, 12.35, 12.35, 12.36, 12.38, 12.38, 12.38, 12.40, 12.41},
+       {12.35, 12.36, 12.38, 12.39, 12.40, 12.40, 12.41, 12.41, 12.43, 12.44, 12.47},
+       22.0,
+       0.03715170278637771},
+      // perm(x, y) = 1/91
+      {{5.1, 5.2, 5.2, 5.3},
+       {5.2, 5.3, 5.3, 5.4, 5.4, 5.4, 5.5, 5.5, 5.6, 5.6, 5.7, 5.8},
+       3.0,
+       0.01098901098901099},
+  };
+  for (const Case& c : cases) {
+    const auto test = mann_whitney(sorted(c.x), sorted(c.y));
+    CHECK(test.exact);
+    CHECK(test.u == c.u);
+    CHECK(test.p_value == Approx(c.p).epsilon(1e-9));
+    // The tied distribution is not symmetric; both tails enter, so swapping keeps p.
+    const auto swapped = mann_whitney(sorted(c.y), sorted(c.x));
+    CHECK(swapped.u == static_cast<double>(c.x.size() * c.y.size()) - c.u);
+    CHECK(swapped.p_value == Approx(c.p).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("One tie among five and five samples uses mid-ranks and the exact p-value")
 {
   const auto test = mann_whitney(sorted({3, 6, 7, 8, 9}), sorted({1, 2, 3, 4, 5}));
-  CHECK_FALSE(test.exact);
+  CHECK(test.exact);
   CHECK(test.u == 22.5);
-  CHECK(test.p_value == Approx(0.046532985074510584).epsilon(1e-9));
+  CHECK(test.p_value == Approx(0.03968253968253968).epsilon(1e-9)); // perm(x, y) = 5/126
+  // The exact path still hands the interval the distribution without ties.
+  CHECK(test.null_cdf == exact_u_cdf(5, 5));
+}
+
+namespace {
+
+// Integer timings with many ties, 25 and 30 samples.
+const std::vector<double> k_tied_reference{100, 106, 103, 106, 104, 105, 105, 101, 102, 103,
+                                           103, 100, 103, 101, 105, 104, 106, 105, 102, 106,
+                                           102, 102, 106, 102, 100, 103, 105, 101, 103, 100};
+const std::vector<double> k_tied_candidate{102, 101, 100, 99,  101, 102, 104, 101, 99,  103, 102, 102, 98,
+                                           100, 103, 103, 101, 103, 103, 100, 104, 100, 99,  102, 102};
+
+std::vector<double> repeated(const std::vector<double>& values, std::size_t count)
+{
+  std::vector<double> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    out.push_back(values[i % values.size()]);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("Many tied integer samples within the tied bound get the exact p-value")
+{
+  const auto test = mann_whitney(sorted(k_tied_candidate), sorted(k_tied_reference));
+  CHECK(test.exact);
+  CHECK(test.u == 200.0);
+  CHECK(test.sigma == Approx(58.48033425818884).epsilon(1e-12));
+  // exact_tied(candidate, reference) = 515935827013/220417931105658. C(55, 25) orderings are too
+  // many for perm; random ones agree: permutation_test(..., n_resamples=2e6) 0.00223 +- 0.00005,
+  // 1e7 permuted rank sums 0.00236 +- 0.00002. The normal approximation gave 0.0028459133001491623.
+  CHECK(test.p_value == Approx(0.0023407162222463863).epsilon(1e-9));
+}
+
+TEST_CASE("The tied bound is 1000 pairs: 25 x 40 is exact, 25 x 41 normal")
+{
+  const auto candidate = sorted(k_tied_candidate);
+  static_assert(k_exact_max_pairs_tied == 1000);
+  const auto at_bound = mann_whitney(candidate, sorted(repeated(k_tied_reference, 40)));
+  CHECK(at_bound.exact);
+  CHECK(at_bound.u == 254.0);
+  // exact_tied(candidate, reference + reference[:10])
+  CHECK(at_bound.p_value == Approx(0.0006098712292399135).epsilon(1e-9));
+  const auto beyond = mann_whitney(candidate, sorted(repeated(k_tied_reference, 41)));
+  CHECK_FALSE(beyond.exact);
+  CHECK(beyond.u == 258.5);
+  // mannwhitneyu(candidate, reference + reference[:11], method="asymptotic")
+  CHECK(beyond.p_value == Approx(0.0007004057965368366).epsilon(1e-9));
+}
+
+TEST_CASE("Large tied samples use the normal approximation with tie and continuity corrections")
+{
+  // The tied samples twice over: 50 x 60 = 3000 pairs.
+  const auto test =
+      mann_whitney(sorted(repeated(k_tied_candidate, 50)), sorted(repeated(k_tied_reference, 60)));
+  CHECK_FALSE(test.exact);
+  CHECK(test.u == 800.0);
+  CHECK(test.sigma == Approx(164.64686602567548).epsilon(1e-12));
+  // mannwhitneyu(candidate * 2, reference * 2, method="asymptotic")
+  CHECK(test.p_value == Approx(2.1521954117736464e-05).epsilon(1e-9));
 }
 
 TEST_CASE("Samples beyond the exact bound use the normal approximation")
@@ -116,6 +252,9 @@ TEST_CASE("Identical samples give p = 1 without dividing by zero")
   CHECK(test.u == 18.0);
   CHECK(test.sigma == 0.0);
   CHECK(test.p_value == 1.0);
+  const auto uneven = mann_whitney(std::vector<double>(3, 2.5), std::vector<double>(7, 2.5));
+  CHECK(uneven.u == 10.5);
+  CHECK(uneven.p_value == 1.0); // perm(x, y) = 1.0
 }
 
 TEST_CASE("One sample against three has an exact p-value of 1 when it sits in the middle")
