@@ -306,9 +306,10 @@ TEST_CASE("regex, kv, json and json-from-a-file extractors read their metrics th
 TEST_CASE("gbench, hyperfine and nvbench extractors read the native JSON of those tools through ej run")
 {
   const auto fixtures = fixtures_dir();
-  if (fixtures.empty()) {
-    WARN("skipped: ../shared/fixtures/third-party is absent");
-    return;
+  for (const auto* name :
+       {"gbench_fib_googlecpp_output.json", "hyperfine_3em_results.json", "nvbench_axes_ref.json"}) {
+    INFO("fixture " << name);
+    REQUIRE(std::filesystem::is_regular_file(fixtures / name));
   }
   EjRepo repo;
   const auto copy = [&](const std::string& name) {

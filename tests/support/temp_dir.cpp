@@ -50,12 +50,7 @@ std::string read_text(const std::filesystem::path& path)
 
 std::filesystem::path fixtures_dir()
 {
-  const auto candidate = std::filesystem::path(EJ_SOURCE_DIR) / ".." / "shared" / "fixtures" / "third-party";
-  std::error_code ec;
-  if (std::filesystem::is_directory(candidate, ec)) {
-    return std::filesystem::canonical(candidate);
-  }
-  return {};
+  return std::filesystem::path(EJ_SOURCE_DIR) / "tests" / "fixtures" / "third-party";
 }
 
 } // namespace ej::test

@@ -26,8 +26,9 @@ private:
 void write_text(const std::filesystem::path& path, const std::string& content);
 std::string read_text(const std::filesystem::path& path);
 
-// The folder of real third-party benchmark outputs (../shared/fixtures/third-party), or an
-// empty path when it is absent; tests that need it skip with a message.
+// The folder of real third-party benchmark outputs kept in the repository
+// (tests/fixtures/third-party, listed with their sources in tests/fixtures/SOURCES.md).
+// A test that needs one of them fails when it is missing.
 std::filesystem::path fixtures_dir();
 
 } // namespace ej::test
