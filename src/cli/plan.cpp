@@ -100,6 +100,8 @@ void run_plan_show(const ShowOptions& options)
       auto entry = to_json(attempt);
       if (const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict) {
         entry["verdict"] = verdict_json(*verdict);
+        entry["outcome"] = entry["verdict"]["outcome"];
+        entry["meets_target"] = entry["verdict"]["meets_target"];
       }
       list.push_back(std::move(entry));
     }

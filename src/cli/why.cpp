@@ -1,6 +1,9 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -106,8 +109,9 @@ void print_links(store::Journal& journal, const core::AttemptHistory& history)
   }
 }
 
-void print_answer(store::Journal& journal, const core::AttemptHistory& history)
+void print_answer(evidence::Reader& reader, const core::AttemptHistory& history)
 {
+  auto& journal = reader.journal();
   const auto& a = history.attempt;
   fmt::print("{} {}  {}\n", paint(fmt::format("#{}", a.number), Colour::Bold), paint(a.title, Colour::Bold),
              paint("[" + a.plan + "]", Colour::Dim));
@@ -115,6 +119,10 @@ void print_answer(store::Journal& journal, const core::AttemptHistory& history)
              a.reason.empty() ? "" : ": " + indent_continuation(a.reason, "    "));
   if (!a.hypothesis.empty()) {
     fmt::print("  Hypothesis: {}\n", indent_continuation(a.hypothesis, "    "));
+  }
+  // The evidence as it stood when the decision was taken: against the baseline of its runs' time.
+  if (const auto verdict = evidence::judge_attempt(reader, a.number).verdict) {
+    fmt::print("  Evidence: {} {}\n", verdict->metric, verdict->text);
   }
   print_blockers(journal, history);
   print_links(journal, history);
@@ -148,10 +156,14 @@ void run_why(const WhyOptions& options)
       histories.push_back(store::load_history(journal.db(), *attempt));
     }
   }
+  evidence::Reader reader(journal);
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& history : histories) {
-      out.push_back(to_json(history));
+      auto entry = to_json(history);
+      const auto verdict = evidence::judge_attempt(reader, history.attempt.number).verdict;
+      entry["verdict"] = verdict ? verdict_json(*verdict) : nlohmann::json();
+      out.push_back(std::move(entry));
     }
     print_json(out);
     return;
@@ -163,7 +175,7 @@ void run_why(const WhyOptions& options)
     if (i > 0) {
       fmt::print("\n");
     }
-    print_answer(journal, histories[i]);
+    print_answer(reader, histories[i]);
   }
 }
 
@@ -173,8 +185,10 @@ void register_why(CLI::App& app)
 {
   auto options = std::make_shared<WhyOptions>();
   auto* why = app.add_subcommand(
-    "why", "Why is an option where it is? Status, reasons, blockers, history and notes of matching attempts");
-  why->add_option("query", options->query, "An attempt number, a tag, words of a title or any text")->required();
+      "why",
+      "Why is an option where it is? Status, reasons, blockers, history and notes of matching attempts");
+  why->add_option("query", options->query, "An attempt number, a tag, words of a title or any text")
+      ->required();
   why->add_option("-n", options->limit, "At most N attempts (default 10)")->check(CLI::PositiveNumber);
   why->add_flag("--json", options->json, "Print JSON");
   why->callback([options] { run_why(*options); });

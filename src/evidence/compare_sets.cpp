@@ -98,6 +98,36 @@ void warn_waiting(const RunSet& set, Reader& reader, std::vector<std::string>& w
   }
 }
 
+// "to compare one value with another, name them: 'ej compare r1:variant=naive r2:variant=blocked'",
+// from the first combination of each side and the axes whose values differ.
+std::string explicit_hint(const RunSet& reference, const RunSet& candidate)
+{
+  const auto side = [](const RunSet& set, const core::ParamValues& values) {
+    const auto& first = set.runs.front();
+    const auto prefix = set.runs.size() == 1 || !first.attempt ? fmt::format("r{}", first.number)
+                                                               : fmt::format("{}", *first.attempt);
+    return values.empty() ? prefix : prefix + ":" + core::describe(values);
+  };
+  core::ParamValues a;
+  core::ParamValues b;
+  if (!reference.series.empty() && !candidate.series.empty()) {
+    const auto ra = parse_params_label(reference.series.front().params);
+    const auto cb = parse_params_label(candidate.series.front().params);
+    for (const auto& [axis, value] : ra) {
+      const auto other = cb.find(axis);
+      if (other != cb.end() && other->second != value) {
+        a[axis] = value;
+        b[axis] = other->second;
+      }
+    }
+  }
+  if (a.empty()) {
+    return "compare two combinations explicitly, e.g. 'ej compare r1:AXIS=V1 r2:AXIS=V2'";
+  }
+  return fmt::format("to compare one value with another, name them: 'ej compare {} {}'", side(reference, a),
+                     side(candidate, b));
+}
+
 } // namespace
 
 std::string SeriesComparison::where() const
@@ -187,6 +217,13 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
       candidate_series.push_back(&s);
     }
   }
+  for (const auto* set : {&reference, &candidate}) {
+    if (set->series.empty()) {
+      why_not = fmt::format("{} has no samples to compare{}", set->label,
+                            set->warnings.empty() ? "" : " (" + util::join(set->warnings, "; ") + ")");
+      return std::nullopt;
+    }
+  }
   const bool reference_has_metric =
       request.metric.empty() || std::any_of(reference.series.begin(), reference.series.end(),
                                             [&](const auto& s) { return s.metric == request.metric; });
@@ -243,11 +280,11 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
   if (report.series.empty()) {
     why_not =
         fmt::format("{} and {} have no combination of a metric with samples on both sides (only in {}: {}; "
-                    "only in {}: {}); compare two combinations explicitly, e.g. 'ej compare "
-                    "r1:AXIS=V1 r2:AXIS=V2'",
+                    "only in {}: {}); {}",
                     reference.label, candidate.label, reference.label,
                     only_reference.empty() ? "none" : util::join(only_reference, ", "), candidate.label,
-                    only_candidate.empty() ? "none" : util::join(only_candidate, ", "));
+                    only_candidate.empty() ? "none" : util::join(only_candidate, ", "),
+                    explicit_hint(reference, candidate));
     return std::nullopt;
   }
   if (!only_candidate.empty()) {

@@ -170,7 +170,7 @@ TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary
         const auto where = series_where(series);
         if (series.metric == primary.name) {
           medians.push_back(where.empty() ? number(median)
-                                          : fmt::format("{} at {}", number(median), inline_text(where)));
+                                          : fmt::format("{}: {}", inline_text(where), number(median)));
           primary_n = series.values.size();
         } else if (series.metric != "wall_s") {
           others.push_back(
@@ -180,8 +180,8 @@ TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary
       }
     }
     if (!medians.empty()) {
-      // One combination: "27.80"; a sweep: "27.80 at size=1, 11.50 at size=2" (the unit follows).
-      put(entry, "median", util::join(medians, ", "));
+      // One combination: "27.80"; a sweep: "size=1: 27.80; size=2: 11.50" (the unit follows).
+      put(entry, "median", util::join(medians, "; "));
       put(entry, "n", primary_n);
     }
     put(entry, "others", util::join(others, ", "));

@@ -320,6 +320,8 @@ TEST_CASE("ej plan show says which attempts meet the plan's target")
   CHECK_FALSE(attempts[0].contains("verdict")); // the baseline
   CHECK(attempts[1]["meets_target"] == true);
   CHECK(attempts[2]["meets_target"] == false);
+  CHECK(attempts[1]["verdict"]["target"] == "everywhere");
+  CHECK(attempts[1]["verdict"]["baseline_run"] == 1);
 }
 
 TEST_CASE("a target that does not parse is refused at plan new with the reason")

@@ -17,7 +17,8 @@ using ej::test::TempDir;
 namespace {
 
 const std::filesystem::path k_example_dir = EJ_SOURCE_DIR "/examples/eagle-fast-verify";
-const char* const k_hint = "regenerate with examples/eagle-fast-verify/replay.sh build/ej examples/eagle-fast-verify";
+const char* const k_hint =
+    "regenerate with examples/eagle-fast-verify/replay.sh build/ej examples/eagle-fast-verify";
 
 std::filesystem::path replay(const TempDir& dir)
 {
@@ -46,32 +47,37 @@ TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with it
   const auto tables = ej::render::parse_markdown_tables(markdown);
   const std::vector<std::vector<std::string>>* summary = nullptr;
   for (const auto& table : tables) {
-    if (!table.empty() && table.front().size() > 2 && table.front()[1] == "attempt" && table.front()[2] == "status") {
+    if (!table.empty() && table.front().size() > 2 && table.front()[1] == "attempt" &&
+        table.front()[2] == "status") {
       summary = &table;
     }
   }
   REQUIRE(summary != nullptr);
   const std::map<std::string, std::string> expected = {
-    {"No speculation (reference server)", "superseded"},
-    {"EAGLE-3 speculative decoding", "rejected"},
-    {"CUDA 12.8 -> 13.0 upgrade", "adopted"},
-    {"FlashInfer allreduce fusion", "blocked"},
-    {"NCCL_ALGO=Tree", "rejected"},
-    {"Custom allreduce kernels", "rejected"},
-    {"Torch symmetric memory", "blocked"},
-    {"Expert parallelism", "rejected"},
-    {"Smaller cuda-graph-max-bs", "rejected"},
-    {"FlashInfer attention backend", "adopted"},
-    {"FlashInfer allreduce fusion on CUDA 13", "adopted"},
-    {"Torch symmetric memory on CUDA 13", "adopted"},
+      {"No speculation (reference server)", "superseded"},
+      {"EAGLE-3 speculative decoding", "rejected"},
+      {"CUDA 12.8 -> 13.0 upgrade", "adopted"},
+      {"FlashInfer allreduce fusion", "blocked"},
+      {"NCCL_ALGO=Tree", "rejected"},
+      {"Custom allreduce kernels", "rejected"},
+      {"Torch symmetric memory", "blocked"},
+      {"Expert parallelism", "rejected"},
+      {"Smaller cuda-graph-max-bs", "rejected"},
+      {"FlashInfer attention backend", "adopted"},
+      {"FlashInfer allreduce fusion on CUDA 13", "adopted"},
+      {"Torch symmetric memory on CUDA 13", "adopted"},
   };
   std::map<std::string, std::string> found;
   std::map<std::string, std::string> medians;
+  std::map<std::string, std::string> changes;
+  std::map<std::string, std::string> outcomes;
   for (std::size_t i = 1; i < summary->size(); ++i) {
     const auto& row = (*summary)[i];
-    REQUIRE(row.size() >= 4);
+    REQUIRE(row.size() >= 6);
     found[row[1]] = row[2];
     medians[row[1]] = row[3];
+    changes[row[1]] = row[4];
+    outcomes[row[1]] = row[5];
   }
   CHECK(found == expected);
   // The write-ups' figures, imported with `ej record`.
@@ -80,6 +86,15 @@ TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with it
   CHECK(medians["FlashInfer attention backend"] == "92.60 tok/s");
   CHECK(medians["FlashInfer allreduce fusion on CUDA 13"] == "96.10 tok/s");
   CHECK(medians["NCCL_ALGO=Tree"] == "—");
+  // Judged against the baseline of its time: EAGLE-3 on CUDA 12.8 against 89.5 tok/s, not against
+  // the CUDA 13 baseline it never ran against; one figure a side is no test.
+  CHECK(changes["EAGLE-3 speculative decoding"] == "-39.6%");
+  CHECK(outcomes["EAGLE-3 speculative decoding"] == "no test (single figures)");
+  CHECK(changes["FlashInfer allreduce fusion on CUDA 13"] == "+3.78%");
+  CHECK(changes["No speculation (reference server)"] == "—"); // the baseline itself
+  CHECK(
+      markdown.find("39.6% 1.65x lower throughput, single figures, no test vs run #1, the baseline then; the "
+                    "baseline is now run #3") != std::string::npos);
   // The author's prose, added between two renders, survived the second one.
   CHECK(markdown.find("the dates here are") != std::string::npos);
   CHECK(markdown.find("imported: the write-ups of the campaign") != std::string::npos);
@@ -88,8 +103,8 @@ TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with it
 TEST_CASE("replay.sh fails clearly when the ej binary is missing")
 {
   TempDir dir("ej-eagle-example");
-  const auto result =
-      run_command({"bash", (k_example_dir / "replay.sh").string(), (dir / "no-ej").string(), (dir / "out").string()});
+  const auto result = run_command(
+      {"bash", (k_example_dir / "replay.sh").string(), (dir / "no-ej").string(), (dir / "out").string()});
   CHECK(result.exit_code == 1);
   CHECK(result.err.find("missing") != std::string::npos);
 }
