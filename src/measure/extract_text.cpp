@@ -1,11 +1,13 @@
 #include "measure/extract_text.h"
 
 #include "measure/extract_common.h"
+#include "measure/units.h"
 #include "util/error.h"
 #include "util/strings.h"
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -188,7 +190,15 @@ std::vector<ExtractedValue> extract_regex(const MetricSpec& spec, std::string_vi
                                              static_cast<int>(groups.size()))) {
     if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
       const std::string_view captured(groups[1].data(), groups[1].size());
-      values.push_back(detail::make_value("", detail::parse_number(spec, captured), spec.unit));
+      // The unit printed after the number, whether the pattern matched it or not ("14.5 ms").
+      const auto after = static_cast<std::size_t>(groups[1].data() - input.data()) + groups[1].size();
+      const auto line_end = std::min(text.find('\n', after), text.size());
+      std::string unit = unit_after(text.substr(after, line_end - after));
+      if (!parse_unit(unit)) {
+        unit.clear();
+      }
+      values.push_back(detail::make_value(
+          "", detail::parse_number(spec, detail::without_digit_groups(captured)), std::move(unit)));
     }
     const auto end = static_cast<std::size_t>(groups[0].data() - input.data()) + groups[0].size();
     pos = groups[0].empty() ? end + 1 : end; // an empty match must still move on
@@ -239,8 +249,7 @@ std::vector<ExtractedValue> extract_kv(const MetricSpec& spec, std::string_view 
                     util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = i + number.length;
-      values.push_back(detail::make_value("", *number.value,
-                                          spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
+      values.push_back(detail::make_value("", *number.value, unit_after(line.substr(after))));
       from = after;
     }
   }
