@@ -47,13 +47,19 @@ std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& 
 
 void settle_units(const MetricSpec& spec, std::vector<ExtractedValue>& values)
 {
-  const std::string implied = source_unit(spec);
-  // The unit a value came in: what the output said, else what the format or key says.
-  const auto unit_of = [&implied](const ExtractedValue& value) {
-    auto unit = parse_unit(value.unit);
-    return unit ? unit : parse_unit(implied);
+  const auto implied = parse_unit(source_unit(spec));
+  // The unit a value came in: what the output said, else what the format or key says. Values
+  // mostly share their unit text, so the last one read is kept.
+  std::string last_text;
+  std::optional<Unit> last_unit;
+  const auto unit_of = [&](const ExtractedValue& value) {
+    if (value.unit != last_text) {
+      last_text = value.unit;
+      last_unit = parse_unit(value.unit);
+    }
+    return last_unit ? last_unit : implied;
   };
-  std::string target_text = spec.unit.empty() ? implied : spec.unit;
+  std::string target_text = spec.unit.empty() ? source_unit(spec) : spec.unit;
   for (const auto& value : values) {
     if (!target_text.empty()) {
       break;

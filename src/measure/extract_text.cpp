@@ -7,7 +7,6 @@
 
 #include <re2/re2.h>
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -185,17 +184,22 @@ std::vector<ExtractedValue> extract_regex(const MetricSpec& spec, std::string_vi
   std::vector<ExtractedValue> values;
   const re2::StringPiece input(text.data(), text.size());
   std::array<re2::StringPiece, 2> groups;
+  std::string known_unit; // the last unit text that parse_unit knew
   std::size_t pos = 0;
   while (pos <= input.size() && regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(),
                                              static_cast<int>(groups.size()))) {
     if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
       const std::string_view captured(groups[1].data(), groups[1].size());
       // The unit printed after the number, whether the pattern matched it or not ("14.5 ms").
+      // Only the next token matters: a bounded look, however long the line.
       const auto after = static_cast<std::size_t>(groups[1].data() - input.data()) + groups[1].size();
-      const auto line_end = std::min(text.find('\n', after), text.size());
-      std::string unit = unit_after(text.substr(after, line_end - after));
-      if (!parse_unit(unit)) {
+      auto rest = text.substr(after, 64);
+      rest = rest.substr(0, rest.find_first_of("\r\n"));
+      std::string unit = unit_after(rest);
+      if (unit != known_unit && !parse_unit(unit)) {
         unit.clear();
+      } else {
+        known_unit = unit;
       }
       values.push_back(detail::make_value(
           "", detail::parse_number(spec, detail::without_digit_groups(captured)), std::move(unit)));

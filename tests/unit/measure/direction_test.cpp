@@ -64,3 +64,11 @@ TEST_CASE("--better always wins, and only the others are inferred")
   CHECK(inferred[0].first == "lat_ms");
   CHECK_THROWS_AS(settle_directions(specs, {"tok_s=up"}), ej::UsageError);
 }
+
+TEST_CASE("the example benchmarks get the directions examples/README.md states, without --better")
+{
+  CHECK(infer("time_ms=kv:metric: time_ms").better == Better::Lower);
+  CHECK(infer("throughput_gbs=regex:throughput_gbs=([0-9.]+)").better == Better::Higher);
+  CHECK(infer("kernel_us=kv:metric: kernel_us").better == Better::Lower);
+  CHECK(infer("bandwidth_gbs=kv:metric: bandwidth_gbs").better == Better::Higher);
+}

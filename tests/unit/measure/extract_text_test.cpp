@@ -267,3 +267,16 @@ TEST_CASE("a file named with @FILE is read through the callback, and a missing o
   ExtractInput missing{"", "", [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
   CHECK_THROWS_WITH(extract(spec, missing), Catch::Contains("did not write 'result.txt'"));
 }
+
+TEST_CASE("values of one metric in units that do not convert are an error naming both")
+{
+  const auto message = error_of("x=kv:x", "x: 5 ms\nx: 3 GB/s\n");
+  CHECK_THAT(message, Catch::Contains("metric 'x'") && Catch::Contains("'ms' (a time)") &&
+                          Catch::Contains("'GB/s' (a byte rate)"));
+  // a unit ej does not know cannot be converted to, but labels values that have none
+  auto spec = parse_metric_spec("x=kv:x");
+  spec.unit = "widgets";
+  CHECK(extract(spec, ExtractInput{"x: 5\n", "", nullptr})[0].unit == "widgets");
+  CHECK_THROWS_WITH(extract(spec, ExtractInput{"x: 5 ms\n", "", nullptr}),
+                    Catch::Contains("metric 'x'") && Catch::Contains("'widgets', a unit ej does not know"));
+}
