@@ -386,6 +386,7 @@ void register_bench(CLI::App& app)
   show->add_flag("--json", *show_json, "Print JSON");
   show->callback([show_name, show_json] { run_bench_show(*show_name, *show_json); });
 
+  register_bench_test(*bench);
 }
 
 } // namespace ej::cli
