@@ -118,6 +118,17 @@ std::string_view kind_of(const measure::ExtractedValue& value)
   return value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample";
 }
 
+// The one unit settle_units gave the values (a gbench cv row keeps none of its own).
+std::string unit_of(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
+{
+  for (const auto& value : values) {
+    if (!value.ratio) {
+      return value.unit;
+    }
+  }
+  return measure::effective_unit(metric.spec);
+}
+
 nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
 {
   auto out = nlohmann::json::array();
@@ -131,7 +142,7 @@ nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::Ex
   }
   return {{"name", metric.spec.name},
           {"spec", measure::to_spec_string(metric.spec)},
-          {"unit", measure::effective_unit(metric.spec)},
+          {"unit", unit_of(metric, values)},
           {"better", measure::to_string(metric.spec.better)},
           {"direction", metric.direction},
           {"values", out}};
@@ -139,7 +150,7 @@ nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::Ex
 
 void print_values(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
 {
-  const std::string unit = values.empty() ? "" : values.front().unit;
+  const std::string unit = unit_of(metric, values);
   fmt::print("{}  {}\n", paint(metric.spec.name, Colour::Bold), measure::to_spec_string(metric.spec));
   fmt::print("  {} value{}{}, {} is better ({})\n", values.size(), values.size() == 1 ? "" : "s",
              unit.empty() ? ", no unit" : " in " + unit, measure::to_string(metric.spec.better),

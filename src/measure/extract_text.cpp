@@ -77,6 +77,10 @@ std::string unit_after(std::string_view rest)
   while (!token.empty() && std::string_view(",;").find(token.back()) != std::string_view::npos) {
     token.remove_suffix(1);
   }
+  // "avg 12.1 min 10.0 max 14.2": the next statistic's name, not minutes.
+  if (token == "min" || token == "max") {
+    return "";
+  }
   if (token.empty() || token.find_first_of("=:") != std::string_view::npos ||
       std::string_view("([{<#\"'0123456789+-.,;").find(token.front()) != std::string_view::npos) {
     return "";

@@ -74,6 +74,9 @@ TEST_CASE("regex takes the unit printed after the capture and converts to one un
   // inside the match too, and only a unit ej knows
   CHECK(extract_out("v=regex:took ([0-9.]+) s", "took 2 s\n")[0].unit == "s");
   CHECK(extract_out("v=regex:([0-9]+) of", "3 of 4\n")[0].unit.empty());
+  // the name of the next statistic is not minutes
+  CHECK(extract_out("v=regex:avg ([0-9.]+)", "rtt avg 12.1 min 10.0 max 14.2\n")[0].unit.empty());
+  CHECK(extract_out("v=kv:avg", "avg: 12.1 min 10.0\n")[0].unit.empty());
 }
 
 TEST_CASE("a regex capture may hold digit-group separators")
