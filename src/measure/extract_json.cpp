@@ -205,6 +205,12 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
       std::lower_bound(quoted.added.begin(), quoted.added.end(), failure.offset) - quoted.added.begin());
   const auto offset = failure.offset - added_before;
   if (failure.reason.find("; expected end of input") != std::string::npos) {
+    const auto rest = util::trim(text.substr(std::min(offset, text.size())));
+    if (rest.starts_with('{') || rest.starts_with('[')) {
+      throw Error("metric '{}': {} holds more than one JSON document (JSON Lines, one record per line?); the "
+                  "second starts at {}. Make the program write one document per run, or read one record.",
+                  spec.name, detail::source_name(spec), describe_position(text, offset));
+    }
     throw Error(
         "metric '{}': {} has text after its JSON document, at {}. Make the program print only its JSON "
         "there, or write it to a file and read that with '@FILE'.",

@@ -47,7 +47,7 @@
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
 //     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
 // JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
-// or '['); text after it is an error. Python's NaN, Infinity and -Infinity are read, and are an
+// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error. Python's NaN, Infinity and -Infinity are read, and are an
 // error only where a metric's value is one.
 
 #include <nlohmann/json_fwd.hpp>

@@ -61,6 +61,12 @@ TEST_CASE("text after the JSON document is an error that shows where it starts")
   const auto message = error_of("p50=json:latency.p50", out);
   CHECK_THAT(message, Catch::Contains("metric 'p50'") && Catch::Contains("text after its JSON document"));
   CHECK_THAT(message, Catch::Contains("line 2, column 1: 'bye'"));
+  // Before, SGLang's appended --output-file gave its first record; now the records before the
+  // last are skipped as log lines are, and a document followed by another says so.
+  const std::string jsonl = "{\"output_throughput\": 92.5}\n{\"output_throughput\": 96.1}\n";
+  CHECK(numbers(extract_out("t=json:output_throughput", jsonl)) == std::vector<double>{96.1});
+  CHECK_THAT(error_of("t=json:output_throughput", "{\"a\": 1} {\"a\": 2}\n"),
+             Catch::Contains("more than one JSON document") && Catch::Contains("line 1, column 10"));
 }
 
 TEST_CASE("a log line that starts with a number is not read as the document")
