@@ -51,6 +51,13 @@ TEST_CASE("bench test shows what metrics read from a saved output, with units, k
   CHECK_THAT(out, Catch::Contains("  0.2505 s")); // converted from the key's ms
   // nothing was registered
   CHECK_THAT(repo.ok({"bench", "list"}), Catch::Contains("no benchmarks yet"));
+
+  // The file stands for the result file a metric reads, too.
+  write_text(repo.path() / "h.json",
+             R"({"results": [{"command": "sleep 0.1", "times": [0.1025, 0.1031], "exit_codes": [0, 0]}]})");
+  const auto hyperfine = repo.ok({"bench", "test", "--metric", "t=hyperfine@out/h.json", "--unit", "t=ms", "h.json"});
+  CHECK_THAT(hyperfine, Catch::Contains("2 values in ms, lower is better (inferred from unit ms)"));
+  CHECK_THAT(hyperfine, Catch::Contains("sleep 0.1  102.5 ms"));
 }
 
 TEST_CASE("bench test reads stdin and prints JSON with the key of each value")
