@@ -54,7 +54,7 @@ TEST_CASE("nothing to infer from keeps lower, and says it is the default")
         "tok_s: higher is better (inferred from unit tok/s; --better tok_s=lower to change)");
 }
 
-TEST_CASE("--better always wins, and only the others are inferred")
+TEST_CASE("a --better option always wins, and only the other metrics are inferred")
 {
   std::vector<MetricSpec> specs{parse_metric_spec("tok_s=kv:x"), parse_metric_spec("lat_ms=kv:y")};
   const auto inferred = settle_directions(specs, {"tok_s=lower"});

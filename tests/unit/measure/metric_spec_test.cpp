@@ -130,7 +130,7 @@ TEST_CASE("the --unit and --better options change the named metric and reject un
   CHECK(specs[1].unit == "ms");
 }
 
-TEST_CASE("--unit is stored in ej's spelling, and labels what has no known unit")
+TEST_CASE("a --unit is stored in ej's spelling, and labels what has no known unit")
 {
   std::vector<MetricSpec> specs{parse_metric_spec("lat=kv:latency"), parse_metric_spec("x=kv:x")};
   apply_unit_option(specs, "lat=usec");
