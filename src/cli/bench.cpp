@@ -3,6 +3,7 @@
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/slug.h"
+#include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "run/environment.h"
 #include "store/run_queries.h"
@@ -72,8 +73,10 @@ std::vector<core::ParamAxis> parse_params(const std::vector<std::string>& option
 }
 
 // Builds the metric list from --metric/--unit/--better; the extractor module validates each spec
-// (a regex that does not compile is refused here, not at run time).
-nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& previous)
+// (a regex that does not compile is refused here, not at run time). The direction of a new
+// metric that --better leaves out is inferred and stored; `inferred` says how, for the user.
+nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& previous,
+                             std::vector<std::string>& inferred)
 {
   std::vector<measure::MetricSpec> specs;
   if (!options.metrics.empty()) {
@@ -98,8 +101,14 @@ nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& 
   for (const auto& unit : options.units) {
     measure::apply_unit_option(specs, unit);
   }
-  for (const auto& better : options.betters) {
-    measure::apply_better_option(specs, better);
+  if (options.metrics.empty()) {
+    for (const auto& better : options.betters) {
+      measure::apply_better_option(specs, better);
+    }
+  } else {
+    for (const auto& [name, inference] : measure::settle_directions(specs, options.betters)) {
+      inferred.push_back(measure::describe_inference(name, inference));
+    }
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& spec : specs) {
@@ -118,7 +127,7 @@ void require_inside_repository(const std::string& path, const std::string& what)
   }
 }
 
-void apply_options(const BenchOptions& options, core::BenchDefinition& d)
+void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::vector<std::string>& inferred)
 {
   if (!options.argv.empty()) {
     d.argv = options.argv;
@@ -172,7 +181,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d)
   if (d.timeout_s < 0 || p.budget_s < 0 || p.max_noise_pct < 0) {
     throw UsageError("--timeout, --budget and --max-noise cannot be negative");
   }
-  d.metrics = parse_metrics(options, d.metrics);
+  d.metrics = parse_metrics(options, d.metrics, inferred);
   // ej deletes a metric's result file before each repeat and runs the benchmark in --cwd: both
   // must stay inside the repository.
   require_inside_repository(d.cwd, "--cwd");
@@ -203,7 +212,9 @@ void run_bench_add(const BenchOptions& options, bool edit)
   core::validate_slug(options.name, "benchmark name");
   auto journal = open_journal(locate_workspace());
   int revision = 1;
+  std::vector<std::string> inferred;
   journal.write([&](store::Writer& writer) {
+    inferred.clear(); // a write that is retried runs this again
     const auto existing = store::find_benchmark(journal.db(), options.name);
     core::BenchDefinition definition;
     if (edit) {
@@ -216,7 +227,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
       throw Error("a benchmark named '{}' exists; change it with 'ej bench edit {} ...'", options.name,
                   options.name);
     }
-    apply_options(options, definition);
+    apply_options(options, definition, inferred);
     if (edit && core::to_json(definition) == existing->definition) {
       throw UsageError("nothing changed: give the options to change");
     }
@@ -224,6 +235,9 @@ void run_bench_add(const BenchOptions& options, bool edit)
                   {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
   });
   fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
+  for (const auto& line : inferred) {
+    fmt::print("  {}\n", line);
+  }
 }
 
 std::string command_text(const core::BenchDefinition& d)
@@ -337,7 +351,8 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_option("--timeout", o.timeout, "Seconds per repeat before the benchmark is stopped");
   command->add_option("--metric", o.metrics, "NAME=KIND[:ARG], KIND: regex kv json nvbench gbench hyperfine");
   command->add_option("--unit", o.units, "NAME=UNIT (repeatable)");
-  command->add_option("--better", o.betters, "NAME=higher|lower (repeatable; default lower)");
+  command->add_option("--better", o.betters,
+                      "NAME=higher|lower (repeatable; default: inferred from the unit or name)");
   command->add_option("--primary", o.primary, "The metric verdicts are about (default: the first)");
   command->add_option("--min-effect", o.min_effect, "Smallest change in % that matters");
 }
@@ -370,6 +385,8 @@ void register_bench(CLI::App& app)
   show->add_option("name", *show_name, "Benchmark name")->required();
   show->add_flag("--json", *show_json, "Print JSON");
   show->callback([show_name, show_json] { run_bench_show(*show_name, *show_json); });
+
+  register_bench_test(*bench);
 }
 
 } // namespace ej::cli

@@ -12,6 +12,7 @@ void register_read_commands(CLI::App& app);  // log.cpp: log, show, search
 void register_why(CLI::App& app);            // why.cpp
 void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex
 void register_bench(CLI::App& app);          // bench.cpp: bench add, edit, list, show
+void register_bench_test(CLI::App& bench);   // bench_test.cpp: bench test
 void register_run(CLI::App& app);            // run_command.cpp: run
 void register_runs(CLI::App& app);           // runs.cpp: runs (and show run, via log.cpp)
 void register_env(CLI::App& app);            // env.cpp: env show, diff, probe

@@ -44,6 +44,33 @@ std::string source_text(const MetricSpec& spec, const ExtractInput& input)
   return std::move(*content);
 }
 
+std::string without_digit_groups(std::string_view text)
+{
+  const auto trimmed = util::trim(text);
+  const std::size_t sign = trimmed.starts_with('+') || trimmed.starts_with('-') ? 1 : 0;
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = sign;
+  while (i < trimmed.size() && is_digit(trimmed[i])) {
+    ++i;
+  }
+  const std::size_t lead = i - sign;
+  if (lead == 0 || lead > 3 || i == trimmed.size() || (trimmed[i] != ',' && trimmed[i] != '_')) {
+    return std::string(text);
+  }
+  const char separator = trimmed[i];
+  std::string out(trimmed.substr(0, i));
+  while (i < trimmed.size() && trimmed[i] == separator) {
+    if (i + 4 > trimmed.size() || !is_digit(trimmed[i + 1]) || !is_digit(trimmed[i + 2]) ||
+        !is_digit(trimmed[i + 3]) || (i + 4 < trimmed.size() && is_digit(trimmed[i + 4]))) {
+      return std::string(text);
+    }
+    out += trimmed.substr(i + 1, 3);
+    i += 4;
+  }
+  out += trimmed.substr(i);
+  return out;
+}
+
 std::optional<double> try_parse_number(std::string_view text)
 {
   text = util::trim(text);

@@ -21,6 +21,9 @@ std::string source_name(const MetricSpec& spec);
 // A finite number written as text (leading '+' and surrounding blanks allowed); throws ej::Error
 // naming the metric and the text otherwise.
 double parse_number(const MetricSpec& spec, std::string_view text);
+// "1,036,537" and "1_036_537.5" without their separators (groups of three digits after the
+// first, one separator throughout); any other text as it is.
+std::string without_digit_groups(std::string_view text);
 // Whether text is a finite number, without throwing.
 std::optional<double> try_parse_number(std::string_view text);
 

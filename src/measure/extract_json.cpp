@@ -4,8 +4,8 @@
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace ej::measure {
 
@@ -25,14 +25,68 @@ std::string short_reason(const std::string& what)
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// Python's json module writes NaN, Infinity and -Infinity, which JSON lacks (SGLang's
+// "request_rate": Infinity). They become the strings "NaN"..., so that the document reads and a
+// metric whose value is one fails as not finite. Offsets of the quotes added are kept, to show
+// errors at the place in the text as printed.
+struct QuotedLiterals {
+  std::string text;
+  std::vector<std::size_t> added; // offsets in `text` of each quote added, ascending
+};
+
+QuotedLiterals quote_python_literals(std::string_view text)
+{
+  QuotedLiterals out;
+  out.text.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out.text += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out.text += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out.text += c;
+      continue;
+    }
+    bool replaced = false;
+    for (const std::string_view literal : {"-Infinity", "Infinity", "NaN"}) {
+      const bool boundary_before =
+          out.text.empty() || std::string_view(" \t\r\n:,[").find(out.text.back()) != std::string_view::npos;
+      const auto end = i + literal.size();
+      const bool boundary_after =
+          end >= text.size() || std::string_view(" \t\r\n,]}").find(text[end]) != std::string_view::npos;
+      if (boundary_before && boundary_after && text.substr(i, literal.size()) == literal) {
+        out.added.push_back(out.text.size());
+        out.text += '"';
+        out.text += literal;
+        out.added.push_back(out.text.size());
+        out.text += '"';
+        i = end - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) {
+      out.text += c;
+    }
+  }
+  return out;
+}
+
 std::optional<nlohmann::json> try_parse(std::string_view text, std::size_t start, ParseFailure& failure)
 {
-  // A stream stops after the first complete value, so a log line after the JSON does no harm.
-  std::istringstream in{std::string(text.substr(start))};
-  nlohmann::json document;
+  // The whole rest of the text must be the document: "2023" followed by the rest of a log line's
+  // date is not a number read, and text after the document is a mistake the user must see.
+  const auto rest = text.substr(start);
   try {
-    in >> document;
-    return document;
+    return nlohmann::json::parse(rest.begin(), rest.end());
   } catch (const nlohmann::json::parse_error& error) {
     failure.start = start;
     failure.offset = start + (error.byte > 0 ? error.byte - 1 : 0);
@@ -123,20 +177,22 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
         spec.name, detail::source_name(spec),
         spec.file.empty() ? " (or to write it to a file: '@FILE')" : "");
   }
+  const auto quoted = quote_python_literals(text);
+  const std::string_view json = quoted.text;
   ParseFailure first;
-  if (auto document = try_parse(text, 0, first)) {
+  if (auto document = try_parse(json, 0, first)) {
     return std::move(*document);
   }
   // Output that starts with log lines: the document starts on a line opening with '{' or '['
   // (a log line may too: "[info] ..."). The attempt that read furthest explains the failure.
   ParseFailure failure = first;
   int attempts = 0;
-  for (std::size_t pos = text.find('\n'); pos != std::string_view::npos && attempts < 100;
-       pos = text.find('\n', pos + 1)) {
-    if (pos + 1 < text.size() && (text[pos + 1] == '{' || text[pos + 1] == '[')) {
+  for (std::size_t pos = json.find('\n'); pos != std::string_view::npos && attempts < 100;
+       pos = json.find('\n', pos + 1)) {
+    if (pos + 1 < json.size() && (json[pos + 1] == '{' || json[pos + 1] == '[')) {
       ++attempts;
       ParseFailure attempt;
-      if (auto document = try_parse(text, pos + 1, attempt)) {
+      if (auto document = try_parse(json, pos + 1, attempt)) {
         return std::move(*document);
       }
       if (attempt.offset - (pos + 1) > failure.offset - failure.start) {
@@ -144,14 +200,25 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
       }
     }
   }
-  const auto at = text.substr(std::min(failure.offset, text.size()));
-  const bool not_finite = at.starts_with("NaN") || at.starts_with("Infinity") || at.starts_with("-Infinity");
-  throw Error("metric '{}': {} is not valid JSON ({}) at {}. {}", spec.name, detail::source_name(spec),
-              failure.reason, describe_position(text, failure.offset),
-              not_finite
-                  ? "NaN and Infinity are not JSON numbers: make the program print finite numbers."
-                  : "Make the program print only its JSON there, or write it to a file and read that with "
-                    "'@FILE'.");
+  // Back to an offset in the text as printed, without the quotes added.
+  const auto added_before = static_cast<std::size_t>(
+      std::lower_bound(quoted.added.begin(), quoted.added.end(), failure.offset) - quoted.added.begin());
+  const auto offset = failure.offset - added_before;
+  if (failure.reason.find("; expected end of input") != std::string::npos) {
+    const auto rest = util::trim(text.substr(std::min(offset, text.size())));
+    if (rest.starts_with('{') || rest.starts_with('[')) {
+      throw Error("metric '{}': {} holds more than one JSON document (JSON Lines, one record per line?); the "
+                  "second starts at {}. Make the program write one document per run, or read one record.",
+                  spec.name, detail::source_name(spec), describe_position(text, offset));
+    }
+    throw Error(
+        "metric '{}': {} has text after its JSON document, at {}. Make the program print only its JSON "
+        "there, or write it to a file and read that with '@FILE'.",
+        spec.name, detail::source_name(spec), describe_position(text, offset));
+  }
+  throw Error("metric '{}': {} is not valid JSON ({}) at {}. Make the program print only its JSON there, or "
+              "write it to a file and read that with '@FILE'.",
+              spec.name, detail::source_name(spec), failure.reason, describe_position(text, offset));
 }
 
 double json_number(const MetricSpec& spec, const nlohmann::json& value, std::string_view where)
@@ -172,6 +239,7 @@ double json_number(const MetricSpec& spec, const nlohmann::json& value, std::str
 std::vector<ExtractedValue> extract_json_path(const MetricSpec& spec, const nlohmann::json& document)
 {
   const nlohmann::json* node = &document;
+  const nlohmann::json* parent = nullptr;
   std::string walked;
   for (const auto& step : path_steps(spec.arg)) {
     const nlohmann::json* next = nullptr;
@@ -187,20 +255,26 @@ std::vector<ExtractedValue> extract_json_path(const MetricSpec& spec, const nloh
           spec.name, spec.arg, step, walked.empty() ? "the top" : walked, describe_node(*node));
     }
     walked += "/" + step;
+    parent = node;
     node = next;
+  }
+  // A format that says its unit next to the value: cargo-criterion's {"estimate": 5.1, "unit": "ns"}.
+  std::string unit;
+  if (parent != nullptr && parent->is_object() && parent->contains("unit") && (*parent)["unit"].is_string()) {
+    unit = (*parent)["unit"].get<std::string>();
   }
   const std::string where = "the value at '" + (spec.arg.empty() ? std::string("/") : spec.arg) + "'";
   std::vector<ExtractedValue> values;
   if (node->is_array()) {
     for (const auto& element : *node) {
-      values.push_back(detail::make_value("", json_number(spec, element, where), spec.unit));
+      values.push_back(detail::make_value("", json_number(spec, element, where), unit));
     }
     if (values.empty()) {
       throw Error("metric '{}': {} is an empty array: the program recorded no samples", spec.name, where);
     }
     return values;
   }
-  values.push_back(detail::make_value("", json_number(spec, *node, where), spec.unit));
+  values.push_back(detail::make_value("", json_number(spec, *node, where), unit));
   return values;
 }
 

@@ -1,7 +1,6 @@
 #include "measure/extract_common.h"
 #include "measure/extract_json.h"
 #include "measure/extract_tools.h"
-#include "measure/time_unit.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -16,7 +15,25 @@ std::string text_of(const nlohmann::json& value)
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-// pow2 axes are shown as nvbench shows them: "2^20" rather than "1048576".
+// The text the user gave nvbench for a float axis value ("0.0003"), rather than the binary
+// float it became ("0.00030000000000000003"); the value as stored when the axis lists none.
+std::string float_input_string(const nlohmann::json& axis, const std::string& value)
+{
+  const auto number = detail::try_parse_number(value);
+  if (!number || !axis.contains("values") || !axis["values"].is_array()) {
+    return value;
+  }
+  for (const auto& listed : axis["values"]) {
+    if (listed.is_object() && listed.contains("value") && listed["value"].is_number() &&
+        listed["value"].get<double>() == *number && listed.contains("input_string") &&
+        listed["input_string"].is_string()) {
+      return listed["input_string"].get<std::string>();
+    }
+  }
+  return value;
+}
+
+// pow2 axes are shown as nvbench shows them: "2^20" rather than "1048576"; float axes as given.
 std::string axis_value_text(const nlohmann::json& benchmark, const nlohmann::json& axis_value)
 {
   const std::string name = axis_value.value("name", "");
@@ -24,7 +41,13 @@ std::string axis_value_text(const nlohmann::json& benchmark, const nlohmann::jso
   const auto& axes = benchmark.contains("axes") && benchmark["axes"].is_array() ? benchmark["axes"]
                                                                                 : nlohmann::json::array();
   for (const auto& axis : axes) {
-    if (axis.value("name", "") != name || axis.value("flags", "").find("pow2") == std::string::npos) {
+    if (!axis.is_object() || axis.value("name", "") != name) {
+      continue;
+    }
+    if (axis.value("type", "") == "float64" || axis_value.value("type", "") == "float64") {
+      return name + "=" + float_input_string(axis, value);
+    }
+    if (axis.value("flags", "").find("pow2") == std::string::npos) {
       continue;
     }
     if (const auto number = detail::try_parse_number(value); number && *number >= 1) {
@@ -151,7 +174,7 @@ std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohma
       continue;
     }
     for (const auto& state : benchmark.value("states", nlohmann::json::array())) {
-      auto value = detail::make_value(state_key(benchmark, state), 0, spec.unit);
+      auto value = detail::make_value(state_key(benchmark, state), 0, "");
       if (state.value("is_skipped", false)) {
         value.skipped = true;
         value.note = state.value("skip_reason", "skipped");
@@ -171,19 +194,7 @@ std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohma
       }
       found_tag = true;
       value.value = detail::parse_number(spec, text_of(*raw));
-      const std::string hint = summary->value("hint", "");
-      const std::string natural_unit = unit_of_hint(hint);
-      if (spec.unit.empty()) {
-        value.unit = natural_unit;
-      } else if (natural_unit == "s") {
-        if (!seconds_per_time_unit(spec.unit)) {
-          throw Error(
-              "metric '{}': '{}' is a duration in seconds and --unit {} is not a time unit: use ns, us, "
-              "ms or s",
-              spec.name, tag, spec.unit);
-        }
-        value.value = convert_time(value.value, "s", spec.unit);
-      }
+      value.unit = unit_of_hint(summary->value("hint", "")); // settle_units converts it to the metric's
       value.relative_stdev = relative_stdev(state, tag);
       values.push_back(std::move(value));
     }

@@ -1,6 +1,7 @@
 #include "measure/extract_text.h"
 
 #include "measure/extract_common.h"
+#include "measure/units.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -75,6 +76,10 @@ std::string unit_after(std::string_view rest)
   std::string_view token = rest.substr(i, end - i);
   while (!token.empty() && std::string_view(",;").find(token.back()) != std::string_view::npos) {
     token.remove_suffix(1);
+  }
+  // "avg 12.1 min 10.0 max 14.2": the next statistic's name, not minutes.
+  if (token == "min" || token == "max") {
+    return "";
   }
   if (token.empty() || token.find_first_of("=:") != std::string_view::npos ||
       std::string_view("([{<#\"'0123456789+-.,;").find(token.front()) != std::string_view::npos) {
@@ -183,12 +188,25 @@ std::vector<ExtractedValue> extract_regex(const MetricSpec& spec, std::string_vi
   std::vector<ExtractedValue> values;
   const re2::StringPiece input(text.data(), text.size());
   std::array<re2::StringPiece, 2> groups;
+  std::string known_unit; // the last unit text that parse_unit knew
   std::size_t pos = 0;
   while (pos <= input.size() && regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(),
                                              static_cast<int>(groups.size()))) {
     if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
       const std::string_view captured(groups[1].data(), groups[1].size());
-      values.push_back(detail::make_value("", detail::parse_number(spec, captured), spec.unit));
+      // The unit printed after the number, whether the pattern matched it or not ("14.5 ms").
+      // Only the next token matters: a bounded look, however long the line.
+      const auto after = static_cast<std::size_t>(groups[1].data() - input.data()) + groups[1].size();
+      auto rest = text.substr(after, 64);
+      rest = rest.substr(0, rest.find_first_of("\r\n"));
+      std::string unit = unit_after(rest);
+      if (unit != known_unit && !parse_unit(unit)) {
+        unit.clear();
+      } else {
+        known_unit = unit;
+      }
+      values.push_back(detail::make_value(
+          "", detail::parse_number(spec, detail::without_digit_groups(captured)), std::move(unit)));
     }
     const auto end = static_cast<std::size_t>(groups[0].data() - input.data()) + groups[0].size();
     pos = groups[0].empty() ? end + 1 : end; // an empty match must still move on
@@ -239,8 +257,7 @@ std::vector<ExtractedValue> extract_kv(const MetricSpec& spec, std::string_view 
                     util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = i + number.length;
-      values.push_back(detail::make_value("", *number.value,
-                                          spec.unit.empty() ? unit_after(line.substr(after)) : spec.unit));
+      values.push_back(detail::make_value("", *number.value, unit_after(line.substr(after))));
       from = after;
     }
   }

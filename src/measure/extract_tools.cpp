@@ -2,7 +2,6 @@
 
 #include "measure/extract_common.h"
 #include "measure/extract_json.h"
-#include "measure/time_unit.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -29,7 +28,7 @@ bool selects(const nlohmann::json& row, std::string_view bench)
 ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, std::string_view field)
 {
   const std::string name = row.value("name", "");
-  auto value = detail::make_value(name, 0, spec.unit);
+  auto value = detail::make_value(name, 0, "");
   value.aggregate = row.value("run_type", "iteration") == "aggregate";
   if (value.aggregate) {
     value.note = row.value("aggregate_name", "");
@@ -38,12 +37,10 @@ ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, s
   value.value = json_number(spec, row[std::string(field)], where);
   // A coefficient of variation is a ratio even though it sits in real_time.
   const bool ratio = row.value("aggregate_unit", "time") == "percentage";
-  if (is_time_field(field) && !ratio) {
-    const std::string target = spec.unit.empty() ? "ns" : spec.unit;
-    value.value = convert_time(value.value, row.value("time_unit", "ns"), target);
-    value.unit = target;
-  } else if (ratio) {
-    value.unit = "";
+  if (ratio) {
+    value.ratio = true;
+  } else if (is_time_field(field)) {
+    value.unit = row.value("time_unit", "ns"); // settle_units converts it to the metric's
   }
   return value;
 }
@@ -100,7 +97,7 @@ std::vector<ExtractedValue> extract_gbench(const MetricSpec& spec, const nlohman
       continue;
     }
     if (row.value("error_occurred", false)) {
-      auto value = detail::make_value(row.value("name", ""), 0, spec.unit);
+      auto value = detail::make_value(row.value("name", ""), 0, "");
       value.skipped = true;
       value.note = row.value("error_message", "error");
       values.push_back(std::move(value));
@@ -127,7 +124,6 @@ std::vector<ExtractedValue> extract_hyperfine(const MetricSpec& spec, const nloh
                 spec.name, detail::source_name(spec));
   }
   const auto& results = document["results"];
-  const std::string unit = spec.unit.empty() ? "s" : spec.unit;
   std::vector<ExtractedValue> values;
   for (const auto index : select_commands(spec, results)) {
     const auto& result = results[index];
@@ -140,8 +136,7 @@ std::vector<ExtractedValue> extract_hyperfine(const MetricSpec& spec, const nloh
     const auto exit_codes = result.value("exit_codes", nlohmann::json::array());
     for (std::size_t i = 0; i < times.size(); ++i) {
       const std::string where = fmt::format("time {} of '{}'", i, command);
-      auto value =
-          detail::make_value(command, convert_time(json_number(spec, times[i], where), "s", unit), unit);
+      auto value = detail::make_value(command, json_number(spec, times[i], where), "s");
       // With --ignore-failure a failed run still has a time, but it measured something else.
       if (i < exit_codes.size() && exit_codes[i].is_number_integer() && exit_codes[i].get<long long>() != 0) {
         value.skipped = true;

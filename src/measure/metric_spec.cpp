@@ -1,7 +1,7 @@
 #include "measure/metric_spec.h"
 
 #include "measure/extract_text.h"
-#include "measure/time_unit.h"
+#include "measure/units.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -122,25 +122,41 @@ void validate_json_path(const MetricSpec& spec)
     }
     return;
   }
+  if (spec.arg.front() == '$' || spec.arg.find_first_of("[]*") != std::string::npos) {
+    throw UsageError("metric '{}': '{}' is JSONPath, which ej does not read: write a JSON Pointer "
+                     "(/results/0/mean) or a dotted path (results.0.mean)",
+                     spec.name, spec.arg);
+  }
   if (spec.arg.front() == '.' || spec.arg.back() == '.' || spec.arg.find("..") != std::string::npos) {
     throw UsageError("metric '{}': the dotted path '{}' has an empty step: write it like results.0.mean",
                      spec.name, spec.arg);
   }
 }
 
-// Fields of gbench rows and hyperfine times are times; their unit must be one ej can convert to.
-bool reads_times(const MetricSpec& spec)
+// The last step of a JSON path, whose name may say the unit ("median_ttft_ms").
+std::string_view last_path_step(std::string_view path)
 {
-  if (spec.kind == ExtractorKind::Hyperfine) {
-    return true;
+  const auto cut = path.find_last_of(path.starts_with('/') ? '/' : '.');
+  return cut == std::string_view::npos ? path : path.substr(cut + 1);
+}
+
+std::string nvbench_unit(std::string_view arg)
+{
+  const auto slash = arg.find('/');
+  const std::string_view tag = slash == std::string::npos ? "" : arg.substr(slash + 1);
+  if (tag.ends_with("/relative")) {
+    return "";
   }
-  if (spec.kind == ExtractorKind::Gbench) {
-    const auto hash = spec.arg.rfind('#');
-    const std::string_view field = hash == std::string::npos ? std::string_view("real_time")
-                                                             : std::string_view(spec.arg).substr(hash + 1);
-    return field == "real_time" || field == "cpu_time";
+  if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
+    return "s";
   }
-  return false;
+  if (tag.ends_with("bytes_per_second")) {
+    return "B/s";
+  }
+  if (tag.ends_with("item_rate")) {
+    return "items/s";
+  }
+  return "";
 }
 
 MetricSpec& find_metric(std::vector<MetricSpec>& specs, std::string_view name, std::string_view option)
@@ -287,9 +303,28 @@ void validate_metric_spec(const MetricSpec& spec)
   case ExtractorKind::Hyperfine:
     break;
   }
-  if (!spec.unit.empty() && reads_times(spec) && !seconds_per_time_unit(spec.unit)) {
-    throw UsageError("metric '{}' reads times, which ej converts to ns, us, ms or s; '{}' is none of them",
-                     spec.name, spec.unit);
+}
+
+void check_unit(const MetricSpec& spec)
+{
+  const auto source = parse_unit(source_unit(spec));
+  if (spec.unit.empty() || !source) {
+    return; // ej converts when the output says the unit, and labels otherwise
+  }
+  const auto unit = parse_unit(spec.unit);
+  if (!unit) {
+    throw UsageError(
+        "metric '{}' reads {} in '{}', and ej does not know the unit '{}' to convert them to: use "
+        "a unit of the same kind (e.g. {}) or drop --unit",
+        spec.name, describe_dimension(*source), source->symbol, spec.unit,
+        source->dimension == Dimension::Time ? "ns, us, ms, s" : source->symbol);
+  }
+  if (!convertible(*source, *unit)) {
+    throw UsageError("metric '{}' reads {} in '{}', which does not convert to '{}' ({}): use a unit of the "
+                     "same kind (e.g. {}) or drop --unit",
+                     spec.name, describe_dimension(*source), source->symbol, spec.unit,
+                     describe_dimension(*unit),
+                     source->dimension == Dimension::Time ? "ns, us, ms, s" : source->symbol);
   }
 }
 
@@ -298,8 +333,9 @@ void apply_unit_option(std::vector<MetricSpec>& specs, std::string_view option)
   const auto [name, unit] = split_option(option, "--unit", "tok_s=tok/s");
   auto& spec = find_metric(specs, name, "--unit");
   MetricSpec changed = spec;
-  changed.unit = std::string(unit);
+  changed.unit = canonical_unit(unit);
   validate_metric_spec(changed);
+  check_unit(changed);
   spec = std::move(changed);
 }
 
@@ -313,34 +349,37 @@ void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option
   find_metric(specs, name, "--better").better = *better;
 }
 
-std::string effective_unit(const MetricSpec& spec)
+std::string source_unit(const MetricSpec& spec)
 {
-  if (!spec.unit.empty()) {
-    return spec.unit;
+  switch (spec.kind) {
+  case ExtractorKind::Gbench: {
+    const auto hash = spec.arg.rfind('#');
+    const std::string_view field = hash == std::string::npos ? std::string_view("real_time")
+                                                             : std::string_view(spec.arg).substr(hash + 1);
+    if (field == "real_time" || field == "cpu_time") {
+      return "ns";
+    }
+    const auto unit = unit_in_name(field); // user counters: "bytes_per_second"
+    return unit ? unit->symbol : "";
   }
-  if (spec.kind == ExtractorKind::Gbench && reads_times(spec)) {
-    return "ns";
-  }
-  if (spec.kind == ExtractorKind::Hyperfine) {
+  case ExtractorKind::Hyperfine:
     return "s";
+  case ExtractorKind::Nvbench:
+    return nvbench_unit(spec.arg);
+  case ExtractorKind::Kv:
+  case ExtractorKind::Json: {
+    const auto unit = unit_in_name(spec.kind == ExtractorKind::Kv ? spec.arg : last_path_step(spec.arg));
+    return unit ? unit->symbol : "";
   }
-  if (spec.kind == ExtractorKind::Nvbench) {
-    const auto slash = spec.arg.find('/');
-    const std::string_view tag = slash == std::string::npos ? "" : std::string_view(spec.arg).substr(slash + 1);
-    if (tag.ends_with("/relative")) {
-      return "";
-    }
-    if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
-      return "s";
-    }
-    if (tag.ends_with("bytes_per_second")) {
-      return "B/s";
-    }
-    if (tag.ends_with("item_rate")) {
-      return "items/s";
-    }
+  case ExtractorKind::Regex:
+    break;
   }
   return "";
+}
+
+std::string effective_unit(const MetricSpec& spec)
+{
+  return spec.unit.empty() ? source_unit(spec) : canonical_unit(spec.unit);
 }
 
 std::string to_spec_string(const MetricSpec& spec)

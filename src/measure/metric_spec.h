@@ -4,8 +4,9 @@
 //
 // Option grammar (the contract of `ej bench add`):
 //   --metric NAME=KIND[:ARG]     KIND: regex kv json nvbench gbench hyperfine
-//   --unit NAME=UNIT             e.g. --unit tok_s=tok/s
-//   --better NAME=higher|lower   default lower
+//   --unit NAME=UNIT             e.g. --unit tok_s=tok/s; converts (units.h), or labels values
+//                                whose unit the output does not say
+//   --better NAME=higher|lower   default: inferred from the unit or name (direction.h)
 //
 // NAME: a letter or '_' then letters, digits, '_', '-', '.'.
 // ARG, read left to right:
@@ -19,16 +20,21 @@
 //     ()[]{}*+?|^$\"'@); write `\@` for an '@' that must stay in BODY.
 //   BODY per KIND:
 //   - regex: an RE2 pattern with exactly one capture group, applied to the whole text in
-//     multi-line mode (^ and $ match at line ends); every match is a sample.
+//     multi-line mode (^ and $ match at line ends); every match is a sample. The capture may
+//     hold digit-group separators (1,036,537 or 1_036_537); a unit printed right after it
+//     ("14.5 ms", inside or outside the match) is the value's unit.
 //     `verify_ms=regex:verify: ([0-9.]+) ms`
 //   - kv: a key matched literally (case, blanks and punctuation as printed), then '=' or ':' and a
 //     number (thousands separators allowed: 63,845). The key must start its line, or follow
 //     something other than a plain word: "a=1 rate=2" and "[INFO] rate=2" match `rate`, but
 //     "Peak output rate: 5" does not match `output rate`. A unit written after the number
-//     ("12.5 ms", "3.2us") becomes the unit unless --unit set one. Every match is a sample.
+//     ("12.5 ms", "3.2us") is the value's unit, else one written in the key ("(tok/s)",
+//     "latency_us"). Every match is a sample.
 //     `tok_s=kv:Output token throughput (tok/s)` reads `Output token throughput (tok/s): 92.6`.
 //   - json: a JSON Pointer (`/results/0/mean`) or a dotted path (`results.0.mean`), empty for the
-//     whole document; a number (or numeric string) or an array of them gives the samples.
+//     whole document (JSONPath `$.x` is refused); a number (or numeric string) or an array of
+//     them gives the samples. The unit is a sibling "unit" string ({"estimate": 5, "unit":
+//     "ns"}), else one written in the last key (`median_ttft_ms`).
 //   - nvbench: `BENCH[/TAG]`, BENCH empty for every benchmark, TAG a summary tag, default
 //     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
 //     keyed `BENCH[Axis=value,...]` (pow2 axes as 2^N, `Device=N` first when the benchmark ran
@@ -36,11 +42,13 @@
 //   - gbench: `BENCH[#FIELD]`, BENCH empty for every row, else a row's name or run_name (so
 //     `BM_Sum` also selects `BM_Sum_mean`, flagged aggregate), FIELD default `real_time`
 //     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
-//     (ns unless --unit says us, ms or s).
+//     (ns unless --unit says otherwise); a counter's unit is read from its name
+//     (`bytes_per_second` is B/s).
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
 //     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
 // JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
-// or '[') and ignore text after it.
+// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error. Python's NaN, Infinity and -Infinity are read, and are an
+// error only where a metric's value is one.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -57,11 +65,11 @@ enum class Better { Lower, Higher };
 struct MetricSpec {
   std::string name;
   ExtractorKind kind = ExtractorKind::Regex;
-  std::string arg;          // BODY of the grammar above, prefixes and @FILE removed
-  std::string file;         // empty: read a stream
-  bool from_stderr = false; // the stream read when file is empty
-  std::string unit;         // as given by --unit (or the spec); empty: the extractor's default
-  Better better = Better::Lower;
+  std::string arg;               // BODY of the grammar above, prefixes and @FILE removed
+  std::string file;              // empty: read a stream
+  bool from_stderr = false;      // the stream read when file is empty
+  std::string unit;              // as given by --unit (or the spec); empty: the extractor's default
+  Better better = Better::Lower; // bench add stores the inferred one (direction.h)
 
   bool operator==(const MetricSpec&) const = default;
 };
@@ -76,14 +84,21 @@ std::optional<Better> parse_better(std::string_view text);
 MetricSpec parse_metric_spec(std::string_view spec);
 // Checks a spec built by other means (from storage, after edits); throws ej::UsageError.
 void validate_metric_spec(const MetricSpec& spec);
+// Checks that spec.unit is one the values' known source unit converts to; throws ej::UsageError.
+// Not part of validate_metric_spec, so that a definition stored by an older ej still reads.
+void check_unit(const MetricSpec& spec);
 
 // "NAME=UNIT" and "NAME=higher|lower" for a metric already in specs; throws ej::UsageError.
+// The unit is stored in ej's spelling when ej knows it ("usec" becomes "us").
 void apply_unit_option(std::vector<MetricSpec>& specs, std::string_view option);
 void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option);
 
-// The unit extracted values carry: the spec's unit, or the extractor's default
-// ("ns" for gbench times, "s" for hyperfine and nvbench times, "B/s" and "items/s" for nvbench
-// rates), or "" when only the output will tell (kv reads it after the number).
+// The unit values come in when the output does not say: the format's ("ns" for gbench times,
+// "s" for hyperfine and nvbench times, "B/s" and "items/s" for nvbench rates) or the key's
+// (kv `Median TTFT (ms)`, json `p99_itl_ms`, gbench `#bytes_per_second`); "" when unknown.
+std::string source_unit(const MetricSpec& spec);
+// The unit extracted values carry: the spec's unit, else source_unit, else "" (the output's
+// own, e.g. what kv reads after the number).
 std::string effective_unit(const MetricSpec& spec);
 
 // "NAME=KIND[:ARG]" that parse_metric_spec reads back to the same spec (unit and better

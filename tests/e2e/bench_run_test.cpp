@@ -66,7 +66,9 @@ TEST_CASE("bench add records the definition that bench list and bench show repor
                  "sh",
                  "bench.sh",
                  "--variant",
-                 "{variant}"}) == "registered benchmark transpose (revision 1)\n");
+                 "{variant}"}) == "registered benchmark transpose (revision 1)\n"
+                                  "  time_ms: lower is better (inferred from unit ms; --better time_ms=higher to "
+                                  "change)\n"); // gbs has --better: nothing inferred
 
   const auto list = json::parse(repo.ok({"bench", "list", "--json"}));
   REQUIRE(list.size() == 1);

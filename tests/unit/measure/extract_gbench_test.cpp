@@ -1,5 +1,5 @@
-#include "measure/extract.h"
 #include "extract_helpers.h"
+#include "measure/extract.h"
 
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -82,7 +82,16 @@ TEST_CASE("gbench with no name reads every row, and #FIELD picks cpu_time or a c
   const auto items = extract_text("t=gbench:BM_Sum/1024#items_per_second", k_repetitions);
   REQUIRE(items.size() == 2); // aggregates without the counter are left out
   CHECK(items[0].value == 6.8e9);
-  CHECK(items[0].unit.empty());
+  CHECK(items[0].unit == "items/s"); // read from the counter's name
+}
+
+TEST_CASE("gbench counters convert to --unit when their name says their unit")
+{
+  auto spec = parse_metric_spec("t=gbench:BM_Sum/1024#items_per_second");
+  spec.unit = "items/ms";
+  CHECK(extract_text(spec, k_repetitions)[0].value == Approx(6.8e6));
+  spec.unit = "GB/s";
+  CHECK_THROWS_WITH(extract_text(spec, k_repetitions), Catch::Contains("a rate of items"));
 }
 
 TEST_CASE("gbench names the rows it has when the asked benchmark is absent")

@@ -1,5 +1,5 @@
-#include "measure/extract.h"
 #include "extract_helpers.h"
+#include "measure/extract.h"
 
 #include "util/error.h"
 
@@ -49,10 +49,80 @@ TEST_CASE("a JSON Pointer escapes '/' and '~' in keys")
   CHECK(numbers(extract_out("m=json:/a~1b/c~0d", R"({"a/b": {"c~d": 7}})")) == std::vector<double>{7});
 }
 
-TEST_CASE("json skips log lines printed before the document and text after it")
+TEST_CASE("json skips log lines printed before the document")
 {
-  const std::string out = "loading model...\n[info] warmup done\n{\"latency\": {\"p50\": 3.5}}\nbye\n";
+  const std::string out = "loading model...\n[info] warmup done\n{\"latency\": {\"p50\": 3.5}}\n\n";
   CHECK(numbers(extract_out("p50=json:latency.p50", out)) == std::vector<double>{3.5});
+}
+
+TEST_CASE("text after the JSON document is an error that shows where it starts")
+{
+  const std::string out = "{\"latency\": {\"p50\": 3.5}}\nbye\n";
+  const auto message = error_of("p50=json:latency.p50", out);
+  CHECK_THAT(message, Catch::Contains("metric 'p50'") && Catch::Contains("text after its JSON document"));
+  CHECK_THAT(message, Catch::Contains("line 2, column 1: 'bye'"));
+  // Before, SGLang's appended --output-file gave its first record; now the records before the
+  // last are skipped as log lines are, and a document followed by another says so.
+  const std::string jsonl = "{\"output_throughput\": 92.5}\n{\"output_throughput\": 96.1}\n";
+  CHECK(numbers(extract_out("t=json:output_throughput", jsonl)) == std::vector<double>{96.1});
+  CHECK_THAT(error_of("t=json:output_throughput", "{\"a\": 1} {\"a\": 2}\n"),
+             Catch::Contains("more than one JSON document") && Catch::Contains("line 1, column 10"));
+}
+
+TEST_CASE("a log line that starts with a number is not read as the document")
+{
+  // Before, the stream reader took "2023" from the date and ignored the rest.
+  const std::string out = "2023-11-02 10:00:01 INFO starting\n{\"x\": 7}\n";
+  CHECK_THAT(error_of("m=json", out), Catch::Contains("is an object with keys 'x', not a number"));
+  CHECK(numbers(extract_out("m=json:x", out)) == std::vector<double>{7});
+  CHECK_THAT(error_of("m=json", "2023-11-02 10:00:01 done\n"),
+             Catch::Contains("metric 'm'") && Catch::Contains("line 1") && !Catch::Contains("(no error)"));
+}
+
+TEST_CASE("Python's NaN and Infinity do not fail a document whose read value is finite")
+{
+  // What SGLang's bench_serving writes to its --output-file by default (abridged).
+  const std::string out =
+      R"({"backend": "sglang", "request_rate": Infinity, "max_concurrency": NaN,)"
+      R"( "low": -Infinity, "output_throughput": 92.56, "note": "NaN is fine in a string"})";
+  CHECK(numbers(extract_out("tput=json:output_throughput", out)) == std::vector<double>{92.56});
+  const auto message = error_of("rate=json:request_rate", out);
+  CHECK_THAT(message, Catch::Contains("metric 'rate'") && Catch::Contains("not a finite number"));
+  CHECK_THAT(error_of("c=json:max_concurrency", out), Catch::Contains("'NaN' is not a finite number"));
+  CHECK_THAT(error_of("l=json:low", out), Catch::Contains("'-Infinity'"));
+  CHECK_THAT(error_of("n=json:note", out),
+             Catch::Contains("'NaN is fine in a string' is not a")); // as written
+  // an error after a literal is still shown where it is in the text as printed
+  CHECK_THAT(error_of("m=json:a", "{\"a\": NaN, \"b\": tru}"), Catch::Contains("line 1, column 20"));
+}
+
+TEST_CASE("json takes the unit from a sibling 'unit' or from the key, and converts to --unit")
+{
+  // cargo-criterion's message format carries the unit next to each estimate.
+  const std::string criterion = R"({"typical": {"estimate": 1500.0, "lower_bound": 1400.0, "unit": "ns"}})";
+  const auto typical = extract_out("t=json:typical.estimate", criterion);
+  CHECK(typical[0].unit == "ns");
+  auto spec = parse_metric_spec("t=json:typical.estimate");
+  spec.unit = "us";
+  CHECK(extract(spec, ExtractInput{criterion, "", nullptr})[0].value == 1.5);
+
+  // vLLM's saved result: the unit is in the key.
+  const std::string vllm = R"({"median_ttft_ms": 250.0, "output_throughput": 1024.5})";
+  CHECK(extract_out("ttft=json:median_ttft_ms", vllm)[0].unit == "ms");
+  spec = parse_metric_spec("ttft=json:median_ttft_ms");
+  spec.unit = "s";
+  const auto seconds = extract(spec, ExtractInput{vllm, "", nullptr});
+  CHECK(seconds[0].value == 0.25);
+  CHECK(seconds[0].unit == "s");
+  spec.unit = "tok/s";
+  CHECK_THROWS_WITH(extract(spec, ExtractInput{vllm, "", nullptr}), Catch::Contains("metric 'ttft'") &&
+                                                                        Catch::Contains("'ms' (a time)") &&
+                                                                        Catch::Contains("'tok/s'"));
+  // unknown source unit: --unit labels
+  spec = parse_metric_spec("tput=json:output_throughput");
+  spec.unit = "tok/s";
+  CHECK(extract(spec, ExtractInput{vllm, "", nullptr})[0].unit == "tok/s");
+  CHECK(extract(spec, ExtractInput{vllm, "", nullptr})[0].value == 1024.5);
 }
 
 TEST_CASE("a path that leads nowhere says where it stopped and what is there")
@@ -87,7 +157,7 @@ TEST_CASE("malformed JSON is reported with its line, column and what to do")
 
   CHECK_THAT(error_of("m=json:a", "Segmentation fault\n"), Catch::Contains("line 1, column 1"));
   CHECK_THAT(error_of("m=json:a", "  \n"), Catch::Contains("stdout is empty"));
-  CHECK_THAT(error_of("m=json:a", R"({"a": NaN})"), Catch::Contains("NaN and Infinity are not JSON numbers"));
+  CHECK_THAT(error_of("m=json:a", R"({"a": NaNa})"), Catch::Contains("not valid JSON"));
 }
 
 TEST_CASE("a truncated document is reported at its end")

@@ -1,5 +1,5 @@
-#include "measure/extract.h"
 #include "extract_helpers.h"
+#include "measure/extract.h"
 
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -82,7 +82,38 @@ TEST_CASE("nvbench reads any summary tag and converts durations to the metric's 
   CHECK(us[0].value == Approx(25.0));
   CHECK(us[0].unit == "us");
   spec.unit = "tok/s";
-  CHECK_THROWS_WITH(extract_text(spec, k_copy_sweep), Catch::Contains("not a time unit"));
+  CHECK_THROWS_WITH(extract_text(spec, k_copy_sweep), Catch::Contains("metric 'gpu'") &&
+                                                          Catch::Contains("'s' (a time)") &&
+                                                          Catch::Contains("'tok/s' (a rate of tok)"));
+}
+
+TEST_CASE("nvbench byte rates convert to the --unit instead of being relabelled")
+{
+  // Before, --unit GB/s left 8.4e10 as it was and called it GB/s.
+  auto spec = parse_metric_spec("bw=nvbench:copy_sweep/nv/cold/bw/global/bytes_per_second");
+  spec.unit = "GB/s";
+  const auto bw = extract_text(spec, k_copy_sweep);
+  CHECK(bw[0].value == Approx(84.0));
+  CHECK(bw[0].unit == "GB/s");
+  spec.unit = "GiB/s";
+  CHECK(extract_text(spec, k_copy_sweep)[0].value == Approx(8.4e10 / 1073741824.0));
+}
+
+TEST_CASE("nvbench float axes are keyed by the text nvbench was given, not the binary float")
+{
+  // From nvbench's python/scripts/test_ref.json (single_float64_axis), abridged.
+  constexpr std::string_view k_float_axis = R"({"benchmarks": [{
+    "name": "single_float64_axis", "devices": [0],
+    "axes": [{"name": "Duration", "type": "float64", "flags": "",
+              "values": [{"input_string": "0.0003", "description": "", "value": 0.00030000000000000003}]}],
+    "states": [{"name": "Device=0 Duration=0.0003", "device": 0,
+                "axis_values": [{"name": "Duration", "type": "float64", "value": "0.00030000000000000003"}],
+                "summaries": [{"tag": "nv/cold/time/gpu/mean", "hint": "duration",
+                               "data": [{"name": "value", "type": "float64", "value": "0.000312"}]}],
+                "is_skipped": false}]}]})";
+  const auto values = extract_text("t=nvbench", k_float_axis);
+  REQUIRE(values.size() == 1);
+  CHECK(values[0].key == "single_float64_axis[Duration=0.0003]");
 }
 
 TEST_CASE("nvbench says which benchmarks and tags exist when the asked one is absent")

@@ -1,5 +1,5 @@
-#include "measure/extract.h"
 #include "extract_helpers.h"
+#include "measure/extract.h"
 
 #include "util/error.h"
 
@@ -65,6 +65,34 @@ TEST_CASE("regex anchors match at line starts and the metric unit is carried")
   CHECK(values[1].unit == "us");
 }
 
+TEST_CASE("regex takes the unit printed after the capture and converts to one unit")
+{
+  const auto values =
+      extract_out("v=regex:verify: ([0-9.]+)", "verify: 14.5 ms\nverify: 1500 us\nverify: 2\n");
+  CHECK(numbers(values) == std::vector<double>{14.5, 1.5, 2});
+  CHECK(values[1].unit == "ms");
+  // inside the match too, and only a unit ej knows
+  CHECK(extract_out("v=regex:took ([0-9.]+) s", "took 2 s\n")[0].unit == "s");
+  CHECK(extract_out("v=regex:([0-9]+) of", "3 of 4\n")[0].unit.empty());
+  // the name of the next statistic is not minutes
+  CHECK(extract_out("v=regex:avg ([0-9.]+)", "rtt avg 12.1 min 10.0 max 14.2\n")[0].unit.empty());
+  CHECK(extract_out("v=kv:avg", "avg: 12.1 min 10.0\n")[0].unit.empty());
+}
+
+TEST_CASE("a regex capture may hold digit-group separators")
+{
+  // Before, '1,036,537' was "not a number".
+  CHECK(numbers(extract_out("n=regex:tokens: ([0-9,]+)", "tokens: 1,036,537\n")) ==
+        std::vector<double>{1036537});
+  CHECK(numbers(extract_out("n=regex:tokens: ([0-9_.]+)", "tokens: 1_036_537.5\n")) ==
+        std::vector<double>{1036537.5});
+  CHECK(numbers(extract_out("n=regex:n=(\\S+)", "n=-12,345\n")) == std::vector<double>{-12345});
+  // not groups of three: not a number, rather than a guess
+  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,5\n"), Catch::Contains("'1,5' is not a number"));
+  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,0365\n"), Catch::Contains("is not a number"));
+  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,036_537\n"), Catch::Contains("is not a number"));
+}
+
 TEST_CASE("regex reads stderr when asked")
 {
   const auto values = extract_out("m=regex:stderr:took ([0-9]+) ms", "took 1 ms\n", "took 2 ms\n");
@@ -106,24 +134,79 @@ TEST_CASE("kv reads SGLang's bench_serving summary by its literal key")
   const auto values = extract_out("tok_s=kv:Output token throughput (tok/s)", k_sglang);
   REQUIRE(values.size() == 1); // "Peak output token throughput" is another metric
   CHECK(values[0].value == 92.56);
-  CHECK(values[0].unit.empty());
+  CHECK(values[0].unit == "tok/s"); // from the key
   CHECK(numbers(extract_out("e2e=kv:Mean E2E Latency (ms)", k_sglang)) == std::vector<double>{22070.47});
   CHECK(numbers(extract_out("ok=kv:Successful requests", k_sglang)) == std::vector<double>{200});
 }
 
-TEST_CASE("kv takes the unit written after the value unless the metric has one")
+TEST_CASE("kv takes the unit written after the value and converts the others to the first one's")
 {
   const auto values = extract_out("lat=kv:latency", "latency: 12.5 ms\nlatency=3.2us\nlatency = 7\n");
   REQUIRE(values.size() == 3);
   CHECK(values[0].value == 12.5);
   CHECK(values[0].unit == "ms");
-  CHECK(values[1].value == 3.2);
-  CHECK(values[1].unit == "us");
-  CHECK(values[2].unit.empty());
+  CHECK(values[1].value == Approx(0.0032)); // before, 3.2 joined the series of ms as it was
+  CHECK(values[1].unit == "ms");
+  CHECK(values[2].value == 7); // no unit printed: labelled, not converted
+  CHECK(values[2].unit == "ms");
 
   auto spec = parse_metric_spec("lat=kv:latency");
   spec.unit = "s";
-  CHECK(extract(spec, ExtractInput{"latency: 12.5 ms\n", "", nullptr})[0].unit == "s");
+  const auto seconds = extract(spec, ExtractInput{"latency: 12.5 ms\n", "", nullptr});
+  CHECK(seconds[0].unit == "s");
+  CHECK(seconds[0].value == 0.0125);
+  spec.unit = "GB/s";
+  CHECK_THROWS_WITH(extract(spec, ExtractInput{"latency: 12.5 ms\n", "", nullptr}),
+                    Catch::Contains("metric 'lat'") && Catch::Contains("'ms' (a time)") &&
+                        Catch::Contains("'GB/s' (a byte rate)"));
+  // a word after the number that is no unit is no reason to fail
+  CHECK(extract(spec, ExtractInput{"latency: 12.5 (avg)\n", "", nullptr})[0].unit == "GB/s");
+}
+
+TEST_CASE("values printed in several time units in one output become one unit")
+{
+  // The shape of torch.utils.benchmark Timer printouts: ns, us and ms in one run.
+  constexpr std::string_view k_torch =
+      R"(<torch.utils.benchmark.utils.common.Measurement object at 0x7f0e2c1d3a90>
+x.sum()
+  Median: 4.83 us
+  IQR:    0.10 us (4.78 to 4.88)
+  4 measurements, 100000 runs per measurement, 1 thread
+<torch.utils.benchmark.utils.common.Measurement object at 0x7f0e2c1d3b50>
+torch.mm(a, b)
+  Median: 1.24 ms
+  2 measurements, 100 runs per measurement, 1 thread
+<torch.utils.benchmark.utils.common.Measurement object at 0x7f0e2c1d3c10>
+x + 1
+  Median: 850.00 ns
+  2 measurements, 100000 runs per measurement, 1 thread
+)";
+  const auto values = extract_out("median=kv:Median", k_torch);
+  REQUIRE(values.size() == 3);
+  CHECK(values[0].value == 4.83);
+  CHECK(values[1].value == Approx(1240));
+  CHECK(values[2].value == Approx(0.85));
+  for (const auto& value : values) {
+    CHECK(value.unit == "us");
+  }
+  auto spec = parse_metric_spec("median=kv:Median");
+  spec.unit = "ns";
+  CHECK(numbers(extract(spec, ExtractInput{k_torch, "", nullptr})) ==
+        std::vector<double>{4830, 1240000, 850});
+}
+
+TEST_CASE("kv takes the unit written in the key and converts it to --unit")
+{
+  auto spec = parse_metric_spec("ttft=kv:Median TTFT (ms)");
+  const auto ms = extract(spec, ExtractInput{"Median TTFT (ms):    250.5\n", "", nullptr});
+  CHECK(ms[0].unit == "ms");
+  spec.unit = "s";
+  CHECK(extract(spec, ExtractInput{"Median TTFT (ms):    250.5\n", "", nullptr})[0].value == 0.2505);
+  const auto us = extract_out("lat=kv:latency_us", "latency_us=1500\n");
+  CHECK(us[0].unit == "us");
+  spec = parse_metric_spec("tput=kv:Output token throughput (tok/s)");
+  spec.unit = "tok/ms";
+  CHECK(extract(spec, ExtractInput{k_sglang, "", nullptr})[0].value == Approx(0.09256));
 }
 
 TEST_CASE("kv finds keys among several pairs on a line and after log prefixes")
@@ -186,4 +269,17 @@ TEST_CASE("a file named with @FILE is read through the callback, and a missing o
 
   ExtractInput missing{"", "", [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
   CHECK_THROWS_WITH(extract(spec, missing), Catch::Contains("did not write 'result.txt'"));
+}
+
+TEST_CASE("values of one metric in units that do not convert are an error naming both")
+{
+  const auto message = error_of("x=kv:x", "x: 5 ms\nx: 3 GB/s\n");
+  CHECK_THAT(message, Catch::Contains("metric 'x'") && Catch::Contains("'ms' (a time)") &&
+                          Catch::Contains("'GB/s' (a byte rate)"));
+  // a unit ej does not know cannot be converted to, but labels values that have none
+  auto spec = parse_metric_spec("x=kv:x");
+  spec.unit = "widgets";
+  CHECK(extract(spec, ExtractInput{"x: 5\n", "", nullptr})[0].unit == "widgets");
+  CHECK_THROWS_WITH(extract(spec, ExtractInput{"x: 5 ms\n", "", nullptr}),
+                    Catch::Contains("metric 'x'") && Catch::Contains("'widgets', a unit ej does not know"));
 }

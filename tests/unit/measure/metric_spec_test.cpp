@@ -121,15 +121,38 @@ TEST_CASE("the --unit and --better options change the named metric and reject un
   CHECK_THROWS_WITH(apply_better_option(specs, "tok_s=faster"),
                     Catch::Contains("neither 'higher' nor 'lower'"));
   CHECK_THROWS_AS(apply_better_option(specs, "tok_s"), ej::UsageError);
-  // hyperfine times can be converted to ns/us/ms/s only
-  CHECK_THROWS_WITH(apply_unit_option(specs, "t=tok/s"), Catch::Contains("none of them"));
+  // hyperfine times convert to other times only
+  CHECK_THROWS_WITH(apply_unit_option(specs, "t=tok/s"),
+                    Catch::Contains("metric 't' reads a time in 's'") && Catch::Contains("ns, us, ms, s"));
+  CHECK_THROWS_WITH(apply_unit_option(specs, "t=widgets"),
+                    Catch::Contains("does not know the unit 'widgets'"));
+  CHECK_THROWS_WITH(apply_unit_option(specs, "tok_s=ms"), Catch::Contains("'tok/s'"));
   CHECK(specs[1].unit == "ms");
+}
+
+TEST_CASE("a --unit is stored in ej's spelling, and labels what has no known unit")
+{
+  std::vector<MetricSpec> specs{parse_metric_spec("lat=kv:latency"), parse_metric_spec("x=kv:x")};
+  apply_unit_option(specs, "lat=usec");
+  CHECK(specs[0].unit == "us");
+  apply_unit_option(specs, "x=widgets"); // nothing to convert from: a label
+  CHECK(specs[1].unit == "widgets");
+}
+
+TEST_CASE("JSONPath is refused when the metric is defined, with the syntax to write instead")
+{
+  CHECK_THAT(usage_error_of("m=json:$.x"), Catch::Contains("JSONPath") && Catch::Contains("/results/0/mean"));
+  CHECK_THAT(usage_error_of("m=json:results[0].mean"), Catch::Contains("results.0.mean"));
+  CHECK_THAT(usage_error_of("m=json:results.*.mean"), Catch::Contains("JSONPath"));
 }
 
 TEST_CASE("the effective unit says the extractor's default when none was given")
 {
   CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum")) == "ns");
-  CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum#items_per_second")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum#items_per_second")) == "items/s");
+  CHECK(effective_unit(parse_metric_spec("a=gbench:BM_Sum#widgets")) == "");
+  CHECK(effective_unit(parse_metric_spec("a=kv:Median TTFT (ms)")) == "ms");
+  CHECK(effective_unit(parse_metric_spec("a=json:/results/0/p99_itl_ms")) == "ms");
   CHECK(effective_unit(parse_metric_spec("a=hyperfine")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "");

@@ -1,0 +1,220 @@
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/run_support.h"
+#include "cli/workspace.h"
+#include "core/bench_definition.h"
+#include "measure/direction.h"
+#include "measure/extract.h"
+#include "measure/metric_spec.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+// ej bench test: what metrics would read from a saved output, before registering them.
+namespace ej::cli {
+
+namespace {
+
+struct TestOptions {
+  std::vector<std::string> metrics;
+  std::vector<std::string> units;
+  std::vector<std::string> betters;
+  std::optional<std::string> bench;
+  std::string file;
+  bool json = false;
+};
+
+struct TestedMetric {
+  measure::MetricSpec spec;
+  std::string direction; // why it is this way: "inferred from unit tok/s", "as registered"
+};
+
+std::string read_input(const std::string& file)
+{
+  if (file == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw Error("cannot read '{}': give the path of a saved output, or '-' to read stdin", file);
+  }
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The registered benchmark's metrics (if --bench), then the --metric ones, with --unit and
+// --better applied; new metrics get an inferred direction as bench add would give them.
+std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
+{
+  std::vector<measure::MetricSpec> registered;
+  if (options.bench) {
+    auto journal = open_journal(locate_workspace());
+    const auto bench = store::find_benchmark(journal.db(), *options.bench);
+    if (!bench) {
+      throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
+    }
+    registered = metric_specs(core::bench_definition_from_json(bench->definition));
+  }
+  std::vector<measure::MetricSpec> added;
+  for (const auto& text : options.metrics) {
+    added.push_back(measure::parse_metric_spec(text));
+    for (const auto& spec : registered) {
+      if (spec.name == added.back().name) {
+        throw UsageError(
+            "the metric '{}' is registered with benchmark {} already; name the new one differently",
+            spec.name, *options.bench);
+      }
+    }
+  }
+  if (registered.empty() && added.empty()) {
+    throw UsageError("nothing to test: give --metric NAME=KIND[:ARG] or --bench NAME");
+  }
+  std::vector<measure::MetricSpec> all = registered;
+  all.insert(all.end(), added.begin(), added.end());
+  for (const auto& unit : options.units) {
+    measure::apply_unit_option(all, unit);
+  }
+  std::vector<measure::MetricSpec> fresh(all.begin() + static_cast<std::ptrdiff_t>(registered.size()),
+                                         all.end());
+  all.resize(registered.size());
+  std::vector<std::string> registered_betters;
+  std::vector<std::string> fresh_betters;
+  for (const auto& better : options.betters) {
+    const auto name = better.substr(0, better.find('='));
+    const bool is_fresh =
+        std::any_of(fresh.begin(), fresh.end(), [&](const auto& s) { return s.name == name; });
+    (is_fresh ? fresh_betters : registered_betters).push_back(better);
+  }
+  for (const auto& better : registered_betters) {
+    measure::apply_better_option(all, better);
+  }
+  std::vector<TestedMetric> out;
+  for (const auto& spec : all) {
+    const bool given = std::any_of(registered_betters.begin(), registered_betters.end(),
+                                   [&](const auto& b) { return b.substr(0, b.find('=')) == spec.name; });
+    out.push_back({spec, given ? "given with --better" : "as registered"});
+  }
+  const auto inferences = measure::settle_directions(fresh, fresh_betters);
+  for (const auto& spec : fresh) {
+    std::string direction = "given with --better";
+    for (const auto& [name, inferred] : inferences) {
+      if (name == spec.name) {
+        direction = inferred.reason.empty() ? "the default: neither its unit nor its name says"
+                                            : "inferred from " + inferred.reason;
+      }
+    }
+    out.push_back({spec, direction});
+  }
+  return out;
+}
+
+std::string_view kind_of(const measure::ExtractedValue& value)
+{
+  return value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample";
+}
+
+// The one unit settle_units gave the values (a gbench cv row keeps none of its own).
+std::string unit_of(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
+{
+  for (const auto& value : values) {
+    if (!value.ratio) {
+      return value.unit;
+    }
+  }
+  return measure::effective_unit(metric.spec);
+}
+
+nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
+{
+  auto out = nlohmann::json::array();
+  for (const auto& value : values) {
+    nlohmann::json item{
+        {"key", value.key}, {"kind", kind_of(value)}, {"unit", value.unit}, {"note", value.note}};
+    item["value"] = value.skipped ? nlohmann::json(nullptr) : nlohmann::json(value.value);
+    item["relative_stdev"] =
+        value.relative_stdev ? nlohmann::json(*value.relative_stdev) : nlohmann::json(nullptr);
+    out.push_back(std::move(item));
+  }
+  return {{"name", metric.spec.name},
+          {"spec", measure::to_spec_string(metric.spec)},
+          {"unit", unit_of(metric, values)},
+          {"better", measure::to_string(metric.spec.better)},
+          {"direction", metric.direction},
+          {"values", out}};
+}
+
+void print_values(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
+{
+  const std::string unit = unit_of(metric, values);
+  fmt::print("{}  {}\n", paint(metric.spec.name, Colour::Bold), measure::to_spec_string(metric.spec));
+  fmt::print("  {} value{}{}, {} is better ({})\n", values.size(), values.size() == 1 ? "" : "s",
+             unit.empty() ? ", no unit" : " in " + unit, measure::to_string(metric.spec.better),
+             metric.direction);
+  std::size_t width = 0;
+  for (const auto& value : values) {
+    width = std::max(width, value.key.size());
+  }
+  for (const auto& value : values) {
+    std::string shown;
+    if (value.skipped) {
+      shown = "skipped: " + value.note;
+    } else {
+      shown = fmt::format("{}{}", value.value, value.unit.empty() ? "" : " " + value.unit);
+      if (value.aggregate) {
+        shown += "  (aggregate" + (value.note.empty() ? std::string() : " " + value.note) + ")";
+      }
+      if (value.relative_stdev) {
+        shown += fmt::format("  (noise {:.2f}%)", *value.relative_stdev * 100);
+      }
+    }
+    fmt::print("  {:<{}}{}\n", value.key, width == 0 ? 0 : width + 2, shown);
+  }
+}
+
+void run_bench_test(const TestOptions& options)
+{
+  // The metrics, as bench add would register them.
+  const auto metrics = metrics_to_test(options);
+  // The saved output stands for stdout, stderr and any result file a metric reads.
+  const std::string text = read_input(options.file);
+  const measure::ExtractInput input{text, text, [&text](const std::string&) { return std::optional(text); }};
+  // Each metric's values, failing as ej run would on the first metric that reads nothing.
+  auto json = nlohmann::json::array();
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const auto values = measure::extract(metrics[i].spec, input);
+    if (options.json) {
+      json.push_back(to_json(metrics[i], values));
+    } else {
+      fmt::print("{}", i == 0 ? "" : "\n");
+      print_values(metrics[i], values);
+    }
+  }
+  if (options.json) {
+    print_json(json);
+  }
+}
+
+} // namespace
+
+void register_bench_test(CLI::App& bench)
+{
+  auto options = std::make_shared<TestOptions>();
+  auto* test = bench.add_subcommand(
+      "test", "Show what metrics read from a saved output: ej bench test --metric SPEC [--unit ...] FILE|-");
+  test->add_option("file", options->file,
+                   "A saved output ('-' for stdin); it stands for stdout, stderr and the metric's @FILE")
+      ->required();
+  test->add_option("--metric", options->metrics, "NAME=KIND[:ARG], as for bench add (repeatable)");
+  test->add_option("--unit", options->units, "NAME=UNIT (repeatable)");
+  test->add_option("--better", options->betters, "NAME=higher|lower (repeatable; default: inferred)");
+  test->add_option("--bench", options->bench, "Also test the metrics of this registered benchmark");
+  test->add_flag("--json", options->json, "Print JSON");
+  test->callback([options] { run_bench_test(*options); });
+}
+
+} // namespace ej::cli

@@ -1,0 +1,148 @@
+#include "measure/direction.h"
+
+#include "measure/units.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <set>
+#include <string_view>
+
+namespace ej::measure {
+
+namespace {
+
+constexpr std::array<std::string_view, 22> k_higher_words{
+    "throughput", "tput", "goodput", "bandwidth", "bw",    "busbw",   "algbw",  "speedup",
+    "qps",        "tps",  "rps",     "iops",      "flops", "gflops",  "tflops", "gbps",
+    "mbps",       "gbs",  "hit",     "hits",      "score", "accuracy"};
+constexpr std::array<std::string_view, 24> k_lower_words{
+    "latency",  "lat",  "time",   "times",  "duration", "elapsed", "wall",  "runtime",
+    "ttft",     "tpot", "itl",    "e2el",   "e2e",      "delay",   "wait",  "cycles",
+    "overhead", "miss", "misses", "errors", "error",    "rss",     "stall", "jitter"};
+
+std::vector<std::string> words_of(std::string_view text)
+{
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      words.push_back(word);
+      word.clear();
+    }
+  }
+  if (!word.empty()) {
+    words.push_back(word);
+  }
+  return words;
+}
+
+std::optional<InferredBetter> from_unit(const std::optional<Unit>& unit, std::string_view where)
+{
+  if (!unit) {
+    return std::nullopt;
+  }
+  const auto higher = higher_is_better(*unit);
+  if (!higher) {
+    return std::nullopt;
+  }
+  return InferredBetter{*higher ? Better::Higher : Better::Lower,
+                        "unit " + unit->symbol + std::string(where)};
+}
+
+// The head word of a compound comes last ("output token throughput"): read from the end.
+std::optional<InferredBetter> from_words(std::string_view text, std::string_view where)
+{
+  const auto words = words_of(text);
+  for (auto word = words.rbegin(); word != words.rend(); ++word) {
+    const auto is = [&word](std::string_view known) { return known == *word; };
+    if (std::any_of(k_higher_words.begin(), k_higher_words.end(), is)) {
+      return InferredBetter{Better::Higher, "the word '" + *word + "' in its " + std::string(where)};
+    }
+    if (std::any_of(k_lower_words.begin(), k_lower_words.end(), is)) {
+      return InferredBetter{Better::Lower, "the word '" + *word + "' in its " + std::string(where)};
+    }
+  }
+  return std::nullopt;
+}
+
+// The text beyond the name that may say what the value is: a kv key, a JSON key, a gbench field
+// or an nvbench tag.
+std::string described_text(const MetricSpec& spec)
+{
+  switch (spec.kind) {
+  case ExtractorKind::Kv:
+  case ExtractorKind::Json:
+    return spec.arg;
+  case ExtractorKind::Gbench: {
+    const auto hash = spec.arg.rfind('#');
+    return hash == std::string::npos ? "" : spec.arg.substr(hash + 1);
+  }
+  case ExtractorKind::Nvbench: {
+    const auto slash = spec.arg.find('/');
+    return slash == std::string::npos ? "" : spec.arg.substr(slash + 1);
+  }
+  case ExtractorKind::Regex:
+  case ExtractorKind::Hyperfine:
+    break;
+  }
+  return "";
+}
+
+} // namespace
+
+InferredBetter infer_better(const MetricSpec& spec)
+{
+  if (auto inferred = from_unit(parse_unit(effective_unit(spec)), "")) {
+    return *inferred;
+  }
+  if (auto inferred = from_unit(unit_in_name(spec.name), " (in its name)")) {
+    return *inferred;
+  }
+  if (auto inferred = from_words(spec.name, "name")) {
+    return *inferred;
+  }
+  if (auto inferred = from_words(described_text(spec), spec.kind == ExtractorKind::Kv ? "key" : "field")) {
+    return *inferred;
+  }
+  return InferredBetter{};
+}
+
+std::string describe_inference(const std::string& metric, const InferredBetter& inferred)
+{
+  const auto other = inferred.better == Better::Higher ? Better::Lower : Better::Higher;
+  if (inferred.reason.empty()) {
+    return fmt::format("{}: {} is better (the default: neither its unit nor its name says; --better {}={} to "
+                       "change)",
+                       metric, to_string(inferred.better), metric, to_string(other));
+  }
+  return fmt::format("{}: {} is better (inferred from {}; --better {}={} to change)", metric,
+                     to_string(inferred.better), inferred.reason, metric, to_string(other));
+}
+
+std::vector<std::pair<std::string, InferredBetter>> settle_directions(std::vector<MetricSpec>& specs,
+                                                                      const std::vector<std::string>& options)
+{
+  std::set<std::string> named;
+  for (const auto& option : options) {
+    apply_better_option(specs, option);
+    named.insert(option.substr(0, option.find('=')));
+  }
+  std::vector<std::pair<std::string, InferredBetter>> inferences;
+  for (auto& spec : specs) {
+    if (named.contains(spec.name)) {
+      continue;
+    }
+    auto inferred = infer_better(spec);
+    spec.better = inferred.better;
+    inferences.emplace_back(spec.name, std::move(inferred));
+  }
+  return inferences;
+}
+
+} // namespace ej::measure
