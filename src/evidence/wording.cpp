@@ -1,6 +1,6 @@
 #include "evidence/wording.h"
 
-#include "measure/time_unit.h"
+#include "measure/units.h"
 #include "render/number_format.h"
 
 #include <fmt/format.h>
@@ -35,18 +35,26 @@ std::string with_unit(std::string number, std::string_view unit)
 
 Quantity quantity_of(std::string_view metric, std::string_view unit)
 {
-  if (!unit.empty() && measure::seconds_per_time_unit(unit)) {
-    return Quantity::Time;
+  auto parsed = measure::parse_unit(unit);
+  if (!parsed) {
+    parsed = measure::unit_in_name(metric);
   }
-  const auto u = lower(unit);
-  if (u.size() > 2 && u.ends_with("/s")) {
-    return Quantity::Rate;
+  if (parsed) {
+    switch (parsed->dimension) {
+    case measure::Dimension::Time:
+      return Quantity::Time;
+    case measure::Dimension::ByteRate:
+    case measure::Dimension::Rate:
+      return Quantity::Rate;
+    default:
+      return Quantity::Other;
+    }
   }
   const auto name = lower(metric);
   if (contains_any(name, {"throughput", "bandwidth", "tok_s", "per_s", "_gbs", "flops", "qps", "rps"})) {
     return Quantity::Rate;
   }
-  if (unit.empty() && contains_any(name, {"latency", "time", "ttft", "itl", "tpot", "duration"})) {
+  if (contains_any(name, {"latency", "time", "ttft", "itl", "tpot", "duration"})) {
     return Quantity::Time;
   }
   return Quantity::Other;
