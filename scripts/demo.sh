@@ -44,7 +44,7 @@ step "$ej" show 4 --diff
 # with the blocked kernel switched on (what the second attempt changes), judged size by size
 # against the baseline with real statistics.
 cpu_bench="$root/build/demo/examples/cpu-bench/ej-example-cpu"
-step "$ej" plan new transpose --title "Matrix transpose on the CPU" --target "time_ms < 20"
+step "$ej" plan new transpose --title "Matrix transpose on the CPU" --target "time_ms < 50"
 step "$ej" bench add transpose --param size=1024,2048 --warmup 1 --repeat 10 \
   --metric 'time_ms=regex:time_ms=([0-9.]+)' --unit time_ms=ms --better time_ms=lower \
   --metric 'throughput_gbs=regex:throughput_gbs=([0-9.]+)' --unit throughput_gbs=GB/s --better throughput_gbs=higher \

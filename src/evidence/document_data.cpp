@@ -116,20 +116,26 @@ PrimaryMetric primary_metric(store::Journal& journal, const std::string& bench)
   return primary;
 }
 
-std::optional<measure::Summary> summary_of(const std::vector<core::SampleRecord>& samples,
-                                           const std::string& metric)
+// The medians of a run's primary metric, one per combination (and key).
+std::vector<double> run_medians(store::Journal& journal, int run, const std::string& metric)
 {
-  for (const auto& series : run_series(samples)) {
+  std::vector<double> medians;
+  for (const auto& series : run_series(store::run_samples(journal.db(), run))) {
     if (series.metric == metric && !series.values.empty()) {
-      return measure::summarize(series.values);
+      medians.push_back(measure::median(series.values));
     }
   }
-  return std::nullopt;
+  return medians;
 }
 
-std::optional<measure::Summary> run_summary(store::Journal& journal, int run, const std::string& metric)
+// "27.80", or "11.50 … 27.80" over a sweep; empty without samples.
+std::string medians_text(const std::vector<double>& medians)
 {
-  return summary_of(store::run_samples(journal.db(), run), metric);
+  if (medians.empty()) {
+    return "";
+  }
+  const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+  return medians.size() == 1 ? number(*low) : number(*low) + " … " + number(*high);
 }
 
 TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary)
@@ -312,8 +318,8 @@ TemplateData baseline_data(store::Journal& journal, const std::string& plan, con
     put(entry, "imported", run && run->status == "imported");
     put(entry, "median", false);
     put(entry, "unit", inline_text(primary.unit));
-    if (const auto summary = run_summary(journal, b.run, primary.name)) {
-      put(entry, "median", number(summary->median));
+    if (const auto text = medians_text(run_medians(journal, b.run, primary.name)); !text.empty()) {
+      put(entry, "median", text);
     }
     const auto before = previous.find(b.bench);
     put(entry, "moved", before != previous.end());
@@ -347,9 +353,9 @@ TemplateData baseline_data(store::Journal& journal, const std::string& plan, con
     put(out, "current", false);
   } else {
     put(out, "current", TemplateData(moves.list_value().back()));
-    const auto summary = run_summary(journal, history.back().run, primary.name);
-    if (summary) {
-      baseline_median = summary->median;
+    // A sweep's baseline has no one value to draw a line at.
+    if (const auto medians = run_medians(journal, history.back().run, primary.name); medians.size() == 1) {
+      baseline_median = medians.front();
     }
   }
   put(out, "has_history", moves.list_value().size() > 1);
@@ -386,13 +392,12 @@ void add_medians(TemplateData& row, const RunSet& set, const PrimaryMetric& prim
     const auto where = series_where(series);
     chart.points.push_back(
         {where.empty() ? fmt::format("#{}", attempt.number) : fmt::format("#{} {}", attempt.number, where),
-         stats.median, stats.q1, stats.q3, attempt.status});
+         stats.median, stats.q1, stats.q3, attempt.status, where});
   }
   if (medians.empty()) {
     return;
   }
-  const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
-  put(row, "median", medians.size() == 1 ? number(*low) : number(*low) + " … " + number(*high));
+  put(row, "median", medians_text(medians));
   put(row, "has_median", true);
 }
 

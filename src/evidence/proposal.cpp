@@ -49,7 +49,7 @@ Proposal propose_status(const Verdict& v, const std::string& target_text)
   if (v.sweep()) {
     proposal.reason += fmt::format("; overall {}", measure::to_string(v.outcome));
     if (!v.crossover.empty()) {
-      proposal.reason += " (" + v.crossover + ")";
+      proposal.reason += ": " + v.crossover;
     }
   }
   proposal.reason += target_evidence(v, target_text);

@@ -211,14 +211,24 @@ std::string render_chart_svg(const ChartData& chart)
       std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(k_min_label_spacing / spacing)));
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 4;
 
-  std::string polyline;
+  // One line per group (a sweep's combination), through the attempts in order: a line never
+  // joins one combination's median to another's.
+  std::vector<std::pair<std::string, std::string>> polylines; // group, points; in first appearance
   for (std::size_t i = 0; i < n; ++i) {
-    if (std::isfinite(chart.points[i].median)) {
-      polyline += (polyline.empty() ? "" : " ") + px(x_of(i)) + "," + px(scale.y(chart.points[i].median));
+    if (!std::isfinite(chart.points[i].median)) {
+      continue;
     }
+    const auto& group = chart.points[i].group;
+    auto line =
+        std::find_if(polylines.begin(), polylines.end(), [&](const auto& p) { return p.first == group; });
+    if (line == polylines.end()) {
+      line = polylines.insert(polylines.end(), {group, ""});
+    }
+    line->second +=
+        (line->second.empty() ? "" : " ") + px(x_of(i)) + "," + px(scale.y(chart.points[i].median));
   }
-  if (!polyline.empty()) {
-    add(out, "<polyline points=\"{}\" fill=\"none\" stroke=\"#90a4ae\" stroke-width=\"1\"/>\n", polyline);
+  for (const auto& [group, points] : polylines) {
+    add(out, "<polyline points=\"{}\" fill=\"none\" stroke=\"#90a4ae\" stroke-width=\"1\"/>\n", points);
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& point = chart.points[i];

@@ -14,6 +14,7 @@ struct ChartPoint {
   std::optional<double> low; // interval drawn as a bar from low to high when both are set
   std::optional<double> high;
   std::optional<core::Status> status; // colours the point
+  std::string group;                  // points of one group are joined by a line ("size=2" of a sweep)
 };
 
 struct ChartData {
@@ -22,7 +23,7 @@ struct ChartData {
   std::string unit;   // "ms"; may be empty
   bool higher_is_better = true;
   std::vector<ChartPoint> points; // in the order they are drawn, left to right
-  std::optional<double> baseline; // horizontal lines, labelled
+  std::optional<double> baseline; // horizontal lines, labelled (no baseline line for a sweep: no one value)
   std::optional<double> target;
 };
 

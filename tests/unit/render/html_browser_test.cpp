@@ -43,8 +43,8 @@ TEST_CASE("a headless browser shows the HTML report with its table and chart")
   ChartData chart;
   chart.title = "throughput";
   chart.metric = "tok/s";
-  chart.points = {{"#1", 54.1, std::nullopt, std::nullopt, ej::core::Status::Rejected},
-                  {"#2", 96.1, std::nullopt, std::nullopt, ej::core::Status::Adopted}};
+  chart.points = {{"#1", 54.1, std::nullopt, std::nullopt, ej::core::Status::Rejected, ""},
+                  {"#2", 96.1, std::nullopt, std::nullopt, ej::core::Status::Adopted, ""}};
   chart.baseline = 89.5;
   const std::string markdown =
       "# Report\n\n| attempt | tok/s |\n|---|---|\n| #2 | 96.1 |\n\n![chart](chart:t)\n";

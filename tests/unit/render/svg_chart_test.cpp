@@ -23,9 +23,9 @@ ChartData eagle_chart()
   chart.title = "Speculative decoding <EAGLE-3> & friends";
   chart.metric = "throughput";
   chart.unit = "tok/s";
-  chart.points = {{"#1", 54.1, 53.0, 55.2, ej::core::Status::Rejected},
-                  {"#2", 60.3, std::nullopt, std::nullopt, ej::core::Status::Blocked},
-                  {"#3", 96.1, 95.0, 97.4, ej::core::Status::Adopted}};
+  chart.points = {{"#1", 54.1, 53.0, 55.2, ej::core::Status::Rejected, ""},
+                  {"#2", 60.3, std::nullopt, std::nullopt, ej::core::Status::Blocked, ""},
+                  {"#3", 96.1, 95.0, 97.4, ej::core::Status::Adopted, ""}};
   chart.baseline = 89.5;
   chart.target = 92.6;
   return chart;
@@ -91,16 +91,16 @@ TEST_CASE("one point, or points all equal, draw without dividing by zero")
 {
   ChartData chart;
   chart.metric = "verify_ms";
-  chart.points = {{"#1", 15.0, std::nullopt, std::nullopt, std::nullopt}};
+  chart.points = {{"#1", 15.0, std::nullopt, std::nullopt, std::nullopt, ""}};
   auto svg = render_chart_svg(chart);
   check_well_formed(svg);
   CHECK(count(svg, "<circle") == 1);
-  chart.points.push_back({"#2", 15.0, 15.0, 15.0, std::nullopt});
+  chart.points.push_back({"#2", 15.0, 15.0, 15.0, std::nullopt, ""});
   chart.baseline = 15.0;
   svg = render_chart_svg(chart);
   check_well_formed(svg);
   CHECK(count(svg, "<circle") == 2);
-  chart.points = {{"#1", 0.0, std::nullopt, std::nullopt, std::nullopt}};
+  chart.points = {{"#1", 0.0, std::nullopt, std::nullopt, std::nullopt, ""}};
   chart.baseline.reset();
   check_well_formed(render_chart_svg(chart));
 }
@@ -112,7 +112,7 @@ TEST_CASE("a thousand points are all drawn but their labels are thinned")
   chart.unit = "us";
   for (int i = 0; i < 1000; ++i) {
     chart.points.push_back(
-        {fmt::format("#{}", i + 1), 100.0 + (i % 17) * 0.25, std::nullopt, std::nullopt, std::nullopt});
+        {fmt::format("#{}", i + 1), 100.0 + (i % 17) * 0.25, std::nullopt, std::nullopt, std::nullopt, ""});
   }
   const auto svg = render_chart_svg(chart);
   check_well_formed(svg);
@@ -127,9 +127,24 @@ TEST_CASE("non-finite values are left out of the chart")
 {
   ChartData chart;
   chart.metric = "x";
-  chart.points = {{"#1", std::numeric_limits<double>::quiet_NaN(), std::nullopt, std::nullopt, std::nullopt},
-                  {"#2", 3.0, std::nullopt, std::numeric_limits<double>::infinity(), std::nullopt}};
+  chart.points = {
+      {"#1", std::numeric_limits<double>::quiet_NaN(), std::nullopt, std::nullopt, std::nullopt, ""},
+      {"#2", 3.0, std::nullopt, std::numeric_limits<double>::infinity(), std::nullopt, ""}};
   const auto svg = render_chart_svg(chart);
   check_well_formed(svg);
   CHECK(count(svg, "<circle") == 1);
+}
+
+TEST_CASE("Lines join the points of one group only: a sweep's combinations are not joined to each other")
+{
+  ChartData chart;
+  chart.metric = "x";
+  chart.points = {{"#1 size=1", 10.0, std::nullopt, std::nullopt, std::nullopt, "size=1"},
+                  {"#1 size=2", 20.0, std::nullopt, std::nullopt, std::nullopt, "size=2"},
+                  {"#2 size=1", 9.0, std::nullopt, std::nullopt, std::nullopt, "size=1"},
+                  {"#2 size=2", 8.0, std::nullopt, std::nullopt, std::nullopt, "size=2"}};
+  const auto svg = render_chart_svg(chart);
+  check_well_formed(svg);
+  CHECK(count(svg, "<polyline") == 2);
+  CHECK(count(svg, "<circle") == 4);
 }
