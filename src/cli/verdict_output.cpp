@@ -94,7 +94,7 @@ nlohmann::json verdict_json(const evidence::Verdict& v)
           {"baseline_now", v.baseline_now ? nlohmann::json(*v.baseline_now) : nlohmann::json()},
           {"against", v.against == evidence::Against::CurrentBaseline ? "current" : "then"},
           {"candidate", v.candidate.label},
-          {"imported", v.candidate.imported()},
+          {"imported", v.imported},
           {"metric", v.metric},
           {"unit", v.unit},
           {"outcome", measure::to_string(v.outcome)},

@@ -91,6 +91,9 @@ std::string verdict_text(const Verdict& v, std::optional<int> baseline_then)
   if (!v.environment_fields.empty()) {
     text += "; environments differ: " + util::join(v.environment_fields, ", ");
   }
+  if (v.imported) {
+    text += "; imported figures, not measured by ej";
+  }
   return text;
 }
 
@@ -150,6 +153,8 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.environment_changes = std::move(report->env_changes);
   v.environment_fields = std::move(report->env_fields);
   v.warnings = std::move(report->warnings);
+  v.imported = reference->imported() || std::any_of(candidate.runs.begin(), candidate.runs.end(),
+                                                    [](const auto& run) { return run.status == "imported"; });
   v.candidate = std::move(candidate);
   evaluate_target(v, reader.plan_target(plan));
   v.text = verdict_text(v, then);

@@ -38,7 +38,8 @@ struct Verdict {
   std::vector<std::string> environment_changes;
   std::vector<std::string> environment_fields;
   std::vector<std::string> warnings;
-  std::string text; // one line: the comparison(s), against which baseline, the environment warning
+  bool imported = false; // either side holds figures recorded with `ej record`
+  std::string text;      // one line: the comparison(s), against which baseline, the environment warning
 
   bool sweep() const { return combinations.size() > 1; }
   // The target met at every combination judged; empty without a target on a measured metric.

@@ -276,7 +276,8 @@ TEST_CASE("runs of an attempt in a plan with a baseline show their verdict in ej
   CHECK_THAT(repo.ok({"log"}), !Catch::Contains("improved"));
 
   repo.ok({"plan", "baseline", "p", "--run", "1"});
-  const std::string verdict = "-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029) vs run #1";
+  const std::string verdict = "-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029) vs run #1; imported "
+                              "figures, not measured by ej";
   CHECK_THAT(repo.ok({"show", "2"}), Catch::Contains(verdict));
   CHECK_THAT(repo.ok({"log"}), Catch::Contains(verdict));
   CHECK_THAT(repo.ok({"runs"}), Catch::Contains(verdict));

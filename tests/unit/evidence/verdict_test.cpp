@@ -157,7 +157,9 @@ TEST_CASE("One imported figure per side gives the change and the factor, and no 
   const auto& c = v->combinations.front().comparison;
   CHECK(c.basis == measure::Basis::SingleFigures);
   CHECK_FALSE(c.p_value);
-  CHECK(v->text == "+3.78% 1.04x higher throughput, single figures, no test vs run #1");
+  CHECK(v->text == "+3.78% 1.04x higher throughput, single figures, no test vs run #1; imported figures, not "
+                   "measured by ej");
+  CHECK(v->imported);
   CHECK(v->candidate.imported());
 }
 
