@@ -80,14 +80,9 @@ void warn_waiting(const RunSet& set, Reader& reader, std::vector<std::string>& w
     if (run.status == "imported") {
       continue;
     }
-    double wall = 0;
-    double cpu = 0;
-    for (const auto& repeat : store::run_repeats(reader.journal().db(), run.number)) {
-      if (!repeat.warmup) {
-        wall += repeat.wall_s;
-        cpu += repeat.user_s + repeat.sys_s;
-      }
-    }
+    const auto times = store::run_times(reader.journal().db(), run.number);
+    const double wall = times.wall_s;
+    const double cpu = times.cpu_s;
     if (wall > 0 && wall > k_wall_over_cpu * cpu) {
       warnings.push_back(
           fmt::format("run #{}: wall time is {} the CPU time ({:.3g} s vs {:.3g} s): the benchmark mostly "

@@ -192,6 +192,20 @@ std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& s
   return read_runs(select);
 }
 
+RunTimes run_times(Database& db, int run)
+{
+  auto select =
+      db.prepare("SELECT COALESCE(SUM(wall_s), 0), COALESCE(SUM(user_s + sys_s), 0) FROM run_repeats "
+                 "WHERE run = ? AND warmup = 0");
+  select.bind(1, run);
+  RunTimes times;
+  if (select.step()) {
+    times.wall_s = select.real(0);
+    times.cpu_s = select.real(1);
+  }
+  return times;
+}
+
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
 {
   auto select = db.prepare("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, "

@@ -31,6 +31,12 @@ struct RunFilter {
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
+// Wall and CPU (user + system) seconds of a run's measured repeats, summed in SQL.
+struct RunTimes {
+  double wall_s = 0;
+  double cpu_s = 0;
+};
+RunTimes run_times(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
 // Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read.
 std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);

@@ -160,3 +160,18 @@ TEST_CASE("imported single figures give the change and the factor, never a test 
   const auto judged = repo.ok({"judge", "2"});
   CHECK_THAT(judged, Catch::Contains("proposed status: inconclusive"));
 }
+
+TEST_CASE("ej compare says when a run mostly waited: its wall time far exceeds its CPU time")
+{
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh",
+             "n=$(cat counter 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter\n"
+             "sleep 0.05; echo \"x=1$((n % 5)).$((n % 3))\"\n");
+  repo.ok(
+      {"bench", "add", "s", "--shell", "sh bench.sh", "--repeat", "4", "--metric", "x=regex:x=([0-9.]+)"});
+  repo.ok({"run", "s", "--quiet"});
+  repo.ok({"run", "s", "--quiet"});
+  const auto text = repo.ok({"compare", "r1", "r2"});
+  CHECK_THAT(text, Catch::Contains("run #1: wall time is") && Catch::Contains("the benchmark mostly waited"));
+  CHECK_THAT(text, Catch::Contains("run #2: wall time is"));
+}
