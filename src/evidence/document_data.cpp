@@ -158,7 +158,8 @@ TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary
     put(entry, "unit", inline_text(primary.unit));
     const auto judgement = judge_run(reader, run);
     if (judgement.verdict) {
-      put(entry, "verdict", inline_text(judgement.verdict->text));
+      // The attempt's evidence line above says whether the baseline has moved since.
+      put(entry, "verdict", inline_text(judgement.verdict->brief));
     } else {
       put(entry, "verdict", false);
     }

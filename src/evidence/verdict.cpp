@@ -77,24 +77,29 @@ void evaluate_target(Verdict& v, const std::string& target_text)
                                                              : TargetMet::Somewhere;
 }
 
-std::string verdict_text(const Verdict& v, std::optional<int> baseline_then)
+// The verdict's line, and the same without the note that the baseline moved (for lines under one
+// that says it already).
+void set_texts(Verdict& v, std::optional<int> baseline_then)
 {
-  auto text = comparisons_text(v) + fmt::format(" vs run #{}", v.baseline_run);
+  const auto head = comparisons_text(v) + fmt::format(" vs run #{}", v.baseline_run);
+  std::string moved;
   if (v.against == Against::BaselineThen && v.baseline_now) {
-    text += fmt::format(", the baseline then; the baseline is now run #{}", *v.baseline_now);
+    moved = fmt::format(", the baseline then; the baseline is now run #{}", *v.baseline_now);
   }
   if (v.against == Against::CurrentBaseline) {
-    text += baseline_then && *baseline_then != v.baseline_run
+    moved = baseline_then && *baseline_then != v.baseline_run
                 ? fmt::format(", the current baseline (run #{} was the baseline then)", *baseline_then)
                 : ", the current baseline";
   }
+  std::string tail;
   if (!v.environment_fields.empty()) {
-    text += "; environments differ: " + util::join(v.environment_fields, ", ");
+    tail += "; environments differ: " + util::join(v.environment_fields, ", ");
   }
   if (v.imported) {
-    text += "; imported figures, not measured by ej";
+    tail += "; imported figures, not measured by ej";
   }
-  return text;
+  v.text = head + moved + tail;
+  v.brief = moved.empty() ? v.text : head + tail;
 }
 
 Judgement no_verdict(std::string why)
@@ -157,7 +162,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
                                                     [](const auto& run) { return run.status == "imported"; });
   v.candidate = std::move(candidate);
   evaluate_target(v, reader.plan_target(plan));
-  v.text = verdict_text(v, then);
+  set_texts(v, then);
   return {std::move(v), ""};
 }
 

@@ -40,6 +40,7 @@ struct Verdict {
   std::vector<std::string> warnings;
   bool imported = false; // either side holds figures recorded with `ej record`
   std::string text;      // one line: the comparison(s), against which baseline, the environment warning
+  std::string brief;     // the same without the note that the baseline moved, for lines under one that has it
 
   bool sweep() const { return combinations.size() > 1; }
   // The target met at every combination judged; empty without a target on a measured metric.

@@ -63,18 +63,16 @@ std::string format_change_percent(double percent)
   if (!std::isfinite(percent)) {
     return "n/a";
   }
+  // Decimals for 3 significant digits, never fewer than one; a value that rounds up to the next
+  // power of ten (9.996 -> 10.0) takes the decimals of that power. Thresholds, not log10: a plan
+  // document formats tens of thousands of these.
   const double magnitude = std::abs(percent);
-  // Decimals for 3 significant digits, never fewer than one.
   int decimals = 1;
-  if (magnitude > 0 && magnitude < 10) {
-    decimals = std::max(1, 2 - static_cast<int>(std::floor(std::log10(magnitude))));
-    // 9.996 rounds to 10.00 with 2 decimals: one fewer keeps 3 digits.
-    const double scale = std::pow(10.0, decimals);
-    if (std::round(magnitude * scale) / scale >= 10 && decimals > 1) {
-      --decimals;
-    }
+  double bound = 9.995;
+  for (int d = 2; d <= 10 && magnitude > 0 && magnitude < bound; ++d, bound /= 10) {
+    decimals = d;
   }
-  return format_percent(percent, std::min(decimals, 10));
+  return format_percent(percent, decimals);
 }
 
 std::string format_signed_number(double value, int significant)
