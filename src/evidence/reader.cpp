@@ -142,6 +142,7 @@ std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
 {
   const auto& newest_first = runs_of_attempt(attempt);
   RunSet set;
+  set.runs.reserve(newest_first.size()); // a run record is large: never copied twice
   for (const auto& run : newest_first) {
     if (!usable(run) || (!bench.empty() && run.bench != bench)) {
       continue;
@@ -220,6 +221,18 @@ const std::string& Reader::plan_target(const std::string& plan)
   if (found == m_targets.end()) {
     const auto record = store::find_plan(m_journal.db(), plan);
     found = m_targets.emplace(plan, record ? record->target : std::string()).first;
+  }
+  return found->second;
+}
+
+const std::optional<core::Target>& Reader::parsed_target(const std::string& plan)
+{
+  auto found = m_parsed_targets.find(plan);
+  if (found == m_parsed_targets.end()) {
+    const auto& text = plan_target(plan);
+    found =
+        m_parsed_targets.emplace(plan, text.empty() ? std::nullopt : std::optional(core::parse_target(text)))
+            .first;
   }
   return found->second;
 }

@@ -2,6 +2,7 @@
 
 #include "core/records.h"
 #include "core/run_records.h"
+#include "core/target.h"
 #include "evidence/metric_rules.h"
 #include "evidence/run_set.h"
 #include "evidence/series.h"
@@ -52,6 +53,8 @@ public:
   const std::vector<core::BaselineRecord>& baselines(const std::string& plan);
   std::optional<std::string> plan_of_attempt(int attempt);
   const std::string& plan_target(const std::string& plan);
+  // The plan's target parsed (once per plan); nullopt when it has none.
+  const std::optional<core::Target>& parsed_target(const std::string& plan);
   // A stored environment fingerprint; nullptr when the blob is missing.
   const nlohmann::json* environment(const std::string& blob);
 
@@ -67,6 +70,7 @@ private:
   std::map<std::pair<std::string, int>, MetricRules> m_rules;
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines;
   std::map<std::string, std::string> m_targets;
+  std::map<std::string, std::optional<core::Target>> m_parsed_targets;
   std::map<int, std::optional<std::string>> m_attempt_plans;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
 };

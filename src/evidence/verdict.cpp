@@ -51,12 +51,12 @@ std::string comparisons_text(const Verdict& v)
   return text + ": " + util::join(each, "; ");
 }
 
-void evaluate_target(Verdict& v, const std::string& target_text)
+void evaluate_target(Verdict& v, const std::optional<core::Target>& parsed)
 {
-  if (target_text.empty()) {
+  if (!parsed) {
     return;
   }
-  const auto target = core::parse_target(target_text);
+  const auto& target = *parsed;
   for (const auto& series : v.candidate.series) {
     if (series.metric != target.metric || series.values.empty()) {
       continue;
@@ -161,7 +161,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.imported = reference->imported() || std::any_of(candidate.runs.begin(), candidate.runs.end(),
                                                     [](const auto& run) { return run.status == "imported"; });
   v.candidate = std::move(candidate);
-  evaluate_target(v, reader.plan_target(plan));
+  evaluate_target(v, reader.parsed_target(plan));
   set_texts(v, then);
   return {std::move(v), ""};
 }

@@ -81,6 +81,25 @@ void warn_sample_size(Comparison& c, std::string_view side, std::size_t n)
   c.warnings.push_back(found->second);
 }
 
+// The median absolute deviation from `median` of ascending samples, without a copy: the deviations
+// of the values below the median ascend leftwards, those above rightwards, so the middle one is
+// found by merging the two runs from the median outwards.
+double median_deviation(const std::vector<double>& sorted, double median)
+{
+  const std::size_t n = sorted.size();
+  auto right =
+      static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), median) - sorted.begin());
+  std::size_t left = right; // sorted[left - 1] is the next value below
+  double previous = 0;
+  double current = 0;
+  for (std::size_t taken = 0; taken <= n / 2; ++taken) {
+    previous = current;
+    const bool take_right = left == 0 || (right < n && sorted[right] - median <= median - sorted[left - 1]);
+    current = take_right ? sorted[right++] - median : median - sorted[--left];
+  }
+  return n % 2 == 0 ? (previous + current) / 2 : current;
+}
+
 // High noise and outliers of one side, from its sorted samples, in O(n): hyperfine's wording.
 void warn_noise(Comparison& c, std::string_view side, const std::vector<double>& sorted, double median,
                 const CompareOptions& options)
@@ -92,11 +111,9 @@ void warn_noise(Comparison& c, std::string_view side, const std::vector<double>&
   const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
   double squares = 0;
   double absolute = 0;
-  std::vector<double> deviations(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    squares += (sorted[i] - mean) * (sorted[i] - mean);
-    absolute += std::abs(sorted[i] - median);
-    deviations[i] = std::abs(sorted[i] - median);
+  for (const double v : sorted) {
+    squares += (v - mean) * (v - mean);
+    absolute += std::abs(v - median);
   }
   const double stddev = std::sqrt(squares / static_cast<double>(n - 1));
   if (mean != 0 && stddev / std::abs(mean) > options.noisy_cv) {
@@ -105,12 +122,7 @@ void warn_noise(Comparison& c, std::string_view side, const std::vector<double>&
                     "quiet the machine or repeat more",
                     side, stddev / std::abs(mean) * 100, options.noisy_cv * 100));
   }
-  auto middle = deviations.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(deviations.begin(), middle, deviations.end());
-  double mad = *middle;
-  if (n % 2 == 0) {
-    mad = (mad + *std::max_element(deviations.begin(), middle)) / 2;
-  }
+  const double mad = median_deviation(sorted, median);
   // As summarize(): with a MAD of 0 the scaled mean absolute deviation stands in.
   const double scale = mad > 0 ? 1.4826 * mad : 1.2533 * absolute / static_cast<double>(n);
   if (scale == 0) {

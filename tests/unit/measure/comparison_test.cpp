@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
@@ -338,5 +341,30 @@ TEST_CASE("Each side's sample-size warning names that side and its own count, co
           "the reference has only 6 samples: the test can miss real changes; 9 or more per side "
           "are recommended");
     CHECK_FALSE(mentions(b, "the candidate has"));
+  }
+}
+
+TEST_CASE("The outliers a comparison warns of are the ones summarize flags")
+{
+  std::mt19937_64 random(7);
+  std::normal_distribution<double> noise(10.0, 0.1);
+  std::uniform_int_distribution<int> size(2, 40);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<double> samples(static_cast<std::size_t>(size(random)));
+    for (auto& x : samples) {
+      x = std::round(noise(random) * 100) / 100; // ties, as printed benchmark output has
+    }
+    if (round % 3 == 0) {
+      samples[0] += 5.0;
+    }
+    const std::vector<double> other{10.0, 10.1, 9.9, 10.05};
+    const auto c = compare(other, samples, lower_is_better());
+    const auto flagged = summarize(samples).outlier_indices.size();
+    INFO("round " << round << ", n = " << samples.size());
+    if (flagged == 0) {
+      CHECK_FALSE(mentions(c, "statistical outlier"));
+    } else {
+      CHECK(mentions(c, fmt::format("the candidate has {} statistical outlier", flagged)));
+    }
   }
 }
