@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 namespace ej::evidence {
 
@@ -231,18 +230,20 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
   std::stable_sort(candidate_series.begin(), candidate_series.end(), [&](const auto* a, const auto* b) {
     return (a->metric == rules.primary) > (b->metric == rules.primary);
   });
-  std::set<const SeriesSummary*> paired_reference;
+  std::vector<bool> paired_reference(reference.series.size(), false);
   std::vector<std::string> only_candidate;
   for (const auto* c : candidate_series) {
     const auto where = combination(*c);
+    // Without selectors the labels match as they are (a document compares 10,000 runs so).
     const auto r = std::find_if(reference.series.begin(), reference.series.end(), [&](const auto& s) {
-      return s.metric == c->metric && s.key == c->key && combination(s) == where;
+      return s.metric == c->metric && s.key == c->key &&
+             (chosen.empty() ? s.params == c->params : combination(s) == where);
     });
     if (r == reference.series.end()) {
       only_candidate.push_back(c->metric + (where.empty() ? "" : " [" + where + "]"));
       continue;
     }
-    paired_reference.insert(&*r);
+    paired_reference[static_cast<std::size_t>(r - reference.series.begin())] = true;
     if (r->values.empty() || c->values.empty()) {
       report.warnings.push_back(fmt::format("{}{}: no samples on {} side", c->metric,
                                             where.empty() ? "" : " [" + where + "]",
@@ -266,8 +267,9 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
     report.series.push_back(std::move(s));
   }
   std::vector<std::string> only_reference;
-  for (const auto& r : reference.series) {
-    if ((request.metric.empty() || r.metric == request.metric) && !paired_reference.count(&r)) {
+  for (std::size_t i = 0; i < reference.series.size(); ++i) {
+    const auto& r = reference.series[i];
+    if ((request.metric.empty() || r.metric == request.metric) && !paired_reference[i]) {
       const auto where = combination(r);
       only_reference.push_back(r.metric + (where.empty() ? "" : " [" + where + "]"));
     }
