@@ -3,7 +3,7 @@
 // What a benchmark measures and how ej reads it from the program's output.
 //
 // Option grammar (the contract of `ej bench add`):
-//   --metric NAME=KIND[:ARG]     KIND: regex kv json nvbench gbench hyperfine
+//   --metric NAME=KIND[:ARG]     KIND: a reader of readers.h (regex kv json nvbench gbench ...)
 //   --unit NAME=UNIT             e.g. --unit tok_s=tok/s; converts (units.h), or labels values
 //                                whose unit the output does not say
 //   --better NAME=higher|lower   default: inferred from the unit or name (direction.h)
@@ -47,8 +47,8 @@
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
 //     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
 // JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
-// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error. Python's NaN, Infinity and -Infinity are read, and are an
-// error only where a metric's value is one.
+// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error.
+// Python's NaN, Infinity and -Infinity are read, and are an error only where a metric's value is one.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -59,6 +59,7 @@
 
 namespace ej::measure {
 
+// One per reader (readers.h); stored in the journal by the reader's name, never by number.
 enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine };
 enum class Better { Lower, Higher };
 
