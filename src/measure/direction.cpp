@@ -78,6 +78,7 @@ std::string described_text(const MetricSpec& spec)
   switch (spec.kind) {
   case ExtractorKind::Kv:
   case ExtractorKind::Json:
+  case ExtractorKind::Nccl:
     return spec.arg;
   case ExtractorKind::Gbench: {
     const auto hash = spec.arg.rfind('#');

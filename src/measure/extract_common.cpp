@@ -160,6 +160,15 @@ std::string output_tail(std::string_view text, std::size_t max_lines)
   return out;
 }
 
+PerSplit split_per(std::string_view arg)
+{
+  const auto at = arg.rfind(";per=");
+  if (at == std::string_view::npos) {
+    return {arg, ""};
+  }
+  return {arg.substr(0, at), util::trim(arg.substr(at + 5))};
+}
+
 bool is_blank(char c)
 {
   return c == ' ' || c == '\t';

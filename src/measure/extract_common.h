@@ -32,6 +32,13 @@ std::optional<double> try_parse_number(std::string_view text);
 // The last lines (up to max_lines) of a text, indented, for "matched nothing" errors.
 std::string output_tail(std::string_view text, std::size_t max_lines = 10);
 
+// "BODY;per=FIELD": the body, and the field that keys each value ("" without ";per=").
+struct PerSplit {
+  std::string_view body;
+  std::string_view per;
+};
+PerSplit split_per(std::string_view arg);
+
 bool is_blank(char c);
 // The unit written after a number: glued ("3.2ms", "45%") or the next token ("12.5 ms"), unless
 // that token starts another pair or a remark, or is a statistic's name ("min", "max").

@@ -188,6 +188,37 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
               spec.name, detail::source_name(spec), failure.reason, describe_position(text, offset));
 }
 
+std::vector<nlohmann::json> parse_json_records(const MetricSpec& spec, std::string_view text)
+{
+  const auto quoted = quote_python_literals(text);
+  ParseFailure ignored;
+  if (auto document = try_parse(quoted.text, 0, ignored)) {
+    return {std::move(*document)};
+  }
+  std::vector<nlohmann::json> records;
+  std::size_t number = 0;
+  for (const auto& line : util::lines(quoted.text)) {
+    ++number;
+    const auto trimmed = util::trim(line);
+    if (!trimmed.starts_with('{')) {
+      continue; // a log line between records
+    }
+    try {
+      records.push_back(nlohmann::json::parse(trimmed));
+    } catch (const nlohmann::json::parse_error& error) {
+      throw Error("metric '{}': the record on line {} of {} is not valid JSON ({}): '{}'. Each line of JSON "
+                  "Lines must be one whole document; was the file cut short?",
+                  spec.name, number, detail::source_name(spec), short_reason(error.what()),
+                  util::first_line(util::sanitize_utf8(std::string(trimmed)), 120));
+    }
+  }
+  if (records.empty()) {
+    // Not records either: the single-document reading explains best what is wrong.
+    return {parse_json_output(spec, text)};
+  }
+  return records;
+}
+
 double json_number(const MetricSpec& spec, const nlohmann::json& value, std::string_view where)
 {
   if (value.is_number()) {

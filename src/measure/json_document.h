@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ej::measure {
 
@@ -18,6 +19,11 @@ namespace ej::measure {
 // only a metric reading one fails. Throws ej::Error naming the line and column of the first
 // mistake and what to do.
 nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text);
+
+// Every record of JSON Lines (one document per line; other lines, such as log lines, are
+// skipped), or the one document of a text that is a single (pretty-printed) document. Throws
+// ej::Error naming the line of a record that is not valid JSON, or when there is none.
+std::vector<nlohmann::json> parse_json_records(const MetricSpec& spec, std::string_view text);
 
 // A JSON value as a finite number (numbers and numeric strings); throws ej::Error naming the
 // metric and the text otherwise. `where` says which value, for the message.

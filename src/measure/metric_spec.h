@@ -60,7 +60,7 @@
 namespace ej::measure {
 
 // One per reader (readers.h); stored in the journal by the reader's name, never by number.
-enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine };
+enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine, Nccl };
 enum class Better { Lower, Higher };
 
 struct MetricSpec {

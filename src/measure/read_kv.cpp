@@ -49,11 +49,40 @@ bool key_starts_here(std::string_view line, std::size_t pos, std::string_view ke
   return false;
 }
 
+// Where the value after `key` and its '=' or ':' starts in line, searching from `from` (moved
+// past the key); nullopt when the line holds the key no more.
+std::optional<std::size_t> value_start(std::string_view line, std::string_view key, std::size_t& from)
+{
+  while (from < line.size()) {
+    const auto pos = line.find(key, from);
+    if (pos == std::string_view::npos) {
+      break;
+    }
+    from = pos + 1;
+    if (!key_starts_here(line, pos, key)) {
+      continue;
+    }
+    std::size_t i = pos + key.size();
+    while (i < line.size() && detail::is_blank(line[i])) {
+      ++i;
+    }
+    if (i == line.size() || (line[i] != '=' && line[i] != ':')) {
+      continue; // the key is part of a longer name, or prose
+    }
+    ++i;
+    while (i < line.size() && detail::is_blank(line[i])) {
+      ++i;
+    }
+    return i;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 void check_kv(const MetricSpec& spec)
 {
-  if (spec.arg.empty() || spec.arg.find('\n') != std::string::npos) {
+  if (detail::split_per(spec.arg).body.empty() || spec.arg.find('\n') != std::string::npos) {
     throw UsageError("metric '{}': kv needs the key as printed, on one line: write e.g. "
                      "--metric 'tok_s=kv:Output token throughput (tok/s)'",
                      spec.name);
@@ -62,49 +91,44 @@ void check_kv(const MetricSpec& spec)
 
 std::string unit_of_kv(const MetricSpec& spec)
 {
-  const auto unit = unit_in_name(spec.arg);
+  const auto unit = unit_in_name(detail::split_per(spec.arg).body);
   return unit ? unit->symbol : "";
 }
 
 std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text)
 {
-  const std::string_view key = spec.arg;
+  const auto [key, per] = detail::split_per(spec.arg);
+  std::optional<std::string> block; // the last value of the `per` key printed
   std::vector<ExtractedValue> values;
   for (const auto line : detail::text_lines(text)) {
+    if (!per.empty()) {
+      std::size_t from = 0;
+      if (const auto i = value_start(line, per, from)) {
+        block = std::string(per) + "=" + std::string(util::trim(line.substr(*i)));
+      }
+    }
     std::size_t from = 0;
-    while (from < line.size()) {
-      const auto pos = line.find(key, from);
-      if (pos == std::string_view::npos) {
-        break;
-      }
-      from = pos + 1;
-      if (!key_starts_here(line, pos, key)) {
-        continue;
-      }
-      std::size_t i = pos + key.size();
-      while (i < line.size() && detail::is_blank(line[i])) {
-        ++i;
-      }
-      if (i == line.size() || (line[i] != '=' && line[i] != ':')) {
-        continue; // the key is part of a longer name, or prose
-      }
-      ++i;
-      while (i < line.size() && detail::is_blank(line[i])) {
-        ++i;
-      }
-      const auto number = detail::number_at(line.substr(i));
+    while (const auto i = value_start(line, key, from)) {
+      const auto number = detail::number_at(line.substr(*i));
       if (!number.value) {
-        const auto word_end = line.find_first_of(" \t", i);
+        const auto word_end = line.find_first_of(" \t", *i);
         const auto shown = line.substr(
-            i, number.length > 0 ? number.length
-                                 : (word_end == std::string_view::npos ? line.size() : word_end) - i);
+            *i, number.length > 0 ? number.length
+                                  : (word_end == std::string_view::npos ? line.size() : word_end) - *i);
         throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name,
                     key, util::sanitize_utf8(shown),
                     number.length > 0 ? "not a finite number" : "not a number",
                     util::first_line(util::sanitize_utf8(line), 200));
       }
-      const auto after = i + number.length;
-      values.push_back(detail::make_value("", *number.value, detail::unit_after(line.substr(after))));
+      if (!per.empty() && !block) {
+        throw Error(
+            "metric '{}': '{}' is printed before any '{}' line in {}, so its value has no key: check the "
+            "key after ';per=' against the line '{}'",
+            spec.name, key, per, detail::source_name(spec), util::first_line(util::sanitize_utf8(line), 200));
+      }
+      const auto after = *i + number.length;
+      values.push_back(
+          detail::make_value(block.value_or(""), *number.value, detail::unit_after(line.substr(after))));
       from = after;
     }
   }

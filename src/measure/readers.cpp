@@ -16,12 +16,14 @@ const std::array k_readers{
     Reader{ExtractorKind::Regex, "regex", "regex:PATTERN",
            "an RE2 pattern with one capture group; every match is a sample",
            "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'", read_regex, check_regex, nullptr},
-    Reader{ExtractorKind::Kv, "kv", "kv:KEY",
-           "'KEY: value unit' or 'KEY=value' lines; every match is a sample",
+    Reader{ExtractorKind::Kv, "kv", "kv:KEY[;per=KEY2]",
+           "'KEY: value unit' or 'KEY=value' lines; ';per=KEY2' keys each value by the last KEY2 line "
+           "before it (one series per block)",
            "--metric 'tok_s=kv:Output token throughput (tok/s)'", read_kv, check_kv, unit_of_kv},
-    Reader{ExtractorKind::Json, "json", "json:PATH",
-           "a JSON Pointer or dotted path in a JSON document, or in the last record of JSON Lines",
-           "--metric 'ttft=json:median_ttft_ms@results.json'", read_json, check_json,
+    Reader{ExtractorKind::Json, "json", "json:PATH[;per=FIELD]",
+           "a JSON Pointer or dotted path in a JSON document, or in the last record of JSON Lines; "
+           "';per=FIELD' reads every record, one series per value of FIELD",
+           "--metric 'ttft=json:median_ttft_ms;per=request_rate@results.jsonl'", read_json, check_json,
            unit_of_json},
     Reader{ExtractorKind::Nvbench, "nvbench", "nvbench[:BENCH[/TAG]]",
            "NVBench --json: one value per state, keyed BENCH[Axis=value,...]",
@@ -32,6 +34,10 @@ const std::array k_readers{
     Reader{ExtractorKind::Hyperfine, "hyperfine", "hyperfine[:COMMAND|INDEX]",
            "hyperfine --export-json: every entry of 'times' is a sample, keyed by the command",
            "--metric 't=hyperfine@h.json'", read_hyperfine, nullptr, seconds},
+    Reader{ExtractorKind::Nccl, "nccl", "nccl[:[PLACE/]FIELD]",
+           "nccl-tests tables: one series per row, keyed size=BYTES,out-of-place|in-place; FIELD time "
+           "(us), algbw, busbw (default) or avg_busbw (GB/s)",
+           "--metric 'busbw=nccl:busbw'", read_nccl, check_nccl, unit_of_nccl},
 };
 // clang-format on
 

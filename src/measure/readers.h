@@ -49,15 +49,18 @@ std::vector<ExtractedValue> read_json(const MetricSpec& spec, std::string_view t
 std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_nccl(const MetricSpec& spec, std::string_view text);
 
 void check_regex(const MetricSpec& spec);
 void check_kv(const MetricSpec& spec);
 void check_json(const MetricSpec& spec);
 void check_gbench(const MetricSpec& spec);
+void check_nccl(const MetricSpec& spec);
 
 std::string unit_of_kv(const MetricSpec& spec);
 std::string unit_of_json(const MetricSpec& spec);
 std::string unit_of_nvbench(const MetricSpec& spec);
 std::string unit_of_gbench(const MetricSpec& spec);
+std::string unit_of_nccl(const MetricSpec& spec);
 
 } // namespace ej::measure
