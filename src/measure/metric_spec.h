@@ -60,7 +60,22 @@
 namespace ej::measure {
 
 // One per reader (readers.h); stored in the journal by the reader's name, never by number.
-enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine, Nccl };
+enum class ExtractorKind {
+  Regex,
+  Kv,
+  Json,
+  Nvbench,
+  Gbench,
+  GbenchConsole,
+  Hyperfine,
+  Nccl,
+  SglangOneBatch,
+  Pytest,
+  Catch2,
+  Criterion,
+  Torch,
+  PerfStat,
+};
 enum class Better { Lower, Higher };
 
 struct MetricSpec {

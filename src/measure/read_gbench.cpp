@@ -26,11 +26,14 @@ bool selects(const nlohmann::json& row, std::string_view bench)
   return name == bench || row.value("run_name", name) == bench;
 }
 
-ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, std::string_view field)
+ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, std::string_view bench,
+                            std::string_view field)
 {
   const std::string name = row.value("name", "");
   auto value = detail::make_value(name, 0, "");
-  value.aggregate = row.value("run_type", "iteration") == "aggregate";
+  // An aggregate row the metric names itself ("BM_Sum_median") is its value: with
+  // --benchmark_report_aggregates_only there is nothing else.
+  value.aggregate = row.value("run_type", "iteration") == "aggregate" && name != bench;
   if (value.aggregate) {
     value.note = row.value("aggregate_name", "");
   }
@@ -98,7 +101,7 @@ std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view
     if (!row.contains(field)) {
       continue; // complexity rows (BigO, RMS) carry coefficients, not times
     }
-    values.push_back(gbench_value(spec, row, field));
+    values.push_back(gbench_value(spec, row, bench, field));
   }
   if (values.empty()) {
     throw Error("metric '{}': Google Benchmark output has no row{} with '{}'; its rows are: {}", spec.name,

@@ -11,6 +11,11 @@ std::string seconds(const MetricSpec&)
   return "s";
 }
 
+std::string gbench_console_unit(const MetricSpec&)
+{
+  return "ns";
+}
+
 // clang-format off
 const std::array k_readers{
     Reader{ExtractorKind::Regex, "regex", "regex:PATTERN",
@@ -31,6 +36,10 @@ const std::array k_readers{
     Reader{ExtractorKind::Gbench, "gbench", "gbench[:BENCH][#FIELD]",
            "Google Benchmark JSON: one value per row (aggregates flagged), keyed by the row's name",
            "--metric 'sum_ns=gbench:BM_Sum/1024@gb.json'", read_gbench, check_gbench, unit_of_gbench},
+    Reader{ExtractorKind::GbenchConsole, "gbench-console", "gbench-console[:BENCH][#cpu_time]",
+           "Google Benchmark's console table: one value per row, Time (or CPU) in the row's unit",
+           "--metric 'sum_ns=gbench-console:BM_Sum/1024_median'", read_gbench_console, check_gbench_console,
+           gbench_console_unit},
     Reader{ExtractorKind::Hyperfine, "hyperfine", "hyperfine[:COMMAND|INDEX]",
            "hyperfine --export-json: every entry of 'times' is a sample, keyed by the command",
            "--metric 't=hyperfine@h.json'", read_hyperfine, nullptr, seconds},
@@ -38,6 +47,33 @@ const std::array k_readers{
            "nccl-tests tables: one series per row, keyed size=BYTES,out-of-place|in-place; FIELD time "
            "(us), algbw, busbw (default) or avg_busbw (GB/s)",
            "--metric 'busbw=nccl:busbw'", read_nccl, check_nccl, unit_of_nccl},
+    Reader{ExtractorKind::SglangOneBatch, "sglang-one-batch", "sglang-one-batch[:FIELD]",
+           "SGLang bench_one_batch, the benchmark section (not the warmup): FIELD prefill_, decode_ (median) "
+           "or total_ latency (s) or throughput (tok/s, decode_throughput by default)",
+           "--metric 'decode=sglang-one-batch:decode_throughput'", read_sglang_one_batch, check_sglang_one_batch,
+           unit_of_sglang_one_batch},
+    Reader{ExtractorKind::Pytest, "pytest", "pytest[:FULLNAME][#FIELD]",
+           "pytest-benchmark --benchmark-json: every round of stats.data is a sample (or a stats FIELD: mean, "
+           "median, ops...), keyed by fullname",
+           "--metric 'fib_s=pytest:bench.py::test_fib_20@bench.json'", read_pytest, check_pytest,
+           unit_of_pytest},
+    Reader{ExtractorKind::Catch2, "catch2", "catch2[:NAME][#STAT]",
+           "Catch2's console benchmark table: the mean (or STAT: low_mean, high_mean, std_dev...) of each "
+           "benchmark, keyed by its name",
+           "--metric 'fib_us=catch2:Fibonacci 20'", read_catch2, check_catch2, nullptr},
+    Reader{ExtractorKind::Criterion, "criterion", "criterion[:ID][#STAT]",
+           "Criterion.rs estimates.json or cargo-criterion --message-format=json: the mean (or STAT: median, "
+           "slope, typical, samples) keyed by the benchmark id",
+           "--metric 'q_ns=criterion:#median@target/criterion/fib/new/estimates.json'", read_criterion,
+           check_criterion, unit_of_criterion},
+    Reader{ExtractorKind::Torch, "torch", "torch[:TITLE]",
+           "torch.utils.benchmark Measurement printouts: one value per statement, keyed by its title, in the "
+           "unit printed (ns, us, ms)",
+           "--metric 'dot_us=torch:batched_dot_bmm(x, x)'", read_torch, nullptr, nullptr},
+    Reader{ExtractorKind::PerfStat, "perf-stat", "perf-stat[:EVENT]",
+           "perf stat's counters (any locale's digit groups), keyed by event; 'cycles' also selects cycles:u and "
+           "cpu_core/cycles/; elapsed, user and sys are the times (s)",
+           "--metric 'cycles=perf-stat:stderr:cycles'", read_perf_stat, nullptr, nullptr},
 };
 // clang-format on
 

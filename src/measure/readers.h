@@ -50,17 +50,32 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
 std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_nccl(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_gbench_console(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_sglang_one_batch(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_catch2(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_torch(const MetricSpec& spec, std::string_view text);
+std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_view text);
 
 void check_regex(const MetricSpec& spec);
 void check_kv(const MetricSpec& spec);
 void check_json(const MetricSpec& spec);
 void check_gbench(const MetricSpec& spec);
 void check_nccl(const MetricSpec& spec);
+void check_gbench_console(const MetricSpec& spec);
+void check_sglang_one_batch(const MetricSpec& spec);
+void check_pytest(const MetricSpec& spec);
+void check_catch2(const MetricSpec& spec);
+void check_criterion(const MetricSpec& spec);
 
 std::string unit_of_kv(const MetricSpec& spec);
 std::string unit_of_json(const MetricSpec& spec);
 std::string unit_of_nvbench(const MetricSpec& spec);
 std::string unit_of_gbench(const MetricSpec& spec);
 std::string unit_of_nccl(const MetricSpec& spec);
+std::string unit_of_sglang_one_batch(const MetricSpec& spec);
+std::string unit_of_pytest(const MetricSpec& spec);
+std::string unit_of_criterion(const MetricSpec& spec);
 
 } // namespace ej::measure
