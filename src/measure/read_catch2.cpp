@@ -93,8 +93,8 @@ std::vector<ExtractedValue> read_catch2(const MetricSpec& spec, std::string_view
                   "estimated' and its rows); its last lines were:\n{}",
                   spec.name, detail::source_name(spec), detail::output_tail(text));
     }
-    throw Error("metric '{}': Catch2 ran no benchmark '{}'; it ran: {}", spec.name, arg.name,
-                util::join(names, ", "));
+    throw Error("metric '{}': Catch2 ran no benchmark '{}' in {}; it ran: {}", spec.name, arg.name,
+                detail::source_name(spec), util::join(names, ", "));
   }
   return values;
 }

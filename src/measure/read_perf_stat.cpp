@@ -141,8 +141,8 @@ std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_v
                   "write it with -o FILE and read '@FILE')",
                   spec.name, detail::source_name(spec), detail::output_tail(text));
     }
-    throw Error("metric '{}': perf stat counted no event '{}'; it counted: {}", spec.name, spec.arg,
-                util::join(events, ", "));
+    throw Error("metric '{}': perf stat in {} counted no event '{}'; it counted: {}", spec.name,
+                detail::source_name(spec), spec.arg, util::join(events, ", "));
   }
   return values;
 }

@@ -84,8 +84,8 @@ std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view
     }
   }
   if (values.empty()) {
-    throw Error("metric '{}': pytest-benchmark output has no benchmark{}; it has: {}", spec.name,
-                arg.name.empty() ? std::string() : " named '" + arg.name + "'",
+    throw Error("metric '{}': pytest-benchmark output in {} has no benchmark{}; it has: {}", spec.name,
+                detail::source_name(spec), arg.name.empty() ? std::string() : " named '" + arg.name + "'",
                 names.empty() ? "none" : util::join(names, ", "));
   }
   return values;

@@ -62,8 +62,8 @@ std::vector<ExtractedValue> read_torch(const MetricSpec& spec, std::string_view 
                   "print(timer.blocked_autorange())); its last lines were:\n{}",
                   spec.name, detail::source_name(spec), detail::output_tail(text));
     }
-    throw Error("metric '{}': no Measurement is titled '{}'; the titles are: {}", spec.name, spec.arg,
-                util::join(titles, ", "));
+    throw Error("metric '{}': no Measurement in {} is titled '{}'; the titles are: {}", spec.name,
+                detail::source_name(spec), spec.arg, util::join(titles, ", "));
   }
   return values;
 }
