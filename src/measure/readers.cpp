@@ -24,7 +24,7 @@ const std::array k_readers{
     Reader{ExtractorKind::Kv, "kv", "kv:KEY[;per=KEY2]",
            "'KEY: value unit' or 'KEY=value' lines; ';per=KEY2' keys each value by the last KEY2 line "
            "before it (one series per block)",
-           "--metric 'tok_s=kv:Output token throughput (tok/s)'", read_kv, check_kv, unit_of_kv},
+           "--metric 'tok_s=kv:Output token throughput (tok/s);per=Traffic request rate'", read_kv, check_kv, unit_of_kv},
     Reader{ExtractorKind::Json, "json", "json:PATH[;per=FIELD]",
            "a JSON Pointer or dotted path in a JSON document, or in the last record of JSON Lines; "
            "';per=FIELD' reads every record, one series per value of FIELD",

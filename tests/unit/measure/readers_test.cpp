@@ -1,5 +1,7 @@
 #include "measure/readers.h"
 
+#include "support/temp_dir.h"
+
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -32,5 +34,21 @@ TEST_CASE("the kinds stored by earlier ej versions are still read by their names
     const auto kind = parse_extractor_kind(name);
     REQUIRE(kind);
     CHECK(to_string(*kind) == name);
+  }
+}
+
+TEST_CASE("README lists every reader of the table with its syntax and example line")
+{
+  const auto readme = std::filesystem::path(EJ_SOURCE_DIR) / "README.md";
+  REQUIRE(std::filesystem::is_regular_file(readme));
+  const auto text = ej::test::read_text(readme);
+  for (const auto& reader : readers()) {
+    CAPTURE(reader.name);
+    std::string syntax(reader.syntax);
+    for (std::size_t at = syntax.find('|'); at != std::string::npos; at = syntax.find('|', at + 2)) {
+      syntax.insert(at, "\\"); // escaped in a markdown table
+    }
+    CHECK_THAT(text, Catch::Contains("| `" + syntax + "` |"));
+    CHECK_THAT(text, Catch::Contains("`" + std::string(reader.example) + "`"));
   }
 }
