@@ -98,3 +98,38 @@ TEST_CASE("bench test fails on output a reader cannot read, naming the metric an
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("metric 'bw'") && Catch::Contains("no nccl-tests table"));
 }
+
+TEST_CASE(
+    "ej run stores an nccl-tests table as series per size and place, and compare pairs them size with size")
+{
+  EjRepo repo;
+  write_text(repo.path() / "nccl.txt", read_text(fixture("nccl_all_reduce_perf_h100_16ranks.txt")));
+  repo.ok({"bench", "add", "ar", "--repeat", "2", "--metric", "busbw=nccl", "--shell", "cat nccl.txt"});
+  repo.ok({"run", "ar", "--quiet"});
+  repo.ok({"run", "ar", "--quiet"});
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  int keyed = 0;
+  for (const auto& series : run["series"]) {
+    if (series["metric"] == "busbw" && series["key"] == "size=8589934592,in-place") {
+      CHECK(series["unit"] == "GB/s");
+      CHECK(series["samples"].size() == 2);
+      ++keyed;
+    }
+  }
+  CHECK(keyed == 1);
+  const auto compared = json::parse(repo.ok({"compare", "r1", "r2", "--metric", "busbw", "--json"}));
+  std::size_t pairs = 0;
+  for (const auto& series : compared["series"]) {
+    pairs += series["key"] == "size=1024,out-of-place" && series["reference_median"] == 0.01 ? 1 : 0;
+  }
+  CHECK(pairs == 1);
+
+  write_text(repo.path() / "nccl.txt", "mpirun: not enough slots\n");
+  const auto failed = repo.ej({"run", "ar", "--quiet"});
+  CHECK(failed.exit_code != 0);
+  const auto bad = show_run(repo, 3);
+  CHECK(bad["status"] == "extract-error");
+  CHECK_THAT(bad["reason"].get<std::string>(),
+             Catch::Contains("metric 'busbw'") && Catch::Contains("no nccl-tests table"));
+}
