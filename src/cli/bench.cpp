@@ -5,6 +5,7 @@
 #include "core/slug.h"
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
+#include "measure/readers.h"
 #include "run/environment.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -149,9 +150,10 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
       d.env.push_back(split_assignment(entry, "--env"));
       // A definition is stored in the journal (and shared by ej sync): a secret must not be.
       if (run::looks_secret(d.env.back().first) && !d.env.back().second.empty()) {
-        throw UsageError("--env {} looks like a secret, and a benchmark's definition is stored in the journal; "
-                         "export it in the shell that runs ej, or pass it with 'ej run --env {}=...'",
-                         d.env.back().first, d.env.back().first);
+        throw UsageError(
+            "--env {} looks like a secret, and a benchmark's definition is stored in the journal; "
+            "export it in the shell that runs ej, or pass it with 'ej run --env {}=...'",
+            d.env.back().first, d.env.back().first);
       }
     }
   }
@@ -203,7 +205,8 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   }
   d.min_effect_pct = options.min_effect.value_or(d.min_effect_pct);
   if (d.argv.empty() && d.shell.empty()) {
-    throw UsageError("no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
+    throw UsageError(
+        "no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
   }
 }
 
@@ -231,8 +234,9 @@ void run_bench_add(const BenchOptions& options, bool edit)
     if (edit && core::to_json(definition) == existing->definition) {
       throw UsageError("nothing changed: give the options to change");
     }
-    writer.append(edit ? "bench.edited" : "bench.added",
-                  {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
+    writer.append(
+        edit ? "bench.edited" : "bench.added",
+        {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
   });
   fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
   for (const auto& line : inferred) {
@@ -276,10 +280,12 @@ void print_definition(const core::BenchRevision& bench)
   for (const auto& json : d.metrics) {
     const auto spec = measure::metric_spec_from_json(json);
     const auto unit = measure::effective_unit(spec);
-    fmt::print("  metric:   {} [{}{} is better]{}\n", measure::to_spec_string(spec), unit.empty() ? "" : unit + ", ",
-               measure::to_string(spec.better), spec.name == d.primary ? " (primary)" : "");
+    fmt::print("  metric:   {} [{}{} is better]{}\n", measure::to_spec_string(spec),
+               unit.empty() ? "" : unit + ", ", measure::to_string(spec.better),
+               spec.name == d.primary ? " (primary)" : "");
   }
-  fmt::print("  metric:   wall_s [s, lower is better]{} (always recorded)\n", d.primary == "wall_s" ? " (primary)" : "");
+  fmt::print("  metric:   wall_s [s, lower is better]{} (always recorded)\n",
+             d.primary == "wall_s" ? " (primary)" : "");
   if (d.min_effect_pct > 0) {
     fmt::print("  min effect: {}%\n", d.min_effect_pct);
   }
@@ -334,6 +340,16 @@ void run_bench_show(const std::string& name, bool json)
   }
 }
 
+// "NAME=KIND[:ARG][@FILE]" and one line per reader, from the readers' table.
+std::string metric_help()
+{
+  std::string help = "NAME=KIND[:ARG][@FILE] (repeatable), KIND one of:";
+  for (const auto& reader : measure::readers()) {
+    help += fmt::format("\n  {:<28}{}", reader.syntax, reader.help);
+  }
+  return help;
+}
+
 void add_definition_options(CLI::App* command, BenchOptions& o)
 {
   command->add_option("name", o.name, "Benchmark name (lowercase, digits, dashes)")->required();
@@ -349,7 +365,7 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_option("--max-noise", o.max_noise, "Adaptive: stop once the primary metric's CV is under PCT");
   command->add_option("--budget", o.budget, "Adaptive: never run longer than SECONDS");
   command->add_option("--timeout", o.timeout, "Seconds per repeat before the benchmark is stopped");
-  command->add_option("--metric", o.metrics, "NAME=KIND[:ARG], KIND: regex kv json nvbench gbench hyperfine");
+  command->add_option("--metric", o.metrics, metric_help());
   command->add_option("--unit", o.units, "NAME=UNIT (repeatable)");
   command->add_option("--better", o.betters,
                       "NAME=higher|lower (repeatable; default: inferred from the unit or name)");
@@ -370,7 +386,8 @@ void register_bench(CLI::App& app)
   add->callback([add_options] { run_bench_add(*add_options, false); });
 
   auto edit_options = std::make_shared<BenchOptions>();
-  auto* edit = bench->add_subcommand("edit", "Change a benchmark; creates a new revision, old runs keep theirs");
+  auto* edit =
+      bench->add_subcommand("edit", "Change a benchmark; creates a new revision, old runs keep theirs");
   add_definition_options(edit, *edit_options);
   edit->callback([edit_options] { run_bench_add(*edit_options, true); });
 

@@ -78,6 +78,7 @@ std::string described_text(const MetricSpec& spec)
   switch (spec.kind) {
   case ExtractorKind::Kv:
   case ExtractorKind::Json:
+  case ExtractorKind::Nccl:
     return spec.arg;
   case ExtractorKind::Gbench: {
     const auto hash = spec.arg.rfind('#');
@@ -87,8 +88,19 @@ std::string described_text(const MetricSpec& spec)
     const auto slash = spec.arg.find('/');
     return slash == std::string::npos ? "" : spec.arg.substr(slash + 1);
   }
+  case ExtractorKind::Pytest:
+  case ExtractorKind::Catch2:
+  case ExtractorKind::Criterion:
+  case ExtractorKind::GbenchConsole: {
+    const auto hash = spec.arg.rfind('#');
+    return hash == std::string::npos ? "" : spec.arg.substr(hash + 1);
+  }
+  case ExtractorKind::SglangOneBatch:
+  case ExtractorKind::PerfStat:
+    return spec.arg;
   case ExtractorKind::Regex:
   case ExtractorKind::Hyperfine:
+  case ExtractorKind::Torch:
     break;
   }
   return "";

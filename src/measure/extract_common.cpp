@@ -5,8 +5,37 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
 
 namespace ej::measure::detail {
+
+namespace {
+
+bool is_digit(char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+// Length of "63,845" or "1,234,567.5" style grouping at the start of text, 0 when there is none.
+std::size_t grouped_length(std::string_view text)
+{
+  std::size_t i = 0;
+  while (i < text.size() && i < 3 && is_digit(text[i])) {
+    ++i;
+  }
+  if (i == 0) {
+    return 0;
+  }
+  std::size_t groups = 0;
+  while (i + 3 < text.size() && text[i] == ',' && is_digit(text[i + 1]) && is_digit(text[i + 2]) &&
+         is_digit(text[i + 3]) && (i + 4 == text.size() || !is_digit(text[i + 4]))) {
+    i += 4;
+    ++groups;
+  }
+  return groups > 0 ? i : 0;
+}
+
+} // namespace
 
 ExtractedValue make_value(std::string key, double value, std::string unit)
 {
@@ -127,6 +156,90 @@ std::string output_tail(std::string_view text, std::size_t max_lines)
   for (std::size_t i = first; i < all.size(); ++i) {
     out += out.empty() ? "" : "\n";
     out += "  | " + util::first_line(util::sanitize_utf8(all[i]), 200);
+  }
+  return out;
+}
+
+PerSplit split_per(std::string_view arg)
+{
+  const auto at = arg.rfind(";per=");
+  if (at == std::string_view::npos) {
+    return {arg, ""};
+  }
+  return {arg.substr(0, at), util::trim(arg.substr(at + 5))};
+}
+
+bool is_blank(char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+// The unit written after a number: glued ("3.2ms", "45%") or the next token ("12.5 ms") unless
+// that token is the start of another pair or a remark.
+std::string unit_after(std::string_view rest)
+{
+  std::size_t i = 0;
+  const bool glued = !rest.empty() && !is_blank(rest.front());
+  while (!glued && i < rest.size() && is_blank(rest[i])) {
+    ++i;
+  }
+  std::size_t end = i;
+  while (end < rest.size() && !is_blank(rest[end])) {
+    ++end;
+  }
+  std::string_view token = rest.substr(i, end - i);
+  while (!token.empty() && std::string_view(",;").find(token.back()) != std::string_view::npos) {
+    token.remove_suffix(1);
+  }
+  // "avg 12.1 min 10.0 max 14.2": the next statistic's name, not minutes.
+  if (token == "min" || token == "max") {
+    return "";
+  }
+  if (token.empty() || token.find_first_of("=:") != std::string_view::npos ||
+      std::string_view("([{<#\"'0123456789+-.,;").find(token.front()) != std::string_view::npos) {
+    return "";
+  }
+  return std::string(token);
+}
+
+NumberAt number_at(std::string_view text)
+{
+  const std::size_t sign = text.starts_with('+') || text.starts_with('-') ? 1 : 0;
+  std::string ungrouped;
+  std::size_t grouped = grouped_length(text.substr(sign));
+  std::string_view parsed = text;
+  if (grouped > 0) {
+    ungrouped = std::string(text.substr(0, sign + grouped));
+    std::erase(ungrouped, ',');
+    const std::size_t kept = ungrouped.size();
+    ungrouped += text.substr(sign + grouped);
+    parsed = ungrouped;
+    grouped = sign + grouped - kept; // commas removed
+  }
+  const std::size_t skip = parsed.starts_with('+') ? 1 : 0;
+  double value = 0;
+  const auto [end, error] = std::from_chars(parsed.data() + skip, parsed.data() + parsed.size(), value);
+  if (error != std::errc() && error != std::errc::result_out_of_range) {
+    return {std::nullopt, 0};
+  }
+  const auto length = static_cast<std::size_t>(end - parsed.data()) + grouped;
+  if (error == std::errc::result_out_of_range || !std::isfinite(value)) {
+    return {std::nullopt, length};
+  }
+  return {value, length};
+}
+
+std::vector<std::string_view> text_lines(std::string_view text)
+{
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == '\n' || text[i] == '\r') {
+      if (i > start) {
+        out.push_back(text.substr(start, i - start));
+      }
+      start = i + 1;
+    }
   }
   return out;
 }

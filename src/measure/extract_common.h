@@ -4,8 +4,10 @@
 
 #include "measure/extract.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ej::measure::detail {
 
@@ -29,5 +31,27 @@ std::optional<double> try_parse_number(std::string_view text);
 
 // The last lines (up to max_lines) of a text, indented, for "matched nothing" errors.
 std::string output_tail(std::string_view text, std::size_t max_lines = 10);
+
+// "BODY;per=FIELD": the body, and the field that keys each value ("" without ";per=").
+struct PerSplit {
+  std::string_view body;
+  std::string_view per;
+};
+PerSplit split_per(std::string_view arg);
+
+bool is_blank(char c);
+// The unit written after a number: glued ("3.2ms", "45%") or the next token ("12.5 ms"), unless
+// that token starts another pair or a remark, or is a statistic's name ("min", "max").
+std::string unit_after(std::string_view rest);
+
+struct NumberAt {
+  std::optional<double> value; // nullopt: not a finite number
+  std::size_t length = 0;      // characters read (0 when nothing number-like)
+};
+// The number at the start of text, "63,845"-style groups allowed.
+NumberAt number_at(std::string_view text);
+
+// The non-empty lines of text, split at '\n' and '\r'.
+std::vector<std::string_view> text_lines(std::string_view text);
 
 } // namespace ej::measure::detail

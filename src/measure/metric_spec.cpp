@@ -1,27 +1,17 @@
 #include "measure/metric_spec.h"
 
-#include "measure/extract_text.h"
+#include "measure/readers.h"
 #include "measure/units.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
-#include <array>
 #include <utility>
 
 namespace ej::measure {
 
 namespace {
-
-constexpr std::array<std::pair<ExtractorKind, std::string_view>, 6> k_kinds{{
-    {ExtractorKind::Regex, "regex"},
-    {ExtractorKind::Kv, "kv"},
-    {ExtractorKind::Json, "json"},
-    {ExtractorKind::Nvbench, "nvbench"},
-    {ExtractorKind::Gbench, "gbench"},
-    {ExtractorKind::Hyperfine, "hyperfine"},
-}};
 
 constexpr std::string_view k_example = "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'";
 
@@ -98,67 +88,6 @@ std::string unescape_at(std::string_view raw)
   return out;
 }
 
-std::string kind_names()
-{
-  std::string out;
-  for (const auto& entry : k_kinds) {
-    out += out.empty() ? "" : ", ";
-    out += entry.second;
-  }
-  return out;
-}
-
-void validate_json_path(const MetricSpec& spec)
-{
-  if (spec.arg.empty()) {
-    return;
-  }
-  if (spec.arg.front() == '/') {
-    try {
-      nlohmann::json::json_pointer pointer(spec.arg);
-    } catch (const nlohmann::json::exception& error) {
-      throw UsageError("metric '{}': '{}' is not a JSON Pointer ({}): write it like /results/0/mean",
-                       spec.name, spec.arg, error.what());
-    }
-    return;
-  }
-  if (spec.arg.front() == '$' || spec.arg.find_first_of("[]*") != std::string::npos) {
-    throw UsageError("metric '{}': '{}' is JSONPath, which ej does not read: write a JSON Pointer "
-                     "(/results/0/mean) or a dotted path (results.0.mean)",
-                     spec.name, spec.arg);
-  }
-  if (spec.arg.front() == '.' || spec.arg.back() == '.' || spec.arg.find("..") != std::string::npos) {
-    throw UsageError("metric '{}': the dotted path '{}' has an empty step: write it like results.0.mean",
-                     spec.name, spec.arg);
-  }
-}
-
-// The last step of a JSON path, whose name may say the unit ("median_ttft_ms").
-std::string_view last_path_step(std::string_view path)
-{
-  const auto cut = path.find_last_of(path.starts_with('/') ? '/' : '.');
-  return cut == std::string_view::npos ? path : path.substr(cut + 1);
-}
-
-std::string nvbench_unit(std::string_view arg)
-{
-  const auto slash = arg.find('/');
-  const std::string_view tag = slash == std::string::npos ? "" : arg.substr(slash + 1);
-  if (tag.ends_with("/relative")) {
-    return "";
-  }
-  if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
-    return "s";
-  }
-  if (tag.ends_with("bytes_per_second")) {
-    return "B/s";
-  }
-  if (tag.ends_with("item_rate")) {
-    return "items/s";
-  }
-  return "";
-}
-
 MetricSpec& find_metric(std::vector<MetricSpec>& specs, std::string_view name, std::string_view option)
 {
   for (auto& spec : specs) {
@@ -189,22 +118,13 @@ std::pair<std::string_view, std::string_view> split_option(std::string_view opti
 
 std::string_view to_string(ExtractorKind kind)
 {
-  for (const auto& [value, name] : k_kinds) {
-    if (value == kind) {
-      return name;
-    }
-  }
-  return "unknown";
+  return reader_for(kind).name;
 }
 
 std::optional<ExtractorKind> parse_extractor_kind(std::string_view text)
 {
-  for (const auto& [value, name] : k_kinds) {
-    if (name == text) {
-      return value;
-    }
-  }
-  return std::nullopt;
+  const auto* reader = find_reader(text);
+  return reader == nullptr ? std::nullopt : std::optional(reader->kind);
 }
 
 std::string_view to_string(Better better)
@@ -243,7 +163,7 @@ MetricSpec parse_metric_spec(std::string_view text)
   const auto kind = parse_extractor_kind(kind_text);
   if (!kind) {
     throw UsageError("metric '{}': unknown extractor kind '{}': use one of {} (e.g. {})", spec.name,
-                     kind_text, kind_names(), k_example);
+                     kind_text, reader_names(), k_example);
   }
   spec.kind = *kind;
 
@@ -275,33 +195,8 @@ void validate_metric_spec(const MetricSpec& spec)
     throw UsageError("metric '{}' reads both stderr and the file '{}': keep one of 'stderr:' and '@{}'",
                      spec.name, spec.file, spec.file);
   }
-  switch (spec.kind) {
-  case ExtractorKind::Regex:
-    if (spec.arg.empty()) {
-      throw UsageError("metric '{}': a regex needs a pattern with one capture group: write e.g. {}",
-                       spec.name, k_example);
-    }
-    compile_metric_pattern(spec.name, spec.arg);
-    break;
-  case ExtractorKind::Kv:
-    if (spec.arg.empty() || spec.arg.find('\n') != std::string::npos) {
-      throw UsageError("metric '{}': kv needs the key as printed, on one line: write e.g. "
-                       "--metric 'tok_s=kv:Output token throughput (tok/s)'",
-                       spec.name);
-    }
-    break;
-  case ExtractorKind::Json:
-    validate_json_path(spec);
-    break;
-  case ExtractorKind::Gbench:
-    if (spec.arg.ends_with('#')) {
-      throw UsageError("metric '{}': '#' must be followed by a field (real_time, cpu_time or a counter)",
-                       spec.name);
-    }
-    break;
-  case ExtractorKind::Nvbench:
-  case ExtractorKind::Hyperfine:
-    break;
+  if (const auto check = reader_for(spec.kind).check) {
+    check(spec);
   }
 }
 
@@ -351,30 +246,8 @@ void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option
 
 std::string source_unit(const MetricSpec& spec)
 {
-  switch (spec.kind) {
-  case ExtractorKind::Gbench: {
-    const auto hash = spec.arg.rfind('#');
-    const std::string_view field = hash == std::string::npos ? std::string_view("real_time")
-                                                             : std::string_view(spec.arg).substr(hash + 1);
-    if (field == "real_time" || field == "cpu_time") {
-      return "ns";
-    }
-    const auto unit = unit_in_name(field); // user counters: "bytes_per_second"
-    return unit ? unit->symbol : "";
-  }
-  case ExtractorKind::Hyperfine:
-    return "s";
-  case ExtractorKind::Nvbench:
-    return nvbench_unit(spec.arg);
-  case ExtractorKind::Kv:
-  case ExtractorKind::Json: {
-    const auto unit = unit_in_name(spec.kind == ExtractorKind::Kv ? spec.arg : last_path_step(spec.arg));
-    return unit ? unit->symbol : "";
-  }
-  case ExtractorKind::Regex:
-    break;
-  }
-  return "";
+  const auto unit = reader_for(spec.kind).source_unit;
+  return unit == nullptr ? "" : unit(spec);
 }
 
 std::string effective_unit(const MetricSpec& spec)

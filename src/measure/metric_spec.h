@@ -3,7 +3,7 @@
 // What a benchmark measures and how ej reads it from the program's output.
 //
 // Option grammar (the contract of `ej bench add`):
-//   --metric NAME=KIND[:ARG]     KIND: regex kv json nvbench gbench hyperfine
+//   --metric NAME=KIND[:ARG]     KIND: a reader of readers.h (regex kv json nvbench gbench ...)
 //   --unit NAME=UNIT             e.g. --unit tok_s=tok/s; converts (units.h), or labels values
 //                                whose unit the output does not say
 //   --better NAME=higher|lower   default: inferred from the unit or name (direction.h)
@@ -29,12 +29,14 @@
 //     something other than a plain word: "a=1 rate=2" and "[INFO] rate=2" match `rate`, but
 //     "Peak output rate: 5" does not match `output rate`. A unit written after the number
 //     ("12.5 ms", "3.2us") is the value's unit, else one written in the key ("(tok/s)",
-//     "latency_us"). Every match is a sample.
+//     "latency_us"). Every match is a sample. `KEY;per=KEY2` keys each value `KEY2=TEXT` by the
+//     last KEY2 line printed before it (SGLang's "Traffic request rate: 4.0" opens each block).
 //     `tok_s=kv:Output token throughput (tok/s)` reads `Output token throughput (tok/s): 92.6`.
 //   - json: a JSON Pointer (`/results/0/mean`) or a dotted path (`results.0.mean`), empty for the
 //     whole document (JSONPath `$.x` is refused); a number (or numeric string) or an array of
 //     them gives the samples. The unit is a sibling "unit" string ({"estimate": 5, "unit":
-//     "ns"}), else one written in the last key (`median_ttft_ms`).
+//     "ns"}), else one written in the last key (`median_ttft_ms`). `PATH;per=FIELD` reads every
+//     record of JSON Lines, each keyed `FIELD=VALUE` (`request_rate=4.0`, `request_rate=Infinity`).
 //   - nvbench: `BENCH[/TAG]`, BENCH empty for every benchmark, TAG a summary tag, default
 //     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
 //     keyed `BENCH[Axis=value,...]` (pow2 axes as 2^N, `Device=N` first when the benchmark ran
@@ -44,11 +46,28 @@
 //     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
 //     (ns unless --unit says otherwise); a counter's unit is read from its name
 //     (`bytes_per_second` is B/s).
+//   - gbench-console: `BENCH[#cpu_time]`, the console table's Time (or CPU) column, keyed and
+//     selected as gbench; BigO and RMS rows are left out.
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
 //     entry of `times` is a sample, in seconds unless --unit says ns, us or ms.
+//   - nccl: `[out-of-place/|in-place/]FIELD`, FIELD time (us), algbw, busbw (default, GB/s) or
+//     avg_busbw (the "# Avg bus bandwidth" line). One value per row and place, keyed
+//     `size=BYTES,out-of-place`, inside `TEST[...]` when the log names its test.
+//   - sglang-one-batch: FIELD of the section after "Benchmark ..." (not the warmup):
+//     prefill_|decode_|total_ + latency|throughput, default decode_throughput (the median).
+//   - pytest: `[FULLNAME][#FIELD]` (fullname or name), FIELD a key of "stats", default `data`
+//     (every round a sample); keyed by fullname.
+//   - catch2: `[NAME][#STAT]`, STAT mean (default), low_mean, high_mean, std_dev, low_std_dev,
+//     high_std_dev; keyed by the benchmark's name, in the unit printed.
+//   - criterion: `[ID][#STAT]` of estimates.json (no key) or cargo-criterion messages (keyed by
+//     id); STAT mean (default), median, slope, typical, std_dev, median_abs_dev, or samples
+//     (measured_values / iteration_count).
+//   - torch: `[TITLE]`, torch.utils.benchmark Measurement printouts keyed by their title.
+//   - perf-stat: `[EVENT]`, perf stat counters keyed by event as printed; `cycles` selects
+//     `cycles:u` and `cpu_core/cycles/` too; `elapsed`, `user` and `sys` are the times.
 // JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
-// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error. Python's NaN, Infinity and -Infinity are read, and are an
-// error only where a metric's value is one.
+// or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error.
+// Python's NaN, Infinity and -Infinity are read, and are an error only where a metric's value is one.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -59,7 +78,23 @@
 
 namespace ej::measure {
 
-enum class ExtractorKind { Regex, Kv, Json, Nvbench, Gbench, Hyperfine };
+// One per reader (readers.h); stored in the journal by the reader's name, never by number.
+enum class ExtractorKind {
+  Regex,
+  Kv,
+  Json,
+  Nvbench,
+  Gbench,
+  GbenchConsole,
+  Hyperfine,
+  Nccl,
+  SglangOneBatch,
+  Pytest,
+  Catch2,
+  Criterion,
+  Torch,
+  PerfStat,
+};
 enum class Better { Lower, Higher };
 
 struct MetricSpec {

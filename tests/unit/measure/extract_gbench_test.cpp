@@ -125,7 +125,18 @@ TEST_CASE("gbench reads the real Google Benchmark outputs of the fixtures")
   spec = parse_metric_spec("t=gbench:BM_DifferentTimeUnit");
   spec.unit = "ms";
   CHECK(extract_text(spec, run1)[0].value == 1000);
-  CHECK(extract_text("c=gbench:MyComplexityTest_BigO#real_coefficient", run1)[0].aggregate);
+  // an aggregate row the metric names itself is its value, not a summary beside samples
+  CHECK_FALSE(extract_text("c=gbench:MyComplexityTest_BigO#real_coefficient", run1)[0].aggregate);
+  CHECK(extract_text("c=gbench:MyComplexityTest#real_coefficient", run1)[0].aggregate);
+}
+
+TEST_CASE("gbench reads an aggregate row named by the metric as its value, as aggregates-only output needs")
+{
+  const auto median = extract_text("m=gbench:BM_Sum/1024_mean", k_repetitions);
+  REQUIRE(median.size() == 1);
+  CHECK_FALSE(median[0].aggregate);
+  CHECK(median[0].value == 160);
+  CHECK(median[0].key == "BM_Sum/1024_mean");
 }
 
 TEST_CASE("gbench reads its JSON from the file named with @FILE")

@@ -1,5 +1,5 @@
-#include "measure/extract.h"
 #include "extract_helpers.h"
+#include "measure/extract.h"
 
 #include "support/command.h"
 #include "support/temp_dir.h"

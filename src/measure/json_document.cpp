@@ -1,4 +1,4 @@
-#include "measure/extract_json.h"
+#include "measure/json_document.h"
 
 #include "measure/extract_common.h"
 #include "util/error.h"
@@ -113,38 +113,7 @@ std::string describe_position(std::string_view text, std::size_t offset)
                      util::first_line(util::sanitize_utf8(content), 120));
 }
 
-std::vector<std::string> path_steps(std::string_view path)
-{
-  std::vector<std::string> steps;
-  if (path.empty()) {
-    return steps;
-  }
-  if (path.front() == '/') {
-    // JSON Pointer: "/a~1b/0" is the steps "a/b" and "0".
-    for (auto& step : util::split(path.substr(1), '/')) {
-      std::string unescaped;
-      for (std::size_t i = 0; i < step.size(); ++i) {
-        if (step[i] == '~' && i + 1 < step.size()) {
-          unescaped += step[i + 1] == '1' ? '/' : '~';
-          ++i;
-        } else {
-          unescaped += step[i];
-        }
-      }
-      steps.push_back(unescaped);
-    }
-    return steps;
-  }
-  return util::split(path, '.');
-}
-
-std::optional<std::size_t> parse_index(const std::string& step)
-{
-  if (step.empty() || step.size() > 9 || step.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return static_cast<std::size_t>(std::stoul(step));
-}
+} // namespace
 
 std::string describe_node(const nlohmann::json& node)
 {
@@ -165,8 +134,6 @@ std::string describe_node(const nlohmann::json& node)
   }
   return fmt::format("the {} {}", node.type_name(), util::first_line(node.dump(), 60));
 }
-
-} // namespace
 
 nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
 {
@@ -221,6 +188,37 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
               spec.name, detail::source_name(spec), failure.reason, describe_position(text, offset));
 }
 
+std::vector<nlohmann::json> parse_json_records(const MetricSpec& spec, std::string_view text)
+{
+  const auto quoted = quote_python_literals(text);
+  ParseFailure ignored;
+  if (auto document = try_parse(quoted.text, 0, ignored)) {
+    return {std::move(*document)};
+  }
+  std::vector<nlohmann::json> records;
+  std::size_t number = 0;
+  for (const auto& line : util::lines(quoted.text)) {
+    ++number;
+    const auto trimmed = util::trim(line);
+    if (!trimmed.starts_with('{')) {
+      continue; // a log line between records
+    }
+    try {
+      records.push_back(nlohmann::json::parse(trimmed));
+    } catch (const nlohmann::json::parse_error& error) {
+      throw Error("metric '{}': the record on line {} of {} is not valid JSON ({}): '{}'. Each line of JSON "
+                  "Lines must be one whole document; was the file cut short?",
+                  spec.name, number, detail::source_name(spec), short_reason(error.what()),
+                  util::first_line(util::sanitize_utf8(std::string(trimmed)), 120));
+    }
+  }
+  if (records.empty()) {
+    // Not records either: the single-document reading explains best what is wrong.
+    return {parse_json_output(spec, text)};
+  }
+  return records;
+}
+
 double json_number(const MetricSpec& spec, const nlohmann::json& value, std::string_view where)
 {
   if (value.is_number()) {
@@ -234,48 +232,6 @@ double json_number(const MetricSpec& spec, const nlohmann::json& value, std::str
     return detail::parse_number(spec, value.get<std::string>());
   }
   throw Error("metric '{}': {} is {}, not a number", spec.name, where, describe_node(value));
-}
-
-std::vector<ExtractedValue> extract_json_path(const MetricSpec& spec, const nlohmann::json& document)
-{
-  const nlohmann::json* node = &document;
-  const nlohmann::json* parent = nullptr;
-  std::string walked;
-  for (const auto& step : path_steps(spec.arg)) {
-    const nlohmann::json* next = nullptr;
-    if (node->is_object() && node->contains(step)) {
-      next = &node->at(step);
-    } else if (const auto index = parse_index(step); node->is_array() && index && *index < node->size()) {
-      next = &node->at(*index);
-    }
-    if (next == nullptr) {
-      throw Error(
-          "metric '{}': the path '{}' has no '{}' at '{}', which is {}: fix the path (JSON Pointer like "
-          "/results/0/mean or dotted like results.0.mean)",
-          spec.name, spec.arg, step, walked.empty() ? "the top" : walked, describe_node(*node));
-    }
-    walked += "/" + step;
-    parent = node;
-    node = next;
-  }
-  // A format that says its unit next to the value: cargo-criterion's {"estimate": 5.1, "unit": "ns"}.
-  std::string unit;
-  if (parent != nullptr && parent->is_object() && parent->contains("unit") && (*parent)["unit"].is_string()) {
-    unit = (*parent)["unit"].get<std::string>();
-  }
-  const std::string where = "the value at '" + (spec.arg.empty() ? std::string("/") : spec.arg) + "'";
-  std::vector<ExtractedValue> values;
-  if (node->is_array()) {
-    for (const auto& element : *node) {
-      values.push_back(detail::make_value("", json_number(spec, element, where), unit));
-    }
-    if (values.empty()) {
-      throw Error("metric '{}': {} is an empty array: the program recorded no samples", spec.name, where);
-    }
-    return values;
-  }
-  values.push_back(detail::make_value("", json_number(spec, *node, where), unit));
-  return values;
 }
 
 } // namespace ej::measure

@@ -1,6 +1,7 @@
+// nvbench: NVBench --json (grammar in metric_spec.h).
 #include "measure/extract_common.h"
-#include "measure/extract_json.h"
-#include "measure/extract_tools.h"
+#include "measure/json_document.h"
+#include "measure/readers.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -151,8 +152,9 @@ std::vector<std::string> tags_of(const nlohmann::json& state)
 
 } // namespace
 
-std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohmann::json& document)
+std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text)
 {
+  const auto document = parse_json_output(spec, text);
   if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     throw Error("metric '{}': {} is JSON but not nvbench's (no 'benchmarks' array): run the benchmark with "
                 "--json FILE and read it with 'nvbench:@FILE'",
@@ -212,6 +214,26 @@ std::vector<ExtractedValue> extract_nvbench(const MetricSpec& spec, const nlohma
                 bench.empty() ? "" : " for benchmark '" + bench + "'");
   }
   return values;
+}
+
+std::string unit_of_nvbench(const MetricSpec& spec)
+{
+  const std::string_view arg = spec.arg;
+  const auto slash = arg.find('/');
+  const std::string_view tag = slash == std::string::npos ? "" : arg.substr(slash + 1);
+  if (tag.ends_with("/relative")) {
+    return "";
+  }
+  if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
+    return "s";
+  }
+  if (tag.ends_with("bytes_per_second")) {
+    return "B/s";
+  }
+  if (tag.ends_with("item_rate")) {
+    return "items/s";
+  }
+  return "";
 }
 
 } // namespace ej::measure

@@ -1,0 +1,153 @@
+// criterion: Criterion.rs estimates.json and cargo-criterion --message-format=json (grammar in
+// metric_spec.h).
+#include "measure/extract_common.h"
+#include "measure/json_document.h"
+#include "measure/readers.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+#include <array>
+
+namespace ej::measure {
+
+namespace {
+
+struct Stat {
+  std::string_view name;  // as written in ARG, and in estimates.json and cargo-criterion messages
+  std::string_view title; // older Criterion's estimates.json
+};
+
+constexpr std::array<Stat, 6> k_stats{{{"mean", "Mean"},
+                                       {"median", "Median"},
+                                       {"slope", "Slope"},
+                                       {"typical", "Typical"},
+                                       {"std_dev", "StdDev"},
+                                       {"median_abs_dev", "MedianAbsDev"}}};
+
+struct CriterionArg {
+  std::string id;
+  std::string stat = "mean";
+};
+
+CriterionArg parse_arg(std::string_view arg)
+{
+  CriterionArg out;
+  const auto hash = arg.rfind('#');
+  out.id = std::string(arg.substr(0, hash));
+  if (hash != std::string_view::npos) {
+    out.stat = std::string(arg.substr(hash + 1));
+  }
+  return out;
+}
+
+const Stat* find_stat(std::string_view name)
+{
+  for (const auto& stat : k_stats) {
+    if (stat.name == name) {
+      return &stat;
+    }
+  }
+  return nullptr;
+}
+
+// An estimate: {"point_estimate": N} (estimates.json, in ns) or {"estimate": N, "unit": "ns"}.
+ExtractedValue estimate_value(const MetricSpec& spec, const nlohmann::json& estimate, const std::string& key,
+                              std::string_view where)
+{
+  if (!estimate.is_object()) {
+    throw Error("metric '{}': {} is {}, not an estimate", spec.name, where, describe_node(estimate));
+  }
+  if (estimate.contains("point_estimate")) {
+    return detail::make_value(key, json_number(spec, estimate["point_estimate"], where), "ns");
+  }
+  if (!estimate.contains("estimate")) {
+    throw Error("metric '{}': {} has no 'point_estimate' or 'estimate'", spec.name, where);
+  }
+  return detail::make_value(key, json_number(spec, estimate["estimate"], where),
+                            estimate.value("unit", "ns"));
+}
+
+} // namespace
+
+void check_criterion(const MetricSpec& spec)
+{
+  const auto stat = parse_arg(spec.arg).stat;
+  if (stat != "samples" && find_stat(stat) == nullptr) {
+    throw UsageError(
+        "metric '{}': criterion has no estimate '{}': use mean, median, slope, typical, std_dev, "
+        "median_abs_dev or samples (cargo-criterion's measured values per iteration)",
+        spec.name, stat);
+  }
+}
+
+std::string unit_of_criterion(const MetricSpec&)
+{
+  return "ns";
+}
+
+std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_view text)
+{
+  const auto arg = parse_arg(spec.arg);
+  const auto* stat = find_stat(arg.stat);
+  std::vector<ExtractedValue> values;
+  std::vector<std::string> ids;
+  for (const auto& record : parse_json_records(spec, text)) {
+    if (!record.is_object()) {
+      continue;
+    }
+    // estimates.json: the estimates of one benchmark, no id (the directory names it).
+    if (!record.contains("reason")) {
+      if (stat == nullptr) {
+        throw Error("metric '{}': estimates.json holds estimates, not samples: read #mean, #median or #slope",
+                    spec.name);
+      }
+      const std::string key =
+          record.contains(stat->name) ? std::string(stat->name) : std::string(stat->title);
+      if (!record.contains(key)) {
+        throw Error("metric '{}': {} has no estimate '{}': is it Criterion's estimates.json?", spec.name,
+                    detail::source_name(spec), stat->name);
+      }
+      values.push_back(estimate_value(spec, record[key], "", "the '" + key + "' estimate"));
+      continue;
+    }
+    if (record.value("reason", "") != "benchmark-complete") {
+      continue; // group-complete and other messages
+    }
+    const std::string id = record.value("id", "");
+    ids.push_back(id);
+    if (!arg.id.empty() && arg.id != id) {
+      continue;
+    }
+    if (stat != nullptr) {
+      if (!record.contains(stat->name) || record[stat->name].is_null()) {
+        throw Error("metric '{}': cargo-criterion's '{}' has no '{}' estimate", spec.name, id, stat->name);
+      }
+      values.push_back(
+          estimate_value(spec, record[stat->name], id, "'" + std::string(stat->name) + "' of " + id));
+      continue;
+    }
+    // Every measurement, per iteration: measured_values[i] / iteration_count[i].
+    const auto measured = record.value("measured_values", nlohmann::json::array());
+    const auto counts = record.value("iteration_count", nlohmann::json::array());
+    if (measured.empty() || measured.size() != counts.size()) {
+      throw Error("metric '{}': cargo-criterion's '{}' has no measured_values matching its iteration_count",
+                  spec.name, id);
+    }
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+      const auto where = fmt::format("measurement {} of {}", i, id);
+      const double count = json_number(spec, counts[i], where);
+      values.push_back(
+          detail::make_value(id, json_number(spec, measured[i], where) / count, record.value("unit", "ns")));
+    }
+  }
+  if (values.empty()) {
+    throw Error("metric '{}': {} holds no Criterion estimates{}; {}", spec.name, detail::source_name(spec),
+                arg.id.empty() ? std::string() : " for '" + arg.id + "'",
+                ids.empty() ? std::string("read target/criterion/NAME/new/estimates.json, or cargo-criterion "
+                                          "--message-format=json")
+                            : "it has: " + util::join(ids, ", "));
+  }
+  return values;
+}
+
+} // namespace ej::measure

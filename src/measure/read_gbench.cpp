@@ -1,0 +1,114 @@
+// gbench: Google Benchmark JSON (grammar in metric_spec.h).
+#include "measure/extract_common.h"
+#include "measure/json_document.h"
+#include "measure/readers.h"
+#include "measure/units.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace ej::measure {
+
+namespace {
+
+bool is_time_field(std::string_view field)
+{
+  return field == "real_time" || field == "cpu_time";
+}
+
+// A Google Benchmark row that the spec asks for: by full name, or by run name so that
+// "BM_Sum" also selects its aggregates "BM_Sum_mean", "BM_Sum_stddev"...
+bool selects(const nlohmann::json& row, std::string_view bench)
+{
+  if (bench.empty()) {
+    return true;
+  }
+  const std::string name = row.value("name", "");
+  return name == bench || row.value("run_name", name) == bench;
+}
+
+ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, std::string_view bench,
+                            std::string_view field)
+{
+  const std::string name = row.value("name", "");
+  auto value = detail::make_value(name, 0, "");
+  // An aggregate row the metric names itself ("BM_Sum_median") is its value: with
+  // --benchmark_report_aggregates_only there is nothing else.
+  value.aggregate = row.value("run_type", "iteration") == "aggregate" && name != bench;
+  if (value.aggregate) {
+    value.note = row.value("aggregate_name", "");
+  }
+  const std::string where = "'" + std::string(field) + "' of '" + name + "'";
+  value.value = json_number(spec, row[std::string(field)], where);
+  // A coefficient of variation is a ratio even though it sits in real_time.
+  const bool ratio = row.value("aggregate_unit", "time") == "percentage";
+  if (ratio) {
+    value.ratio = true;
+  } else if (is_time_field(field)) {
+    value.unit = row.value("time_unit", "ns"); // settle_units converts it to the metric's
+  }
+  return value;
+}
+
+} // namespace
+
+void check_gbench(const MetricSpec& spec)
+{
+  if (spec.arg.ends_with('#')) {
+    throw UsageError("metric '{}': '#' must be followed by a field (real_time, cpu_time or a counter)",
+                     spec.name);
+  }
+}
+
+std::string unit_of_gbench(const MetricSpec& spec)
+{
+  const auto hash = spec.arg.rfind('#');
+  const std::string_view field =
+      hash == std::string::npos ? std::string_view("real_time") : std::string_view(spec.arg).substr(hash + 1);
+  if (is_time_field(field)) {
+    return "ns";
+  }
+  const auto unit = unit_in_name(field); // user counters: "bytes_per_second"
+  return unit ? unit->symbol : "";
+}
+
+std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view text)
+{
+  const auto document = parse_json_output(spec, text);
+  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
+    throw Error(
+        "metric '{}': {} is JSON but not Google Benchmark's (no 'benchmarks' array): run the benchmark "
+        "with --benchmark_format=json, or --benchmark_out=FILE and read it with 'gbench:@FILE'",
+        spec.name, detail::source_name(spec));
+  }
+  const auto hash = spec.arg.rfind('#');
+  const std::string bench = spec.arg.substr(0, hash);
+  const std::string field = hash == std::string::npos ? "real_time" : spec.arg.substr(hash + 1);
+
+  std::vector<ExtractedValue> values;
+  std::vector<std::string> names;
+  for (const auto& row : document["benchmarks"]) {
+    names.push_back(row.value("name", ""));
+    if (!selects(row, bench)) {
+      continue;
+    }
+    if (row.value("error_occurred", false)) {
+      auto value = detail::make_value(row.value("name", ""), 0, "");
+      value.skipped = true;
+      value.note = row.value("error_message", "error");
+      values.push_back(std::move(value));
+      continue;
+    }
+    if (!row.contains(field)) {
+      continue; // complexity rows (BigO, RMS) carry coefficients, not times
+    }
+    values.push_back(gbench_value(spec, row, bench, field));
+  }
+  if (values.empty()) {
+    throw Error("metric '{}': Google Benchmark output has no row{} with '{}'; its rows are: {}", spec.name,
+                bench.empty() ? std::string() : " named '" + bench + "'", field,
+                names.empty() ? "none" : util::join(names, ", "));
+  }
+  return values;
+}
+
+} // namespace ej::measure

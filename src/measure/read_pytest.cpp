@@ -1,0 +1,94 @@
+// pytest: pytest-benchmark --benchmark-json (grammar in metric_spec.h).
+#include "measure/extract_common.h"
+#include "measure/json_document.h"
+#include "measure/readers.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace ej::measure {
+
+namespace {
+
+struct PytestArg {
+  std::string name;           // fullname (or name); empty for every benchmark
+  std::string field = "data"; // a key of "stats"
+};
+
+PytestArg parse_arg(std::string_view arg)
+{
+  PytestArg out;
+  const auto hash = arg.rfind('#');
+  out.name = std::string(arg.substr(0, hash));
+  if (hash != std::string_view::npos) {
+    out.field = std::string(arg.substr(hash + 1));
+  }
+  return out;
+}
+
+} // namespace
+
+void check_pytest(const MetricSpec& spec)
+{
+  if (spec.arg.ends_with('#')) {
+    throw UsageError(
+        "metric '{}': '#' must be followed by a field of 'stats' (data, mean, median, min, ops, ...)",
+        spec.name);
+  }
+}
+
+std::string unit_of_pytest(const MetricSpec& spec)
+{
+  const auto field = parse_arg(spec.arg).field;
+  if (field == "ops") {
+    return "ops/s";
+  }
+  if (field == "rounds" || field == "iterations" || field == "iqr_outliers" || field == "stddev_outliers") {
+    return "";
+  }
+  return "s";
+}
+
+std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view text)
+{
+  const auto document = parse_json_output(spec, text);
+  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
+    throw Error("metric '{}': {} is JSON but not pytest-benchmark's (no 'benchmarks' array): run pytest with "
+                "--benchmark-json=FILE and read it with 'pytest:@FILE'",
+                spec.name, detail::source_name(spec));
+  }
+  const auto arg = parse_arg(spec.arg);
+  std::vector<ExtractedValue> values;
+  std::vector<std::string> names;
+  for (const auto& benchmark : document["benchmarks"]) {
+    const std::string fullname = benchmark.value("fullname", benchmark.value("name", ""));
+    names.push_back(fullname);
+    if (!arg.name.empty() && fullname != arg.name && benchmark.value("name", "") != arg.name) {
+      continue;
+    }
+    const auto stats = benchmark.value("stats", nlohmann::json::object());
+    if (!stats.is_object() || !stats.contains(arg.field)) {
+      throw Error(
+          "metric '{}': pytest-benchmark's '{}' has no stats field '{}': use data (the rounds), mean, "
+          "median, min, max, stddev or ops",
+          spec.name, fullname, arg.field);
+    }
+    const auto& field = stats[arg.field];
+    const std::string where = fmt::format("stats.{} of '{}'", arg.field, fullname);
+    // Every round is a sample (stats.data); other fields are one figure each.
+    if (field.is_array()) {
+      for (const auto& round : field) {
+        values.push_back(detail::make_value(fullname, json_number(spec, round, where), ""));
+      }
+    } else {
+      values.push_back(detail::make_value(fullname, json_number(spec, field, where), ""));
+    }
+  }
+  if (values.empty()) {
+    throw Error("metric '{}': pytest-benchmark output in {} has no benchmark{}; it has: {}", spec.name,
+                detail::source_name(spec), arg.name.empty() ? std::string() : " named '" + arg.name + "'",
+                names.empty() ? "none" : util::join(names, ", "));
+  }
+  return values;
+}
+
+} // namespace ej::measure

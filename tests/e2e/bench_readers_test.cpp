@@ -1,0 +1,135 @@
+// The readers of the field's tools, as a user tries them: ej bench test on their real outputs.
+#include "support/ej_repo.h"
+#include "support/runs.h"
+#include "support/temp_dir.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// The fixture's path, required to exist.
+std::string fixture(const std::string& name)
+{
+  const auto path = fixtures_dir() / name;
+  REQUIRE(std::filesystem::is_regular_file(path));
+  return path.string();
+}
+
+json tested(const EjRepo& repo, const std::vector<std::string>& args)
+{
+  std::vector<std::string> all{"bench", "test"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--json");
+  return json::parse(repo.ok(all));
+}
+
+} // namespace
+
+TEST_CASE("bench test reads an nccl-tests table as one series per size and place")
+{
+  EjRepo repo;
+  const auto out = repo.ok({"bench", "test", "--metric", "busbw=nccl:in-place/busbw",
+                            fixture("nccl_all_reduce_perf_h100_16ranks.txt")});
+  CHECK_THAT(out, Catch::Contains("31 values in GB/s, higher is better (inferred from unit GB/s)"));
+  CHECK_THAT(out, Catch::Contains("size=8589934592,in-place  337.35 GB/s"));
+}
+
+TEST_CASE("bench test keys SGLang's JSONL records and console blocks by request rate")
+{
+  EjRepo repo;
+  const auto records = tested(repo, {"--metric", "ttft=json:median_ttft_ms;per=request_rate", "--unit",
+                                     "ttft=s", fixture("sglang_bench_serving_offline_inf.jsonl")});
+  REQUIRE(records.size() == 1);
+  CHECK(records[0]["unit"] == "s");
+  CHECK(records[0]["better"] == "lower");
+  REQUIRE(records[0]["values"].size() == 7);
+  CHECK(records[0]["values"][0]["key"] == "request_rate=Infinity");
+
+  const auto blocks = repo.ok({"bench", "test", "--metric",
+                               "tok_s=kv:Output token throughput (tok/s);per=Traffic request rate",
+                               fixture("sglang_bench_serving_console_qps4.txt")});
+  CHECK_THAT(blocks, Catch::Contains("Traffic request rate=4.0  500.61 tok/s"));
+}
+
+TEST_CASE("bench test reads the console and result files of the field's other tools")
+{
+  EjRepo repo;
+  const auto perf = tested(
+      repo, {"--metric", "cycles=perf-stat:cpu_core/cycles/", fixture("perf_stat_hybrid_cpu_de_locale.txt")});
+  CHECK(perf[0]["values"][0]["value"] == 3410196830.0);
+  CHECK(perf[0]["better"] == "lower");
+
+  const auto pytest = tested(
+      repo, {"--metric", "s=pytest:bench.py::test_sleep_2", fixture("pytest_benchmark_several_units.json")});
+  CHECK(pytest[0]["values"].size() == 5);
+  CHECK(pytest[0]["unit"] == "s");
+
+  const auto catch2 = tested(
+      repo, {"--metric", "fib=catch2:Fibonacci 20", "--unit", "fib=us", fixture("catch2_v2_console.txt")});
+  CHECK(catch2[0]["values"][0]["value"] == 41.731);
+
+  const auto torch = tested(repo, {"--metric", "dot=torch", fixture("torch_utils_benchmark_timeit_cpu.txt")});
+  CHECK(torch[0]["values"].size() == 2);
+  CHECK(torch[0]["unit"] == "us");
+
+  const auto batch =
+      tested(repo, {"--metric", "decode=sglang-one-batch", fixture("sglang_bench_one_batch.txt")});
+  CHECK(batch[0]["values"][0]["value"] == 174.85);
+  CHECK(batch[0]["better"] == "higher");
+
+  const auto criterion =
+      tested(repo, {"--metric", "m=criterion:#median", fixture("cargo_criterion_message.json")});
+  CHECK(criterion[0]["unit"] == "ns");
+
+  const auto gbench =
+      tested(repo, {"--metric", "t=gbench-console:BM_FrogJump", fixture("gbench_console_bigo.txt")});
+  CHECK(gbench[0]["values"][0]["value"] == 388163.0);
+}
+
+TEST_CASE("bench test fails on output a reader cannot read, naming the metric and what it expected")
+{
+  EjRepo repo;
+  write_text(repo.path() / "garbage.txt", "no table here\n");
+  const auto result = repo.ej({"bench", "test", "--metric", "bw=nccl", "garbage.txt"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("metric 'bw'") && Catch::Contains("no nccl-tests table"));
+}
+
+TEST_CASE(
+    "ej run stores an nccl-tests table as series per size and place, and compare pairs them size with size")
+{
+  EjRepo repo;
+  write_text(repo.path() / "nccl.txt", read_text(fixture("nccl_all_reduce_perf_h100_16ranks.txt")));
+  repo.ok({"bench", "add", "ar", "--repeat", "2", "--metric", "busbw=nccl", "--shell", "cat nccl.txt"});
+  repo.ok({"run", "ar", "--quiet"});
+  repo.ok({"run", "ar", "--quiet"});
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  int keyed = 0;
+  for (const auto& series : run["series"]) {
+    if (series["metric"] == "busbw" && series["key"] == "size=8589934592,in-place") {
+      CHECK(series["unit"] == "GB/s");
+      CHECK(series["samples"].size() == 2);
+      ++keyed;
+    }
+  }
+  CHECK(keyed == 1);
+  const auto compared = json::parse(repo.ok({"compare", "r1", "r2", "--metric", "busbw", "--json"}));
+  std::size_t pairs = 0;
+  for (const auto& series : compared["series"]) {
+    pairs += series["key"] == "size=1024,out-of-place" && series["reference_median"] == 0.01 ? 1 : 0;
+  }
+  CHECK(pairs == 1);
+
+  write_text(repo.path() / "nccl.txt", "mpirun: not enough slots\n");
+  const auto failed = repo.ej({"run", "ar", "--quiet"});
+  CHECK(failed.exit_code != 0);
+  const auto bad = show_run(repo, 3);
+  CHECK(bad["status"] == "extract-error");
+  CHECK_THAT(bad["reason"].get<std::string>(),
+             Catch::Contains("metric 'busbw'") && Catch::Contains("no nccl-tests table"));
+}
