@@ -41,45 +41,65 @@ struct Scan {
 // with 2 or 3 decimals repeats values a lot: 10,000 timings may hold 100 distinct ones, and every
 // scan then walks the 100.
 struct Runs {
-  std::vector<double> values;
-  std::vector<std::size_t> counts;
+  std::span<const double> values;  // the distinct values: the sample itself when nothing repeats
+  std::vector<std::size_t> counts; // how often each occurs; empty when every value occurs once
+  std::vector<double> distinct;
 
   explicit Runs(std::span<const double> sorted)
   {
+    const auto repeats = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+    if (!repeats) {
+      values = sorted; // no copy, no counts: continuous data costs what it did
+      return;
+    }
     for (const double v : sorted) {
-      if (!values.empty() && values.back() == v) {
+      if (!distinct.empty() && distinct.back() == v) {
         ++counts.back();
       } else {
-        values.push_back(v);
+        distinct.push_back(v);
         counts.push_back(1);
       }
     }
+    values = distinct;
   }
+  Runs(const Runs&) = delete;
+  Runs& operator=(const Runs&) = delete;
+
+  std::size_t count(std::size_t i) const { return counts.empty() ? 1 : counts[i]; }
 };
 
 // One pass over the differences x[i] - y[j] relative to t. For a given x[i] the y[j] that give a
 // difference <= t are a suffix of the ascending y; rounding is monotone, so walking x downwards
 // that suffix only grows, and its first element gives the row's largest difference <= t.
-Scan scan(const Runs& x, const Runs& y, double t)
+template <bool Weighted> Scan scan_runs(const Runs& x, const Runs& y, double t)
 {
   Scan s;
-  std::size_t j = y.values.size(); // y[j..] are the y with x[i] - y <= t
-  std::size_t in_suffix = 0;       // how many samples y[j..] stand for
+  const double* xv = x.values.data();
+  const double* yv = y.values.data();
+  const std::size_t ny = y.values.size();
+  std::size_t j = ny;        // y[j..] are the y with x[i] - y <= t
+  std::size_t in_suffix = 0; // how many samples y[j..] stand for
   for (std::size_t i = x.values.size(); i-- > 0;) {
-    const double xi = x.values[i];
-    while (j > 0 && xi - y.values[j - 1] <= t) {
+    const double xi = xv[i];
+    while (j > 0 && xi - yv[j - 1] <= t) {
       --j;
-      in_suffix += y.counts[j];
+      in_suffix += Weighted ? y.count(j) : 1;
     }
-    s.count += x.counts[i] * in_suffix;
-    if (j < y.values.size()) {
-      s.below = std::max(s.below, xi - y.values[j]);
+    s.count += (Weighted ? x.count(i) : 1) * in_suffix;
+    if (j < ny) {
+      s.below = std::max(s.below, xi - yv[j]);
     }
     if (j > 0) {
-      s.above = std::min(s.above, xi - y.values[j - 1]);
+      s.above = std::min(s.above, xi - yv[j - 1]);
     }
   }
   return s;
+}
+
+Scan scan(const Runs& x, const Runs& y, double t)
+{
+  // Continuous data (no repeats) takes the loop without counts.
+  return x.counts.empty() && y.counts.empty() ? scan_runs<false>(x, y, t) : scan_runs<true>(x, y, t);
 }
 
 double kth_difference(const Runs& x, const Runs& y, std::size_t k)
