@@ -1,5 +1,6 @@
 #include "evidence/compare_sets.h"
 
+#include "measure/units.h"
 #include "run/env_diff.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -250,6 +251,32 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
                                             c->values.empty() ? "the candidate's" : "the reference's"));
       continue;
     }
+    // Runs recorded in different units (ms and us, or a unit spelled another way) are compared
+    // in the candidate's; units that measure different things are never compared.
+    std::vector<double> converted;
+    const std::vector<double>* reference_values = &r->values;
+    if (r->unit != c->unit) {
+      const auto from = measure::parse_unit(r->unit);
+      const auto to = measure::parse_unit(c->unit);
+      if (from && to && measure::convertible(*from, *to)) {
+        converted.reserve(r->values.size());
+        for (const double v : r->values) {
+          converted.push_back(measure::convert(v, *from, *to));
+        }
+        reference_values = &converted;
+        if (from->symbol != to->symbol) {
+          report.warnings.push_back(fmt::format("{}{}: the reference's values were converted from {} to {}",
+                                                c->metric, where.empty() ? "" : " [" + where + "]", r->unit,
+                                                c->unit));
+        }
+      } else if (!r->unit.empty() && !c->unit.empty()) {
+        report.warnings.push_back(
+            fmt::format("{}{}: the reference is in {} and the candidate in {}, which do not "
+                        "convert: not compared",
+                        c->metric, where.empty() ? "" : " [" + where + "]", r->unit, c->unit));
+        continue;
+      }
+    }
     measure::CompareOptions options;
     options.direction = rules.direction_of(c->metric);
     options.min_effect_pct = rules.min_effect_pct;
@@ -263,7 +290,7 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
     s.key = c->key;
     s.unit = c->unit;
     s.quantity = quantity_of(c->metric, c->unit);
-    s.comparison = measure::compare(r->values, c->values, options);
+    s.comparison = measure::compare(*reference_values, c->values, options);
     report.series.push_back(std::move(s));
   }
   std::vector<std::string> only_reference;

@@ -100,3 +100,28 @@ TEST_CASE("Comparisons that make no sense are refused with what to do")
   CHECK_FALSE(reader.run_set(99));
   CHECK_FALSE(reader.attempt_set(42));
 }
+
+TEST_CASE("Series recorded in different units are compared in one, and units that do not convert are not")
+{
+  TestJournal j;
+  j.plan("p");
+  j.bench("b", "time_ms", false, "ms");
+  j.attempt(1, "p");
+  j.run(1, 1, {{{}, k_slow}}); // 10 ms
+  j.bench("b", "time_ms", false, "us", 2);
+  j.run(2, 1, {{{}, {4000, 4040, 3960, 4080, 3920, 4020, 3980, 4060, 3940, 4000}}}, "", "b",
+        1); // 4 ms, in us
+  Reader reader(j.journal());
+  const auto report = evidence::compare_sets(reader, *reader.run_set(1), *reader.run_set(2), {});
+  REQUIRE(report.series.size() == 1);
+  CHECK(report.series[0].unit == "us");
+  CHECK(report.series[0].comparison.reference_median == Approx(10000));
+  CHECK(*report.series[0].comparison.change_pct == Approx(-60.0).margin(0.5));
+  CHECK(mentions(report.warnings, "the reference's values were converted from ms to us"));
+
+  j.bench("b", "time_ms", false, "GB", 3);
+  j.run(3, 1, {{{}, k_fast}}, "", "b", 1);
+  std::string why;
+  CHECK_FALSE(evidence::try_compare(reader, *reader.run_set(1), *reader.run_set(3), {}, why));
+  CHECK(why.find("no combination") != std::string::npos);
+}
