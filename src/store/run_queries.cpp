@@ -26,7 +26,11 @@ nlohmann::json parse_column(const Statement& row, int column)
   return nlohmann::json::parse(text);
 }
 
-core::RunRecord read_run(const Statement& row)
+// Which columns a reader needs parsed: judging and documents never look at a run's volatile
+// readings or captured outputs, and parsing them was a tenth of a large plan's render.
+enum class RunDetail { All, ForJudging };
+
+core::RunRecord read_run(const Statement& row, RunDetail detail = RunDetail::All)
 {
   core::RunRecord run;
   run.number = static_cast<int>(row.integer(0));
@@ -47,12 +51,16 @@ core::RunRecord read_run(const Statement& row)
   run.git.dirty = row.integer(13) != 0;
   run.git.diff_blob = row.text(14);
   run.env_blob = row.text(15);
-  run.env_readings = parse_column(row, 16);
+  if (detail == RunDetail::All) {
+    run.env_readings = parse_column(row, 16);
+  }
   run.host = row.text(17);
   run.pid = row.integer(18);
   run.boot_id = row.text(19);
   run.source = row.text(20);
-  run.outputs = parse_column(row, 21);
+  if (detail == RunDetail::All) {
+    run.outputs = parse_column(row, 21);
+  }
   return run;
 }
 
@@ -170,7 +178,7 @@ std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::s
   std::vector<core::RunRecord>* runs = nullptr; // of the attempt of the row before
   int current_attempt = 0;
   while (select.step()) {
-    auto run = read_run(select);
+    auto run = read_run(select, RunDetail::ForJudging);
     if (runs == nullptr || *run.attempt != current_attempt) {
       // An attempt's runs are mostly contiguous and as many as the attempt's before: reserving that
       // many saves growing (and moving) the records several times.

@@ -38,7 +38,8 @@ struct RunTimes {
 };
 RunTimes run_times(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
-// Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read.
+// Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read, for
+// judging and documents: env_readings and outputs are left empty (null).
 std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);
 
 // A sample as read, its texts valid only during the visit: for readers that keep less of it than

@@ -82,6 +82,9 @@ TEST_CASE("plan_runs groups a plan's runs by attempt, newest first, as list_runs
     CHECK(numbers(runs) == numbers(listed));
     CHECK(runs.front().source == "notes");
     CHECK(runs.front().status == listed.front().status);
+    // Judging never reads them: left unparsed.
+    CHECK(runs.front().outputs.is_null());
+    CHECK(runs.front().env_readings.is_null());
   }
   CHECK(store::plan_runs(journal.db(), "none").empty());
 }
