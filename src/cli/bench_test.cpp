@@ -8,13 +8,16 @@
 #include "measure/metric_spec.h"
 #include "store/run_queries.h"
 #include "util/error.h"
+#include "util/spool_file.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iostream>
-#include <iterator>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 // ej bench test: what metrics would read from a saved output, before registering them.
 namespace ej::cli {
@@ -35,16 +38,39 @@ struct TestedMetric {
   std::string direction; // why it is this way: "inferred from unit tok/s", "as registered"
 };
 
-std::string read_input(const std::string& file)
+// Standard input, kept in a temporary file: a piped output of any size is read in bounded memory.
+measure::TextSource read_stdin()
+{
+  auto copy = std::make_shared<util::SpoolFile>();
+  std::vector<char> buffer(std::size_t{1} << 16);
+  while (copy->ok()) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      throw Error("cannot read stdin: {}", std::strerror(errno));
+    }
+    if (n == 0) {
+      return measure::TextSource::of_file(copy, copy->fd(), copy->size());
+    }
+    copy->append(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+  }
+  throw Error("cannot keep stdin for reading: {}", copy->error());
+}
+
+measure::TextSource read_input(const std::string& file)
 {
   if (file == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return read_stdin();
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw Error("cannot read '{}': give the path of a saved output, or '-' to read stdin", file);
+  auto source = measure::TextSource::open(file);
+  if (!source) {
+    throw Error(
+        "cannot read '{}': there is no such file; give the path of a saved output, or '-' to read stdin",
+        file);
   }
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return std::move(*source);
 }
 
 // The registered benchmark's metrics (if --bench), then the --metric ones, with --unit and
@@ -140,12 +166,9 @@ nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::Ex
         value.relative_stdev ? nlohmann::json(*value.relative_stdev) : nlohmann::json(nullptr);
     out.push_back(std::move(item));
   }
-  return {{"name", metric.spec.name},
-          {"spec", measure::to_spec_string(metric.spec)},
-          {"unit", unit_of(metric, values)},
-          {"better", measure::to_string(metric.spec.better)},
-          {"direction", metric.direction},
-          {"values", out}};
+  return {{"name", metric.spec.name},        {"spec", measure::to_spec_string(metric.spec)},
+          {"unit", unit_of(metric, values)}, {"better", measure::to_string(metric.spec.better)},
+          {"direction", metric.direction},   {"values", out}};
 }
 
 void print_values(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
@@ -181,8 +204,9 @@ void run_bench_test(const TestOptions& options)
   // The metrics, as bench add would register them.
   const auto metrics = metrics_to_test(options);
   // The saved output stands for stdout, stderr and any result file a metric reads.
-  const std::string text = read_input(options.file);
-  const measure::ExtractInput input{text, text, [&text](const std::string&) { return std::optional(text); }};
+  const auto text = read_input(options.file);
+  const measure::ExtractInput input{text, text,
+                                    [&text](const measure::MetricSpec&) { return std::optional(text); }};
   // Each metric's values, failing as ej run would on the first metric that reads nothing.
   auto json = nlohmann::json::array();
   for (std::size_t i = 0; i < metrics.size(); ++i) {

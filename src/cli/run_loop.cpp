@@ -2,6 +2,8 @@
 
 #include "core/run_records.h"
 #include "measure/extract.h"
+#include "measure/live_extraction.h"
+#include "measure/result_files.h"
 #include "measure/statistics.h"
 #include "run/process.h"
 #include "run/signals.h"
@@ -11,9 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace ej::cli {
 
@@ -24,6 +25,8 @@ using nlohmann::json;
 // Samples are committed at least this often, so a killed ej loses at most this much work, while
 // a fast benchmark does not pay an fsync per repeat.
 constexpr std::int64_t k_flush_interval_ns = 1'000'000'000;
+
+bool reads_stream_whole(const std::vector<measure::MetricSpec>& metrics, bool from_stderr);
 
 run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& values)
 {
@@ -45,32 +48,28 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
   }
   spec.timeout_s = d.timeout_s;
   spec.echo = plan.echo;
+  spec.keep_whole_out = reads_stream_whole(plan.metrics, false);
+  spec.keep_whole_err = reads_stream_whole(plan.metrics, true);
   return spec;
-}
-
-void remove_result_files(const std::vector<measure::MetricSpec>& metrics, const std::filesystem::path& cwd)
-{
-  for (const auto& metric : metrics) {
-    if (!metric.file.empty()) {
-      std::error_code ec;
-      std::filesystem::remove(cwd / metric.file, ec);
-    }
-  }
 }
 
 std::string last_lines(const std::string& text, std::size_t count)
 {
   const auto all = util::lines(text);
-  std::vector<std::string> tail(all.end() - static_cast<std::ptrdiff_t>(std::min(count, all.size())), all.end());
+  std::vector<std::string> tail(all.end() - static_cast<std::ptrdiff_t>(std::min(count, all.size())),
+                                all.end());
   return util::join(tail, "\n");
 }
 
 std::string status_for(run::Ending ending)
 {
   switch (ending) {
-  case run::Ending::TimedOut: return "timeout";
-  case run::Ending::Interrupted: return "interrupted";
-  default: return "failed";
+  case run::Ending::TimedOut:
+    return "timeout";
+  case run::Ending::Interrupted:
+    return "interrupted";
+  default:
+    return "failed";
   }
 }
 
@@ -84,22 +83,18 @@ struct PendingRepeat {
   {
     json list = json::array();
     for (const auto& sample : samples) {
-      json item = {{"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
+      json item = {
+          {"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
       if (!sample.kind.empty()) {
         item["kind"] = sample.kind;
       }
       list.push_back(std::move(item));
     }
-    return {{"idx", repeat.index},
-            {"params", json::parse(repeat.params)},
-            {"warmup", repeat.warmup},
-            {"ending", repeat.ending},
-            {"exit_code", repeat.exit_code},
-            {"signal", repeat.signal},
-            {"wall_s", repeat.wall_s},
-            {"user_s", repeat.user_s},
-            {"sys_s", repeat.sys_s},
-            {"max_rss_kb", repeat.max_rss_kb},
+    return {{"idx", repeat.index},           {"params", json::parse(repeat.params)},
+            {"warmup", repeat.warmup},       {"ending", repeat.ending},
+            {"exit_code", repeat.exit_code}, {"signal", repeat.signal},
+            {"wall_s", repeat.wall_s},       {"user_s", repeat.user_s},
+            {"sys_s", repeat.sys_s},         {"max_rss_kb", repeat.max_rss_kb},
             {"samples", std::move(list)}};
   }
 };
@@ -148,8 +143,9 @@ private:
       m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
       if (!m_warned) {
         m_warned = true;
-        fmt::print(stderr, "ej: the repeats cannot be written to the journal yet ({}); ej keeps them and tries "
-                           "again a second after each refusal\n",
+        fmt::print(stderr,
+                   "ej: the repeats cannot be written to the journal yet ({}); ej keeps them and tries "
+                   "again a second after each refusal\n",
                    error.what());
       }
     }
@@ -174,7 +170,8 @@ core::SampleRecord sample_record(std::string metric, std::string key, double val
   return sample;
 }
 
-PendingRepeat repeat_record(int index, const std::string& params, bool warmup, const run::ProcessResult& result)
+PendingRepeat repeat_record(int index, const std::string& params, bool warmup,
+                            const run::ProcessResult& result)
 {
   PendingRepeat record;
   record.repeat.index = index;
@@ -190,15 +187,70 @@ PendingRepeat repeat_record(int index, const std::string& params, bool warmup, c
   return record;
 }
 
-std::optional<std::string> read_relative(const std::filesystem::path& cwd, const std::string& path)
+// What extraction reads of one stream: all of it, from the capture when nothing was cut, else
+// from the temporary copy the capture kept (process_for asks for one when a metric reads it).
+measure::TextSource whole_stream(const run::Capture& capture, const std::string& text, std::string_view name)
 {
-  std::ifstream in(cwd / path, std::ios::binary);
-  if (!in) {
-    return std::nullopt;
+  if (capture.cut_bytes == 0) {
+    return measure::TextSource(text);
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  if (capture.whole && capture.whole->ok()) {
+    return measure::TextSource::of_file(capture.whole, capture.whole->fd(), capture.whole->size());
+  }
+  return measure::TextSource::unavailable(
+      fmt::format("the program printed {} bytes on {}, more than ej keeps in memory, and {}",
+                  capture.total_bytes, name,
+                  capture.whole ? capture.whole->error() : "no whole copy was kept"),
+      capture.tail);
+}
+
+// Whether a metric reads the whole stream after the repeat (a JSON document on stdout, say):
+// then the capture keeps a temporary copy of an output that outgrows it. Line-based metrics
+// are read live and need none.
+bool reads_stream_whole(const std::vector<measure::MetricSpec>& metrics, bool from_stderr)
+{
+  for (const auto& metric : metrics) {
+    if (metric.file.empty() && metric.from_stderr == from_stderr &&
+        !measure::LiveExtraction::reads_live(metric)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Extracts every metric from one repeat into its record. Throws the first metric's failure.
+void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
+                     measure::LiveExtraction& live, PendingRepeat& record, std::vector<double>& primary,
+                     std::vector<std::string>& said)
+{
+  const auto out = result.out.text();
+  const auto err = result.err.text();
+  const measure::ExtractInput input{
+      whole_stream(result.out, out, "stdout"), whole_stream(result.err, err, "stderr"),
+      [&files, &said](const measure::MetricSpec& metric) {
+        auto file = files.open(metric);
+        // Which file a glob chose, said once per choice.
+        const auto& choice = files.last_choice();
+        if (!choice.empty() && std::find(said.begin(), said.end(), choice) == said.end()) {
+          said.push_back(choice);
+          fmt::print(stderr, "ej: metric '{}' reads {}\n", metric.name, choice);
+        }
+        return file;
+      },
+      [&live](const measure::MetricSpec& metric) { return live.scanner_for(metric); }};
+  for (const auto& metric : plan.metrics) {
+    for (const auto& value : measure::extract(metric, input)) {
+      record.samples.push_back(
+          sample_record(metric.name, value.key, value.skipped ? 0.0 : value.value,
+                        value.unit.empty() ? measure::effective_unit(metric) : value.unit,
+                        value.skipped     ? "skipped"
+                        : value.aggregate ? "aggregate"
+                                          : "sample"));
+      if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
+        primary.push_back(value.value);
+      }
+    }
+  }
 }
 
 void print_progress(const RunPlan& plan, const core::ParamValues& values, int done, int planned,
@@ -212,8 +264,8 @@ void print_progress(const RunPlan& plan, const core::ParamValues& values, int do
   const double eta = done > 0 ? elapsed / done * (planned - done) : 0;
   const auto label = core::describe(values);
   std::fprintf(stderr, "ej: %s%srepeat %d/%d  median %s: %s  elapsed %.1fs  eta %.1fs\n", label.c_str(),
-               label.empty() ? "" : "  ", done, planned, plan.definition.primary.c_str(), median.c_str(), elapsed,
-               eta);
+               label.empty() ? "" : "  ", done, planned, plan.definition.primary.c_str(), median.c_str(),
+               elapsed, eta);
 }
 
 } // namespace
@@ -228,6 +280,14 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   run::ProcessResult last;
   int index = 0;
   bool budget_spent = false;
+  measure::ResultFiles files(plan.metrics, plan.work_tree, fmt::format("run-{}", plan.run_number));
+  std::vector<std::string> said; // the glob choices told the user
+  measure::LiveExtraction live(plan.metrics);
+  const auto prepare_files = [&](const std::filesystem::path& cwd) {
+    for (const auto& line : files.before_repeat(cwd)) {
+      fmt::print(stderr, "ej: {}\n", line);
+    }
+  };
 
   const auto stop = [&](std::string status, std::string reason) {
     outcome.status = std::move(status);
@@ -235,13 +295,18 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   };
 
   for (const auto& values : plan.combinations) {
-    const auto spec = process_for(plan, values);
+    auto spec = process_for(plan, values);
+    spec.on_output = [&live](run::Stream stream, std::string_view data) {
+      live.feed(stream == run::Stream::Err, data);
+    };
     run::Launcher launcher(spec);
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
     std::vector<double> primary;
     for (int warm = 0; warm < policy.warmup && outcome.status == "finished"; ++warm) {
+      prepare_files(spec.cwd);
+      live.stop(); // a warmup's output is not read
       last = launcher.run();
       writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
@@ -251,8 +316,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
-      remove_result_files(plan.metrics, spec.cwd); // never read a previous repeat's results
+      prepare_files(spec.cwd); // never read a previous repeat's results, never lose the user's
+      live.start_repeat();
       last = launcher.run();
+      live.end_repeat();
       auto record = repeat_record(index++, params, false, last);
       ++outcome.repeats;
       if (!last.succeeded()) {
@@ -262,22 +329,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                                                   err_tail.empty() ? "" : ": " + err_tail));
         break;
       }
-      auto& samples = record.samples;
-      samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
-      const auto out = last.out.text();
-      const auto err = last.err.text();
-      measure::ExtractInput input{out, err, [&](const std::string& path) { return read_relative(spec.cwd, path); }};
+      record.samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
       try {
-        for (const auto& metric : plan.metrics) {
-          for (const auto& value : measure::extract(metric, input)) {
-            samples.push_back(sample_record(metric.name, value.key, value.skipped ? 0.0 : value.value,
-                                            value.unit.empty() ? measure::effective_unit(metric) : value.unit,
-                                            value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample"));
-            if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
-              primary.push_back(value.value);
-            }
-          }
-        }
+        extract_samples(plan, last, files, live, record, primary, said);
       } catch (const std::exception& error) {
         writer.add(std::move(record));
         stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
@@ -309,8 +363,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       break;
     }
     if (budget_spent) {
-      outcome.reason = fmt::format("the --budget of {} s was spent during {}; later combinations were not run",
-                                   policy.budget_s, core::describe(values).empty() ? "the run" : core::describe(values));
+      outcome.reason =
+          fmt::format("the --budget of {} s was spent during {}; later combinations were not run",
+                      policy.budget_s, core::describe(values).empty() ? "the run" : core::describe(values));
       break;
     }
   }

@@ -5,13 +5,95 @@
 #include "measure/units.h"
 #include "util/error.h"
 
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+
 namespace ej::measure {
 
 namespace {
 
+constexpr std::uint64_t k_default_whole_text_limit = std::uint64_t{256} << 20;
+
+std::string describe_size(std::uint64_t bytes)
+{
+  if (bytes >= (std::uint64_t{1} << 30)) {
+    return fmt::format("{:.1f} GiB",
+                       static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30));
+  }
+  if (bytes >= (std::uint64_t{1} << 20)) {
+    return fmt::format("{:.1f} MiB",
+                       static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 20));
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
+std::uint64_t parse_size(std::string_view text)
+{
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  if (suffix.ends_with("iB")) {
+    suffix.remove_suffix(2);
+  } else if (suffix.ends_with('B') && suffix.size() == 2) {
+    suffix.remove_suffix(1);
+  }
+  int shift = -1;
+  if (suffix.empty()) {
+    shift = 0;
+  } else if (suffix.size() == 1) {
+    switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
+    case 'K':
+      shift = 10;
+      break;
+    case 'M':
+      shift = 20;
+      break;
+    case 'G':
+      shift = 30;
+      break;
+    default:
+      break;
+    }
+  }
+  if (error != std::errc() || end == text.data() || shift < 0 || value == 0 ||
+      value > (std::numeric_limits<std::uint64_t>::max() >> shift)) {
+    throw UsageError(
+        "EJ_MAX_RESULT_SIZE='{}' is not a size: write bytes, or a number with K, M or G (e.g. 1G)", text);
+  }
+  return value << shift;
+}
+
 std::vector<ExtractedValue> extract_values(const MetricSpec& spec, const ExtractInput& input)
 {
-  return reader_for(spec.kind).read(spec, detail::source_text(spec, input));
+  const TextSource source = detail::source_of(spec, input);
+  const auto& reader = reader_for(spec.kind);
+  if (reader.scanner != nullptr && spec.file.empty() && input.scanned) {
+    if (auto* scanner = input.scanned(spec)) {
+      return scanner->finish(source); // read while the program ran
+    }
+  }
+  if (!source.available()) {
+    throw Error("metric '{}': {} cannot be read whole: {}", spec.name, detail::source_name(spec),
+                source.why_unavailable());
+  }
+  if (reader.scanner != nullptr) {
+    const auto scanner = reader.scanner(spec);
+    return read_with(*scanner, source);
+  }
+  const auto limit = whole_text_limit();
+  if (source.size() > limit) {
+    throw Error(
+        "metric '{}': {} is {}, more than the {} ej loads for the {} reader: write a smaller result, read it "
+        "with a line-based reader (regex, kv), or raise the limit with EJ_MAX_RESULT_SIZE (e.g. 1G)",
+        spec.name, detail::source_name(spec), describe_size(source.size()), describe_size(limit),
+        reader.name);
+  }
+  std::string storage;
+  return reader.read(spec, source.whole(storage));
 }
 
 std::string where_of(const ExtractedValue& value)
@@ -20,6 +102,12 @@ std::string where_of(const ExtractedValue& value)
 }
 
 } // namespace
+
+std::uint64_t whole_text_limit()
+{
+  const char* text = std::getenv("EJ_MAX_RESULT_SIZE");
+  return text == nullptr || *text == '\0' ? k_default_whole_text_limit : parse_size(text);
+}
 
 std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& input)
 {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "measure/metric_spec.h"
+#include "measure/text_source.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,6 +11,8 @@
 #include <vector>
 
 namespace ej::measure {
+
+class LineScanner;
 
 // One value read from a repeat's output.
 struct ExtractedValue {
@@ -25,16 +29,27 @@ struct ExtractedValue {
 };
 
 struct ExtractInput {
-  std::string_view out;
-  std::string_view err;
-  // Contents of a file relative to the benchmark's working directory, nullopt when absent.
-  std::function<std::optional<std::string>(const std::string& relative_path)> read_file;
+  TextSource out;
+  TextSource err;
+  // The result file a metric reads (its @FILE), nullopt when the program wrote none; throws
+  // ej::Error when the file cannot be read. Unset: no metric can read a file.
+  std::function<std::optional<TextSource>(const MetricSpec& spec)> open_file;
+  // The scanner that already read a metric's stream as the program printed it (LiveExtraction),
+  // nullptr when none did. Unset: streams are read from out and err.
+  std::function<LineScanner*(const MetricSpec& spec)> scanned = nullptr;
 };
 
 // The values of one metric in one repeat's output, in output order, all in one unit (see
-// settle_units). Throws ej::Error when the output holds none, is malformed, holds a number that
-// is not finite, or a unit that does not convert to the metric's.
+// settle_units). Line-based readers (regex, kv) read the whole output piece by piece in bounded
+// memory; the others load it, up to whole_text_limit(). Throws ej::Error when the output holds
+// none, is malformed or too large, holds a number that is not finite, or a unit that does not
+// convert to the metric's.
 std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& input);
+
+// The largest output or result file a reader that needs it whole loads into memory: 256 MiB, or
+// EJ_MAX_RESULT_SIZE (bytes, or with a K, M or G suffix). Throws ej::UsageError when that
+// variable is not a size.
+std::uint64_t whole_text_limit();
 
 // Gives every value one unit: --unit, else the unit the format or key says (source_unit), else
 // the first value's. A value in another known unit is converted, one without a known unit is

@@ -54,23 +54,23 @@ std::string source_name(const MetricSpec& spec)
   return spec.from_stderr ? "stderr" : "stdout";
 }
 
-std::string source_text(const MetricSpec& spec, const ExtractInput& input)
+TextSource source_of(const MetricSpec& spec, const ExtractInput& input)
 {
   if (spec.file.empty()) {
-    return std::string(spec.from_stderr ? input.err : input.out);
+    return spec.from_stderr ? input.err : input.out;
   }
-  std::optional<std::string> content;
-  if (input.read_file) {
-    content = input.read_file(spec.file);
+  std::optional<TextSource> file;
+  if (input.open_file) {
+    file = input.open_file(spec);
   }
-  if (!content) {
+  if (!file) {
     throw Error(
         "metric '{}': the benchmark did not write '{}' in its working directory: tell the program to "
         "write it there (e.g. --json {} for nvbench, --benchmark_out={} for gbench, --export-json {} for "
         "hyperfine)",
         spec.name, spec.file, spec.file, spec.file, spec.file);
   }
-  return std::move(*content);
+  return std::move(*file);
 }
 
 std::string without_digit_groups(std::string_view text)
@@ -132,6 +132,18 @@ double parse_number(const MetricSpec& spec, std::string_view text)
                 spec.kind == ExtractorKind::Regex ? "capture group" : "extractor argument");
   }
   return *value;
+}
+
+std::string source_tail(const TextSource& source, std::size_t max_lines)
+{
+  // Lines of a log are short: the last few KiB hold them, whatever the output's size.
+  const std::size_t bytes = max_lines * 400;
+  auto tail = source.tail(bytes);
+  if (source.size() > bytes) {
+    const auto newline = tail.find('\n');
+    tail.erase(0, newline == std::string::npos ? 0 : newline + 1); // not the start of a cut line
+  }
+  return output_tail(tail, max_lines);
 }
 
 std::string output_tail(std::string_view text, std::size_t max_lines)

@@ -15,8 +15,8 @@ namespace ej::measure::detail {
 // would warn about the fields left out).
 ExtractedValue make_value(std::string key, double value, std::string unit);
 
-// The text the spec reads: stdout, stderr, or its file (throws ej::Error when the file is absent).
-std::string source_text(const MetricSpec& spec, const ExtractInput& input);
+// What the spec reads: stdout, stderr, or its file (throws ej::Error when the file is absent).
+TextSource source_of(const MetricSpec& spec, const ExtractInput& input);
 // "stdout", "stderr" or "file 'out.json'", for messages.
 std::string source_name(const MetricSpec& spec);
 
@@ -31,6 +31,7 @@ std::optional<double> try_parse_number(std::string_view text);
 
 // The last lines (up to max_lines) of a text, indented, for "matched nothing" errors.
 std::string output_tail(std::string_view text, std::size_t max_lines = 10);
+std::string source_tail(const TextSource& source, std::size_t max_lines = 10);
 
 // "BODY;per=FIELD": the body, and the field that keys each value ("" without ";per=").
 struct PerSplit {

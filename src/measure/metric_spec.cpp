@@ -38,24 +38,49 @@ bool is_valid_name(std::string_view name)
   return true;
 }
 
-// What follows the last '@' is a file only when it could not be part of a pattern or a key.
-bool looks_like_path(std::string_view text)
+// An unquoted FILE is one that could not be part of a pattern or a key: no blanks and none of
+// ()[]{}+|^$\"'@. A glob's '*' and '?' are allowed, except after a regex, where they are the
+// pattern's own (a glob there is quoted).
+bool looks_like_path(std::string_view text, ExtractorKind kind)
 {
   if (text.empty()) {
     return false;
   }
+  const std::string_view refused =
+      kind == ExtractorKind::Regex ? std::string_view("()[]{}*+?|^$\\\"'@") : std::string_view("()[]{}+|^$\\\"'@");
   for (char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-        std::string_view("()[]{}*+?|^$\\\"'@").find(c) != std::string_view::npos) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || refused.find(c) != std::string_view::npos) {
       return false;
     }
   }
   return true;
 }
 
-// Position of the '@' that introduces FILE in raw ARG text (backslash pairs are skipped).
-std::optional<std::size_t> find_file_separator(std::string_view raw)
+bool is_escaped(std::string_view raw, std::size_t pos)
 {
+  std::size_t backslashes = 0;
+  while (pos > backslashes && raw[pos - backslashes - 1] == '\\') {
+    ++backslashes;
+  }
+  return backslashes % 2 == 1;
+}
+
+struct FileSplit {
+  std::size_t at = 0; // the '@' that introduces FILE
+  std::string file;
+};
+
+// FILE at the end of raw ARG text: '@' then a quoted path ("..." or '...', anything but that
+// quote inside: spaces, globs, '@'), or the last unescaped '@' followed by an unquoted path.
+std::optional<FileSplit> find_file(std::string_view raw, ExtractorKind kind)
+{
+  if (raw.size() >= 3 && (raw.back() == '"' || raw.back() == '\'')) {
+    const auto open = raw.rfind(raw.back(), raw.size() - 2);
+    if (open != std::string_view::npos && open > 0 && raw[open - 1] == '@' && !is_escaped(raw, open - 1) &&
+        open + 1 < raw.size() - 1) {
+      return FileSplit{open - 1, std::string(raw.substr(open + 1, raw.size() - open - 2))};
+    }
+  }
   std::optional<std::size_t> last;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == '\\' && i + 1 < raw.size()) {
@@ -64,10 +89,20 @@ std::optional<std::size_t> find_file_separator(std::string_view raw)
       last = i;
     }
   }
-  if (last && looks_like_path(raw.substr(*last + 1))) {
-    return last;
+  if (last && looks_like_path(raw.substr(*last + 1), kind)) {
+    return FileSplit{*last, std::string(raw.substr(*last + 1))};
   }
   return std::nullopt;
+}
+
+// FILE as the grammar reads it back: as it is when it looks like a path, else quoted.
+std::string quoted_file(const std::string& file, ExtractorKind kind)
+{
+  if (looks_like_path(file, kind)) {
+    return file;
+  }
+  const char quote = file.find('"') == std::string::npos ? '"' : '\'';
+  return quote + file + quote;
 }
 
 // `\@` becomes '@'; other backslash pairs stay as written (they belong to regexes).
@@ -174,9 +209,9 @@ MetricSpec parse_metric_spec(std::string_view text)
   } else if (arg.starts_with("stdout:")) {
     arg.remove_prefix(7);
   }
-  if (const auto at = find_file_separator(arg)) {
-    spec.file = std::string(arg.substr(*at + 1));
-    arg = arg.substr(0, *at);
+  if (auto split = find_file(arg, spec.kind)) {
+    spec.file = std::move(split->file);
+    arg = arg.substr(0, split->at);
   }
   spec.arg = unescape_at(arg);
   validate_metric_spec(spec);
@@ -266,13 +301,13 @@ std::string to_spec_string(const MetricSpec& spec)
   std::string body = spec.arg;
   // Without a file, an '@' that would be read as one must be escaped.
   if (spec.file.empty()) {
-    if (const auto at = find_file_separator(body)) {
-      body.insert(*at, "\\");
+    if (const auto split = find_file(body, spec.kind)) {
+      body.insert(split->at, "\\");
     }
   }
   arg += body;
   if (!spec.file.empty()) {
-    arg += "@" + spec.file;
+    arg += "@" + quoted_file(spec.file, spec.kind);
   }
   std::string out = spec.name + "=" + std::string(to_string(spec.kind));
   if (!arg.empty()) {

@@ -16,8 +16,12 @@
 //   - `@FILE` at the end reads FILE (relative to the benchmark's working directory) after each
 //     repeat instead of a stream: `nvbench:@out.json` with `--json out.json`, `gbench:@out.json`
 //     with `--benchmark_out=out.json`, `hyperfine:@h.json` with `--export-json h.json`.
-//     The last '@' starts FILE only when what follows looks like a path (no blanks and none of
-//     ()[]{}*+?|^$\"'@); write `\@` for an '@' that must stay in BODY.
+//     FILE may be quoted, "..." or '...', and then hold anything but that quote (spaces, '@'):
+//     `criterion:#mean@"target/criterion/fib 20/new/estimates.json"`. Unquoted, the last '@'
+//     starts FILE only when what follows looks like a path (no blanks and none of
+//     ()[]{}+|^$\"'@, nor * and ? after a regex); write `\@` for an '@' that must stay in BODY.
+//     A glob (`@"results/vllm-*.json"`, or unquoted except after a regex) reads the newest
+//     match written during the repeat. What ej does with result files: result_files.h.
 //   BODY per KIND:
 //   - regex: an RE2 pattern with exactly one capture group, applied to the whole text in
 //     multi-line mode (^ and $ match at line ends); every match is a sample. The capture may

@@ -95,50 +95,112 @@ std::string unit_of_kv(const MetricSpec& spec)
   return unit ? unit->symbol : "";
 }
 
-std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text)
-{
-  const auto [key, per] = detail::split_per(spec.arg);
-  std::optional<std::string> block; // the last value of the `per` key printed
-  std::vector<ExtractedValue> values;
-  for (const auto line : detail::text_lines(text)) {
-    if (!per.empty()) {
+namespace {
+
+// Reads kv values piece by piece: only lines that hold the key (or the ';per=' key) are looked
+// at, found by searching the whole piece, so a long log costs a scan and no split into lines.
+class KvScanner final : public LineScanner {
+public:
+  explicit KvScanner(const MetricSpec& spec) : m_spec(spec)
+  {
+    const auto split = detail::split_per(spec.arg);
+    m_key = split.body;
+    m_per = split.per;
+  }
+
+  void read(std::string_view text) override
+  {
+    std::size_t next_key = text.find(m_key);
+    std::size_t next_per = m_per.empty() ? std::string_view::npos : text.find(m_per);
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t hit = std::min(next_key, next_per);
+      if (hit == std::string_view::npos) {
+        return;
+      }
+      const auto before = text.substr(0, hit).find_last_of("\r\n");
+      const std::size_t line_start = before == std::string_view::npos ? 0 : before + 1;
+      const auto line_end = std::min(text.find_first_of("\r\n", hit), text.size());
+      read_line(text.substr(line_start, line_end - line_start));
+      pos = line_end + 1;
+      if (pos >= text.size()) {
+        return;
+      }
+      if (next_key < pos) {
+        next_key = text.find(m_key, pos);
+      }
+      if (next_per < pos) {
+        next_per = text.find(m_per, pos);
+      }
+    }
+  }
+
+  std::vector<ExtractedValue> finish(const TextSource& output) override
+  {
+    if (m_values.empty()) {
+      throw Error(
+          "metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines "
+          "were:\n{}\nWrite the key exactly as printed (case, spaces, punctuation), or read stderr with "
+          "'kv:stderr:KEY'.",
+          m_spec.name, detail::source_name(m_spec), m_key, detail::source_tail(output));
+    }
+    return std::move(m_values);
+  }
+
+private:
+  void read_line(std::string_view line)
+  {
+    if (!m_per.empty()) {
       std::size_t from = 0;
-      if (const auto i = value_start(line, per, from)) {
-        block = std::string(per) + "=" + std::string(util::trim(line.substr(*i)));
+      if (const auto i = value_start(line, m_per, from)) {
+        m_block = std::string(m_per) + "=" + std::string(util::trim(line.substr(*i)));
       }
     }
     std::size_t from = 0;
-    while (const auto i = value_start(line, key, from)) {
+    while (const auto i = value_start(line, m_key, from)) {
       const auto number = detail::number_at(line.substr(*i));
       if (!number.value) {
         const auto word_end = line.find_first_of(" \t", *i);
         const auto shown = line.substr(
             *i, number.length > 0 ? number.length
                                   : (word_end == std::string_view::npos ? line.size() : word_end) - *i);
-        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", spec.name,
-                    key, util::sanitize_utf8(shown),
+        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", m_spec.name,
+                    m_key, util::sanitize_utf8(shown),
                     number.length > 0 ? "not a finite number" : "not a number",
                     util::first_line(util::sanitize_utf8(line), 200));
       }
-      if (!per.empty() && !block) {
+      if (!m_per.empty() && !m_block) {
         throw Error(
             "metric '{}': '{}' is printed before any '{}' line in {}, so its value has no key: check the "
             "key after ';per=' against the line '{}'",
-            spec.name, key, per, detail::source_name(spec), util::first_line(util::sanitize_utf8(line), 200));
+            m_spec.name, m_key, m_per, detail::source_name(m_spec),
+            util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = *i + number.length;
-      values.push_back(
-          detail::make_value(block.value_or(""), *number.value, detail::unit_after(line.substr(after))));
+      m_values.push_back(
+          detail::make_value(m_block.value_or(""), *number.value, detail::unit_after(line.substr(after))));
       from = after;
     }
   }
-  if (values.empty()) {
-    throw Error(
-        "metric '{}': no line of {} has '{}' followed by '=' or ':' and a number; its last lines were:\n{}\n"
-        "Write the key exactly as printed (case, spaces, punctuation), or read stderr with 'kv:stderr:KEY'.",
-        spec.name, detail::source_name(spec), key, detail::output_tail(text));
-  }
-  return values;
+
+  const MetricSpec& m_spec;
+  std::string_view m_key;
+  std::string_view m_per;
+  std::optional<std::string> m_block; // the last value of the `per` key printed
+  std::vector<ExtractedValue> m_values;
+};
+
+} // namespace
+
+std::unique_ptr<LineScanner> scan_kv(const MetricSpec& spec)
+{
+  return std::make_unique<KvScanner>(spec);
+}
+
+std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text)
+{
+  KvScanner scanner(spec);
+  return read_with(scanner, TextSource(text));
 }
 
 } // namespace ej::measure

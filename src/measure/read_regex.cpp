@@ -47,41 +47,73 @@ void check_regex(const MetricSpec& spec)
   compile_metric_pattern(spec.name, spec.arg);
 }
 
+namespace {
+
+// Every match, piece by piece. A pattern matches within a piece of whole lines: one spanning
+// lines still matches, unless a piece ends between them.
+class RegexScanner final : public LineScanner {
+public:
+  explicit RegexScanner(const MetricSpec& spec)
+      : m_spec(spec), m_regex(compile_metric_pattern(spec.name, spec.arg))
+  {
+  }
+
+  void read(std::string_view text) override
+  {
+    const re2::StringPiece input(text.data(), text.size());
+    std::array<re2::StringPiece, 2> groups;
+    std::size_t pos = 0;
+    while (pos <= input.size() && m_regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED,
+                                                 groups.data(), static_cast<int>(groups.size()))) {
+      if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
+        const std::string_view captured(groups[1].data(), groups[1].size());
+        // The unit printed after the number, whether the pattern matched it or not ("14.5 ms").
+        // Only the next token matters: a bounded look, however long the line.
+        const auto after = static_cast<std::size_t>(groups[1].data() - input.data()) + groups[1].size();
+        auto rest = text.substr(after, 64);
+        rest = rest.substr(0, rest.find_first_of("\r\n"));
+        std::string unit = detail::unit_after(rest);
+        if (unit != m_known_unit && !parse_unit(unit)) {
+          unit.clear();
+        } else {
+          m_known_unit = unit;
+        }
+        m_values.push_back(detail::make_value(
+            "", detail::parse_number(m_spec, detail::without_digit_groups(captured)), std::move(unit)));
+      }
+      const auto end = static_cast<std::size_t>(groups[0].data() - input.data()) + groups[0].size();
+      pos = groups[0].empty() ? end + 1 : end; // an empty match must still move on
+    }
+  }
+
+  std::vector<ExtractedValue> finish(const TextSource& output) override
+  {
+    if (m_values.empty()) {
+      throw Error("metric '{}': the pattern '{}' matched nothing in {}; its last lines were:\n{}\n"
+                  "Check the pattern against this output (or read stderr with 'regex:stderr:...').",
+                  m_spec.name, m_spec.arg, detail::source_name(m_spec), detail::source_tail(output));
+    }
+    return std::move(m_values);
+  }
+
+private:
+  const MetricSpec& m_spec;
+  std::unique_ptr<re2::RE2> m_regex;
+  std::string m_known_unit; // the last unit text that parse_unit knew
+  std::vector<ExtractedValue> m_values;
+};
+
+} // namespace
+
+std::unique_ptr<LineScanner> scan_regex(const MetricSpec& spec)
+{
+  return std::make_unique<RegexScanner>(spec);
+}
+
 std::vector<ExtractedValue> read_regex(const MetricSpec& spec, std::string_view text)
 {
-  const auto regex = compile_metric_pattern(spec.name, spec.arg);
-  std::vector<ExtractedValue> values;
-  const re2::StringPiece input(text.data(), text.size());
-  std::array<re2::StringPiece, 2> groups;
-  std::string known_unit; // the last unit text that parse_unit knew
-  std::size_t pos = 0;
-  while (pos <= input.size() && regex->Match(input, pos, input.size(), re2::RE2::UNANCHORED, groups.data(),
-                                             static_cast<int>(groups.size()))) {
-    if (groups[1].data() != nullptr) { // an optional group that took no part yields nothing
-      const std::string_view captured(groups[1].data(), groups[1].size());
-      // The unit printed after the number, whether the pattern matched it or not ("14.5 ms").
-      // Only the next token matters: a bounded look, however long the line.
-      const auto after = static_cast<std::size_t>(groups[1].data() - input.data()) + groups[1].size();
-      auto rest = text.substr(after, 64);
-      rest = rest.substr(0, rest.find_first_of("\r\n"));
-      std::string unit = detail::unit_after(rest);
-      if (unit != known_unit && !parse_unit(unit)) {
-        unit.clear();
-      } else {
-        known_unit = unit;
-      }
-      values.push_back(detail::make_value(
-          "", detail::parse_number(spec, detail::without_digit_groups(captured)), std::move(unit)));
-    }
-    const auto end = static_cast<std::size_t>(groups[0].data() - input.data()) + groups[0].size();
-    pos = groups[0].empty() ? end + 1 : end; // an empty match must still move on
-  }
-  if (values.empty()) {
-    throw Error("metric '{}': the pattern '{}' matched nothing in {}; its last lines were:\n{}\n"
-                "Check the pattern against this output (or read stderr with 'regex:stderr:...').",
-                spec.name, spec.arg, detail::source_name(spec), detail::output_tail(text));
-  }
-  return values;
+  RegexScanner scanner(spec);
+  return read_with(scanner, TextSource(text));
 }
 
 } // namespace ej::measure

@@ -20,11 +20,13 @@ std::string gbench_console_unit(const MetricSpec&)
 const std::array k_readers{
     Reader{ExtractorKind::Regex, "regex", "regex:PATTERN",
            "an RE2 pattern with one capture group; every match is a sample",
-           "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'", read_regex, check_regex, nullptr},
+           "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'", read_regex, check_regex, nullptr,
+           scan_regex},
     Reader{ExtractorKind::Kv, "kv", "kv:KEY[;per=KEY2]",
            "'KEY: value unit' or 'KEY=value' lines; ';per=KEY2' keys each value by the last KEY2 line "
            "before it (one series per block)",
-           "--metric 'tok_s=kv:Output token throughput (tok/s);per=Traffic request rate'", read_kv, check_kv, unit_of_kv},
+           "--metric 'tok_s=kv:Output token throughput (tok/s);per=Traffic request rate'", read_kv, check_kv, unit_of_kv,
+           scan_kv},
     Reader{ExtractorKind::Json, "json", "json:PATH[;per=FIELD]",
            "a JSON Pointer or dotted path in a JSON document, or in the last record of JSON Lines; "
            "';per=FIELD' reads every record, one series per value of FIELD",
@@ -78,6 +80,12 @@ const std::array k_readers{
 // clang-format on
 
 } // namespace
+
+std::vector<ExtractedValue> read_with(LineScanner& scanner, const TextSource& source)
+{
+  source.for_each_chunk([&scanner](std::string_view lines) { scanner.read(lines); });
+  return scanner.finish(source);
+}
 
 std::span<const Reader> readers()
 {

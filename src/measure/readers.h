@@ -8,6 +8,7 @@
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,6 +20,19 @@ namespace ej::measure {
 // (extract() then settles them into one). Throws ej::Error naming the metric, the source and
 // what was expected when the text holds none or is malformed.
 using ReadFunction = std::vector<ExtractedValue> (*)(const MetricSpec& spec, std::string_view text);
+// A reader that goes through an output piece by piece, in bounded memory whatever its size: fed
+// whole lines as they come (live while a benchmark runs, or a file read in pieces), then asked
+// for what it read.
+class LineScanner {
+public:
+  virtual ~LineScanner() = default;
+  // Whole lines: every piece ends at a '\n', except the output's last and a cut overlong line.
+  virtual void read(std::string_view lines) = 0;
+  // The values read. Throws ej::Error naming the metric when there are none; output (its last
+  // lines are enough) is shown in that message.
+  virtual std::vector<ExtractedValue> finish(const TextSource& output) = 0;
+};
+using ScannerFunction = std::unique_ptr<LineScanner> (*)(const MetricSpec& spec);
 // Throws ej::UsageError when spec.arg is not what the reader reads.
 using CheckFunction = void (*)(const MetricSpec& spec);
 // The unit the format or the key says when the output does not ("" when unknown).
@@ -33,6 +47,7 @@ struct Reader {
   ReadFunction read;
   CheckFunction check = nullptr;
   UnitFunction source_unit = nullptr;
+  ScannerFunction scanner = nullptr; // when set, used instead of read, for outputs of any size
 };
 
 // Every reader, in the order help and README list them.
@@ -57,6 +72,11 @@ std::vector<ExtractedValue> read_catch2(const MetricSpec& spec, std::string_view
 std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_torch(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_view text);
+
+std::unique_ptr<LineScanner> scan_regex(const MetricSpec& spec);
+std::unique_ptr<LineScanner> scan_kv(const MetricSpec& spec);
+// Reads source with a scanner, piece by piece.
+std::vector<ExtractedValue> read_with(LineScanner& scanner, const TextSource& source);
 
 void check_regex(const MetricSpec& spec);
 void check_kv(const MetricSpec& spec);

@@ -23,6 +23,15 @@ CaptureBuffer::CaptureBuffer(std::size_t head_bytes, std::size_t tail_bytes)
 
 void CaptureBuffer::append(std::string_view data)
 {
+  if (m_keep_whole) {
+    if (!m_whole && m_head.size() + data.size() > m_head_limit) {
+      m_whole = std::make_shared<util::SpoolFile>();
+      m_whole->append(m_head);
+    }
+    if (m_whole) {
+      m_whole->append(data);
+    }
+  }
   m_total += data.size();
   if (m_head.size() < m_head_limit) {
     const std::size_t n = std::min(data.size(), m_head_limit - m_head.size());
@@ -65,6 +74,9 @@ Capture CaptureBuffer::finish() const
     capture.tail.append(m_ring.data(), m_ring_pos);
   }
   capture.cut_bytes = m_total - capture.head.size() - capture.tail.size();
+  if (capture.cut_bytes > 0) {
+    capture.whole = m_whole; // a failed copy too: its error says what is missing
+  }
   return capture;
 }
 

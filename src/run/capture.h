@@ -1,7 +1,10 @@
 #pragma once
 
+#include "util/spool_file.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +18,9 @@ struct Capture {
   std::string tail;
   std::uint64_t total_bytes = 0;
   std::uint64_t cut_bytes = 0;
+  // Everything the stream carried, when it was asked for (keep_whole) and the stream outgrew the
+  // head: extraction reads the whole output, the journal keeps head and tail.
+  std::shared_ptr<const util::SpoolFile> whole;
 
   // head + "\n[... N bytes cut ...]\n" + tail, or the whole output when nothing was cut.
   std::string text() const;
@@ -26,6 +32,8 @@ class CaptureBuffer {
 public:
   CaptureBuffer(std::size_t head_bytes, std::size_t tail_bytes);
 
+  // Also keeps everything in a temporary file once the output outgrows the head.
+  void keep_whole() { m_keep_whole = true; }
   void append(std::string_view data);
   Capture finish() const;
 
@@ -37,6 +45,8 @@ private:
   std::size_t m_ring_pos = 0; // where the next byte goes
   std::size_t m_ring_filled = 0;
   std::uint64_t m_total = 0;
+  bool m_keep_whole = false;
+  std::shared_ptr<util::SpoolFile> m_whole;
 };
 
 } // namespace ej::run

@@ -578,6 +578,12 @@ ProcessResult Launcher::run()
   Supervisor supervisor(m_spec, pid, start_ns);
   CaptureBuffer out(m_spec.head_bytes, m_spec.tail_bytes);
   CaptureBuffer err(m_spec.head_bytes, m_spec.tail_bytes);
+  if (m_spec.keep_whole_out) {
+    out.keep_whole();
+  }
+  if (m_spec.keep_whole_err) {
+    err.keep_whole();
+  }
   bool echo_out = m_spec.echo;
   bool echo_err = m_spec.echo;
   // One read buffer for the process's lifetime: allocating (and faulting in) 1 MiB per repeat

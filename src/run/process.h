@@ -24,6 +24,8 @@ struct ProcessSpec {
   double timeout_s = 0;                                 // 0: no timeout
   double kill_grace_s = 2;                              // between SIGTERM and SIGKILL
   bool echo = false;                                    // copy output live to ej's stdout/stderr
+  bool keep_whole_out = false;                          // spool all of stdout (Capture::whole)
+  bool keep_whole_err = false;
   std::size_t head_bytes = 256 * 1024;                  // kept per stream from the start...
   std::size_t tail_bytes = 256 * 1024;                  // ...and from the end
   // Processes of the child's group still alive once the child exited (background jobs of a

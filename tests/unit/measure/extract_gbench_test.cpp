@@ -144,9 +144,7 @@ TEST_CASE("gbench reads its JSON from the file named with @FILE")
   ej::test::TempDir dir;
   ej::test::write_text(dir / "out" / "gb.json", std::string(k_repetitions));
   ExtractInput input{"console table, not JSON", "",
-                     [&dir](const std::string& path) -> std::optional<std::string> {
-                       return ej::test::read_text(dir.path() / path);
-                     }};
+                     [&dir](const MetricSpec& metric) { return TextSource::open(dir.path() / metric.file); }};
   const auto values = extract(parse_metric_spec("t=gbench:BM_Sort@out/gb.json"), input);
   REQUIRE(values.size() == 1);
   CHECK(values[0].value == 2500);

@@ -91,9 +91,7 @@ TEST_CASE("hyperfine's own --export-json file is read after a real run")
     WARN("hyperfine run skipped: hyperfine failed here: " << run.err);
     return;
   }
-  ExtractInput input{run.out, run.err, [&dir](const std::string& path) -> std::optional<std::string> {
-                       return ej::test::read_text(dir.path() / path);
-                     }};
+  ExtractInput input{run.out, run.err, [&dir](const MetricSpec& metric) { return TextSource::open(dir.path() / metric.file); }};
   const auto values = extract(parse_metric_spec("t=hyperfine:true@h.json"), input);
   REQUIRE(values.size() == 3);
   for (const auto& value : values) {

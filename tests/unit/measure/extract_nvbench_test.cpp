@@ -190,9 +190,7 @@ TEST_CASE("nvbench reads --json FILE through @FILE")
   ej::test::TempDir dir;
   ej::test::write_text(dir / "nv.json", std::string(k_copy_sweep));
   ExtractInput input{"| T | Elements | GPU Time |\n", "",
-                     [&dir](const std::string& path) -> std::optional<std::string> {
-                       return ej::test::read_text(dir.path() / path);
-                     }};
+                     [&dir](const MetricSpec& metric) { return TextSource::open(dir.path() / metric.file); }};
   const auto values = extract(parse_metric_spec("gpu_s=nvbench:copy_sweep@nv.json"), input);
   CHECK(values.size() == 2);
 }

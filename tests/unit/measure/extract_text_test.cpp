@@ -260,14 +260,14 @@ TEST_CASE("a file named with @FILE is read through the callback, and a missing o
 {
   auto spec = parse_metric_spec("m=kv:score@result.txt");
   std::string asked;
-  ExtractInput input{"score: 1", "", [&asked](const std::string& path) -> std::optional<std::string> {
-                       asked = path;
-                       return std::string("score: 42\n");
+  ExtractInput input{"score: 1", "", [&asked](const MetricSpec& metric) -> std::optional<TextSource> {
+                       asked = metric.file;
+                       return TextSource::of_owned("score: 42\n");
                      }};
   CHECK(numbers(extract(spec, input)) == std::vector<double>{42});
   CHECK(asked == "result.txt");
 
-  ExtractInput missing{"", "", [](const std::string&) -> std::optional<std::string> { return std::nullopt; }};
+  ExtractInput missing{"", "", [](const MetricSpec&) -> std::optional<TextSource> { return std::nullopt; }};
   CHECK_THROWS_WITH(extract(spec, missing), Catch::Contains("did not write 'result.txt'"));
 }
 

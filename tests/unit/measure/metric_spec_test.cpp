@@ -61,6 +61,27 @@ TEST_CASE("an argument ending in @FILE reads that file instead of stdout")
   CHECK(parse_metric_spec("m=json:/results/0/mean@r.json").arg == "/results/0/mean");
 }
 
+TEST_CASE("a quoted @FILE may hold spaces, '@' and globs; unquoted globs are files except after a regex")
+{
+  const auto criterion = parse_metric_spec("q=criterion:#median@\"target/criterion/fib 20/new/estimates.json\"");
+  CHECK(criterion.arg == "#median");
+  CHECK(criterion.file == "target/criterion/fib 20/new/estimates.json");
+  CHECK(parse_metric_spec("q=json:x@'a@b c.json'").file == "a@b c.json");
+  CHECK(parse_metric_spec("q=json:x@'a@b c.json'").arg == "x");
+
+  const auto vllm = parse_metric_spec("ttft=json:mean_ttft_ms@results/vllm-*.json");
+  CHECK(vllm.arg == "mean_ttft_ms");
+  CHECK(vllm.file == "results/vllm-*.json");
+  // After a regex, '*' and '?' are the pattern's: a glob there is quoted.
+  CHECK(parse_metric_spec("m=regex:user@host.*").file.empty());
+  CHECK(parse_metric_spec("m=regex:user@host.*").arg == "user@host.*");
+  const auto quoted = parse_metric_spec("m=regex:took ([0-9]+)@\"logs/*.log\"");
+  CHECK(quoted.file == "logs/*.log");
+  CHECK(quoted.arg == "took ([0-9]+)");
+  // A quote that does not close right after '@' stays in the pattern.
+  CHECK(parse_metric_spec("m=regex:name=\"([0-9]+)\"").file.empty());
+}
+
 TEST_CASE("an '@' that cannot start a path, or is escaped, stays in the pattern")
 {
   const auto spaced = parse_metric_spec("m=regex:rate @ ([0-9]+) Hz");
@@ -177,6 +198,10 @@ TEST_CASE("to_spec_string round-trips through parse_metric_spec")
       "g=kv:mem\\@gpu0",
       "h=json:a@b:@c.json",
       "i=regex:x@ ([0-9]+)",
+      "j=criterion:#mean@\"target/criterion/fib 20/new/estimates.json\"",
+      "k=json:mean_ttft_ms@results/vllm-*.json",
+      "l=regex:ttft ([0-9.]+)@\"logs/run-*.log\"",
+      "m=json:x@'it said \"hi\".json'",
   };
   for (const auto& text : texts) {
     const auto spec = parse_metric_spec(text);
