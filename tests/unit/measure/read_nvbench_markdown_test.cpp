@@ -106,6 +106,17 @@ TEST_CASE("nvbench markdown keys pow2 axes as 2^N and axes whose names hold blan
   CHECK(*a30[1].relative_stdev == Approx(0.0059));
 }
 
+TEST_CASE("nvbench markdown without its log takes the columns before Samples as the axes")
+{
+  const auto text = fixture("nvbench_throughput_2gpus.md");
+  const auto tables = text.substr(text.find("# Benchmark Results")); // as `--md` output pasted without the log
+  const auto values = extract_text("g=nvbench", tables);
+  REQUIRE(values.size() == 2);
+  // the log alone tells axes from summaries: without it, NumElements and DataSize key the states too
+  CHECK(values[0].key == "throughput_bench[Device=0,NumElements=16777216,DataSize=64.000 MiB]");
+  CHECK(values[0].value == Approx(264.787e-6));
+}
+
 TEST_CASE("nvbench markdown cut short or without results is an error naming the metric and the source")
 {
   const auto text = fixture("nvbench_flash_attn_varlen_a30.md");
