@@ -109,7 +109,8 @@ TEST_CASE("nvbench markdown keys pow2 axes as 2^N and axes whose names hold blan
 TEST_CASE("nvbench markdown without its log takes the columns before Samples as the axes")
 {
   const auto text = fixture("nvbench_throughput_2gpus.md");
-  const auto tables = text.substr(text.find("# Benchmark Results")); // as `--md` output pasted without the log
+  const auto tables =
+      text.substr(text.find("# Benchmark Results")); // as `--md` output pasted without the log
   const auto values = extract_text("g=nvbench", tables);
   REQUIRE(values.size() == 2);
   // the log alone tells axes from summaries: without it, NumElements and DataSize key the states too
