@@ -45,6 +45,13 @@
 //     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
 //     keyed `BENCH[Axis=value,...]` (pow2 axes as 2^N, `Device=N` first when the benchmark ran
 //     on several GPUs); skipped states come back marked skipped, with their skip_reason.
+//     The markdown nvbench prints (stdout, `--md FILE`; told by its "# Benchmark Results") is read
+//     too, keyed the same: TAG `nv/cold/time/gpu/mean` is the "GPU Time" column (its "Noise" the
+//     relative stdev), `nv/cold/time/cpu/mean` "CPU Time", `nv/batch/time/gpu/mean` "Batch GPU",
+//     `nv/cold/bw/global/bytes_per_second` "GlobalMem BW", `nv/cold/bw/global/utilization`
+//     "BWUtil", `nv/cold/bw/item_rate` "Elem/s", any other TAG the column of that header; each
+//     value in the unit printed. The log's "Run:" lines say which columns are axes (else those
+//     before "Samples") and which states were skipped ("Skip: reason"; the tables leave them out).
 //   - gbench: `BENCH[#FIELD]`, BENCH empty for every row, else a row's name or run_name (so
 //     `BM_Sum` also selects `BM_Sum_mean`, flagged aggregate), FIELD default `real_time`
 //     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
@@ -62,13 +69,19 @@
 //   - pytest: `[FULLNAME][#FIELD]` (fullname or name), FIELD a key of "stats", default `data`
 //     (every round a sample); keyed by fullname.
 //   - catch2: `[NAME][#STAT]`, STAT mean (default), low_mean, high_mean, std_dev, low_std_dev,
-//     high_std_dev; keyed by the benchmark's name, in the unit printed.
+//     high_std_dev; keyed by the benchmark's name, in the unit printed. Catch2's `-r xml` report
+//     (v2 and v3; text starting with '<') is read as XML: each <BenchmarkResults name=...>, STAT
+//     the value, lowerBound or upperBound of <mean> or <standardDeviation>, in ns.
 //   - criterion: `[ID][#STAT]` of estimates.json (no key) or cargo-criterion messages (keyed by
 //     id); STAT mean (default), median, slope, typical, std_dev, median_abs_dev, or samples
-//     (measured_values / iteration_count).
+//     (measured_values / iteration_count). sample.json ({"iters": [...], "times": [...]}, no key)
+//     gives every sample, times[i] / iters[i] in ns, with no STAT or `#samples`.
 //   - torch: `[TITLE]`, torch.utils.benchmark Measurement printouts keyed by their title.
 //   - perf-stat: `[EVENT]`, perf stat counters keyed by event as printed; `cycles` selects
-//     `cycles:u` and `cpu_core/cycles/` too; `elapsed`, `user` and `sys` are the times.
+//     `cycles:u` and `cpu_core/cycles/` too; `elapsed`, `user` and `sys` are the times. Without a
+//     "Performance counter stats for" block, `perf stat -x SEP` rows are read (value SEP unit SEP
+//     event SEP ..., SEP one of , ; | or a tab); metric rows (no value) are left out, and
+//     `<not counted>`/`<not supported>` counters come back skipped, noted so.
 // JSON kinds skip log lines printed before the document (it starts on a line opening with '{'
 // or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error.
 // Python's NaN, Infinity and -Infinity are read, and are an error only where a metric's value is one.

@@ -1,5 +1,5 @@
-// criterion: Criterion.rs estimates.json and cargo-criterion --message-format=json (grammar in
-// metric_spec.h).
+// criterion: Criterion.rs estimates.json and sample.json, and cargo-criterion --message-format=json
+// (grammar in metric_spec.h).
 #include "measure/extract_common.h"
 #include "measure/json_document.h"
 #include "measure/readers.h"
@@ -27,6 +27,7 @@ constexpr std::array<Stat, 6> k_stats{{{"mean", "Mean"},
 struct CriterionArg {
   std::string id;
   std::string stat = "mean";
+  bool stat_given = false; // sample.json holds samples only: read them unless a STAT was asked for
 };
 
 CriterionArg parse_arg(std::string_view arg)
@@ -36,8 +37,40 @@ CriterionArg parse_arg(std::string_view arg)
   out.id = std::string(arg.substr(0, hash));
   if (hash != std::string_view::npos) {
     out.stat = std::string(arg.substr(hash + 1));
+    out.stat_given = true;
   }
   return out;
+}
+
+bool is_sample_file(const nlohmann::json& record)
+{
+  return !record.contains("reason") &&
+         (record.contains("iters") || record.contains("times") || record.contains("sampling_mode"));
+}
+
+// sample.json: {"sampling_mode": ..., "iters": [...], "times": [...]}, times[i] the ns that
+// iters[i] iterations took; each sample is the time of one iteration.
+std::vector<ExtractedValue> sample_values(const MetricSpec& spec, const nlohmann::json& record)
+{
+  const auto iters = record.value("iters", nlohmann::json());
+  const auto times = record.value("times", nlohmann::json());
+  if (!iters.is_array() || !times.is_array() || iters.empty() || iters.size() != times.size()) {
+    throw Error(
+        "metric '{}': {} is not a whole Criterion sample.json: expected arrays 'iters' and 'times' of "
+        "the same, non-zero length ('iters' is {}, 'times' is {})",
+        spec.name, detail::source_name(spec), iters.is_null() ? "missing" : describe_node(iters),
+        times.is_null() ? "missing" : describe_node(times));
+  }
+  std::vector<ExtractedValue> values;
+  for (std::size_t i = 0; i < iters.size(); ++i) {
+    const auto where = fmt::format("sample {} of sample.json", i);
+    const double count = json_number(spec, iters[i], where);
+    if (count <= 0) {
+      throw Error("metric '{}': {} counts {} iterations: expected a positive count", spec.name, where, count);
+    }
+    values.push_back(detail::make_value("", json_number(spec, times[i], where) / count, "ns"));
+  }
+  return values;
 }
 
 const Stat* find_stat(std::string_view name)
@@ -95,6 +128,17 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
     if (!record.is_object()) {
       continue;
     }
+    // sample.json: the samples of one benchmark, no id (the directory names it).
+    if (is_sample_file(record)) {
+      if (arg.stat_given && arg.stat != "samples") {
+        throw Error("metric '{}': sample.json holds samples, not the '{}' estimate: drop '#{}' to read every "
+                    "sample, or read the estimate from estimates.json beside it",
+                    spec.name, arg.stat, arg.stat);
+      }
+      auto samples = sample_values(spec, record);
+      values.insert(values.end(), samples.begin(), samples.end());
+      continue;
+    }
     // estimates.json: the estimates of one benchmark, no id (the directory names it).
     if (!record.contains("reason")) {
       if (stat == nullptr) {
@@ -143,8 +187,8 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
   if (values.empty()) {
     throw Error("metric '{}': {} holds no Criterion estimates{}; {}", spec.name, detail::source_name(spec),
                 arg.id.empty() ? std::string() : " for '" + arg.id + "'",
-                ids.empty() ? std::string("read target/criterion/NAME/new/estimates.json, or cargo-criterion "
-                                          "--message-format=json")
+                ids.empty() ? std::string("read target/criterion/NAME/new/estimates.json or sample.json, or "
+                                          "cargo-criterion --message-format=json")
                             : "it has: " + util::join(ids, ", "));
   }
   return values;

@@ -1,9 +1,11 @@
-// nvbench: NVBench --json (grammar in metric_spec.h).
+// nvbench: NVBench --json (grammar in metric_spec.h); its markdown is read_nvbench_markdown.cpp's.
 #include "measure/extract_common.h"
 #include "measure/json_document.h"
 #include "measure/readers.h"
 #include "util/error.h"
 #include "util/strings.h"
+
+#include <algorithm>
 
 namespace ej::measure {
 
@@ -150,10 +152,21 @@ std::vector<std::string> tags_of(const nlohmann::json& state)
   return tags;
 }
 
+// NVBench's markdown has a "# Benchmark Results" heading; its --json never starts a line so.
+bool is_markdown(std::string_view text)
+{
+  const auto lines = detail::text_lines(text);
+  return std::any_of(lines.begin(), lines.end(),
+                     [](std::string_view line) { return util::trim(line) == "# Benchmark Results"; });
+}
+
 } // namespace
 
 std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text)
 {
+  if (is_markdown(text)) {
+    return read_nvbench_markdown(spec, text);
+  }
   const auto document = parse_json_output(spec, text);
   if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     throw Error("metric '{}': {} is JSON but not nvbench's (no 'benchmarks' array): run the benchmark with "

@@ -1,4 +1,5 @@
-// perf-stat: `perf stat` default output, in any locale's number format (grammar in metric_spec.h).
+// perf-stat: `perf stat` default output, in any locale's number format, and its `-x SEP` CSV
+// (grammar in metric_spec.h).
 #include "measure/extract_common.h"
 #include "measure/readers.h"
 #include "util/error.h"
@@ -100,6 +101,64 @@ bool selects(const std::string& event, std::string_view wanted)
          bare.substr(slash + 1, bare.size() - slash - 2) == wanted;
 }
 
+// `perf stat -x SEP` rows: value SEP unit SEP event SEP run-time SEP pct [SEP metric SEP metric-unit].
+// A row starts with the counter (digits) or "<not counted>"/"<not supported>" and the separator;
+// the separator is the character after the first such row's counter.
+std::optional<char> csv_separator(std::string_view line)
+{
+  std::size_t at = 0;
+  if (line.starts_with("<not counted>") || line.starts_with("<not supported>")) {
+    at = line.find('>') + 1;
+  } else {
+    at = line.find_first_not_of("0123456789.");
+    if (at == 0 || at == std::string_view::npos) {
+      return std::nullopt;
+    }
+  }
+  if (at >= line.size()) {
+    return std::nullopt;
+  }
+  const char c = line[at];
+  // The separators perf is given in practice (not ':', which events hold: "cycles:u"); a blank or
+  // a letter after a number is prose.
+  if (std::string_view(",;|\t").find(c) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  return c;
+}
+
+// The counters of -x CSV, or nullopt when no line is one; throws when a counter row lacks its
+// event column.
+std::optional<std::vector<Counter>> csv_counters(const MetricSpec& spec, std::string_view text)
+{
+  std::optional<char> separator;
+  std::vector<Counter> counters;
+  for (const auto line : detail::text_lines(text)) {
+    if (line.starts_with('#')) {
+      continue; // "# started on ..."
+    }
+    if (!separator) {
+      separator = csv_separator(line);
+    }
+    if (!separator || csv_separator(line) != separator) {
+      continue; // metric rows (",,,,,2.7,%  tma_..."), and lines that are not perf's
+    }
+    const auto fields = util::split(line, *separator);
+    if (fields.size() < 3 || util::trim(fields[2]).empty()) {
+      throw Error(
+          "metric '{}': perf stat's CSV row '{}' in {} has no event (expected value{}unit{}event{}...): "
+          "was the output cut short?",
+          spec.name, line, detail::source_name(spec), *separator, *separator, *separator);
+    }
+    counters.push_back(
+        Counter{std::string(util::trim(fields[2])), fields[0], std::string(util::trim(fields[1]))});
+  }
+  if (counters.empty()) {
+    return std::nullopt;
+  }
+  return counters;
+}
+
 } // namespace
 
 std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_view text)
@@ -117,7 +176,12 @@ std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_v
       }
     }
   }
-  const char decimal = decimal_mark(counters);
+  if (!in_stats) {
+    if (auto csv = csv_counters(spec, text)) {
+      counters = std::move(*csv); // -x SEP prints plain numbers: '.' is the decimal mark
+    }
+  }
+  const char decimal = in_stats ? decimal_mark(counters) : '.';
   std::vector<ExtractedValue> values;
   std::vector<std::string> events;
   for (const auto& counter : counters) {
@@ -136,9 +200,9 @@ std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_v
   }
   if (values.empty()) {
     if (counters.empty()) {
-      throw Error("metric '{}': {} holds no 'Performance counter stats for ...' block of perf stat; its last "
-                  "lines were:\n{}\n(perf stat prints to stderr: read it with 'perf-stat:stderr:EVENT', or "
-                  "write it with -o FILE and read '@FILE')",
+      throw Error("metric '{}': {} holds no 'Performance counter stats for ...' block of perf stat, nor "
+                  "rows of its -x CSV (value,unit,event,...); its last lines were:\n{}\n(perf stat prints to "
+                  "stderr: read it with 'perf-stat:stderr:EVENT', or write it with -o FILE and read '@FILE')",
                   spec.name, detail::source_name(spec), detail::output_tail(text));
     }
     throw Error("metric '{}': perf stat in {} counted no event '{}'; it counted: {}", spec.name,

@@ -33,7 +33,7 @@ const std::array k_readers{
            "--metric 'ttft=json:median_ttft_ms;per=request_rate@results.jsonl'", read_json, check_json,
            unit_of_json},
     Reader{ExtractorKind::Nvbench, "nvbench", "nvbench[:BENCH[/TAG]]",
-           "NVBench --json: one value per state, keyed BENCH[Axis=value,...]",
+           "NVBench --json or its markdown tables (stdout, --md): one value per state, keyed BENCH[Axis=value,...]",
            "--metric 'gpu_s=nvbench:copy_sweep@out.json'", read_nvbench, nullptr, unit_of_nvbench},
     Reader{ExtractorKind::Gbench, "gbench", "gbench[:BENCH][#FIELD]",
            "Google Benchmark JSON: one value per row (aggregates flagged), keyed by the row's name",
@@ -60,12 +60,12 @@ const std::array k_readers{
            "--metric 'fib_s=pytest:bench.py::test_fib_20@bench.json'", read_pytest, check_pytest,
            unit_of_pytest},
     Reader{ExtractorKind::Catch2, "catch2", "catch2[:NAME][#STAT]",
-           "Catch2's console benchmark table: the mean (or STAT: low_mean, high_mean, std_dev...) of each "
-           "benchmark, keyed by its name",
+           "Catch2's console benchmark table or its -r xml report (ns): the mean (or STAT: low_mean, high_mean, "
+           "std_dev...) of each benchmark, keyed by its name",
            "--metric 'fib_us=catch2:Fibonacci 20'", read_catch2, check_catch2, nullptr},
     Reader{ExtractorKind::Criterion, "criterion", "criterion[:ID][#STAT]",
-           "Criterion.rs estimates.json or cargo-criterion --message-format=json: the mean (or STAT: median, "
-           "slope, typical, samples) keyed by the benchmark id",
+           "Criterion.rs estimates.json, sample.json (every sample, per iteration) or cargo-criterion "
+           "--message-format=json: the mean (or STAT: median, slope, typical, samples) keyed by the benchmark id",
            "--metric 'q_ns=criterion:#median@target/criterion/fib/new/estimates.json'", read_criterion,
            check_criterion, unit_of_criterion},
     Reader{ExtractorKind::Torch, "torch", "torch[:TITLE]",
@@ -73,8 +73,8 @@ const std::array k_readers{
            "unit printed (ns, us, ms)",
            "--metric 'dot_us=torch:batched_dot_bmm(x, x)'", read_torch, nullptr, nullptr},
     Reader{ExtractorKind::PerfStat, "perf-stat", "perf-stat[:EVENT]",
-           "perf stat's counters (any locale's digit groups), keyed by event; 'cycles' also selects cycles:u and "
-           "cpu_core/cycles/; elapsed, user and sys are the times (s)",
+           "perf stat's counters (any locale's digit groups, or -x CSV with any separator), keyed by event; "
+           "'cycles' also selects cycles:u and cpu_core/cycles/; elapsed, user and sys are the times (s)",
            "--metric 'cycles=perf-stat:stderr:cycles'", read_perf_stat, nullptr, nullptr},
 };
 // clang-format on

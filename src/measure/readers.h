@@ -62,6 +62,8 @@ std::vector<ExtractedValue> read_regex(const MetricSpec& spec, std::string_view 
 std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_json(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text);
+// NVBench's markdown tables, which read_nvbench hands on when it sees them.
+std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_nccl(const MetricSpec& spec, std::string_view text);

@@ -90,6 +90,29 @@ TEST_CASE("bench test reads the console and result files of the field's other to
   CHECK(gbench[0]["values"][0]["value"] == 388163.0);
 }
 
+TEST_CASE("bench test reads nvbench markdown, Catch2 XML, Criterion's sample.json and perf stat CSV")
+{
+  EjRepo repo;
+  const auto nvbench =
+      tested(repo, {"--metric", "gpu=nvbench:skip_overload", fixture("nvbench_skip_2gpus.md")});
+  REQUIRE(nvbench[0]["values"].size() == 8);
+  CHECK(nvbench[0]["unit"] == "s");
+  CHECK(nvbench[0]["values"][0]["key"] == "skip_overload[Device=0,In=I32,Out=I64]");
+
+  const auto xml = tested(repo, {"--metric", "t=catch2:read | C-buffered | 5k.json", "--unit", "t=us",
+                                 fixture("catch2_v2_xml_benchmarks.xml")});
+  CHECK(xml[0]["values"][0]["value"] == 4.458);
+
+  const auto samples = tested(repo, {"--metric", "s=criterion", fixture("criterion_sample_fib20_slow.json")});
+  CHECK(samples[0]["values"].size() == 100);
+  CHECK(samples[0]["unit"] == "ns");
+
+  const auto csv =
+      tested(repo, {"--metric", "cycles=perf-stat:cycles", fixture("perf_stat_csv_hybrid_metrics.csv")});
+  CHECK(csv[0]["values"].size() == 2);
+  CHECK(csv[0]["values"][1]["value"] == 256500230.0);
+}
+
 TEST_CASE("bench test fails on output a reader cannot read, naming the metric and what it expected")
 {
   EjRepo repo;

@@ -123,3 +123,42 @@ TEST_CASE("sglang-one-batch reads the benchmark section of bench_one_batch, not 
                     Catch::Contains("after 'Benchmark ...'"));
   CHECK_THROWS_AS(parse_metric_spec("d=sglang-one-batch:speed"), ej::UsageError);
 }
+
+TEST_CASE("perf-stat reads -x CSV with any separator, not-counted events skipped and named")
+{
+  const auto semicolons = fixture("perf_stat_csv_semicolon_not_counted.csv"); // perf stat -x\;
+  const auto all = extract_text("c=perf-stat", semicolons);
+  CHECK(all.size() == 14); // the "stalled cycles per insn" metric row is not a counter
+  const auto cycles = extract_text("c=perf-stat:cycles", semicolons);
+  REQUIRE(cycles.size() == 1);
+  CHECK(cycles[0].key == "cycles:u");
+  CHECK(cycles[0].value == 297468);
+  const auto clock = extract_text("c=perf-stat:task-clock", semicolons);
+  CHECK(clock[0].value == 0.28);
+  CHECK(clock[0].unit == "ms");
+  const auto loads = extract_text("c=perf-stat:L1-dcache-loads", semicolons);
+  REQUIRE(loads.size() == 1);
+  CHECK(loads[0].skipped);
+  CHECK(loads[0].note == "<not counted>");
+  CHECK(extract_text("c=perf-stat:LLC-loads", semicolons)[0].note == "<not supported>");
+
+  const auto hybrid = fixture("perf_stat_csv_hybrid_metrics.csv"); // perf stat -x, -a sleep 1
+  const auto both = extract_text("c=perf-stat:cycles", hybrid);
+  REQUIRE(both.size() == 2);
+  CHECK(both[0].key == "cpu_core/cycles/");
+  CHECK(both[0].value == 6766433);
+  CHECK(both[1].key == "cpu_atom/cycles/");
+  CHECK(both[1].value == 256500230);
+  CHECK(extract_text("c=perf-stat:cpu-clock", hybrid)[0].value == Approx(32139.34));
+  CHECK(extract_text("c=perf-stat", hybrid).size() == 12); // TopdownL1 metric rows left out
+  CHECK_THROWS_WITH(extract_text("c=perf-stat:nope", hybrid), Catch::Contains("cpu_atom/branch-misses/"));
+}
+
+TEST_CASE("perf-stat CSV that is empty or lacks its event column is an error naming the metric")
+{
+  CHECK_THROWS_WITH(extract_text("c=perf-stat", "# started on Sun Jul 23 16:33:56 2023\n\n"),
+                    Catch::Contains("metric 'c'") && Catch::Contains("nor rows of its -x CSV"));
+  CHECK_THROWS_WITH(extract_text("c=perf-stat", "297468;;\n"), Catch::Contains("metric 'c'") &&
+                                                                   Catch::Contains("'297468;;'") &&
+                                                                   Catch::Contains("has no event"));
+}

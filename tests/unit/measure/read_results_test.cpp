@@ -70,3 +70,70 @@ TEST_CASE("criterion reads estimates.json with TitleCase keys and cargo-criterio
       extract_text("s=criterion", "{\"reason\": \"benchmark-complete\", \"id\": \"x\", \"mean\""),
       Catch::Contains("metric 's'"));
 }
+
+TEST_CASE("catch2 reads the XML reporter of Catch2 v2 and v3 in nanoseconds, entities decoded")
+{
+  const auto v2 = fixture("catch2_v2_xml_benchmarks.xml");
+  const auto all = extract_text("t=catch2", v2);
+  REQUIRE(all.size() == 18);
+  CHECK(all[0].key == "read | C-buffered | 5k.json");
+  CHECK(all[0].value == 4458);
+  CHECK(all[0].unit == "ns");
+  auto spec = parse_metric_spec("t=catch2:read | C-buffered | 5k.json#high_mean");
+  spec.unit = "us";
+  CHECK(extract_text(spec, v2)[0].value == Approx(4.582));
+  CHECK(extract_text("t=catch2:read | C-buffered | 5k.json#low_mean", v2)[0].value == 4404);
+  CHECK(extract_text("t=catch2:read | C-buffered | 5k.json#std_dev", v2)[0].value == Approx(393.989));
+  CHECK(extract_text("t=catch2:copy | C-All | 500k.json#high_std_dev", v2)[0].value == Approx(4.25106e+06));
+
+  const auto v3 = fixture("catch2_v3_xml_convolution.xml");
+  CHECK(extract_text("t=catch2", v3).size() == 36);
+  const auto unrolled = extract_text(
+      "t=catch2:(JohT) inputPerKernelValue Transposed Inner&OuterLoopUnrolled((kernel size 16))", v3);
+  REQUIRE(unrolled.size() == 1);
+  CHECK(unrolled[0].value == Approx(81424.7));
+  CHECK(extract_text("t=catch2:(chaowang15) convolve1D((kernel size 512))#low_std_dev", v3)[0].value ==
+        Approx(9797.36));
+  CHECK_THROWS_WITH(extract_text("t=catch2:nope", v3), Catch::Contains("it ran: (JohT)"));
+}
+
+TEST_CASE(
+    "catch2 XML cut short, without benchmarks or without a statistic is an error saying what it expected")
+{
+  const auto v3 = fixture("catch2_v3_xml_convolution.xml");
+  CHECK_THROWS_WITH(extract_text("t=catch2", v3.substr(0, v3.size() / 2)),
+                    Catch::Contains("metric 't'") && Catch::Contains("stdout is not well-formed XML") &&
+                        Catch::Contains("cut short"));
+  CHECK_THROWS_WITH(extract_text("t=catch2", "<?xml version=\"1.0\"?>\n<Catch2TestRun name=\"t\"/>\n"),
+                    Catch::Contains("holds no Catch2 <BenchmarkResults>"));
+  const std::string first =
+      v3.substr(0, v3.find("<standardDeviation")) + "</BenchmarkResults></TestCase></Catch2TestRun>";
+  CHECK_THROWS_WITH(extract_text("t=catch2:#std_dev", first),
+                    Catch::Contains("has no <standardDeviation value=...>"));
+  CHECK(extract_text("t=catch2", first)[0].value == 123208);
+}
+
+TEST_CASE("criterion reads sample.json as every sample, one iteration's time in ns, by default")
+{
+  const auto text = fixture("criterion_sample_fib20_slow.json");
+  const auto samples = extract_text("s=criterion", text);
+  REQUIRE(samples.size() == 100);
+  CHECK(samples[0].key.empty());
+  CHECK(samples[0].value == Approx(1022840.0 / 55)); // times[0] / iters[0]
+  CHECK(samples[0].unit == "ns");
+  double sum = 0;
+  for (const auto& sample : samples) {
+    sum += sample.value;
+  }
+  // Criterion's mean estimate, in estimates.json beside it, is the mean of these samples
+  const auto mean = extract_text("m=criterion", fixture("criterion_estimates_fib20_slow.json"));
+  REQUIRE(mean.size() == 1);
+  CHECK(sum / 100 == Approx(mean[0].value));
+  CHECK(extract_text("s=criterion:#samples", text).size() == 100);
+  CHECK_THROWS_WITH(extract_text("s=criterion:#median", text),
+                    Catch::Contains("sample.json holds samples, not the 'median' estimate"));
+  CHECK_THROWS_WITH(extract_text("s=criterion", R"({"sampling_mode":"Linear","iters":[55.0,110.0]})"),
+                    Catch::Contains("metric 's'") && Catch::Contains("'times' is missing"));
+  CHECK_THROWS_WITH(extract_text("s=criterion", text.substr(0, text.size() / 2)),
+                    Catch::Contains("metric 's'"));
+}
