@@ -61,5 +61,5 @@ step "$ej" env show 2
 step "$ej" plan render transpose
 sed -n '/ej:begin summary/,/ej:end summary/p' journal/transpose.md
 echo
-echo "The demo journal is in $scratch/.ej, its plan document in $scratch/journal/transpose.md"
+echo "The demo journal is in $scratch/.git/ej, its plan document in $scratch/journal/transpose.md"
 echo "(ej was built at $ej)."

@@ -37,7 +37,8 @@ int run_fsck(bool full)
     fmt::print("  - {}\n", problem);
   }
   fmt::print("Derived tables can be rebuilt with 'ej reindex'; a damaged file needs a backup "
-             "(.ej/journal.db.backup-*) or 'sqlite3 .ej/journal.db .recover'.\n");
+             "({}.backup-*) or 'sqlite3 {} .recover'.\n",
+             file.string(), file.string());
   return 1;
 }
 

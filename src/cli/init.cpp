@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 #include "cli/workspace.h"
-#include "git/repository.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +12,6 @@ void run_init()
   const auto workspace = locate_workspace();
   const bool existed = std::filesystem::exists(store::journal_file(workspace.ej_dir));
   auto journal = store::Journal::create(workspace.ej_dir);
-  git::add_exclude(workspace.work_tree, ".ej/");
   if (existed) {
     fmt::print("ej: journal already initialised in {} (replica {})\n", workspace.ej_dir.string(),
                journal.replica_id());
@@ -28,7 +26,8 @@ void run_init()
 void register_init(CLI::App& app)
 {
   auto* command = app.add_subcommand(
-    "init", "Create the journal (.ej/) at the root of this git work tree; harmless when run again");
+    "init", "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
+            "again");
   command->callback(run_init);
 }
 

@@ -5,20 +5,56 @@
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <cstdio>
 
 namespace ej::cli {
+
+namespace {
+
+// ej up to this version kept the journal in <work tree>/.ej, where `git clean -fdx` deletes it.
+void move_legacy_journal(const Workspace& workspace)
+{
+  const auto legacy = workspace.work_tree / ".ej";
+  std::error_code ec;
+  if (!std::filesystem::exists(store::journal_file(legacy), ec)) {
+    return;
+  }
+  if (std::filesystem::exists(store::journal_file(workspace.ej_dir), ec)) {
+    fmt::print(stderr,
+               "ej: warning: {} holds an older journal; ej uses the one in {}. Remove {} once you have checked "
+               "that nothing in it is missing from the new one.\n",
+               legacy.string(), workspace.ej_dir.string(), legacy.string());
+    return;
+  }
+  std::filesystem::create_directories(workspace.ej_dir.parent_path(), ec);
+  std::filesystem::rename(legacy, workspace.ej_dir, ec);
+  if (ec) {
+    throw Error("cannot move the journal from {} to {} ({}): move the directory there yourself (mv {} {}), then "
+                "run ej again",
+                legacy.string(), workspace.ej_dir.string(), ec.message(), legacy.string(), workspace.ej_dir.string());
+  }
+  fmt::print(stderr, "ej: moved the journal from {} to {}, where git clean cannot reach it and linked worktrees "
+                     "share it\n",
+             legacy.string(), workspace.ej_dir.string());
+}
+
+} // namespace
 
 Workspace locate_workspace()
 {
   const auto cwd = std::filesystem::current_path();
-  const auto work_tree = git::find_work_tree(cwd);
-  if (!work_tree) {
-    throw Error("not inside a git repository ({}); ej keeps its journal in a git work tree: cd into your "
+  const auto repository = git::find_repository(cwd);
+  if (!repository) {
+    throw Error("not inside a git repository ({}); ej keeps its journal in a git repository: cd into your "
                 "project, or run 'git init' first",
                 cwd.string());
   }
-  return {*work_tree, *work_tree / ".ej"};
+  Workspace workspace{repository->work_tree, repository->common_dir / "ej"};
+  move_legacy_journal(workspace);
+  return workspace;
 }
 
 store::Journal open_journal(const Workspace& workspace)

@@ -10,12 +10,16 @@
 // What every journal command needs first: where the repository and its journal are.
 namespace ej::cli {
 
+// The journal lives in the repository's git common directory, as git-lfs and git-annex keep
+// theirs: out of reach of `git clean -fdx`, never committed by mistake, and shared by every
+// linked worktree of the repository.
 struct Workspace {
   std::filesystem::path work_tree; // root of the git work tree
-  std::filesystem::path ej_dir;    // <work tree>/.ej
+  std::filesystem::path ej_dir;    // $(git rev-parse --git-common-dir)/ej
 };
 
-// The workspace of the current directory; throws when it is not inside a git work tree.
+// The workspace of the current directory; throws when it is not inside a git work tree. A
+// journal an older ej kept in <work tree>/.ej is moved to ej_dir first, with a message.
 Workspace locate_workspace();
 // Opens the journal; before `ej init` this says to run it.
 store::Journal open_journal(const Workspace& workspace);

@@ -63,7 +63,7 @@ int append_diff_line(const git_diff_delta*, const git_diff_hunk*, const git_diff
 
 } // namespace
 
-std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start)
+std::optional<RepositoryLocation> find_repository(const std::filesystem::path& start)
 {
   auto repo = open_repository(start);
   if (!repo || git_repository_is_bare(repo.get())) {
@@ -73,7 +73,15 @@ std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path&
   if (workdir == nullptr) {
     return std::nullopt;
   }
-  return std::filesystem::path(workdir).lexically_normal().parent_path();
+  // Both come with a trailing '/': parent_path of the normal form drops it.
+  return RepositoryLocation{std::filesystem::path(workdir).lexically_normal().parent_path(),
+                            std::filesystem::path(git_repository_commondir(repo.get())).lexically_normal().parent_path()};
+}
+
+std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start)
+{
+  auto location = find_repository(start);
+  return location ? std::optional(location->work_tree) : std::nullopt;
 }
 
 CodeState read_code_state(const std::filesystem::path& work_tree)
@@ -155,31 +163,6 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
     }
   }
   return state;
-}
-
-void add_exclude(const std::filesystem::path& work_tree, const std::string& pattern)
-{
-  auto repo = open_repository(work_tree);
-  if (!repo) {
-    throw Error("{} is not inside a git repository", work_tree.string());
-  }
-  const auto info = std::filesystem::path(git_repository_commondir(repo.get())) / "info";
-  const auto exclude = info / "exclude";
-  const auto existing = util::read_file(exclude).value_or("");
-  for (const auto& line : util::lines(existing)) {
-    if (util::trim(line) == pattern) {
-      return;
-    }
-  }
-  std::filesystem::create_directories(info);
-  std::ofstream out(exclude, std::ios::app | std::ios::binary);
-  if (!existing.empty() && existing.back() != '\n') {
-    out << '\n';
-  }
-  out << pattern << '\n';
-  if (!out) {
-    throw Error("cannot write {}; add the line '{}' to it yourself", exclude.string(), pattern);
-  }
 }
 
 } // namespace ej::git

@@ -9,8 +9,15 @@
 
 namespace ej::git {
 
-// The root of the git work tree containing start, or nullopt when start is not inside one (a bare
-// repository has no work tree either).
+// Where a git work tree and its repository are.
+struct RepositoryLocation {
+  std::filesystem::path work_tree;  // root of the work tree containing the start
+  std::filesystem::path common_dir; // the repository's .git, shared by all its linked worktrees
+};
+
+// The work tree containing start, or nullopt when start is not inside one (a bare repository has
+// no work tree either).
+std::optional<RepositoryLocation> find_repository(const std::filesystem::path& start);
 std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start);
 
 // What the code looked like: HEAD, branch, dirty flag and, when dirty, the exact change.
@@ -21,8 +28,5 @@ struct CodeState {
 };
 
 CodeState read_code_state(const std::filesystem::path& work_tree);
-
-// Adds a line to .git/info/exclude unless it is already there (`ej init` hides .ej/ from git).
-void add_exclude(const std::filesystem::path& work_tree, const std::string& pattern);
 
 } // namespace ej::git

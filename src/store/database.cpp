@@ -38,8 +38,8 @@ void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
   case SQLITE_NOTADB:
   case SQLITE_CORRUPT:
     throw Error("the journal {} is damaged or not an ej journal ({}); run 'ej fsck' to check it, and "
-                "restore a backup (.ej/journal.db.backup-*) if it is damaged; ej did not change the file",
-                file, message);
+                "restore a backup ({}.backup-*) if it is damaged; ej did not change the file",
+                file, message, file);
   case SQLITE_READONLY:
     throw Error("cannot write the journal {} ({}) while {}; check the file's permissions", file, message, doing);
   case SQLITE_FULL:

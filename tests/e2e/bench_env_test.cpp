@@ -14,7 +14,7 @@ namespace {
 std::vector<std::string> files_containing(const EjRepo& repo, const std::string& needle)
 {
   std::vector<std::string> found;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(repo.path() / ".ej")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(repo.ej_dir())) {
     if (entry.is_regular_file() && read_text(entry.path()).find(needle) != std::string::npos) {
       found.push_back(entry.path().filename().string());
     }

@@ -114,7 +114,7 @@ TEST_CASE("a corrupt or foreign journal file gives a clear error naming it and e
 {
   EjRepo repo;
   const std::string garbage = "this is not a database\n" + std::string(8000, 'z');
-  for (const auto& file : std::filesystem::directory_iterator(repo.path() / ".ej")) {
+  for (const auto& file : std::filesystem::directory_iterator(repo.ej_dir())) {
     std::filesystem::remove(file.path());
   }
   write_text(repo.db_path(), garbage);

@@ -27,17 +27,60 @@ TEST_CASE("every command before ej init says to run ej init")
   }
 }
 
-TEST_CASE("ej init twice is harmless and excludes .ej from git once")
+TEST_CASE("ej init twice is harmless and leaves nothing in the work tree for git to see")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
   const auto again = repo.ok({"init"});
-  CHECK_THAT(again, Catch::Contains("already"));
+  CHECK_THAT(again, Catch::Contains("already") && Catch::Contains((repo.path() / ".git" / "ej").string()));
   CHECK(repo.ok({"plan", "list", "--json"}).find("\"p\"") != std::string::npos);
-  const auto exclude = read_text(repo.path() / ".git" / "info" / "exclude");
-  CHECK(exclude.find(".ej/") != std::string::npos);
-  CHECK(exclude.find(".ej/") == exclude.rfind(".ej/"));
-  CHECK(git(repo.path(), {"status", "--porcelain"}).empty());
+  CHECK(std::filesystem::exists(repo.path() / ".git" / "ej" / "journal.db"));
+  CHECK_FALSE(std::filesystem::exists(repo.path() / ".ej"));
+  CHECK(git(repo.path(), {"status", "--porcelain", "--ignored"}).empty());
+}
+
+TEST_CASE("git clean -fdx cannot reach the journal, and a run goes on recording through it")
+{
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh", "echo v=1\n");
+  repo.ok({"bench", "add", "b", "--repeat", "2", "--metric", "v=regex:v=([0-9]+)", "--", "sh", "bench.sh"});
+  repo.ok({"run", "b", "--quiet"});
+  git(repo.path(), {"clean", "-fdx", "-e", "bench.sh"});
+  CHECK(std::filesystem::exists(repo.db_path()));
+  CHECK_THAT(repo.ok({"runs", "--json"}), Catch::Contains("\"finished\""));
+}
+
+TEST_CASE("linked worktrees of one repository share one journal")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  git(repo.path(), {"worktree", "add", "-q", "-b", "other", (repo.path() / "wt").string()});
+  const auto from_worktree = run_ej(repo.path() / "wt", {"plan", "list", "--json"});
+  INFO(from_worktree.err);
+  REQUIRE(from_worktree.exit_code == 0);
+  CHECK_THAT(from_worktree.out, Catch::Contains("\"p\""));
+  CHECK(run_ej(repo.path() / "wt", {"try", "from the worktree", "--plan", "p"}).exit_code == 0);
+  CHECK_THAT(repo.ok({"log"}), Catch::Contains("from the worktree"));
+  CHECK_FALSE(std::filesystem::exists(repo.path() / "wt" / ".ej"));
+}
+
+TEST_CASE("a journal an older ej kept in .ej/ is moved into the git directory on first open, with a message")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  repo.ok({"try", "kept through the move", "--plan", "p"});
+  // As an older ej left it.
+  std::filesystem::rename(repo.ej_dir(), repo.path() / ".ej");
+  const auto moved = repo.ej({"log"});
+  INFO(moved.err);
+  REQUIRE(moved.exit_code == 0);
+  CHECK_THAT(moved.err, Catch::Contains("moved the journal from") && Catch::Contains(".ej") &&
+                            Catch::Contains("git clean cannot reach it"));
+  CHECK_THAT(moved.out, Catch::Contains("kept through the move"));
+  CHECK_FALSE(std::filesystem::exists(repo.path() / ".ej"));
+  CHECK(std::filesystem::exists(repo.db_path()));
+  // Said once: the next command finds it in place.
+  CHECK(repo.ej({"log"}).err.empty());
 }
 
 TEST_CASE("ej init works from a subdirectory and puts the journal at the work tree root")

@@ -179,7 +179,7 @@ TEST_CASE("the --out option writes the document elsewhere in the repository and 
   const auto printed = repo.ok({"plan", "render", "p", "--stdout"});
   CHECK_THAT(printed, Catch::Contains("# Plan P"));
   CHECK_FALSE(fs::exists(repo.path() / "journal"));
-  CHECK_FALSE(fs::exists(repo.path() / ".ej" / "documents.json"));
+  CHECK_FALSE(fs::exists(repo.ej_dir() / "documents.json"));
 
   repo.ok({"plan", "render", "p", "--out", "docs/plans/p-notes.md"});
   CHECK(read_text(repo.path() / "docs" / "plans" / "p-notes.md") == printed);
@@ -192,7 +192,7 @@ TEST_CASE("text outside the generated regions survives every regeneration byte f
   EjRepo repo;
   make_campaign(repo);
   const auto first = render(repo);
-  const auto regions = json::parse(read_text(repo.path() / ".ej" / "documents.json"))["journal/eagle.md"];
+  const auto regions = json::parse(read_text(repo.ej_dir() / "documents.json"))["journal/eagle.md"];
   REQUIRE(regions.size() == 10);
 
   // The author's text: before the first region, between every two, CRLF lines, and a last line
@@ -304,7 +304,7 @@ TEST_CASE("plan render --check exits 0 when the document is up to date, 1 when n
 
   const auto doc = render(repo);
   const auto svg = read_text(svg_path);
-  const auto hashes = read_text(repo.path() / ".ej" / "documents.json");
+  const auto hashes = read_text(repo.ej_dir() / "documents.json");
   CHECK(repo.ej({"plan", "render", "eagle", "--check"}).exit_code == 0);
 
   repo.ok({"status", "6", "rejected", "--reason", "slower"}); // the journal moves on
@@ -313,7 +313,7 @@ TEST_CASE("plan render --check exits 0 when the document is up to date, 1 when n
   CHECK_THAT(stale.out, Catch::Contains("ej plan render eagle"));
   CHECK(read_text(doc_path) == doc);
   CHECK(read_text(svg_path) == svg);
-  CHECK(read_text(repo.path() / ".ej" / "documents.json") == hashes);
+  CHECK(read_text(repo.ej_dir() / "documents.json") == hashes);
 
   render(repo);
   CHECK(repo.ej({"plan", "render", "eagle", "--check"}).exit_code == 0);

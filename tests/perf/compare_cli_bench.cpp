@@ -68,7 +68,7 @@ int main(int argc, char** argv)
   ej_ok(dir.path(), {"record", "1", "--bench", "b", "--samples", samples(random, count, 10.0)});
   ej_ok(dir.path(), {"record", "2", "--bench", "b", "--samples", samples(random, count, 9.9)});
   std::printf("journal: 2 runs of %d samples each, %.1f MB on disk\n", count,
-              static_cast<double>(std::filesystem::file_size(dir / ".ej" / "journal.db")) / 1e6);
+              static_cast<double>(std::filesystem::file_size(dir / ".git" / "ej" / "journal.db")) / 1e6);
   std::printf("machine: %u cores; each figure is over %d runs of the real binary\n\n",
               std::thread::hardware_concurrency(), runs);
 

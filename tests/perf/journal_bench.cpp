@@ -98,11 +98,11 @@ int main(int argc, char** argv)
     test::git(dir.path(), {"commit", "-q", "-m", "change " + std::to_string(c)});
   }
   const auto start = std::chrono::steady_clock::now();
-  const auto events = generate(dir / ".ej", attempts);
+  const auto events = generate(dir / ".git" / "ej", attempts);
   const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("journal: %d attempts, 20 plans, %lld events, generated in %.1f s, %.1f MB on disk\n", attempts,
               static_cast<long long>(events), seconds,
-              static_cast<double>(std::filesystem::file_size(dir / ".ej" / "journal.db")) / 1e6);
+              static_cast<double>(std::filesystem::file_size(dir / ".git" / "ej" / "journal.db")) / 1e6);
   std::printf("machine: %u cores; each figure is over %d runs of the real binary\n\n",
               std::thread::hardware_concurrency(), runs);
 

@@ -133,11 +133,11 @@ int main(int argc, char** argv)
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  generate(dir / ".ej", attempts, runs_per_attempt);
+  generate(dir / ".git" / "ej", attempts, runs_per_attempt);
   const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("journal: 1 plan, %d attempts, %d runs, generated in %.1f s, %.1f MB on disk\n", attempts,
               attempts * runs_per_attempt, seconds,
-              static_cast<double>(std::filesystem::file_size(dir / ".ej" / "journal.db")) / 1e6);
+              static_cast<double>(std::filesystem::file_size(dir / ".git" / "ej" / "journal.db")) / 1e6);
   std::printf("machine: %u cores; each figure is the median of %d runs of the real binary\n\n",
               std::thread::hardware_concurrency(), runs);
 

@@ -16,7 +16,9 @@ public:
   CommandResult ej(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {}) const;
   // Runs ej and fails the test (showing stderr) unless it exits 0; returns stdout.
   std::string ok(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {}) const;
-  std::filesystem::path db_path() const { return path() / ".ej" / "journal.db"; }
+  // The journal's directory: in the git common directory (.git/ej).
+  std::filesystem::path ej_dir() const { return path() / ".git" / "ej"; }
+  std::filesystem::path db_path() const { return ej_dir() / "journal.db"; }
 
 private:
   TempDir m_dir;
