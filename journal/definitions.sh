@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The plan of ej's own performance work and the tests/perf benchmarks as ej benchmarks, defined
 # once for record-session.sh and replay.sh (which source this file).
 #
