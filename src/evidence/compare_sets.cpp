@@ -289,7 +289,7 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
     }
     s.key = c->key;
     s.unit = c->unit;
-    s.quantity = quantity_of(c->metric, c->unit);
+    s.quantity = reader.quantity(c->metric, c->unit);
     s.comparison = measure::compare(*reference_values, c->values, options);
     report.series.push_back(std::move(s));
   }

@@ -104,7 +104,8 @@ RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& sele
   set.label = fmt::format("run #{}{}", run.number, selector_suffix(selector));
   set.bench = run.bench;
   set.revision = run.revision;
-  set.runs = {run};
+  set.runs.reserve(1);
+  set.runs.push_back(run); // `= {run}` copied the large record twice, through an initializer list
   set.selector = selector;
   set.series = selected(series_of_run(run.number), selector);
   if (!usable(run)) {
@@ -251,6 +252,16 @@ const nlohmann::json* Reader::environment(const std::string& blob)
     found = m_environments.emplace(blob, std::move(parsed)).first;
   }
   return found->second ? &*found->second : nullptr;
+}
+
+Quantity Reader::quantity(const std::string& metric, const std::string& unit)
+{
+  auto& by_unit = m_quantities[metric];
+  auto found = by_unit.find(unit);
+  if (found == by_unit.end()) {
+    found = by_unit.emplace(unit, quantity_of(metric, unit)).first;
+  }
+  return found->second;
 }
 
 } // namespace ej::evidence

@@ -6,6 +6,7 @@
 #include "evidence/metric_rules.h"
 #include "evidence/run_set.h"
 #include "evidence/series.h"
+#include "evidence/wording.h"
 #include "store/journal.h"
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,8 @@ public:
   const std::optional<core::Target>& parsed_target(const std::string& plan);
   // A stored environment fingerprint; nullptr when the blob is missing.
   const nlohmann::json* environment(const std::string& blob);
+  // quantity_of(metric, unit), read once per metric and unit (a document compares 11,000 series).
+  Quantity quantity(const std::string& metric, const std::string& unit);
 
 private:
   std::vector<SeriesSummary> selected(const std::vector<SeriesSummary>& series,
@@ -73,6 +76,7 @@ private:
   std::map<std::string, std::optional<core::Target>> m_parsed_targets;
   std::map<int, std::optional<std::string>> m_attempt_plans;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
+  std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
 };
 
 } // namespace ej::evidence

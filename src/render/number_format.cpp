@@ -3,21 +3,45 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
+#include <string_view>
 
 namespace ej::render {
 
 namespace {
 
 // "-0.00" and "-0" become "0.00" and "0": a sign on nothing is noise in a diff.
-std::string without_negative_zero(std::string text)
+std::string without_negative_zero(std::string_view text)
 {
-  if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos) {
-    text.erase(0, 1);
+  if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string_view::npos) {
+    text.remove_prefix(1);
   }
-  return text;
+  return std::string(text);
 }
+
+// The digits of `value` as printf's %.*e or %.*f writes them (correctly rounded, no locale), into
+// `buffer`: std::to_chars, not fmt's runtime format strings, because a plan document formats tens
+// of thousands of numbers. Values too long for the buffer (fixed notation of 1e300) go through fmt.
+struct Digits {
+  char buffer[128];
+  std::string_view text;
+  std::string spill;
+
+  Digits(double value, std::chars_format format, int precision)
+  {
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, format, precision);
+    if (error == std::errc()) {
+      text = std::string_view(buffer, static_cast<std::size_t>(end - buffer));
+    } else {
+      spill = format == std::chars_format::fixed ? fmt::format("{:.{}f}", value, precision)
+                                                 : fmt::format("{:.{}e}", value, precision);
+      text = spill;
+    }
+  }
+  Digits(const Digits&) = delete;
+  Digits& operator=(const Digits&) = delete;
+};
 
 } // namespace
 
@@ -35,13 +59,17 @@ std::string format_number(double value, int significant)
   }
   // Round to the significant digits first, then read the exponent of the rounded value, so that
   // 9.996 with 3 digits becomes "10.0", not "10.00".
-  const std::string scientific = fmt::format("{:.{}e}", value, significant - 1);
-  const int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
+  const Digits scientific(value, std::chars_format::scientific, significant - 1);
+  const auto e = scientific.text.find('e');
+  int exponent = 0;
+  const char* first = scientific.text.data() + e + 1;
+  first += *first == '+' ? 1 : 0; // from_chars reads a minus sign only
+  std::from_chars(first, scientific.text.data() + scientific.text.size(), exponent);
   if (exponent < -6 || exponent >= 15) {
-    return without_negative_zero(scientific);
+    return without_negative_zero(scientific.text);
   }
   const int decimals = std::max(0, significant - 1 - exponent);
-  return without_negative_zero(fmt::format("{:.{}f}", value, decimals));
+  return without_negative_zero(Digits(value, std::chars_format::fixed, decimals).text);
 }
 
 std::string format_percent(double percent, int decimals)
@@ -50,7 +78,7 @@ std::string format_percent(double percent, int decimals)
     return "n/a";
   }
   decimals = std::clamp(decimals, 0, 10);
-  const auto text = without_negative_zero(fmt::format("{:.{}f}", percent, decimals));
+  const auto text = without_negative_zero(Digits(percent, std::chars_format::fixed, decimals).text);
   const bool zero = text.find_first_not_of("-0.") == std::string::npos;
   if (zero || text[0] == '-') {
     return text + "%";

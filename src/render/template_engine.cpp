@@ -160,8 +160,11 @@ public:
 
   const mustache::data* get(const std::string& name) const override
   {
+    if (name == k_line_marker) {
+      return nullptr; // in no data: looking for it level by level would cost a walk per line
+    }
     const auto* found = mustache::context<std::string>::get(name);
-    if (found == nullptr && name != k_line_marker && m_unknown_names.size() < 100) {
+    if (found == nullptr && m_unknown_names.size() < 100) {
       m_unknown_names.insert(name);
     }
     return found;
@@ -211,8 +214,48 @@ namespace {
 // gives the spec's output in both cases (joining the tag with the next line instead lost a blank
 // line that followed a section that did render).
 
+// A variable tag ({{name}}, not a section, partial, comment or {{{name}}}) without '&'.
+bool is_escaped_variable_tag(std::string_view text, std::size_t open)
+{
+  auto first = open + 2;
+  while (first < text.size() && (text[first] == ' ' || text[first] == '\t')) {
+    ++first; // kainjow reads {{ #name }} as a section
+  }
+  if (first >= text.size()) {
+    return false;
+  }
+  return std::string_view("#^/>!&{=}").find(text[first]) == std::string_view::npos;
+}
+
+// Nothing is escaped (see template_engine.h), so {{name}} is written as {{&name}}: kainjow then
+// appends the value itself instead of calling the escape function, which returned a copy of every
+// value (a plan document has hundreds of thousands). Only up to a delimiter change ({{=...=}}):
+// after it "{{" is text, and the rest keeps the escape function, which is the identity.
+void unescape_variables(std::string_view line, bool& delimiters_changed, std::string& out)
+{
+  std::size_t start = 0;
+  while (!delimiters_changed) {
+    const auto open = line.find("{{", start);
+    if (open == std::string_view::npos) {
+      break;
+    }
+    const auto first = line.find_first_not_of(" \t", open + 2);
+    if (first != std::string_view::npos && line[first] == '=') {
+      delimiters_changed = true;
+      break;
+    }
+    out += line.substr(start, open + 2 - start);
+    if (is_escaped_variable_tag(line, open)) {
+      out += '&';
+    }
+    start = open + 2;
+  }
+  out += line.substr(start);
+}
+
 std::string strip_standalone_tag_lines(std::string_view text)
 {
+  bool delimiters_changed = false;
   std::string out;
   out.reserve(text.size());
   std::size_t start = 0;
@@ -233,7 +276,7 @@ std::string strip_standalone_tag_lines(std::string_view text)
     const bool standalone = trimmed.size() > 4 && trimmed.substr(0, 2) == "{{" && trimmed[2] == '/' &&
                             trimmed.substr(trimmed.size() - 2) == "}}" &&
                             trimmed.find("}}") == trimmed.size() - 2;
-    out += line;
+    unescape_variables(line, delimiters_changed, out);
     if (standalone) {
       out += fmt::format("{{{{^{0}}}}}{{{{/{0}}}}}", k_line_marker);
     }
@@ -244,6 +287,17 @@ std::string strip_standalone_tag_lines(std::string_view text)
   }
   return out;
 }
+
+// What kainjow writes the output to (it takes any type with <<): one string, without an
+// ostringstream and the copy of its whole text at the end.
+struct StringSink {
+  std::string text;
+  StringSink& operator<<(const std::string& part)
+  {
+    text += part;
+    return *this;
+  }
+};
 
 } // namespace
 
@@ -269,7 +323,9 @@ std::string render_template(std::string_view template_text, const TemplateData& 
   }
 
   Context context(&root, partials);
-  std::string out = parsed.render(context);
+  StringSink sink;
+  parsed.render(context, sink);
+  std::string out = std::move(sink.text);
   if (!parsed.is_valid()) {
     const auto error = parse_kainjow_error(parsed.error_message());
     throw Error("{}: {}; {}", where(name, std::nullopt), error.message, options.fix_hint);

@@ -57,3 +57,13 @@ TEST_CASE("number formatting ignores the process locale")
   CHECK(format_percent(3.46) == "+3.5%");
   std::setlocale(LC_ALL, saved.c_str());
 }
+
+TEST_CASE("numbers too long for the digit buffer are written in full")
+{
+  const auto huge = format_percent(std::ldexp(1.0, 700)); // 2^700: 211 digits, exactly
+  CHECK(huge.size() == 215);                              // "+", 211 digits, ".0", "%"
+  CHECK(huge.substr(0, 5) == "+5260");
+  CHECK(huge.substr(huge.size() - 7) == "1376.0%");
+  CHECK(format_number(-1e14, 17) == "-100000000000000.00");
+  CHECK(format_number(123456.0, 17) == "123456.00000000000");
+}

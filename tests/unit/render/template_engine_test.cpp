@@ -153,3 +153,14 @@ TEST_CASE("a blank line after a section's closing tag stays, whether the section
   const nlohmann::json empty = {{"list", nlohmann::json::array()}, {"yes", false}, {"no", false}};
   CHECK(render_template(text, empty, "blank.mustache") == "\nnext\n\nlast\n");
 }
+
+TEST_CASE("tags with blanks inside the braces, comments and a delimiter change render as Mustache says")
+{
+  const auto data = nlohmann::json::parse(R"({"name": "a <b> & c", "flag": true, "items": ["x", "y"]})");
+  CHECK(render_template("{{ name }}|{{& name }}|{{{ name }}}|{{ #flag }}F{{ /flag }}|{{ ^flag }}N{{ /flag }}"
+                        "{{! a {{name}} comment }}|{{#items}}{{ . }}{{/items}}\n",
+                        data, "t") == "a <b> & c|a <b> & c|a <b> & c|F||xy\n");
+  // After {{=<% %>=}} braces are text, and the new delimiters are tags.
+  CHECK(render_template("{{name}} {{=<% %>=}}{{name}} <%name%> <%#flag%>F<%/flag%>\n", data, "t") ==
+        "a <b> & c {{name}} a <b> & c F\n");
+}

@@ -1,0 +1,41 @@
+# shellcheck shell=bash
+# The plan of ej's own performance work and the tests/perf benchmarks as ej benchmarks, defined
+# once for record-session.sh and replay.sh (which source this file).
+#
+#   create_plan EJ                    the plan ej-performance, unless it exists
+#   register_benchmarks EJ PERF_DIR   PERF_DIR holds the perf_* binaries (build/release/tests)
+#
+# A benchmark already registered is left as it is (editing one makes a new revision).
+create_plan() {
+  local ej="$1"
+  "$ej" plan show ej-performance >/dev/null 2>&1 && return
+  "$ej" plan new ej-performance --title "ej's own performance" --doc journal/ej-performance.md \
+    --goal "Every command a person types answers in a blink on a journal of 10,000 attempts, runs cost no more than hyperfine, and documents of large plans render fast enough for a pre-commit --check." \
+    --target "render_ms < 200" >/dev/null
+}
+
+register_benchmarks() {
+  local ej="$1" perf="$2"
+  register() { "$ej" bench show "$1" >/dev/null 2>&1 || "$ej" bench add "$@" >/dev/null; }
+  register render-1000 --repeat 1 --timeout 600 \
+    --metric 'render_ms=regex:ej plan render big +median +([0-9.]+) ms' --unit render_ms=ms \
+    --metric 'check_ms=regex:ej plan render big --check +median +([0-9.]+) ms' --unit check_ms=ms \
+    -- "$perf/perf_render_bench"
+  register journal-10k --repeat 1 --timeout 600 \
+    --metric 'log_ms=regex:ej log -n 50 +median +([0-9.]+) ms' --unit log_ms=ms \
+    --metric 'show_ms=regex:ej show [0-9]+ +median +([0-9.]+) ms' --unit show_ms=ms \
+    --metric 'why_ms=regex:ej why NCCL_ALGO=Tree +median +([0-9.]+) ms' --unit why_ms=ms \
+    --metric 'search_ms=regex:ej search "PCIe latency" +median +([0-9.]+) ms' --unit search_ms=ms \
+    --metric 'try_ms=regex:ej try +median +([0-9.]+) ms' --unit try_ms=ms \
+    -- "$perf/perf_journal_bench"
+  register run-overhead --repeat 1 --timeout 600 \
+    --metric 'ej_ms_per_repeat=regex:ej run +201 repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
+    --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +201 runs [^:]*: +([0-9.]+) ms per repeat' \
+    --unit hyperfine_ms_per_repeat=ms \
+    --metric 'capture_gib_s=regex:ej run +[0-9.]+ s +([0-9.]+) GiB/s' --unit capture_gib_s=GiB/s \
+    --better capture_gib_s=higher \
+    -- "$perf/perf_run_bench"
+  register compare-10k --repeat 1 --timeout 600 \
+    --metric 'compare_ms=regex:ej compare r1 r2 +median +([0-9.]+) ms' --unit compare_ms=ms \
+    -- "$perf/perf_compare_cli_bench"
+}
