@@ -1,14 +1,56 @@
+#include "store/fsck.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
-#include "store/fsck.h"
 #include "util/error.h"
+#include "util/time.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/statvfs.h>
+
+#include <filesystem>
 
 // Journal maintenance: fsck and reindex.
 namespace ej::cli {
 
 namespace {
+
+std::filesystem::path with_suffix(const std::filesystem::path& file, std::string_view suffix)
+{
+  auto out = file;
+  out += suffix;
+  return out;
+}
+
+bool disk_full(const std::filesystem::path& dir)
+{
+  struct statvfs info {};
+  return ::statvfs(dir.c_str(), &info) == 0 && info.f_bavail * info.f_frsize < 64 * 1024;
+}
+
+// What to do about the problems found: the advice that fits them, naming backups only when
+// there are some.
+void print_advice(const Workspace& workspace, const std::filesystem::path& file)
+{
+  if (disk_full(workspace.ej_dir)) {
+    fmt::print(
+        "The disk holding {} is full: free space there and run 'ej fsck' again before concluding that it is "
+        "damaged.\n",
+        file.string());
+    return;
+  }
+  std::vector<std::string> backups;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(workspace.ej_dir, ec)) {
+    if (entry.path().filename().string().starts_with("journal.db.backup-")) {
+      backups.push_back(entry.path().filename().string());
+    }
+  }
+  fmt::print("Derived tables can be rebuilt with 'ej reindex'. A damaged file is rebuilt from its intact "
+             "events with "
+             "'ej fsck --repair' (the damaged file is kept){}.\n",
+             backups.empty() ? "" : fmt::format("; backups beside it: {}", fmt::join(backups, ", ")));
+}
 
 // fsck must report a damaged file rather than fail to open it.
 int run_fsck(bool full)
@@ -22,9 +64,10 @@ int run_fsck(bool full)
   try {
     auto journal = store::Journal::open(workspace.ej_dir);
     if (journal.read_only_reason()) {
-      throw Error("{}", *journal.read_only_reason());
+      fmt::print("ej fsck: {}\n", *journal.read_only_reason());
     }
-    report = store::check_journal(journal.db(), full);
+    // A journal that must not be written is checked by SQLite only: replaying needs a transaction.
+    report = store::check_journal(journal.db(), full, !journal.read_only_reason());
   } catch (const Error& error) {
     report.problems.push_back(error.what());
   }
@@ -32,14 +75,68 @@ int run_fsck(bool full)
     fmt::print("ej fsck: {} is ok ({})\n", file.string(), fmt::join(report.checked, ", "));
     return 0;
   }
+  // Damage (not a derived table out of step, which reindex mends): nothing more is written to it.
+  for (const auto& problem : report.problems) {
+    if (problem.starts_with("sqlite: ") || problem.starts_with("events cannot be replayed")) {
+      store::mark_damaged(file, "ej fsck: " + problem);
+      break;
+    }
+  }
   fmt::print("ej fsck: {} has {} problem(s):\n", file.string(), report.problems.size());
   for (const auto& problem : report.problems) {
     fmt::print("  - {}\n", problem);
   }
-  fmt::print("Derived tables can be rebuilt with 'ej reindex'; a damaged file needs a backup "
-             "({}.backup-*) or 'sqlite3 {} .recover'.\n",
-             file.string(), file.string());
+  print_advice(workspace, file);
   return 1;
+}
+
+void run_repair()
+{
+  const auto workspace = locate_workspace();
+  const auto file = store::journal_file(workspace.ej_dir);
+  if (!std::filesystem::exists(file)) {
+    throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
+  }
+  const auto scratch = workspace.ej_dir / "repair";
+  std::filesystem::remove_all(scratch);
+  store::SalvageReport report;
+  {
+    auto damaged = store::Database::open(file, store::OpenMode::ReadOnly);
+    auto fresh = store::Journal::create(scratch);
+    report = store::salvage_journal(damaged.handle(), fresh.db());
+    // The repaired journal is the same replica: its events keep their authorship.
+    auto replica = damaged.prepare("SELECT value FROM meta WHERE key = 'replica_id'");
+    if (replica.step()) {
+      store::WriteTransaction transaction(fresh.db());
+      fresh.db().prepare("UPDATE meta SET value = ? WHERE key = 'replica_id'").bind(1, replica.text(0)).run();
+      transaction.commit();
+    }
+  }
+  const auto kept = with_suffix(file, fmt::format(".damaged-{}", util::now_ms()));
+  std::filesystem::rename(file, kept);
+  for (const auto* suffix : {"-wal", "-shm"}) {
+    std::error_code ec;
+    std::filesystem::rename(with_suffix(file, suffix), with_suffix(kept, suffix), ec);
+  }
+  std::filesystem::rename(store::journal_file(scratch), file);
+  std::filesystem::remove_all(scratch);
+  std::filesystem::remove(store::damage_marker(file));
+  store::Journal::open(workspace.ej_dir).accept_as_it_is();
+  fmt::print(
+      "ej fsck: rebuilt {} from {} events and {} blobs{}; the damaged file is kept as {}\n", file.string(),
+      report.events, report.blobs,
+      report.events_lost + report.blobs_lost == 0
+          ? std::string()
+          : fmt::format(" ({} events and {} blobs could not be read)", report.events_lost, report.blobs_lost),
+      kept.filename().string());
+}
+
+void run_accept()
+{
+  auto journal = store::Journal::open(locate_workspace().ej_dir);
+  journal.accept_as_it_is();
+  fmt::print("ej fsck: the journal is accepted as it is ({} events); ej records into it again\n",
+             journal.db().query_integer("SELECT count(*) FROM events"));
 }
 
 void run_reindex()
@@ -58,10 +155,26 @@ void run_reindex()
 void register_maintenance(CLI::App& app)
 {
   auto full = std::make_shared<bool>(false);
-  auto* fsck = app.add_subcommand("fsck", "Check the journal: SQLite integrity and derived tables against events");
+  auto repair = std::make_shared<bool>(false);
+  auto accept = std::make_shared<bool>(false);
+  auto* fsck =
+      app.add_subcommand("fsck", "Check the journal: SQLite integrity and derived tables against events");
   fsck->add_flag("--full", *full, "Run the slower integrity_check instead of quick_check");
-  fsck->callback([full] {
-    if (run_fsck(*full) != 0) {
+  fsck->add_flag(
+      "--repair", *repair,
+      "Rebuild a damaged journal from the events and blobs it can still read, into a new file (the damaged "
+      "one is kept as journal.db.damaged-TIME)");
+  fsck->add_flag(
+      "--accept", *accept,
+      "Accept a journal that went backwards or changed identity (an older copy put back) as it is, and "
+      "record into it again");
+  fsck->footer("Examples:\n  ej fsck --full\n  ej fsck --repair     # after 'the journal ... is damaged'");
+  fsck->callback([full, repair, accept] {
+    if (*repair) {
+      run_repair();
+    } else if (*accept) {
+      run_accept();
+    } else if (run_fsck(*full) != 0) {
       throw ExitCode(1);
     }
   });

@@ -23,21 +23,24 @@ void move_legacy_journal(const Workspace& workspace)
     return;
   }
   if (std::filesystem::exists(store::journal_file(workspace.ej_dir), ec)) {
-    fmt::print(stderr,
-               "ej: warning: {} holds an older journal; ej uses the one in {}. Remove {} once you have checked "
-               "that nothing in it is missing from the new one.\n",
-               legacy.string(), workspace.ej_dir.string(), legacy.string());
+    fmt::print(
+        stderr,
+        "ej: warning: {} holds an older journal; ej uses the one in {}. Remove {} once you have checked "
+        "that nothing in it is missing from the new one.\n",
+        legacy.string(), workspace.ej_dir.string(), legacy.string());
     return;
   }
   std::filesystem::create_directories(workspace.ej_dir.parent_path(), ec);
   std::filesystem::rename(legacy, workspace.ej_dir, ec);
   if (ec) {
-    throw Error("cannot move the journal from {} to {} ({}): move the directory there yourself (mv {} {}), then "
-                "run ej again",
-                legacy.string(), workspace.ej_dir.string(), ec.message(), legacy.string(), workspace.ej_dir.string());
+    throw Error(
+        "cannot move the journal from {} to {} ({}): move the directory there yourself (mv {} {}), then "
+        "run ej again",
+        legacy.string(), workspace.ej_dir.string(), ec.message(), legacy.string(), workspace.ej_dir.string());
   }
-  fmt::print(stderr, "ej: moved the journal from {} to {}, where git clean cannot reach it and linked worktrees "
-                     "share it\n",
+  fmt::print(stderr,
+             "ej: moved the journal from {} to {}, where git clean cannot reach it and linked worktrees "
+             "share it\n",
              legacy.string(), workspace.ej_dir.string());
 }
 

@@ -2,7 +2,11 @@
 
 #include "util/error.h"
 
+#include <fmt/format.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <fstream>
 
 namespace ej::store {
 
@@ -25,10 +29,35 @@ std::string database_name(sqlite3* db)
 
 } // namespace
 
+std::filesystem::path damage_marker(const std::filesystem::path& journal_file)
+{
+  auto marker = journal_file;
+  marker += ".damaged";
+  return marker;
+}
+
+void mark_damaged(const std::filesystem::path& journal_file, std::string_view what) noexcept
+{
+  if (journal_file.empty() || journal_file == ":memory:") {
+    return;
+  }
+  // Best effort: the error that follows says what happened either way.
+  std::ofstream out(damage_marker(journal_file), std::ios::app);
+  out << what << '\n';
+}
+
 void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
 {
   const std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
   const auto file = database_name(db);
+  // A full disk often reaches SQLite as an I/O error (a -shm or -wal that cannot grow).
+  if (db != nullptr && sqlite3_system_errno(db) == ENOSPC &&
+      ((code & 0xFF) == SQLITE_IOERR || (code & 0xFF) == SQLITE_CANTOPEN || (code & 0xFF) == SQLITE_FULL)) {
+    throw Error(
+        "the disk holding the journal {} is full (while {}): free space there and try again; the journal "
+        "itself is not damaged, and nothing of this command was recorded",
+        file, doing);
+  }
   switch (code & 0xFF) {
   case SQLITE_BUSY:
   case SQLITE_LOCKED:
@@ -36,15 +65,23 @@ void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
                 "has finished",
                 file, busy_timeout_ms(), doing);
   case SQLITE_NOTADB:
+    throw Error(
+        "{} is not a SQLite database, or its header is damaged ({}); run 'ej fsck' to check it, and restore "
+        "a backup ({}.backup-*) if it is damaged",
+        file, message, file);
   case SQLITE_CORRUPT:
-    throw Error("the journal {} is damaged or not an ej journal ({}); run 'ej fsck' to check it, and "
-                "restore a backup ({}.backup-*) if it is damaged; ej did not change the file",
-                file, message, file);
+    mark_damaged(file, fmt::format("{} while {}", message, doing));
+    throw Error(
+        "the journal {} is damaged ({} while {}); ej writes nothing more to it: run 'ej fsck' to check it "
+        "and 'ej fsck --repair' to rebuild it from its intact events into a new file (the damaged one is "
+        "kept)",
+        file, message, doing);
   case SQLITE_READONLY:
-    throw Error("cannot write the journal {} ({}) while {}; check the file's permissions", file, message, doing);
+    throw Error("cannot write the journal {} ({}) while {}; check the file's permissions", file, message,
+                doing);
   case SQLITE_FULL:
-    throw Error("the disk is full while {} (journal {}); free space and try again; nothing was recorded", doing,
-                file);
+    throw Error("the disk is full while {} (journal {}); free space and try again; nothing was recorded",
+                doing, file);
   default:
     throw Error("database error while {} (journal {}): {}", doing, file, message);
   }
@@ -105,7 +142,7 @@ Statement::Statement(sqlite3* db, std::string_view sql, StatementPool& pool) : m
 }
 
 Statement::Statement(Statement&& other) noexcept
-  : m_statement(other.m_statement), m_pool(other.m_pool), m_sql(std::move(other.m_sql))
+    : m_statement(other.m_statement), m_pool(other.m_pool), m_sql(std::move(other.m_sql))
 {
   other.m_statement = nullptr;
   other.m_pool = nullptr;
@@ -149,7 +186,7 @@ Statement& Statement::bind(int index, double value)
 Statement& Statement::bind(int index, std::string_view value)
 {
   check_bind(m_statement, sqlite3_bind_text64(m_statement, index, value.data(), value.size(),
-                                                    SQLITE_TRANSIENT, SQLITE_UTF8));
+                                              SQLITE_TRANSIENT, SQLITE_UTF8));
   return *this;
 }
 
@@ -221,23 +258,74 @@ bool Statement::is_null(int column) const
   return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
 }
 
+namespace {
+
+// "file:/path?immutable=1", with the characters a URI gives meaning to escaped.
+std::string immutable_uri(const std::filesystem::path& path)
+{
+  std::string uri = "file:";
+  for (const char c : path.string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+} // namespace
+
 Database Database::open(const std::filesystem::path& path, OpenMode mode)
 {
   sqlite3* db = nullptr;
-  const int flags = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
-                                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = SQLITE_OK;
+  if (mode == OpenMode::Immutable) {
+    rc = sqlite3_open_v2(immutable_uri(path).c_str(), &db,
+                         SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+  } else {
+    const int flags =
+        mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  }
   Database database(db, path);
   if (rc != SQLITE_OK) {
     throw_sqlite_error(db, rc, "opening the journal");
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, busy_timeout_ms());
-  if (mode == OpenMode::ReadWrite) {
-    database.exec("PRAGMA journal_mode=WAL");
+  // Settings of this connection only: nothing is written to the file. They read the schema,
+  // which a full disk can refuse (no room for the -shm): the caller's try_read sees that too and
+  // reads the file immutable instead.
+  const int settings =
+      sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", nullptr, nullptr, nullptr);
+  if (settings != SQLITE_OK && !(mode == OpenMode::ReadWrite && sqlite3_system_errno(db) == ENOSPC)) {
+    throw_sqlite_error(db, settings, "opening the journal");
   }
-  database.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
   return database;
+}
+
+int Database::set_journal_mode(JournalMode mode)
+{
+  return sqlite3_exec(m_db.get(),
+                      mode == JournalMode::Wal ? "PRAGMA journal_mode=WAL" : "PRAGMA journal_mode=DELETE",
+                      nullptr, nullptr, nullptr);
+}
+
+int Database::system_errno() const
+{
+  return sqlite3_system_errno(m_db.get());
+}
+
+bool Database::read_only() const
+{
+  return sqlite3_db_readonly(m_db.get(), "main") == 1;
+}
+
+int Database::try_read() const
+{
+  const int rc = sqlite3_exec(m_db.get(), "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+  return rc;
 }
 
 Database Database::open_memory()

@@ -67,13 +67,29 @@ private:
   std::string m_sql;
 };
 
-enum class OpenMode { ReadWrite, ReadOnly };
+// Immutable: a file nobody can write (a read-only mount), read without the locks and the -shm
+// file SQLite would otherwise need to create beside it.
+enum class OpenMode { ReadWrite, ReadOnly, Immutable };
+// How commits reach the file: WAL (readers never wait for a writer), or the rollback journal
+// with file locks, the mode that stays safe where WAL is not (network filesystems).
+enum class JournalMode { Wal, Rollback };
 
 // One SQLite connection, opened as DESIGN.md's storage rules say.
 class Database {
 public:
+  // Opens without writing anything to the file (the journal mode is set apart, once the file is
+  // known to be ej's).
   static Database open(const std::filesystem::path& path, OpenMode mode);
   static Database open_memory();
+  // The SQLite result code (SQLITE_OK when set): a full disk can refuse it.
+  int set_journal_mode(JournalMode mode);
+  // errno of the last failure SQLite met in the file system (ENOSPC for a full disk).
+  int system_errno() const;
+  // Whether SQLite could open the file for reading only (permissions, chattr +i, a read-only mount).
+  bool read_only() const;
+  // Whether one read of the schema succeeds; the SQLite result code otherwise (a WAL journal on
+  // a read-only mount cannot be read without immutable, a full disk cannot create its -shm).
+  int try_read() const;
 
   void exec(std::string_view sql);
   // A statement from the pool (reset and unbound), or newly compiled; it returns to the pool when it
@@ -126,5 +142,10 @@ private:
 
 // Turns an SQLite failure into the message a user can act on.
 [[noreturn]] void throw_sqlite_error(sqlite3* db, int code, std::string_view doing);
+
+// Once ej sees damage (a CORRUPT error, a failed check), it writes nothing more to the journal:
+// the marker beside the file (journal.db.damaged) says what was seen, until `ej fsck --repair`.
+std::filesystem::path damage_marker(const std::filesystem::path& journal_file);
+void mark_damaged(const std::filesystem::path& journal_file, std::string_view what) noexcept;
 
 } // namespace ej::store

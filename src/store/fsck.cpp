@@ -46,13 +46,14 @@ void check_derived_tables(Database& db, FsckReport& report)
   }
   for (const auto table : derived_tables()) {
     const auto missing = db.query_integer(
-      fmt::format("SELECT count(*) FROM ({} EXCEPT SELECT * FROM temp.fsck_{})", select_all(table), table));
+        fmt::format("SELECT count(*) FROM ({} EXCEPT SELECT * FROM temp.fsck_{})", select_all(table), table));
     const auto extra = db.query_integer(
-      fmt::format("SELECT count(*) FROM (SELECT * FROM temp.fsck_{} EXCEPT {})", table, select_all(table)));
+        fmt::format("SELECT count(*) FROM (SELECT * FROM temp.fsck_{} EXCEPT {})", table, select_all(table)));
     if (missing > 0 || extra > 0) {
-      report.problems.push_back(fmt::format("table {} disagrees with the events: {} row(s) missing, {} row(s) "
-                                            "that the events do not explain; run 'ej reindex' to rebuild it",
-                                            table, missing, extra));
+      report.problems.push_back(
+          fmt::format("table {} disagrees with the events: {} row(s) missing, {} row(s) "
+                      "that the events do not explain; run 'ej reindex' to rebuild it",
+                      table, missing, extra));
     }
   }
   report.checked.push_back(fmt::format("{} derived tables against the event log", derived_tables().size()));
@@ -60,14 +61,117 @@ void check_derived_tables(Database& db, FsckReport& report)
 
 } // namespace
 
-FsckReport check_journal(Database& db, bool full)
+FsckReport check_journal(Database& db, bool full, bool replay)
 {
   FsckReport report;
   check_integrity(db, full, report);
-  if (!report.problems.empty()) {
+  if (!report.problems.empty() || !replay) {
     return report; // a damaged file: replaying events on it proves nothing
   }
   check_derived_tables(db, report);
+  return report;
+}
+
+namespace {
+
+// A statement on the damaged file, stepped without throwing: its errors are counted, not raised.
+class RawStatement {
+public:
+  RawStatement(sqlite3* db, const char* sql)
+  {
+    if (sqlite3_prepare_v2(db, sql, -1, &m_statement, nullptr) != SQLITE_OK) {
+      sqlite3_finalize(m_statement);
+      m_statement = nullptr;
+    }
+  }
+  ~RawStatement() { sqlite3_finalize(m_statement); }
+  RawStatement(const RawStatement&) = delete;
+  RawStatement& operator=(const RawStatement&) = delete;
+  sqlite3_stmt* get() const { return m_statement; }
+  explicit operator bool() const { return m_statement != nullptr; }
+
+private:
+  sqlite3_stmt* m_statement = nullptr;
+};
+
+std::string column_text(sqlite3_stmt* statement, int column)
+{
+  const auto* data = sqlite3_column_text(statement, column);
+  return data == nullptr ? std::string()
+                         : std::string(reinterpret_cast<const char*>(data),
+                                       static_cast<std::size_t>(sqlite3_column_bytes(statement, column)));
+}
+
+std::int64_t max_rowid(sqlite3* db, const char* sql)
+{
+  RawStatement statement(db, sql);
+  return statement && sqlite3_step(statement.get()) == SQLITE_ROW ? sqlite3_column_int64(statement.get(), 0)
+                                                                  : 0;
+}
+
+} // namespace
+
+SalvageReport salvage_journal(sqlite3* damaged, Database& fresh)
+{
+  SalvageReport report;
+  WriteTransaction transaction(fresh);
+  auto insert_event =
+      fresh.prepare("INSERT OR IGNORE INTO events(seq, id, replica, lamport, type, schema_version, "
+                    "time_ms, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  // Row by row through the rowid: a damaged page costs the rows on it, not those after it.
+  const auto last_seq = max_rowid(damaged, "SELECT max(seq) FROM events");
+  RawStatement event(damaged,
+                     "SELECT id, replica, lamport, type, schema_version, time_ms, payload FROM events "
+                     "WHERE seq = ?");
+  for (std::int64_t seq = 1; event && seq <= last_seq; ++seq) {
+    sqlite3_reset(event.get());
+    sqlite3_bind_int64(event.get(), 1, seq);
+    const int rc = sqlite3_step(event.get());
+    if (rc == SQLITE_DONE) {
+      continue; // never written (a rolled-back transaction's number)
+    }
+    if (rc != SQLITE_ROW) {
+      ++report.events_lost;
+      continue;
+    }
+    insert_event.reset();
+    insert_event.bind(1, seq)
+        .bind(2, column_text(event.get(), 0))
+        .bind(3, column_text(event.get(), 1))
+        .bind(4, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 2)))
+        .bind(5, column_text(event.get(), 3))
+        .bind(6, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 4)))
+        .bind(7, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 5)))
+        .bind(8, column_text(event.get(), 6))
+        .run();
+    ++report.events;
+  }
+  auto insert_blob = fresh.prepare("INSERT OR IGNORE INTO blobs(hash, size, content) VALUES (?, ?, ?)");
+  const auto last_blob = max_rowid(damaged, "SELECT max(rowid) FROM blobs");
+  RawStatement blob(damaged, "SELECT hash, size, content FROM blobs WHERE rowid = ?");
+  for (std::int64_t row = 1; blob && row <= last_blob; ++row) {
+    sqlite3_reset(blob.get());
+    sqlite3_bind_int64(blob.get(), 1, row);
+    const int rc = sqlite3_step(blob.get());
+    if (rc == SQLITE_DONE) {
+      continue;
+    }
+    if (rc != SQLITE_ROW) {
+      ++report.blobs_lost;
+      continue;
+    }
+    const auto* data = static_cast<const char*>(sqlite3_column_blob(blob.get(), 2));
+    const std::string_view content(data == nullptr ? "" : data,
+                                   static_cast<std::size_t>(sqlite3_column_bytes(blob.get(), 2)));
+    insert_blob.reset();
+    insert_blob.bind(1, column_text(blob.get(), 0))
+        .bind(2, static_cast<std::int64_t>(sqlite3_column_int64(blob.get(), 1)))
+        .bind_blob(3, content)
+        .run();
+    ++report.blobs;
+  }
+  rebuild_derived_tables(fresh);
+  transaction.commit();
   return report;
 }
 

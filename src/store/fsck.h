@@ -14,9 +14,21 @@ struct FsckReport {
 
 // SQLite's quick_check (integrity_check when full), then a rebuild of every derived table from the
 // events inside a transaction that is rolled back, compared row by row with what is stored.
-FsckReport check_journal(Database& db, bool full);
+// Without replay, only SQLite's check (a journal that must not be written).
+FsckReport check_journal(Database& db, bool full, bool replay = true);
 
 // `ej reindex`: rebuilds the derived tables from the events, in one write transaction.
 void reindex_journal(Database& db);
+
+// `ej fsck --repair`: copies every event and blob that can still be read from a damaged journal
+// into an empty one, one row at a time so that a damaged page loses only what it holds, and
+// rebuilds the derived tables from the events. Never throws for what the damaged file does.
+struct SalvageReport {
+  std::int64_t events = 0;
+  std::int64_t events_lost = 0; // rows of the event log that could not be read
+  std::int64_t blobs = 0;
+  std::int64_t blobs_lost = 0;
+};
+SalvageReport salvage_journal(sqlite3* damaged, Database& fresh);
 
 } // namespace ej::store

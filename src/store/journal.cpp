@@ -7,9 +7,49 @@
 #include "util/time.h"
 #include "util/ulid.h"
 
+#include "util/fs.h"
+#include "util/strings.h"
+
 #include <fmt/format.h>
+#include <sys/vfs.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
 
 namespace ej::store {
+
+std::optional<std::string> network_filesystem_name(std::uint64_t magic)
+{
+  switch (magic) {
+  case 0x6969:
+    return "NFS";
+  case 0x0BD00BD0:
+    return "Lustre";
+  case 0xFF534D42:
+    return "CIFS";
+  case 0xFE534D42:
+    return "SMB2";
+  case 0x517B:
+    return "SMB";
+  case 0x47504653:
+    return "GPFS";
+  case 0x19830326:
+    return "BeeGFS";
+  case 0x00C36400:
+    return "CephFS";
+  case 0x65735546:
+    return "FUSE (sshfs, ...)";
+  case 0x5346414F:
+    return "AFS";
+  case 0x013111A8:
+    return "IBRIX";
+  case 0xA501FCF5:
+    return "VxFS";
+  default:
+    return std::nullopt;
+  }
+}
 
 std::filesystem::path journal_file(const std::filesystem::path& ej_dir)
 {
@@ -20,7 +60,7 @@ void backup_database(Database& db, const std::filesystem::path& destination)
 {
   auto target = Database::open(destination, OpenMode::ReadWrite);
   util::Handle<sqlite3_backup, sqlite3_backup_finish> backup(
-    sqlite3_backup_init(target.handle(), "main", db.handle(), "main"));
+      sqlite3_backup_init(target.handle(), "main", db.handle(), "main"));
   if (!backup) {
     throw_sqlite_error(target.handle(), sqlite3_errcode(target.handle()), "backing up the journal");
   }
@@ -86,25 +126,154 @@ std::string load_or_create_replica_id(Database& db, bool may_create)
   return reread.step() ? reread.text(0) : id;
 }
 
-Journal open_database(const std::filesystem::path& ej_dir)
+std::filesystem::path with_suffix(const std::filesystem::path& file, std::string_view suffix)
+{
+  auto out = file;
+  out += suffix;
+  return out;
+}
+
+// The high-water mark kept beside the journal: the replica and the last event this machine
+// wrote or saw. A journal with fewer events (an older copy of the file or its -wal put back by
+// a backup or sync tool) or another replica (a file from another repository) is refused for
+// writing until the user decides (ej fsck --accept).
+struct HighWaterMark {
+  std::string replica;
+  std::int64_t seq = 0;
+};
+
+std::optional<HighWaterMark> read_mark(const std::filesystem::path& file)
+{
+  const auto text = util::read_file(with_suffix(file, ".mark"));
+  if (!text) {
+    return std::nullopt;
+  }
+  HighWaterMark mark;
+  const auto space = text->find(' ');
+  if (space == std::string::npos) {
+    return std::nullopt;
+  }
+  mark.replica = text->substr(0, space);
+  mark.seq = std::atoll(text->c_str() + space + 1);
+  return mark;
+}
+
+std::optional<std::string> rewound_reason(Database& db, const std::filesystem::path& file,
+                                          const std::string& replica)
+{
+  const auto mark = read_mark(file);
+  if (!mark) {
+    return std::nullopt;
+  }
+  const auto seq = db.query_integer("SELECT coalesce(max(seq), 0) FROM events");
+  if (mark->replica != replica) {
+    return fmt::format(
+        "the journal {} is another journal than the one this machine wrote here (replica {}, ej wrote "
+        "replica {}): a file or -wal from another repository was put in place; ej opens it read-only. "
+        "Put the right file back, or accept this one with 'ej fsck --accept'",
+        file.string(), replica, mark->replica);
+  }
+  if (seq < mark->seq) {
+    return fmt::format(
+        "the journal {} went backwards: it holds {} events, but ej had written {} here (an older copy "
+        "of the file or of its -wal was put back?); ej opens it read-only. Put the newer file back, or "
+        "accept this one as it is with 'ej fsck --accept'",
+        file.string(), seq, mark->seq);
+  }
+  return std::nullopt;
+}
+
+// The names statfs gives file systems where WAL's shared memory is unsafe (it needs one host).
+std::optional<std::string> network_filesystem(const std::filesystem::path& dir)
+{
+  if (const char* assumed = std::getenv("EJ_ASSUME_NETWORK_FS"); assumed != nullptr && *assumed != '\0') {
+    return std::string(assumed);
+  }
+  struct statfs info {};
+  if (::statfs(dir.c_str(), &info) != 0) {
+    return std::nullopt;
+  }
+  return network_filesystem_name(static_cast<std::uint64_t>(info.f_type));
+}
+
+Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
 {
   const auto path = journal_file(ej_dir);
+  std::error_code ec;
+  if (!may_create && std::filesystem::file_size(path, ec) == 0 && !ec) {
+    throw Error(
+        "the journal {} is an empty file (0 bytes), not a journal: restore it from a backup, or remove it "
+        "and run 'ej init' to start a new one",
+        path.string());
+  }
+  std::optional<std::string> read_only_reason;
   auto db = Database::open(path, OpenMode::ReadWrite);
+  if (db.read_only()) {
+    read_only_reason =
+        fmt::format("the journal {} cannot be written (the file or its file system is read-only): ej "
+                    "reads it, and commands that record something fail until it is writable",
+                    path.string());
+    if (db.try_read() != SQLITE_OK) {
+      db = Database::open(path, OpenMode::Immutable); // no -shm can be made beside it
+    }
+  } else if (db.try_read() != SQLITE_OK && db.system_errno() == ENOSPC) {
+    db = Database::open(path, OpenMode::Immutable); // the -shm a WAL read needs cannot be made
+    read_only_reason =
+        fmt::format("the disk holding the journal {} is full: ej reads it, and records nothing until "
+                    "space is freed",
+                    path.string());
+  }
+  // Before anything that writes: a file that is not ej's is never touched.
   check_is_ej_journal(db);
+  if (const auto damage = util::read_file(damage_marker(path)); damage && !read_only_reason) {
+    read_only_reason =
+        fmt::format("the journal {} was found damaged ({}); ej writes nothing more to it: run 'ej "
+                    "fsck --repair' to rebuild it from its intact events into a new file",
+                    path.string(), util::trim(*damage));
+  }
   const auto version = static_cast<int>(db.query_integer("PRAGMA user_version"));
-  if (version > current_schema_version()) {
+  if (version > current_schema_version() && !read_only_reason) {
     // Written by a newer ej: read what we can, never rewrite it.
-    auto read_only = Database::open(path, OpenMode::ReadOnly);
-    std::string reason = fmt::format(
-      "the journal {} was written by a newer ej (schema version {}, this ej knows up to {}); it is open "
-      "read-only: upgrade ej to change it",
-      path.string(), version, current_schema_version());
+    read_only_reason = fmt::format(
+        "the journal {} was written by a newer ej (schema version {}, this ej knows up to {}); it is open "
+        "read-only: upgrade ej to change it",
+        path.string(), version, current_schema_version());
+    db = Database::open(path, OpenMode::ReadOnly);
+  }
+  if (read_only_reason) {
+    auto replica = load_or_create_replica_id(db, false);
+    return {std::move(db), std::move(replica), std::move(read_only_reason)};
+  }
+  const auto network = network_filesystem(ej_dir);
+  if (const int rc = db.set_journal_mode(network ? JournalMode::Rollback : JournalMode::Wal);
+      rc != SQLITE_OK) {
+    if (db.system_errno() != ENOSPC) {
+      throw_sqlite_error(db.handle(), rc, "setting the journal mode");
+    }
+    // A full disk: read the file as it is.
+    auto read_only = Database::open(path, OpenMode::Immutable);
     auto replica = load_or_create_replica_id(read_only, false);
-    return {std::move(read_only), std::move(replica), std::move(reason)};
+    return {
+        std::move(read_only), std::move(replica),
+        fmt::format(
+            "the disk holding the journal {} is full: ej reads it, and records nothing until space is freed",
+            path.string())};
   }
   migrate(db, ej_dir);
   auto replica = load_or_create_replica_id(db, true);
-  return {std::move(db), std::move(replica), std::nullopt};
+  if (network && db.query_integer("SELECT count(*) FROM meta WHERE key = 'network_fs_said'") == 0) {
+    fmt::print(stderr,
+               "ej: the journal is on a network file system ({}), where SQLite's WAL mode is unsafe: ej uses "
+               "its rollback journal with file locks there\n",
+               *network);
+    WriteTransaction transaction(db);
+    db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('network_fs_said', ?)")
+        .bind(1, *network)
+        .run();
+    transaction.commit();
+  }
+  auto rewound = rewound_reason(db, path, replica);
+  return {std::move(db), std::move(replica), std::move(rewound)};
 }
 
 } // namespace
@@ -116,7 +285,7 @@ Journal Journal::create(const std::filesystem::path& ej_dir)
   if (ec) {
     throw Error("cannot create {}: {}", ej_dir.string(), ec.message());
   }
-  return open_database(ej_dir);
+  return open_database(ej_dir, true);
 }
 
 Journal Journal::open(const std::filesystem::path& ej_dir)
@@ -125,7 +294,7 @@ Journal Journal::open(const std::filesystem::path& ej_dir)
   if (!std::filesystem::exists(journal_file(ej_dir), ec)) {
     throw Error("no journal here ({} does not exist); run 'ej init' first", journal_file(ej_dir).string());
   }
-  return open_database(ej_dir);
+  return open_database(ej_dir, false);
 }
 
 Journal Journal::open_memory()
@@ -145,6 +314,25 @@ void Journal::write(const std::function<void(Writer&)>& fn)
   Writer writer(*this);
   fn(writer);
   transaction.commit();
+  update_mark();
+}
+
+void Journal::update_mark()
+{
+  const auto path = m_db.path();
+  if (path.empty() || path == ":memory:") {
+    return;
+  }
+  const auto seq = m_db.query_integer("SELECT coalesce(max(seq), 0) FROM events");
+  // Best effort after the commit: a mark behind the journal only means less is checked.
+  std::ofstream out(with_suffix(path, ".mark"), std::ios::trunc);
+  out << m_replica_id << ' ' << seq << '\n';
+}
+
+void Journal::accept_as_it_is()
+{
+  m_read_only_reason.reset();
+  update_mark();
 }
 
 std::optional<std::string> Journal::blob(const std::string& hash)
@@ -170,13 +358,13 @@ Event Writer::append(const std::string& type, nlohmann::json payload)
   auto insert = db.prepare("INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, event.id)
-    .bind(2, event.replica)
-    .bind(3, event.lamport)
-    .bind(4, event.type)
-    .bind(5, event.schema_version)
-    .bind(6, event.time_ms)
-    .bind(7, event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-    .run();
+      .bind(2, event.replica)
+      .bind(3, event.lamport)
+      .bind(4, event.type)
+      .bind(5, event.schema_version)
+      .bind(6, event.time_ms)
+      .bind(7, event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .run();
   event.seq = db.last_insert_rowid();
   apply_event(db, event);
   return event;

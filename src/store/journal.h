@@ -4,6 +4,7 @@
 #include "store/event.h"
 
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,7 +28,7 @@ private:
 
 class Journal {
 public:
-  // Creates .ej/journal.db (and .ej/) under the work tree, or opens it when it already exists.
+  // Creates ej_dir/journal.db (and ej_dir), or opens it when it already exists.
   static Journal create(const std::filesystem::path& ej_dir);
   // Opens an existing journal, migrating it when it is older than this ej (after a backup).
   static Journal open(const std::filesystem::path& ej_dir);
@@ -35,8 +36,11 @@ public:
 
   Database& db() { return m_db; }
   const std::string& replica_id() const { return m_replica_id; }
-  // Set when the journal was written by a newer ej: every write refuses with this message.
+  // Set when the journal cannot or must not be written (a newer ej wrote it, its file or disk is
+  // read-only or full, it was found damaged, it went backwards): every write refuses with it.
   const std::optional<std::string>& read_only_reason() const { return m_read_only_reason; }
+  // Accepts a journal that went backwards or changed identity as it is (ej fsck --accept).
+  void accept_as_it_is();
 
   // Runs fn in one BEGIN IMMEDIATE transaction: every event it appends is applied to the derived
   // tables in the same transaction, so a crash leaves all of it or none of it.
@@ -51,6 +55,7 @@ public:
 
 private:
   friend class Writer;
+  void update_mark(); // the high-water mark beside the file, after each commit
 
   Database m_db;
   std::string m_replica_id;
@@ -58,6 +63,10 @@ private:
 };
 
 std::filesystem::path journal_file(const std::filesystem::path& ej_dir);
+
+// The network file system a statfs f_type names (NFS, Lustre, CIFS, GPFS, CephFS, FUSE...), where
+// SQLite's WAL mode is unsafe; nullopt for a local one. EJ_ASSUME_NETWORK_FS=NAME pretends one.
+std::optional<std::string> network_filesystem_name(std::uint64_t magic);
 
 // Brings the schema to the current version: numbered steps in one transaction, after a backup of a
 // non-empty journal taken with SQLite's backup API. Exposed for the migration tests.

@@ -158,7 +158,7 @@ TEST_CASE("tags with blanks inside the braces, comments and a delimiter change r
 {
   const auto data = nlohmann::json::parse(R"({"name": "a <b> & c", "flag": true, "items": ["x", "y"]})");
   CHECK(render_template("{{ name }}|{{& name }}|{{{ name }}}|{{ #flag }}F{{ /flag }}|{{ ^flag }}N{{ /flag }}"
-                        "{{! a {{name}} comment }}|{{#items}}{{ . }}{{/items}}\n",
+                        "{{! a comment, {{ opening inside }}|{{#items}}{{ . }}{{/items}}\n",
                         data, "t") == "a <b> & c|a <b> & c|a <b> & c|F||xy\n");
   // After {{=<% %>=}} braces are text, and the new delimiters are tags.
   CHECK(render_template("{{name}} {{=<% %>=}}{{name}} <%name%> <%#flag%>F<%/flag%>\n", data, "t") ==

@@ -175,3 +175,14 @@ TEST_CASE("a file that is not an ej journal is never opened for writing")
   }
   CHECK_THROWS_WITH(store::Journal::open(other_dir), Catch::Contains("not an ej journal"));
 }
+
+TEST_CASE("the file systems where WAL is unsafe are known by their statfs magic, local ones are not")
+{
+  CHECK(store::network_filesystem_name(0x6969) == "NFS");
+  CHECK(store::network_filesystem_name(0x0BD00BD0) == "Lustre");
+  CHECK(store::network_filesystem_name(0xFF534D42) == "CIFS");
+  CHECK(store::network_filesystem_name(0x47504653) == "GPFS");
+  CHECK_FALSE(store::network_filesystem_name(0xEF53)); // ext4
+  CHECK_FALSE(store::network_filesystem_name(0x01021994)); // tmpfs
+  CHECK_FALSE(store::network_filesystem_name(0x58465342)); // xfs
+}
