@@ -3,6 +3,7 @@
 #include "cli/run_support.h"
 #include "cli/workspace.h"
 #include "run/environment.h"
+#include "run/owner.h"
 #include "run/signals.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
@@ -138,6 +139,7 @@ void run_benchmark(const RunOptions& options)
                                   {"env_readings", snapshot.readings},
                                   {"host", this_host()},
                                   {"pid", static_cast<std::int64_t>(::getpid())},
+                                  {"pid_start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
                                   {"boot_id", this_boot_id()}});
   });
   fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
@@ -146,7 +148,14 @@ void run_benchmark(const RunOptions& options)
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
   const auto outcome = measure_run(journal, plan);
+  std::string ended_by_other;
   journal.write([&](store::Writer& writer) {
+    // One ending per run: another ej that took this one for abandoned has ended it already.
+    const auto current = store::find_run(journal.db(), plan.run_number);
+    if (current && current->status != "started") {
+      ended_by_other = current->status;
+      return;
+    }
     auto outputs = outcome.outputs;
     if (!outcome.last_stdout.empty() || !outcome.last_stderr.empty()) {
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
@@ -155,6 +164,12 @@ void run_benchmark(const RunOptions& options)
     writer.append("run.finished",
                   {{"run", plan.run_number}, {"status", outcome.status}, {"reason", outcome.reason}, {"outputs", outputs}});
   });
+  if (!ended_by_other.empty()) {
+    fmt::print(stderr,
+               "ej: run #{} was recorded as {} by another ej meanwhile; its repeats are kept, its ending "
+               "stays\n",
+               plan.run_number, ended_by_other);
+  }
   print_run_summary(journal, plan.run_number);
   if (outcome.status == "interrupted") {
     const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
