@@ -36,6 +36,8 @@ constexpr int k_pipe_size = 1024 * 1024;
 constexpr double k_give_up_after_kill_s = 1.0;
 // Without pidfd (old kernels) the child's exit is noticed by polling this often.
 constexpr int k_exit_poll_ms = 20;
+// How often a process group told to stop is checked for being empty.
+constexpr double k_group_poll_s = 0.01;
 
 // Owns the file descriptors of one run; closes them whatever happens.
 struct Fds {
@@ -254,6 +256,9 @@ public:
     if (m_term_sent_s >= 0 && m_kill_sent_s < 0) {
       consider(m_term_sent_s + m_spec.kill_grace_s);
     }
+    if (m_reaped && m_term_sent_s >= 0 && waiting_for_group()) {
+      consider(now + k_group_poll_s); // no descriptor says when a group is empty: look again soon
+    }
     if (m_kill_sent_s >= 0 && pipes_open) {
       consider(m_kill_sent_s + k_give_up_after_kill_s);
     }
@@ -263,10 +268,15 @@ public:
     return static_cast<int>(std::ceil(wait_s * 1000));
   }
 
-  // Done once the child is reaped and its output is closed, or nothing more can come.
+  // Done once the child is reaped and its output is closed, or nothing more can come; and once
+  // what was told to stop is gone, or has been sent SIGKILL: a leftover that ignores SIGTERM and
+  // closed its output must not outlive its repeat.
   bool finished(bool pipes_open) const
   {
     if (!m_reaped) {
+      return false;
+    }
+    if (m_term_sent_s >= 0 && waiting_for_group() && ::kill(-m_pid, 0) == 0) {
       return false;
     }
     if (!pipes_open) {
@@ -281,6 +291,13 @@ public:
   }
 
   bool stopping() const { return m_term_sent_s >= 0; }
+
+  // What was told to stop is waited for until it is gone; after SIGKILL for a moment only (a zombie
+  // nobody reaps stays in its group).
+  bool waiting_for_group() const
+  {
+    return m_kill_sent_s < 0 || seconds_since(m_start_ns) < m_kill_sent_s + k_give_up_after_kill_s;
+  }
   bool reaped() const { return m_reaped; }
 
   void fill(ProcessResult& result) const

@@ -1,5 +1,5 @@
-// What a run leaves running, however ej ends, and another ej that must not take
-// a live run for abandoned.
+// What a run leaves running: leftovers that ignore SIGTERM, and another ej that must not take a
+// live run for abandoned.
 #include "support/ej_repo.h"
 #include "support/runs.h"
 
@@ -8,10 +8,35 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <thread>
+
 using namespace ej::test;
 using nlohmann::json;
 
 namespace {
+
+// The pids a benchmark wrote, one a line, once there are at least `count` of them.
+std::vector<int> read_pids(const std::filesystem::path& path, std::size_t count)
+{
+  std::vector<int> pids;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pids.clear();
+    std::ifstream in(path);
+    for (int pid = 0; in >> pid;) {
+      pids.push_back(pid);
+    }
+    if (pids.size() >= count) {
+      return pids;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL("the benchmark did not write " << count << " pids to " << path);
+  return pids;
+}
 
 std::int64_t count_events(const EjRepo& repo, const std::string& type)
 {
@@ -43,8 +68,30 @@ std::string status_of_run(const EjRepo& repo, int number)
 
 } // namespace
 
-TEST_CASE("a live run of an ej installed as ej-1.2 is not taken for abandoned "
-          "by another ej, and ends once")
+TEST_CASE("leftovers that ignore SIGTERM are killed after the grace period, not piled up across repeats")
+{
+  EjRepo repo;
+  // Each repeat leaves a process that ignores SIGTERM and holds none of the benchmark's pipes; the
+  // next repeat notes any earlier one still alive.
+  repo.ok({"bench", "add", "leaky", "--repeat", "2", "--shell",
+           "for p in $(cat pids.txt 2>/dev/null); do s=$(sed -n 's/^State:[[:space:]]*\\(.\\).*/\\1/p' "
+           "/proc/$p/status "
+           "2>/dev/null); [ -n \"$s\" ] && [ \"$s\" != Z ] && echo $p >> alive.txt; done; "
+           "(trap '' TERM; exec sleep 60) > /dev/null 2>&1 & echo $! >> pids.txt"});
+  const auto result = repo.ej({"run", "leaky", "--quiet"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  const auto pids = read_pids(repo.path() / "pids.txt", 2);
+  CHECK_FALSE(std::filesystem::exists(repo.path() / "alive.txt"));
+  for (const int pid : pids) {
+    INFO("leftover " << pid);
+    CHECK_FALSE(process_alive(pid));
+    ::kill(pid, SIGKILL);
+  }
+  CHECK(show_run(repo, 1)["status"] == "finished");
+}
+
+TEST_CASE("a live run of an ej installed as ej-1.2 is not taken for abandoned by another ej, and ends once")
 {
   EjRepo repo;
   TempDir bin("ej-copy");
