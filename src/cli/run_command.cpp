@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <unistd.h>
 
 // `ej run NAME`: runs a registered benchmark and records everything about it.
@@ -170,13 +171,21 @@ void run_benchmark(const RunOptions& options)
                "stays\n",
                plan.run_number, ended_by_other);
   }
-  print_run_summary(journal, plan.run_number);
   if (outcome.status == "interrupted") {
     const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
-    fmt::print(stderr, "ej: run #{} interrupted by {}; the repeats measured before it are kept\n", plan.run_number,
-               signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    // After SIGHUP or SIGPIPE ej's output may be gone: the run is recorded, saying so is a bonus.
+    try {
+      print_run_summary(journal, plan.run_number);
+    } catch (const std::exception&) {
+    }
+    try {
+      fmt::print(stderr, "ej: run #{} interrupted by SIG{}; the repeats measured before it are kept\n",
+                 plan.run_number, ::sigabbrev_np(signal));
+    } catch (const std::exception&) {
+    }
     throw ExitCode{128 + signal};
   }
+  print_run_summary(journal, plan.run_number);
   if (outcome.status != "finished") {
     throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);
   }

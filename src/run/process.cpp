@@ -1,5 +1,6 @@
 #include "run/process.h"
 
+#include "run/guardian.h"
 #include "run/signals.h"
 #include "util/time.h"
 
@@ -16,6 +17,7 @@
 #include <signal.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -355,6 +357,7 @@ struct ChildSetup {
   const char* cwd = nullptr; // nullptr: stay in ej's directory
   const int* reset_signals = nullptr;
   std::size_t reset_count = 0;
+  pid_t parent = 0;
   volatile int error = 0; // errno of the step that failed, written by the child
 };
 
@@ -383,6 +386,14 @@ __attribute__((no_sanitize("address"))) int child_main(void* raw)
   }
   sigset_t none;
   sigemptyset(&none);
+  // Killed with ej's thread (this one) if ej dies before its guardian can act: a second line of
+  // defence, for this process only (its children are the guardian's). Checked against a death
+  // before the prctl.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != setup->parent) {
+    setup->error = ESRCH;
+    ::_exit(127);
+  }
   if (stdin_fd >= 0 && ::setpgid(0, 0) == 0 && move_descriptor(stdin_fd, STDIN_FILENO) &&
       move_descriptor(setup->stdout_fd, STDOUT_FILENO) && move_descriptor(setup->stderr_fd, STDERR_FILENO) &&
       (setup->cwd == nullptr || ::chdir(setup->cwd) == 0) && ::sigprocmask(SIG_SETMASK, &none, nullptr) == 0) {
@@ -481,6 +492,13 @@ Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
     m_change_directory = !fs::equivalent(m_spec.cwd, fs::current_path(ec), ec);
   }
   m_environment = child_environment(m_spec.env);
+  m_guardian = Guardian::instance(); // forked now, not while a repeat is timed
+  if (m_guardian != nullptr) {
+    // Marks every process of the benchmark, those that leave its process group included.
+    std::erase_if(m_environment,
+                  [](const std::string& entry) { return entry.starts_with("EJ_GUARD="); });
+    m_environment.emplace_back(m_guardian->marker());
+  }
   const Resolved program = resolve_program(m_argv[0], lookup(m_environment, "PATH"), m_spec.cwd);
   if (program.error != 0) {
     m_error = spawn_error(m_argv[0], program.error);
@@ -567,11 +585,15 @@ ProcessResult Launcher::run()
   setup.cwd = m_change_directory ? m_spec.cwd.c_str() : nullptr;
   setup.reset_signals = m_reset_signals.data();
   setup.reset_count = m_reset_signals.size();
+  setup.parent = ::getpid();
 
   const std::int64_t start_ns = util::monotonic_ns();
   pid_t pid = -1;
   if (const int error = spawn(pid, static_cast<char*>(m_stack) + k_child_stack_bytes, setup); error != 0) {
     return spawn_failed(spawn_error(m_argv[0], error));
+  }
+  if (m_guardian != nullptr) {
+    m_guardian->watch(pid);
   }
   fds.pidfd = open_pidfd(pid);
   // With a pidfd, ej keeps its own copy of the write ends until the child is reaped: the end of
@@ -709,6 +731,11 @@ ProcessResult Launcher::run()
     }
   }
 
+  // Its group is empty (or was sent SIGKILL): nothing left for the guardian. Without
+  // kill_leftovers whatever stays is still stopped should ej die.
+  if (m_guardian != nullptr && m_spec.kill_leftovers) {
+    m_guardian->release();
+  }
   ProcessResult result;
   supervisor.fill(result);
   result.out = out.finish();

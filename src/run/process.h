@@ -62,6 +62,8 @@ struct ProcessResult {
 // worked out once. From the second run on, the pipes of the next repeat are made, and those of
 // the previous one closed, while the child runs: the time between one child's exit and the next
 // one's start is what a fast benchmark's repeat costs beyond the benchmark itself.
+class Guardian;
+
 class Launcher {
 public:
   explicit Launcher(ProcessSpec spec);
@@ -89,6 +91,7 @@ private:
   std::vector<char*> m_environment_pointers; // into m_environment
   std::vector<int> m_reset_signals;          // set back to their defaults in the child
   void* m_stack = nullptr;                   // the child's stack until it execs, reused
+  Guardian* m_guardian = nullptr;            // stops the benchmark should ej die; may be absent
   static constexpr std::size_t k_child_stack_bytes = 64 * 1024;
 };
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -21,7 +22,8 @@ static_assert(std::atomic<int>::is_always_lock_free);
 extern "C" void on_interrupt(int signal_number)
 {
   const int saved_errno = errno;
-  g_signal.store(signal_number);
+  int none = 0;
+  g_signal.compare_exchange_strong(none, signal_number); // the first one is the reason
   const int fd = g_write_fd.load();
   if (fd >= 0) {
     const char byte = 1;
@@ -50,14 +52,16 @@ InterruptGuard::InterruptGuard()
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  ::sigaction(SIGINT, &action, &m_old_int);
-  ::sigaction(SIGTERM, &action, &m_old_term);
+  for (std::size_t i = 0; i < std::size(k_signals); ++i) {
+    ::sigaction(k_signals[i], &action, &m_old[i]);
+  }
 }
 
 InterruptGuard::~InterruptGuard()
 {
-  ::sigaction(SIGINT, &m_old_int, nullptr);
-  ::sigaction(SIGTERM, &m_old_term, nullptr);
+  for (std::size_t i = 0; i < std::size(k_signals); ++i) {
+    ::sigaction(k_signals[i], &m_old[i], nullptr);
+  }
   const int read_fd = g_read_fd.exchange(-1);
   const int write_fd = g_write_fd.exchange(-1);
   ::close(read_fd);

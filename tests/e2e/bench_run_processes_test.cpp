@@ -1,5 +1,6 @@
-// What a run leaves running: leftovers that ignore SIGTERM, and another ej that must not take a
-// live run for abandoned.
+// What a run leaves running, however ej ends: signals from a closed terminal or a closed pipe,
+// SIGKILL, leftovers that ignore SIGTERM, and another ej that must not take a live run for
+// abandoned.
 #include "support/ej_repo.h"
 #include "support/runs.h"
 
@@ -38,6 +39,20 @@ std::vector<int> read_pids(const std::filesystem::path& path, std::size_t count)
   return pids;
 }
 
+// No benchmark process may outlive ej by more than two seconds.
+void check_all_gone(const std::vector<int>& pids)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  for (const int pid : pids) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    INFO("benchmark process " << pid);
+    CHECK(wait_gone(pid, std::max(left, 0.0)));
+  }
+  for (const int pid : pids) {
+    ::kill(pid, SIGKILL); // whatever a failed check left behind
+  }
+}
+
 std::int64_t count_events(const EjRepo& repo, const std::string& type)
 {
   sqlite3* db = nullptr;
@@ -66,7 +81,62 @@ std::string status_of_run(const EjRepo& repo, int number)
   return "";
 }
 
+// From the third repeat on: a background child, and the benchmark waits for it.
+constexpr const char* k_tree_script =
+    "echo x >> count.txt; echo n=$(wc -l < count.txt); if [ $(wc -l < count.txt) -ge 3 ]; then "
+    "sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; wait; fi";
+
 } // namespace
+
+TEST_CASE("SIGHUP or SIGQUIT to ej mid-run stops the benchmark's processes and records the run interrupted")
+{
+  for (const int signal : {SIGHUP, SIGQUIT}) {
+    EjRepo repo;
+    INFO("signal " << signal);
+    repo.ok({"bench", "add", "tree", "--repeat", "50", "--metric", "n=regex:n=([0-9]+)", "--shell",
+             k_tree_script});
+    const auto ej = start_command({"sh", "-c", "exec \"$0\" run tree --quiet 2> ej.err", EJ_BINARY},
+                                  {repo.path(), {}, {}});
+    const auto pids = read_pids(repo.path() / "pids.txt", 2);
+    ::kill(ej, signal);
+    CHECK(wait_command(ej) == 128 + signal);
+    check_all_gone(pids);
+    CHECK_THAT(read_text(repo.path() / "ej.err"),
+               Catch::Contains(std::string("interrupted by SIG") + (signal == SIGHUP ? "HUP" : "QUIT")));
+    const auto run = show_run(repo, 1);
+    CHECK(run["status"] == "interrupted");
+    CHECK(samples_of(run, "n") == std::vector<double>{1, 2});
+  }
+}
+
+TEST_CASE("ej run piped into head -1 ends at SIGPIPE with its benchmark's processes, and the run interrupted")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "chatty", "--repeat", "5", "--shell",
+           "sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; while :; do echo line; sleep 0.05; done"});
+  const auto shell = start_command(
+      {"sh", "-c", "\"$0\" run chatty 2> ej.err | head -1 > head.out", EJ_BINARY}, {repo.path(), {}, {}});
+  const auto pids = read_pids(repo.path() / "pids.txt", 2);
+  CHECK(wait_command(shell) == 0); // the pipeline ends once ej does
+  check_all_gone(pids);
+  CHECK(read_text(repo.path() / "head.out") == "line\n");
+  CHECK_THAT(read_text(repo.path() / "ej.err"), Catch::Contains("interrupted by SIGPIPE"));
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
+}
+
+TEST_CASE("an ej killed with SIGKILL takes its benchmark's processes with it, a setsid escaper included")
+{
+  EjRepo repo;
+  repo.ok(
+      {"bench", "add", "tree", "--repeat", "5", "--shell",
+       "sleep 60 & echo $! >> pids.txt; setsid sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; wait"});
+  const auto ej = start_command({EJ_BINARY, "run", "tree", "--quiet"}, {repo.path(), {}, {}});
+  const auto pids = read_pids(repo.path() / "pids.txt", 3);
+  ::kill(ej, SIGKILL);
+  CHECK(wait_command(ej) == 128 + SIGKILL);
+  check_all_gone(pids);
+  CHECK(status_of_run(repo, 1) == "interrupted");
+}
 
 TEST_CASE("leftovers that ignore SIGTERM are killed after the grace period, not piled up across repeats")
 {
