@@ -1,6 +1,7 @@
 #pragma once
 
 #include <csignal>
+#include <cstdint>
 #include <iterator>
 
 namespace ej::run {
@@ -24,11 +25,23 @@ public:
   // The read end of the self-pipe, readable once a signal arrived; -1 without a guard.
   static int wake_fd();
 
+  // Ctrl-Z (SIGTSTP): ej stops the running benchmark's process group (SIGSTOP) before it stops
+  // itself, and continues it on SIGCONT, so nothing runs unwatched. A repeat during which ej was
+  // stopped (SIGSTOP included, seen at the SIGCONT) is not a measurement: stops() counts them.
+  // The benchmark's group is named by set_running_group.
+  static void set_running_group(int group) noexcept;
+  // How many times ej was stopped and continued since the process began.
+  static unsigned stops() noexcept;
+  // Nanoseconds ej spent stopped by SIGTSTP since the process began (not SIGSTOP's: unseen).
+  static std::int64_t stopped_ns() noexcept;
+
   // SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE.
   static constexpr int k_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 
 private:
   struct sigaction m_old[std::size(k_signals)]{};
+  struct sigaction m_old_stop {};
+  struct sigaction m_old_continue {};
 };
 
 } // namespace ej::run

@@ -1,6 +1,6 @@
 // What a run leaves running, however ej ends: signals from a closed terminal or a closed pipe,
-// SIGKILL, leftovers that ignore SIGTERM, and another ej that must not take a live run for
-// abandoned.
+// SIGKILL, leftovers that ignore SIGTERM, an output nobody reads, Ctrl-Z, and another ej that
+// must not take a live run for abandoned.
 #include "support/ej_repo.h"
 #include "support/runs.h"
 
@@ -11,8 +11,13 @@
 
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
+#include <pty.h>
+#include <sstream>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace ej::test;
 using nlohmann::json;
@@ -51,6 +56,28 @@ void check_all_gone(const std::vector<int>& pids)
   for (const int pid : pids) {
     ::kill(pid, SIGKILL); // whatever a failed check left behind
   }
+}
+
+// The process state letter of /proc/PID/stat ('T' when stopped), or 0.
+char process_state(int pid)
+{
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() ? text[paren + 2] : '\0';
+}
+
+bool wait_state(int pid, char state, double seconds)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (process_state(pid) != state) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
 }
 
 std::int64_t count_events(const EjRepo& repo, const std::string& type)
@@ -159,6 +186,104 @@ TEST_CASE("leftovers that ignore SIGTERM are killed after the grace period, not 
     ::kill(pid, SIGKILL);
   }
   CHECK(show_run(repo, 1)["status"] == "finished");
+}
+
+TEST_CASE("a stdout nobody reads does not hold up the run: the timeout is enforced and the output captured")
+{
+  EjRepo repo;
+  // 300 kB fill the pipe to `sleep`, which never reads; then the benchmark hangs past its timeout.
+  repo.ok({"bench", "add", "flood", "--repeat", "1", "--timeout", "1", "--shell",
+           "head -c 300000 /dev/zero | tr '\\0' x; echo; echo done; sleep 60"});
+  const auto shell =
+      start_command({"sh", "-c", "\"$0\" run flood 2> ej.err | sleep 5", EJ_BINARY}, {repo.path(), {}, {}});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(3500);
+  std::string status;
+  while (std::chrono::steady_clock::now() < deadline && status != "timeout") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (std::filesystem::exists(repo.db_path())) {
+      status = status_of_run(repo, 1);
+    }
+  }
+  CHECK(status == "timeout");
+  wait_command(shell);
+  CHECK_THAT(read_text(repo.path() / "ej.err"), Catch::Contains("not read fast enough"));
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["outputs"]["stdout_bytes"] == 300000 + 1 + 5);
+}
+
+TEST_CASE("Ctrl-Z stops the benchmark with ej, and the repeat it interrupted is made again, not measured")
+{
+  EjRepo repo;
+  repo.ok(
+      {"bench", "add", "steady", "--repeat", "3", "--shell",
+       "echo x >> count.txt; echo $$ > bench.pid; if [ $(wc -l < count.txt) -eq 2 ]; then echo > at2.flag; "
+       "sleep 1; fi"});
+  // ej in a process group of its own, in the foreground of a real terminal, as a shell runs it.
+  int master = -1;
+  const pid_t leader = ::forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(leader >= 0);
+  if (leader == 0) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::setpgid(0, 0);
+      ::signal(SIGTTOU, SIG_IGN);
+      ::tcsetpgrp(STDIN_FILENO, ::getpgrp());
+      ::signal(SIGTTOU, SIG_DFL);
+      if (::chdir(repo.path().c_str()) == 0) {
+        ::dup2(::open("ej.err", O_WRONLY | O_CREAT | O_TRUNC, 0644), STDERR_FILENO);
+        ::execl(EJ_BINARY, EJ_BINARY, "run", "steady", "--quiet", static_cast<char*>(nullptr));
+      }
+      ::_exit(127);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0) {
+    }
+    ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
+  // The terminal's output is drained so that nothing ej prints can block on it.
+  std::thread drain([master] {
+    char buffer[4096];
+    while (::read(master, buffer, sizeof buffer) > 0) {
+    }
+  });
+  REQUIRE(wait_for_file(repo.path() / "at2.flag", 20));
+  const int bench = std::stoi(read_text(repo.path() / "bench.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const char ctrl_z = 0x1a;
+  REQUIRE(::write(master, &ctrl_z, 1) == 1);
+  int ej = 0;
+  {
+    std::ifstream stat("/proc/" + std::to_string(bench) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    char state = 0;
+    fields >> state >> ej; // state, then the parent: ej
+  }
+  CHECK(wait_state(ej, 'T', 3));
+  CHECK(wait_state(bench, 'T', 3)); // the benchmark stops with ej...
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  CHECK(process_state(bench) == 'T'); // ...and stays stopped while ej is
+  ::kill(ej, SIGCONT);
+  int status = 0;
+  while (::waitpid(leader, &status, 0) < 0) {
+  }
+  ::close(master);
+  drain.join();
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  CHECK(measured_repeats(run) == 3);
+  int stopped = 0;
+  for (const auto& repeat : run["repeats"]) {
+    stopped += repeat["ending"] == "stopped" ? 1 : 0;
+  }
+  CHECK(stopped == 1);
+  const auto walls = samples_of(run, "wall_s");
+  REQUIRE(walls.size() == 3);
+  CHECK(*std::max_element(walls.begin(), walls.end()) < 1.4); // the one that slept 1 s, not 2.5
 }
 
 TEST_CASE("a live run of an ej installed as ej-1.2 is not taken for abandoned by another ej, and ends once")
