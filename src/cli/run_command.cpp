@@ -3,6 +3,7 @@
 #include "cli/run_support.h"
 #include "cli/workspace.h"
 #include "run/environment.h"
+#include "run/owner.h"
 #include "run/signals.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <unistd.h>
 
 // `ej run NAME`: runs a registered benchmark and records everything about it.
@@ -138,6 +140,7 @@ void run_benchmark(const RunOptions& options)
                                   {"env_readings", snapshot.readings},
                                   {"host", this_host()},
                                   {"pid", static_cast<std::int64_t>(::getpid())},
+                                  {"pid_start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
                                   {"boot_id", this_boot_id()}});
   });
   fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
@@ -146,7 +149,14 @@ void run_benchmark(const RunOptions& options)
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
   const auto outcome = measure_run(journal, plan);
+  std::string ended_by_other;
   journal.write([&](store::Writer& writer) {
+    // One ending per run: another ej that took this one for abandoned has ended it already.
+    const auto current = store::find_run(journal.db(), plan.run_number);
+    if (current && current->status != "started") {
+      ended_by_other = current->status;
+      return;
+    }
     auto outputs = outcome.outputs;
     if (!outcome.last_stdout.empty() || !outcome.last_stderr.empty()) {
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
@@ -155,13 +165,27 @@ void run_benchmark(const RunOptions& options)
     writer.append("run.finished",
                   {{"run", plan.run_number}, {"status", outcome.status}, {"reason", outcome.reason}, {"outputs", outputs}});
   });
-  print_run_summary(journal, plan.run_number);
+  if (!ended_by_other.empty()) {
+    fmt::print(stderr,
+               "ej: run #{} was recorded as {} by another ej meanwhile; its repeats are kept, its ending "
+               "stays\n",
+               plan.run_number, ended_by_other);
+  }
   if (outcome.status == "interrupted") {
     const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
-    fmt::print(stderr, "ej: run #{} interrupted by {}; the repeats measured before it are kept\n", plan.run_number,
-               signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    // After SIGHUP or SIGPIPE ej's output may be gone: the run is recorded, saying so is a bonus.
+    try {
+      print_run_summary(journal, plan.run_number);
+    } catch (const std::exception&) {
+    }
+    try {
+      fmt::print(stderr, "ej: run #{} interrupted by SIG{}; the repeats measured before it are kept\n",
+                 plan.run_number, ::sigabbrev_np(signal));
+    } catch (const std::exception&) {
+    }
     throw ExitCode{128 + signal};
   }
+  print_run_summary(journal, plan.run_number);
   if (outcome.status != "finished") {
     throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);
   }

@@ -176,8 +176,8 @@ PendingRepeat repeat_record(int index, const std::string& params, bool warmup,
   PendingRepeat record;
   record.repeat.index = index;
   record.repeat.params = params;
-  record.repeat.warmup = warmup;
-  record.repeat.ending = run::ending_name(result.ending);
+  record.repeat.warmup = warmup || result.stopped; // ej was stopped (Ctrl-Z): not a measurement
+  record.repeat.ending = result.stopped && result.succeeded() ? "stopped" : run::ending_name(result.ending);
   record.repeat.exit_code = result.exit_code;
   record.repeat.signal = result.signal;
   record.repeat.wall_s = result.wall_s;
@@ -321,6 +321,11 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       last = launcher.run();
       live.end_repeat();
       auto record = repeat_record(index++, params, false, last);
+      if (last.stopped && last.succeeded()) { // recorded, not measured, and made again
+        writer.add(std::move(record));
+        --repeat;
+        continue;
+      }
       ++outcome.repeats;
       if (!last.succeeded()) {
         writer.add(std::move(record));

@@ -2,6 +2,7 @@
 
 #include "cli/output.h"
 #include "measure/statistics.h"
+#include "run/owner.h"
 #include "store/run_queries.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -55,27 +56,25 @@ std::string this_host()
 
 std::string this_boot_id()
 {
-  const auto text = util::read_file("/proc/sys/kernel/random/boot_id");
-  return text ? std::string(util::trim(*text)) : std::string();
+  return run::boot_id();
 }
 
 namespace {
 
-bool process_is_gone(const core::RunRecord& run)
+bool process_is_gone(store::Journal& journal, const core::RunRecord& run)
 {
   if (run.host != this_host()) {
     return false; // another machine's run: it cannot be checked from here
   }
-  if (run.boot_id != this_boot_id()) {
-    return true;
+  std::optional<std::uint64_t> start_ticks;
+  const auto started = store::run_started_payload(journal.db(), run.id);
+  if (started && started->contains("pid_start_ticks") && (*started)["pid_start_ticks"].is_number_unsigned()) {
+    start_ticks = (*started)["pid_start_ticks"].get<std::uint64_t>();
   }
-  if (::kill(static_cast<pid_t>(run.pid), 0) != 0 && errno == ESRCH) {
-    return true;
+  if (start_ticks == 0u) {
+    start_ticks.reset(); // not known when the run started
   }
-  // The pid is alive; it is still the runner only when that process is an ej.
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink(fmt::format("/proc/{}/exe", run.pid), ec);
-  return !ec && exe.filename() != "ej";
+  return run::owner_state(run.pid, start_ticks, run.boot_id) == run::OwnerState::Gone;
 }
 
 } // namespace
@@ -87,7 +86,7 @@ void recover_stale_runs(store::Journal& journal)
   }
   const auto started = store::runs_with_status(journal.db(), "started");
   for (const auto& run : started) {
-    if (!process_is_gone(run)) {
+    if (!process_is_gone(journal, run)) {
       continue;
     }
     journal.write([&](store::Writer& writer) {

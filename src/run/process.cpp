@@ -1,5 +1,6 @@
 #include "run/process.h"
 
+#include "run/guardian.h"
 #include "run/signals.h"
 #include "util/time.h"
 
@@ -16,7 +17,9 @@
 #include <signal.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -36,6 +39,8 @@ constexpr int k_pipe_size = 1024 * 1024;
 constexpr double k_give_up_after_kill_s = 1.0;
 // Without pidfd (old kernels) the child's exit is noticed by polling this often.
 constexpr int k_exit_poll_ms = 20;
+// How often a process group told to stop is checked for being empty.
+constexpr double k_group_poll_s = 0.01;
 
 // Owns the file descriptors of one run; closes them whatever happens.
 struct Fds {
@@ -172,27 +177,82 @@ ProcessResult spawn_failed(std::string error)
   return result;
 }
 
-void echo_chunk(int fd, const char* data, std::size_t size, bool& enabled)
-{
-  while (enabled && size > 0) {
-    const ssize_t written = ::write(fd, data, size);
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      enabled = false; // ej's own output is gone (closed pipe): keep capturing silently
+} // namespace
+
+// ej's stdout or stderr as the live echo writes it: never blocking, so that a terminal or pipe
+// that does not read (`ej run ... | sleep 60`, Ctrl-S) cannot hold up the measurement. A pipe, FIFO
+// or terminal is opened anew (its own non-blocking open file, not the shell's); what does not fit
+// is dropped, and said once. The capture keeps everything regardless.
+class EchoTarget {
+public:
+  explicit EchoTarget(int fd) : m_fd(fd)
+  {
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+      m_fd = -1;
       return;
     }
-    data += written;
-    size -= static_cast<std::size_t>(written);
+    m_socket = S_ISSOCK(info.st_mode);
+    if (S_ISFIFO(info.st_mode) || S_ISCHR(info.st_mode)) {
+      const auto path = fmt::format("/proc/self/fd/{}", fd);
+      m_own = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+      m_fd = m_own >= 0 ? m_own : fd;
+      m_poll_first = m_own < 0;
+    }
   }
-}
+  ~EchoTarget()
+  {
+    if (m_own >= 0) {
+      ::close(m_own);
+    }
+  }
+  EchoTarget(const EchoTarget&) = delete;
+  EchoTarget& operator=(const EchoTarget&) = delete;
+
+  // Bytes of the chunk that were dropped (0: all shown).
+  std::size_t write(const char* data, std::size_t size)
+  {
+    while (m_fd >= 0 && size > 0) {
+      std::size_t piece = size;
+      if (m_poll_first) {
+        // A blocking descriptor shared with the shell: write only what surely fits.
+        pollfd ready{m_fd, POLLOUT, 0};
+        if (::poll(&ready, 1, 0) != 1 || (ready.revents & POLLOUT) == 0) {
+          break;
+        }
+        piece = std::min<std::size_t>(size, PIPE_BUF);
+      }
+      const ssize_t written =
+          m_socket ? ::send(m_fd, data, piece, MSG_DONTWAIT) : ::write(m_fd, data, piece);
+      if (written < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+          m_fd = -1; // ej's own output is gone (closed pipe): keep capturing silently
+        }
+        break;
+      }
+      data += written;
+      size -= static_cast<std::size_t>(written);
+    }
+    return m_fd >= 0 ? size : 0;
+  }
+
+private:
+  int m_fd;
+  int m_own = -1;
+  bool m_socket = false;
+  bool m_poll_first = false;
+};
+
+namespace {
 
 // The running child and the state of its process group.
 class Supervisor {
 public:
   Supervisor(const ProcessSpec& spec, pid_t pid, std::int64_t start_ns)
-      : m_spec(spec), m_pid(pid), m_start_ns(start_ns)
+      : m_spec(spec), m_pid(pid), m_start_ns(start_ns), m_stopped_ns_at_start(InterruptGuard::stopped_ns())
   {
   }
 
@@ -236,7 +296,9 @@ public:
   int tick(bool pipes_open)
   {
     const double now = seconds_since(m_start_ns);
-    if (m_term_sent_s < 0 && m_spec.timeout_s > 0 && now >= m_spec.timeout_s) {
+    // The time ej spent stopped (Ctrl-Z, the benchmark with it) does not count towards the timeout.
+    const double stopped_s = static_cast<double>(InterruptGuard::stopped_ns() - m_stopped_ns_at_start) / 1e9;
+    if (m_term_sent_s < 0 && m_spec.timeout_s > 0 && now - stopped_s >= m_spec.timeout_s) {
       stop_group(Ending::TimedOut);
     }
     if (m_term_sent_s >= 0 && m_kill_sent_s < 0 && now >= m_term_sent_s + m_spec.kill_grace_s) {
@@ -249,10 +311,13 @@ public:
       wait_s = wait_s < 0 ? left : std::min(wait_s, left);
     };
     if (m_term_sent_s < 0 && m_spec.timeout_s > 0) {
-      consider(m_spec.timeout_s);
+      consider(m_spec.timeout_s + stopped_s);
     }
     if (m_term_sent_s >= 0 && m_kill_sent_s < 0) {
       consider(m_term_sent_s + m_spec.kill_grace_s);
+    }
+    if (m_reaped && m_term_sent_s >= 0 && waiting_for_group()) {
+      consider(now + k_group_poll_s); // no descriptor says when a group is empty: look again soon
     }
     if (m_kill_sent_s >= 0 && pipes_open) {
       consider(m_kill_sent_s + k_give_up_after_kill_s);
@@ -263,10 +328,15 @@ public:
     return static_cast<int>(std::ceil(wait_s * 1000));
   }
 
-  // Done once the child is reaped and its output is closed, or nothing more can come.
+  // Done once the child is reaped and its output is closed, or nothing more can come; and once
+  // what was told to stop is gone, or has been sent SIGKILL: a leftover that ignores SIGTERM and
+  // closed its output must not outlive its repeat.
   bool finished(bool pipes_open) const
   {
     if (!m_reaped) {
+      return false;
+    }
+    if (m_term_sent_s >= 0 && waiting_for_group() && ::kill(-m_pid, 0) == 0) {
       return false;
     }
     if (!pipes_open) {
@@ -281,6 +351,13 @@ public:
   }
 
   bool stopping() const { return m_term_sent_s >= 0; }
+
+  // What was told to stop is waited for until it is gone; after SIGKILL for a moment only (a zombie
+  // nobody reaps stays in its group).
+  bool waiting_for_group() const
+  {
+    return m_kill_sent_s < 0 || seconds_since(m_start_ns) < m_kill_sent_s + k_give_up_after_kill_s;
+  }
   bool reaped() const { return m_reaped; }
 
   void fill(ProcessResult& result) const
@@ -306,6 +383,7 @@ private:
   const ProcessSpec& m_spec;
   pid_t m_pid;
   std::int64_t m_start_ns;
+  std::int64_t m_stopped_ns_at_start;
   Ending m_reason = Ending::Exited;
   double m_term_sent_s = -1;
   double m_kill_sent_s = -1;
@@ -338,6 +416,7 @@ struct ChildSetup {
   const char* cwd = nullptr; // nullptr: stay in ej's directory
   const int* reset_signals = nullptr;
   std::size_t reset_count = 0;
+  pid_t parent = 0;
   volatile int error = 0; // errno of the step that failed, written by the child
 };
 
@@ -366,6 +445,15 @@ __attribute__((no_sanitize("address"))) int child_main(void* raw)
   }
   sigset_t none;
   sigemptyset(&none);
+  // Killed with ej's thread (this one) if ej dies before its guardian can act: a second line of
+  // defence, for this process only (its children are the guardian's). Checked against a death
+  // before the prctl.
+  // Raw system calls: a sanitizer's interceptors must not run here, in memory shared with ej.
+  ::syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (static_cast<pid_t>(::syscall(SYS_getppid)) != setup->parent) {
+    setup->error = ESRCH;
+    ::_exit(127);
+  }
   if (stdin_fd >= 0 && ::setpgid(0, 0) == 0 && move_descriptor(stdin_fd, STDIN_FILENO) &&
       move_descriptor(setup->stdout_fd, STDOUT_FILENO) && move_descriptor(setup->stderr_fd, STDERR_FILENO) &&
       (setup->cwd == nullptr || ::chdir(setup->cwd) == 0) && ::sigprocmask(SIG_SETMASK, &none, nullptr) == 0) {
@@ -408,7 +496,7 @@ int spawn(pid_t& pid, void* stack_top, ChildSetup& setup)
 // case a handler is installed later.
 std::vector<int> signals_to_reset()
 {
-  std::vector<int> result{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+  std::vector<int> result{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGCONT};
   for (int signal = 1; signal < NSIG; ++signal) {
     struct sigaction current {};
     if (signal == SIGKILL || signal == SIGSTOP || ::sigaction(signal, nullptr, &current) != 0) {
@@ -464,6 +552,13 @@ Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
     m_change_directory = !fs::equivalent(m_spec.cwd, fs::current_path(ec), ec);
   }
   m_environment = child_environment(m_spec.env);
+  m_guardian = Guardian::instance(); // forked now, not while a repeat is timed
+  if (m_guardian != nullptr) {
+    // Marks every process of the benchmark, those that leave its process group included.
+    std::erase_if(m_environment,
+                  [](const std::string& entry) { return entry.starts_with("EJ_GUARD="); });
+    m_environment.emplace_back(m_guardian->marker());
+  }
   const Resolved program = resolve_program(m_argv[0], lookup(m_environment, "PATH"), m_spec.cwd);
   if (program.error != 0) {
     m_error = spawn_error(m_argv[0], program.error);
@@ -480,6 +575,10 @@ Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
   }
   m_environment_pointers.push_back(nullptr);
   m_reset_signals = signals_to_reset();
+  if (m_spec.echo) {
+    m_echo_out = std::make_unique<EchoTarget>(STDOUT_FILENO);
+    m_echo_err = std::make_unique<EchoTarget>(STDERR_FILENO);
+  }
   void* stack = ::mmap(nullptr, k_child_stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
                        -1, 0);
   if (stack == MAP_FAILED) {
@@ -550,12 +649,18 @@ ProcessResult Launcher::run()
   setup.cwd = m_change_directory ? m_spec.cwd.c_str() : nullptr;
   setup.reset_signals = m_reset_signals.data();
   setup.reset_count = m_reset_signals.size();
+  setup.parent = ::getpid();
 
   const std::int64_t start_ns = util::monotonic_ns();
   pid_t pid = -1;
   if (const int error = spawn(pid, static_cast<char*>(m_stack) + k_child_stack_bytes, setup); error != 0) {
     return spawn_failed(spawn_error(m_argv[0], error));
   }
+  if (m_guardian != nullptr) {
+    m_guardian->watch(pid);
+  }
+  InterruptGuard::set_running_group(pid);
+  const unsigned stops_at_start = InterruptGuard::stops();
   fds.pidfd = open_pidfd(pid);
   // With a pidfd, ej keeps its own copy of the write ends until the child is reaped: the end of
   // the streams then cannot wake ej up on its own a moment before the exit does, which saves a
@@ -584,8 +689,6 @@ ProcessResult Launcher::run()
   if (m_spec.keep_whole_err) {
     err.keep_whole();
   }
-  bool echo_out = m_spec.echo;
-  bool echo_err = m_spec.echo;
   // One read buffer for the process's lifetime: allocating (and faulting in) 1 MiB per repeat
   // would cost fast benchmarks more than the read itself.
   thread_local std::vector<char> buffer(k_read_chunk);
@@ -599,10 +702,8 @@ ProcessResult Launcher::run()
     if (n > 0) {
       const std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
       (stream == Stream::Out ? out : err).append(chunk);
-      if (stream == Stream::Out) {
-        echo_chunk(STDOUT_FILENO, chunk.data(), chunk.size(), echo_out);
-      } else {
-        echo_chunk(STDERR_FILENO, chunk.data(), chunk.size(), echo_err);
+      if (m_spec.echo) {
+        echo(stream, chunk);
       }
       if (m_spec.on_output) {
         m_spec.on_output(stream, chunk);
@@ -667,6 +768,7 @@ ProcessResult Launcher::run()
       // Without poll ej cannot watch the child: stop it rather than report it as succeeded.
       const int error = errno;
       ::kill(-pid, SIGKILL);
+      InterruptGuard::set_running_group(0);
       int status = 0;
       while (!supervisor.reaped() && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
@@ -692,11 +794,30 @@ ProcessResult Launcher::run()
     }
   }
 
+  InterruptGuard::set_running_group(0);
+  // Its group is empty (or was sent SIGKILL): nothing left for the guardian. Without
+  // kill_leftovers whatever stays is still stopped should ej die.
+  if (m_guardian != nullptr && m_spec.kill_leftovers) {
+    m_guardian->release();
+  }
   ProcessResult result;
   supervisor.fill(result);
+  result.stopped = InterruptGuard::stops() != stops_at_start;
   result.out = out.finish();
   result.err = err.finish();
   return result;
+}
+
+void Launcher::echo(Stream stream, std::string_view chunk)
+{
+  auto& target = stream == Stream::Out ? m_echo_out : m_echo_err;
+  if (target == nullptr || target->write(chunk.data(), chunk.size()) == 0 || m_echo_dropped) {
+    return;
+  }
+  m_echo_dropped = true;
+  constexpr std::string_view note = "\nej: the output is not read fast enough; ej drops what does not fit "
+                                    "rather than wait (the benchmark's output is still captured in full)\n";
+  m_echo_err->write(note.data(), note.size());
 }
 
 ProcessResult run_process(const ProcessSpec& spec)

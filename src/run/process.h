@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,7 @@ struct ProcessResult {
   double sys_s = 0;
   std::int64_t max_rss_kb = 0;   // peak resident set of the child (largest of its process tree)
   bool leftovers_killed = false; // other processes of its group had to be stopped after it exited
+  bool stopped = false; // ej was stopped (Ctrl-Z) while it ran: its times are not a measurement
   Capture out;
   Capture err;
 
@@ -62,6 +64,9 @@ struct ProcessResult {
 // worked out once. From the second run on, the pipes of the next repeat are made, and those of
 // the previous one closed, while the child runs: the time between one child's exit and the next
 // one's start is what a fast benchmark's repeat costs beyond the benchmark itself.
+class EchoTarget;
+class Guardian;
+
 class Launcher {
 public:
   explicit Launcher(ProcessSpec spec);
@@ -74,6 +79,7 @@ public:
 private:
   void close_retired();
   void prepare_spare_pipes();
+  void echo(Stream stream, std::string_view chunk);
 
   ProcessSpec m_spec;
   std::vector<std::string> m_argv;
@@ -89,6 +95,10 @@ private:
   std::vector<char*> m_environment_pointers; // into m_environment
   std::vector<int> m_reset_signals;          // set back to their defaults in the child
   void* m_stack = nullptr;                   // the child's stack until it execs, reused
+  Guardian* m_guardian = nullptr;            // stops the benchmark should ej die; may be absent
+  std::unique_ptr<EchoTarget> m_echo_out;    // ej's stdout and stderr, when echoing
+  std::unique_ptr<EchoTarget> m_echo_err;
+  bool m_echo_dropped = false;               // said once
   static constexpr std::size_t k_child_stack_bytes = 64 * 1024;
 };
 

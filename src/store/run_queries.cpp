@@ -214,6 +214,16 @@ RunTimes run_times(Database& db, int run)
   return times;
 }
 
+std::optional<nlohmann::json> run_started_payload(Database& db, const std::string& event_id)
+{
+  auto select = db.prepare("SELECT payload FROM events WHERE id = ? AND type = 'run.started'");
+  select.bind(1, event_id);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return nlohmann::json::parse(select.text(0));
+}
+
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
 {
   auto select = db.prepare("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, "

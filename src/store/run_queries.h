@@ -30,6 +30,9 @@ struct RunFilter {
 // Newest first.
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
+// The payload of the run.started event `event_id` (what the projection does not keep, such as the
+// start time of the ej that owns the run); nullopt when there is no such event.
+std::optional<nlohmann::json> run_started_payload(Database& db, const std::string& event_id);
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
 // Wall and CPU (user + system) seconds of a run's measured repeats, summed in SQL.
 struct RunTimes {

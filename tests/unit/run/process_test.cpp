@@ -1,3 +1,4 @@
+#include "run/guardian.h"
 #include "run/process.h"
 #include "run/signals.h"
 
@@ -202,6 +203,21 @@ TEST_CASE("background processes left by a finished program are stopped")
   CHECK_FALSE(process_alive(read_pid(pid_file)));
 }
 
+TEST_CASE("a leftover that ignores SIGTERM and closed its output is killed after the grace period")
+{
+  TempDir dir;
+  const auto pid_file = dir / "stubborn.pid";
+  ProcessSpec spec =
+      shell("(trap '' TERM; exec sleep 30) > /dev/null 2>&1 & echo $! > '" + pid_file.string() + "'");
+  spec.kill_grace_s = 0.3;
+  const ProcessResult result = run_process(spec);
+  CHECK(result.succeeded());
+  CHECK(result.leftovers_killed);
+  const pid_t pid = read_pid(pid_file);
+  CHECK_FALSE(process_alive(pid));
+  ::kill(pid, SIGKILL);
+}
+
 TEST_CASE("output of 100 MB is captured in bounded memory with the cut recorded")
 {
   ProcessSpec spec = shell("head -c 100000000 /dev/zero | tr '\\0' 'x'; echo; echo the-end");
@@ -246,6 +262,7 @@ TEST_CASE("a launcher run again captures each repeat's own output, all of it, an
   TempDir dir;
   const auto counter = dir / "count";
   write_text(counter, "0\n");
+  Guardian::instance(); // ej's one guardian keeps its pipe open for good: not the launcher's to close
   const std::size_t before = open_descriptors();
   {
     // 700 kB fits the pipe; the hook holds ej up at the first chunk, so the child is gone before

@@ -1,0 +1,305 @@
+// What a run leaves running, however ej ends: signals from a closed terminal or a closed pipe,
+// SIGKILL, leftovers that ignore SIGTERM, an output nobody reads, Ctrl-Z, and another ej that
+// must not take a live run for abandoned.
+#include "support/ej_repo.h"
+#include "support/runs.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <pty.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// The pids a benchmark wrote, one a line, once there are at least `count` of them.
+std::vector<int> read_pids(const std::filesystem::path& path, std::size_t count)
+{
+  std::vector<int> pids;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pids.clear();
+    std::ifstream in(path);
+    for (int pid = 0; in >> pid;) {
+      pids.push_back(pid);
+    }
+    if (pids.size() >= count) {
+      return pids;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL("the benchmark did not write " << count << " pids to " << path);
+  return pids;
+}
+
+// No benchmark process may outlive ej by more than two seconds.
+void check_all_gone(const std::vector<int>& pids)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  for (const int pid : pids) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    INFO("benchmark process " << pid);
+    CHECK(wait_gone(pid, std::max(left, 0.0)));
+  }
+  for (const int pid : pids) {
+    ::kill(pid, SIGKILL); // whatever a failed check left behind
+  }
+}
+
+// The process state letter of /proc/PID/stat ('T' when stopped), or 0.
+char process_state(int pid)
+{
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() ? text[paren + 2] : '\0';
+}
+
+bool wait_state(int pid, char state, double seconds)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (process_state(pid) != state) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+std::int64_t count_events(const EjRepo& repo, const std::string& type)
+{
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(repo.db_path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* select = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT count(*) FROM events WHERE type = ?", -1, &select, nullptr) ==
+          SQLITE_OK);
+  sqlite3_bind_text(select, 1, type.c_str(), -1, SQLITE_TRANSIENT);
+  std::int64_t count = -1;
+  if (sqlite3_step(select) == SQLITE_ROW) {
+    count = sqlite3_column_int64(select, 0);
+  }
+  sqlite3_finalize(select);
+  sqlite3_close(db);
+  return count;
+}
+
+std::string status_of_run(const EjRepo& repo, int number)
+{
+  const auto runs = json::parse(repo.ok({"runs", "--json"}));
+  for (const auto& run : runs) {
+    if (run["number"] == number) {
+      return run["status"];
+    }
+  }
+  return "";
+}
+
+// From the third repeat on: a background child, and the benchmark waits for it.
+constexpr const char* k_tree_script =
+    "echo x >> count.txt; echo n=$(wc -l < count.txt); if [ $(wc -l < count.txt) -ge 3 ]; then "
+    "sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; wait; fi";
+
+} // namespace
+
+TEST_CASE("SIGHUP or SIGQUIT to ej mid-run stops the benchmark's processes and records the run interrupted")
+{
+  for (const int signal : {SIGHUP, SIGQUIT}) {
+    EjRepo repo;
+    INFO("signal " << signal);
+    repo.ok({"bench", "add", "tree", "--repeat", "50", "--metric", "n=regex:n=([0-9]+)", "--shell",
+             k_tree_script});
+    const auto ej = start_command({"sh", "-c", "exec \"$0\" run tree --quiet 2> ej.err", EJ_BINARY},
+                                  {repo.path(), {}, {}});
+    const auto pids = read_pids(repo.path() / "pids.txt", 2);
+    ::kill(ej, signal);
+    CHECK(wait_command(ej) == 128 + signal);
+    check_all_gone(pids);
+    CHECK_THAT(read_text(repo.path() / "ej.err"),
+               Catch::Contains(std::string("interrupted by SIG") + (signal == SIGHUP ? "HUP" : "QUIT")));
+    const auto run = show_run(repo, 1);
+    CHECK(run["status"] == "interrupted");
+    CHECK(samples_of(run, "n") == std::vector<double>{1, 2});
+  }
+}
+
+TEST_CASE("ej run piped into head -1 ends at SIGPIPE with its benchmark's processes, and the run interrupted")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "chatty", "--repeat", "5", "--shell",
+           "sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; while :; do echo line; sleep 0.05; done"});
+  const auto shell = start_command(
+      {"sh", "-c", "\"$0\" run chatty 2> ej.err | head -1 > head.out", EJ_BINARY}, {repo.path(), {}, {}});
+  const auto pids = read_pids(repo.path() / "pids.txt", 2);
+  CHECK(wait_command(shell) == 0); // the pipeline ends once ej does
+  check_all_gone(pids);
+  CHECK(read_text(repo.path() / "head.out") == "line\n");
+  CHECK_THAT(read_text(repo.path() / "ej.err"), Catch::Contains("interrupted by SIGPIPE"));
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
+}
+
+TEST_CASE("an ej killed with SIGKILL takes its benchmark's processes with it, a setsid escaper included")
+{
+  EjRepo repo;
+  repo.ok(
+      {"bench", "add", "tree", "--repeat", "5", "--shell",
+       "sleep 60 & echo $! >> pids.txt; setsid sleep 60 & echo $! >> pids.txt; echo $$ >> pids.txt; wait"});
+  const auto ej = start_command({EJ_BINARY, "run", "tree", "--quiet"}, {repo.path(), {}, {}});
+  const auto pids = read_pids(repo.path() / "pids.txt", 3);
+  ::kill(ej, SIGKILL);
+  CHECK(wait_command(ej) == 128 + SIGKILL);
+  check_all_gone(pids);
+  CHECK(status_of_run(repo, 1) == "interrupted");
+}
+
+TEST_CASE("leftovers that ignore SIGTERM are killed after the grace period, not piled up across repeats")
+{
+  EjRepo repo;
+  // Each repeat leaves a process that ignores SIGTERM and holds none of the benchmark's pipes; the
+  // next repeat notes any earlier one still alive.
+  repo.ok({"bench", "add", "leaky", "--repeat", "2", "--shell",
+           "for p in $(cat pids.txt 2>/dev/null); do s=$(sed -n 's/^State:[[:space:]]*\\(.\\).*/\\1/p' "
+           "/proc/$p/status "
+           "2>/dev/null); [ -n \"$s\" ] && [ \"$s\" != Z ] && echo $p >> alive.txt; done; "
+           "(trap '' TERM; exec sleep 60) > /dev/null 2>&1 & echo $! >> pids.txt"});
+  const auto result = repo.ej({"run", "leaky", "--quiet"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  const auto pids = read_pids(repo.path() / "pids.txt", 2);
+  CHECK_FALSE(std::filesystem::exists(repo.path() / "alive.txt"));
+  for (const int pid : pids) {
+    INFO("leftover " << pid);
+    CHECK_FALSE(process_alive(pid));
+    ::kill(pid, SIGKILL);
+  }
+  CHECK(show_run(repo, 1)["status"] == "finished");
+}
+
+TEST_CASE("a stdout nobody reads does not hold up the run: the timeout is enforced and the output captured")
+{
+  EjRepo repo;
+  // 300 kB fill the pipe to `sleep`, which never reads; then the benchmark hangs past its timeout.
+  repo.ok({"bench", "add", "flood", "--repeat", "1", "--timeout", "1", "--shell",
+           "head -c 300000 /dev/zero | tr '\\0' x; echo; echo done; sleep 60"});
+  const auto shell =
+      start_command({"sh", "-c", "\"$0\" run flood 2> ej.err | sleep 5", EJ_BINARY}, {repo.path(), {}, {}});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(3500);
+  std::string status;
+  while (std::chrono::steady_clock::now() < deadline && status != "timeout") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (std::filesystem::exists(repo.db_path())) {
+      status = status_of_run(repo, 1);
+    }
+  }
+  CHECK(status == "timeout");
+  wait_command(shell);
+  CHECK_THAT(read_text(repo.path() / "ej.err"), Catch::Contains("not read fast enough"));
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["outputs"]["stdout_bytes"] == 300000 + 1 + 5);
+}
+
+TEST_CASE("Ctrl-Z stops the benchmark with ej, and the repeat it interrupted is made again, not measured")
+{
+  EjRepo repo;
+  repo.ok(
+      {"bench", "add", "steady", "--repeat", "3", "--shell",
+       "echo x >> count.txt; echo $$ > bench.pid; if [ $(wc -l < count.txt) -eq 2 ]; then echo > at2.flag; "
+       "sleep 1; fi"});
+  // ej in a process group of its own, in the foreground of a real terminal, as a shell runs it.
+  int master = -1;
+  const pid_t leader = ::forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(leader >= 0);
+  if (leader == 0) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::setpgid(0, 0);
+      ::signal(SIGTTOU, SIG_IGN);
+      ::tcsetpgrp(STDIN_FILENO, ::getpgrp());
+      ::signal(SIGTTOU, SIG_DFL);
+      if (::chdir(repo.path().c_str()) == 0) {
+        ::dup2(::open("ej.err", O_WRONLY | O_CREAT | O_TRUNC, 0644), STDERR_FILENO);
+        ::execl(EJ_BINARY, EJ_BINARY, "run", "steady", "--quiet", static_cast<char*>(nullptr));
+      }
+      ::_exit(127);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0) {
+    }
+    ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
+  // The terminal's output is drained so that nothing ej prints can block on it.
+  std::thread drain([master] {
+    char buffer[4096];
+    while (::read(master, buffer, sizeof buffer) > 0) {
+    }
+  });
+  REQUIRE(wait_for_file(repo.path() / "at2.flag", 20));
+  const int bench = std::stoi(read_text(repo.path() / "bench.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const char ctrl_z = 0x1a;
+  REQUIRE(::write(master, &ctrl_z, 1) == 1);
+  int ej = 0;
+  {
+    std::ifstream stat("/proc/" + std::to_string(bench) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    char state = 0;
+    fields >> state >> ej; // state, then the parent: ej
+  }
+  CHECK(wait_state(ej, 'T', 3));
+  CHECK(wait_state(bench, 'T', 3)); // the benchmark stops with ej...
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  CHECK(process_state(bench) == 'T'); // ...and stays stopped while ej is
+  ::kill(ej, SIGCONT);
+  int status = 0;
+  while (::waitpid(leader, &status, 0) < 0) {
+  }
+  ::close(master);
+  drain.join();
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "finished");
+  CHECK(measured_repeats(run) == 3);
+  int stopped = 0;
+  for (const auto& repeat : run["repeats"]) {
+    stopped += repeat["ending"] == "stopped" ? 1 : 0;
+  }
+  CHECK(stopped == 1);
+  const auto walls = samples_of(run, "wall_s");
+  REQUIRE(walls.size() == 3);
+  CHECK(*std::max_element(walls.begin(), walls.end()) < 1.4); // the one that slept 1 s, not 2.5
+}
+
+TEST_CASE("a live run of an ej installed as ej-1.2 is not taken for abandoned by another ej, and ends once")
+{
+  EjRepo repo;
+  TempDir bin("ej-copy");
+  const auto copy = bin.path() / "ej-1.2";
+  std::filesystem::copy_file(EJ_BINARY, copy);
+  std::filesystem::permissions(copy, std::filesystem::perms::owner_all);
+  repo.ok({"bench", "add", "long", "--repeat", "10", "--shell", "echo x >> count.txt; sleep 0.1"});
+  const auto ej = start_command({copy.string(), "run", "long", "--quiet"}, {repo.path(), {}, {}});
+  REQUIRE(wait_for_file(repo.path() / "count.txt", 20));
+  repo.ok({"log"});
+  repo.ok({"fsck"});
+  CHECK(status_of_run(repo, 1) == "started");
+  CHECK(wait_command(ej) == 0);
+  CHECK(status_of_run(repo, 1) == "finished");
+  CHECK(count_events(repo, "run.finished") == 1);
+}

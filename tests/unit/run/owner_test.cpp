@@ -1,0 +1,29 @@
+#include "run/owner.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ej::run;
+
+TEST_CASE("a process is its runs' owner while it lives, and only the process that started with that pid")
+{
+  const auto ticks = process_start_ticks(::getpid());
+  REQUIRE(ticks);
+  const auto boot = boot_id();
+  REQUIRE_FALSE(boot.empty());
+  CHECK(owner_state(::getpid(), ticks, boot) == OwnerState::Running);
+  CHECK(owner_state(::getpid(), *ticks + 1, boot) == OwnerState::Gone); // the pid was reused
+  CHECK(owner_state(::getpid(), ticks, "another-boot") == OwnerState::Gone);
+  CHECK(owner_state(::getpid(), std::nullopt, boot) == OwnerState::Running); // an older ej's run
+
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK_FALSE(process_start_ticks(child));
+  CHECK(owner_state(child, std::nullopt, boot) == OwnerState::Gone);
+}
