@@ -232,6 +232,15 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   if (!options.argv.empty() || options.shell) {
     refuse_secret_arguments(d);
   }
+  // Only argv keeps bytes that are not UTF-8 ({"hex": ...}); elsewhere they would become U+FFFD.
+  bool utf8 = util::is_valid_utf8(d.shell) && util::is_valid_utf8(d.cwd);
+  for (const auto& [key, value] : d.env) {
+    utf8 = utf8 && util::is_valid_utf8(key) && util::is_valid_utf8(value);
+  }
+  if (!utf8) {
+    throw UsageError("--shell, --cwd and --env take UTF-8 text; give bytes that are not UTF-8 as an argument "
+                     "after -- (they reach the benchmark byte for byte), e.g. -- sh -c '...' sh ARG");
+  }
 }
 
 void run_bench_add(const BenchOptions& options, bool edit)

@@ -136,6 +136,11 @@ TEST_CASE("an argument that is not valid UTF-8 reaches the benchmark byte for by
   const auto definition =
       json::parse(repo.ok({"bench", "show", "b", "--json"}))["revisions"][0]["definition"];
   CHECK(definition["argv"][4] == json{{"hex", "636166e92dfffe"}});
+  // Elsewhere bytes that are not UTF-8 would be changed: refused, with the way that keeps them.
+  const auto shell = repo.ej({"bench", "add", "s", "--shell", "echo " + latin1});
+  CHECK(shell.exit_code == 2);
+  CHECK_THAT(shell.err, Catch::Contains("as an argument after --"));
+  CHECK(repo.ej({"bench", "add", "s", "--env", "X=" + latin1, "--", "true"}).exit_code == 2);
   repo.ok({"bench", "edit", "b", "--repeat", "2"});
   repo.ok({"run", "b", "--quiet"});
   CHECK(read_text(repo.path() / "arg.bin") == latin1);
