@@ -2,6 +2,9 @@
 
 #include "cli/commands.h"
 
+#include <cmath>
+#include <cstdlib>
+
 namespace ej::cli {
 
 namespace {
@@ -22,6 +25,21 @@ void one_value_per_option(CLI::App& app)
 }
 
 } // namespace
+
+const CLI::Validator& finite_number()
+{
+  static const CLI::Validator validator(
+      [](std::string& input) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(input.c_str(), &end);
+        if (end != input.c_str() && *end == '\0' && !std::isfinite(value)) {
+          return "'" + input + "' is not a finite number";
+        }
+        return {};
+      },
+      "FINITE");
+  return validator;
+}
 
 void register_commands(CLI::App& app)
 {

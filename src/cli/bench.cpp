@@ -2,11 +2,11 @@
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "core/redact.h"
 #include "core/slug.h"
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
-#include "run/environment.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -128,6 +128,33 @@ void require_inside_repository(const std::string& path, const std::string& what)
   }
 }
 
+// A definition is stored in the journal (and shared by ej sync): a secret must not be. The way
+// to give one to a benchmark is ej's own environment, which the benchmark inherits.
+void refuse_secret_variable(const std::string& name, const std::string& value)
+{
+  const bool secret_value =
+      core::redact_url_credentials(value) != value || core::redact_token_shapes(value) != value;
+  if ((core::secret_name(name) && !value.empty() && value.front() != '$') || secret_value) {
+    throw UsageError("--env {} {}, and a benchmark's definition is stored in the journal; export it in the "
+                     "shell that runs ej (the benchmark inherits ej's environment), or pass it with "
+                     "'ej run --env {}=...', which is redacted in the run's record",
+                     name, secret_value ? "holds a credential" : "looks like a secret", name);
+  }
+}
+
+// The same for the command: --password=X in the argv would be stored and shown as it is.
+void refuse_secret_arguments(const core::BenchDefinition& d)
+{
+  const auto words = d.shell.empty() ? d.argv : util::split(d.shell, ' ');
+  if (const auto problem = core::secret_argument(words)) {
+    throw UsageError(
+        "{} of the benchmark's command, and a benchmark's definition is stored in the journal; "
+        "export the secret in the shell that runs ej and let the benchmark read it from its "
+        "environment, or refer to it in a --shell command: --shell './bench --token \"$HF_TOKEN\"'",
+        *problem);
+  }
+}
+
 void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::vector<std::string>& inferred)
 {
   if (!options.argv.empty()) {
@@ -148,13 +175,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     d.env.clear();
     for (const auto& entry : options.env) {
       d.env.push_back(split_assignment(entry, "--env"));
-      // A definition is stored in the journal (and shared by ej sync): a secret must not be.
-      if (run::looks_secret(d.env.back().first) && !d.env.back().second.empty()) {
-        throw UsageError(
-            "--env {} looks like a secret, and a benchmark's definition is stored in the journal; "
-            "export it in the shell that runs ej, or pass it with 'ej run --env {}=...'",
-            d.env.back().first, d.env.back().first);
-      }
+      refuse_secret_variable(d.env.back().first, d.env.back().second);
     }
   }
   if (!options.params.empty()) {
@@ -208,6 +229,18 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     throw UsageError(
         "no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
   }
+  if (!options.argv.empty() || options.shell) {
+    refuse_secret_arguments(d);
+  }
+  // Only argv keeps bytes that are not UTF-8 ({"hex": ...}); elsewhere they would become U+FFFD.
+  bool utf8 = util::is_valid_utf8(d.shell) && util::is_valid_utf8(d.cwd);
+  for (const auto& [key, value] : d.env) {
+    utf8 = utf8 && util::is_valid_utf8(key) && util::is_valid_utf8(value);
+  }
+  if (!utf8) {
+    throw UsageError("--shell, --cwd and --env take UTF-8 text; give bytes that are not UTF-8 as an argument "
+                     "after -- (they reach the benchmark byte for byte), e.g. -- sh -c '...' sh ARG");
+  }
 }
 
 void run_bench_add(const BenchOptions& options, bool edit)
@@ -216,6 +249,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
   auto journal = open_journal(locate_workspace());
   int revision = 1;
   std::vector<std::string> inferred;
+  std::vector<std::string> damage;
   journal.write([&](store::Writer& writer) {
     inferred.clear(); // a write that is retried runs this again
     const auto existing = store::find_benchmark(journal.db(), options.name);
@@ -224,7 +258,9 @@ void run_bench_add(const BenchOptions& options, bool edit)
       if (!existing) {
         throw Error("no benchmark named '{}'; see 'ej bench list'", options.name);
       }
-      definition = core::bench_definition_from_json(existing->definition);
+      // A damaged revision is repaired by editing it: its bad settings take their defaults.
+      damage.clear();
+      definition = core::bench_definition_from_json(existing->definition, damage);
       revision = existing->revision + 1;
     } else if (existing) {
       throw Error("a benchmark named '{}' exists; change it with 'ej bench edit {} ...'", options.name,
@@ -239,24 +275,32 @@ void run_bench_add(const BenchOptions& options, bool edit)
         {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
   });
   fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
+  for (const auto& problem : damage) {
+    fmt::print("  revision {} was damaged: {}; the default is kept unless given\n", revision - 1, problem);
+  }
   for (const auto& line : inferred) {
     fmt::print("  {}\n", line);
   }
 }
 
+// The command as shown: a definition is stored byte for byte, its control characters are shown.
 std::string command_text(const core::BenchDefinition& d)
 {
   if (!d.shell.empty()) {
-    return "sh -c " + d.shell;
+    return util::visible_controls("sh -c " + d.shell);
   }
-  return util::join(d.argv, " ");
+  return util::visible_controls(util::join(d.argv, " "));
 }
 
 void print_definition(const core::BenchRevision& bench)
 {
-  const auto d = core::bench_definition_from_json(bench.definition);
+  std::vector<std::string> damage;
+  const auto d = core::bench_definition_from_json(bench.definition, damage);
   fmt::print("{} (revision {}, {})\n", paint(bench.name, Colour::Bold), bench.revision,
              util::format_utc(bench.created_ms));
+  for (const auto& problem : damage) {
+    fmt::print("  damaged:  {}; repair with 'ej bench edit {}'\n", problem, bench.name);
+  }
   fmt::print("  command:  {}\n", command_text(d));
   if (!d.cwd.empty()) {
     fmt::print("  cwd:      {}\n", d.cwd);
@@ -307,8 +351,14 @@ void run_bench_list(bool json)
     fmt::print("no benchmarks yet; register one with: ej bench add NAME --metric ... -- COMMAND ARGS\n");
   }
   for (const auto& bench : benches) {
-    const auto d = core::bench_definition_from_json(bench.definition);
-    fmt::print("{:<24} r{:<3} {}\n", paint(bench.name, Colour::Bold), bench.revision, command_text(d));
+    std::vector<std::string> damage;
+    const auto d = core::bench_definition_from_json(bench.definition, damage);
+    fmt::print("{:<24} r{:<3} {}{}\n", paint(bench.name, Colour::Bold), bench.revision, command_text(d),
+               damage.empty() ? "" : "  (damaged: see 'ej bench show " + bench.name + "')");
+    if (!damage.empty()) {
+      fmt::print(stderr, "ej: benchmark {} revision {} is damaged: {}\n", bench.name, bench.revision,
+                 fmt::join(damage, "; "));
+    }
   }
 }
 
@@ -335,7 +385,7 @@ void run_bench_show(const std::string& name, bool json)
     fmt::print("\nrevisions:\n");
     for (const auto& bench : revisions) {
       fmt::print("  r{:<3} {}  {}\n", bench.revision, util::format_utc(bench.created_ms),
-                 command_text(core::bench_definition_from_json(bench.definition)));
+                 command_text(core::readable_bench_definition(bench.definition)));
     }
   }
 }
@@ -356,21 +406,30 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_option("command", o.argv, "The command and its arguments, after --");
   command->add_option("--shell", o.shell, "Run this string with /bin/sh -c instead of an argv command");
   command->add_option("--cwd", o.cwd, "Working directory, relative to the repository root");
-  command->add_option("--env", o.env, "K=V set for the benchmark (repeatable)");
+  command->add_option("--env", o.env, "K=V set for the benchmark (repeatable; no secrets: see below)");
   command->add_option("--param", o.params, "AXIS=V1,V2,... substituted for {AXIS} (repeatable)");
   command->add_option("--warmup", o.warmup, "Unrecorded runs before measuring");
   command->add_option("--repeat", o.repeat, "Measured repeats (fixed count)");
   command->add_option("--min-repeats", o.min_repeats, "Adaptive: at least N repeats");
   command->add_option("--max-repeats", o.max_repeats, "Adaptive: at most N repeats");
-  command->add_option("--max-noise", o.max_noise, "Adaptive: stop once the primary metric's CV is under PCT");
-  command->add_option("--budget", o.budget, "Adaptive: never run longer than SECONDS");
-  command->add_option("--timeout", o.timeout, "Seconds per repeat before the benchmark is stopped");
+  command->add_option("--max-noise", o.max_noise, "Adaptive: stop once the primary metric's CV is under PCT")
+      ->check(finite_number());
+  command->add_option("--budget", o.budget, "Adaptive: never run longer than SECONDS")
+      ->check(finite_number());
+  command->add_option("--timeout", o.timeout, "Seconds per repeat before the benchmark is stopped")
+      ->check(finite_number());
   command->add_option("--metric", o.metrics, metric_help());
   command->add_option("--unit", o.units, "NAME=UNIT (repeatable)");
   command->add_option("--better", o.betters,
                       "NAME=higher|lower (repeatable; default: inferred from the unit or name)");
   command->add_option("--primary", o.primary, "The metric verdicts are about (default: the first)");
-  command->add_option("--min-effect", o.min_effect, "Smallest change in % that matters");
+  command->add_option("--min-effect", o.min_effect, "Smallest change in % that matters")
+      ->check(finite_number());
+  command->footer(
+      "A definition is stored in the journal, so a secret in it is refused: --password=X or --token X "
+      "in the command, a token or user:pw@ in a URL, --env NAME=V with a secret-looking NAME. Export "
+      "the secret and refer to it (--shell './bench --token \"$HF_TOKEN\"'), or give it to one run "
+      "with 'ej run --env'. Numbers must be finite. Control characters are shown as ␛, ␇, ...");
 }
 
 } // namespace

@@ -84,7 +84,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
     if (!bench) {
       throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
     }
-    registered = metric_specs(core::bench_definition_from_json(bench->definition));
+    registered = metric_specs(core::readable_bench_definition(bench->definition));
   }
   std::vector<measure::MetricSpec> added;
   for (const auto& text : options.metrics) {

@@ -5,12 +5,16 @@
 // One register function per command file in src/cli/.
 namespace ej::cli {
 
+// CLI11 reads "nan", "inf" and "1e999" as numbers; every numeric option of ej takes finite ones
+// (a NaN would be stored as null and make the definition unreadable).
+const CLI::Validator& finite_number();
+
 void register_init(CLI::App& app);           // init.cpp
 void register_plan(CLI::App& app);           // plan.cpp
 void register_attempt_commands(CLI::App& app); // attempt.cpp: try, status, note, attempt edit
 void register_read_commands(CLI::App& app);  // log.cpp: log, show, search
 void register_why(CLI::App& app);            // why.cpp
-void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex
+void register_maintenance(CLI::App& app);    // fsck.cpp: fsck, reindex, purge
 void register_bench(CLI::App& app);          // bench.cpp: bench add, edit, list, show
 void register_bench_test(CLI::App& bench);   // bench_test.cpp: bench test
 void register_run(CLI::App& app);            // run_command.cpp: run

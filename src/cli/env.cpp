@@ -48,7 +48,7 @@ void print_section(const std::string& prefix, const nlohmann::json& value)
       print_section(fmt::format("{}[{}]", prefix, i), value[i]);
     }
   } else if (value.is_string()) {
-    const auto text = value.get<std::string>();
+    const auto text = util::visible_controls(value.get<std::string>()); // a probe's output, shown
     if (text.find('\n') != std::string::npos) {
       fmt::print("{}:\n  {}\n", prefix, indent_continuation(util::trim(text), "  "));
     } else {
@@ -189,7 +189,8 @@ void register_env(CLI::App& app)
   add->add_option("name", add_options->name, "Probe name, e.g. pip-freeze")->required();
   add->add_option("command", add_options->argv, "The command, after --");
   add->add_option("--shell", add_options->shell, "Run this string with /bin/sh -c instead");
-  add->add_option("--timeout", add_options->timeout, "Seconds before the probe is stopped (default 20)");
+  add->add_option("--timeout", add_options->timeout, "Seconds before the probe is stopped (default 20)")
+      ->check(finite_number());
   add->callback([add_options] { run_probe_add(*add_options); });
   auto list_json = std::make_shared<bool>(false);
   auto* list = probe->add_subcommand("list", "List the probes");

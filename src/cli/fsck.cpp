@@ -1,6 +1,7 @@
 #include "store/fsck.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "store/purge.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -10,7 +11,9 @@
 
 #include <filesystem>
 
-// Journal maintenance: fsck and reindex.
+#include <algorithm>
+
+// Journal maintenance: fsck, reindex and purge.
 namespace ej::cli {
 
 namespace {
@@ -150,6 +153,39 @@ void run_reindex()
              journal.db().query_integer("SELECT count(*) FROM events"));
 }
 
+// Backups made before migrations are copies of the journal that a purge does not rewrite.
+std::vector<std::string> backups(const std::filesystem::path& ej_dir)
+{
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(ej_dir, ec)) {
+    if (entry.path().filename().string().find(".backup") != std::string::npos) {
+      found.push_back(entry.path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+void run_purge(const std::string& secret)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const auto report = store::purge_value(journal, secret);
+  fmt::print("ej: purged the value from {} event(s) and {} blob(s); the derived tables were rebuilt and "
+             "the file rewritten\n",
+             report.events, report.blobs);
+  if (!report.checkpointed) {
+    fmt::print("ej: another ej has the journal open, so its write-ahead log still holds old pages; run "
+               "'ej purge' again once it has finished\n");
+  }
+  for (const auto& backup : backups(workspace.ej_dir)) {
+    fmt::print("ej: the backup {} was not rewritten and may still hold the value; delete it\n", backup);
+  }
+  fmt::print("ej: regenerate plan documents that showed it ('ej plan render'), and rotate the secret: "
+             "anything that read it before is out of ej's reach\n");
+}
+
 } // namespace
 
 void register_maintenance(CLI::App& app)
@@ -181,6 +217,17 @@ void register_maintenance(CLI::App& app)
 
   auto* reindex = app.add_subcommand("reindex", "Rebuild every derived table from the event log");
   reindex->callback(run_reindex);
+
+  auto secret = std::make_shared<std::string>();
+  auto* purge = app.add_subcommand(
+      "purge",
+      "Remove a leaked value from every stored copy in the journal (events, blobs, outputs, snapshots)");
+  purge->add_option("--secret", *secret, "The leaked value; every occurrence becomes <redacted>")->required();
+  purge->footer(
+      "The rewrite keeps 'ej fsck --full' passing: events still replay. A journal.purged event records "
+      "how many events and blobs changed, never the value. Prefer 'read -rs V; ej purge --secret \"$V\"' "
+      "so the value stays out of your shell history.");
+  purge->callback([secret] { run_purge(*secret); });
 }
 
 } // namespace ej::cli

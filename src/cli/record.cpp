@@ -67,7 +67,7 @@ void run_record(const RecordOptions& options)
                   "direction",
                   options.bench);
     }
-    const auto specs = metric_specs(core::bench_definition_from_json(bench->definition));
+    const auto specs = metric_specs(core::readable_bench_definition(bench->definition));
     const auto unit_of = [&](const std::string& metric) -> std::string {
       if (metric == "wall_s") {
         return "s";

@@ -113,10 +113,19 @@ void run_benchmark(const RunOptions& options)
     throw UsageError("--repeat must be at least 1");
   }
   RunPlan plan;
-  plan.definition = core::bench_definition_from_json(bench->definition);
+  std::vector<std::string> damage;
+  plan.definition = core::bench_definition_from_json(bench->definition, damage);
+  if (!damage.empty()) {
+    throw Error(
+        "benchmark '{}' revision {} is damaged: {}; store a repaired revision with 'ej bench edit {}' and "
+        "those options before running it",
+        bench->name, bench->revision, fmt::join(damage, "; "), bench->name);
+  }
   plan.metrics = metric_specs(plan.definition);
   plan.combinations = core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
   plan.extra_env = parse_env(options.env);
+  journal.redactor().add_variables(plan.extra_env); // --env HF_TOKEN=... never reaches the journal
+  journal.redactor().add_variables(plan.definition.env);
   plan.work_tree = workspace.work_tree;
   plan.repeat_override = options.repeat;
   plan.echo = !options.quiet;
@@ -187,7 +196,7 @@ void run_benchmark(const RunOptions& options)
   }
   print_run_summary(journal, plan.run_number);
   if (outcome.status != "finished") {
-    throw Error("run #{} {}: {}", plan.run_number, outcome.status, outcome.reason);
+    throw Error("run #{} {}: {}", plan.run_number, outcome.status, journal.redactor().redact(outcome.reason));
   }
 }
 
@@ -201,7 +210,9 @@ void register_run(CLI::App& app)
   command->add_option("--attempt", options->attempt, "The attempt these results belong to");
   command->add_option("--param", options->params, "AXIS=V1,V2,...: run only these values (repeatable)");
   command->add_option("--repeat", options->repeat, "Repeats per combination (overrides the benchmark's policy)");
-  command->add_option("--env", options->env, "NAME=VALUE for this run (repeatable)");
+  command->add_option(
+      "--env", options->env,
+      "NAME=VALUE for this run (repeatable); a secret-named one is redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
   command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
   command->callback([options] { run_benchmark(*options); });

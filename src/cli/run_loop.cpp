@@ -310,7 +310,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       last = launcher.run();
       writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
-        const auto err_tail = last_lines(last.err.text(), 3);
+        const auto err_tail = last_lines(journal.redactor().redact(last.err.text()), 3); // whole, then cut
         stop(status_for(last.ending), fmt::format("warmup {}{} {}{}", warm + 1, where, run::describe(last),
                                                   err_tail.empty() ? "" : ": " + err_tail));
       }
@@ -329,7 +329,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       ++outcome.repeats;
       if (!last.succeeded()) {
         writer.add(std::move(record));
-        const auto err_tail = last_lines(last.err.text(), 3);
+        const auto err_tail = last_lines(journal.redactor().redact(last.err.text()), 3); // whole, then cut
         stop(status_for(last.ending), fmt::format("repeat {}{} {}{}", repeat + 1, where, run::describe(last),
                                                   err_tail.empty() ? "" : ": " + err_tail));
         break;

@@ -29,7 +29,10 @@ run::ProbeSpec probe_from_json(const std::string& name, const nlohmann::json& de
     probe.shell = shell;
   }
   probe.cwd = work_tree;
-  probe.timeout_s = definition.value("timeout_s", probe.timeout_s);
+  if (const auto timeout = definition.find("timeout_s");
+      timeout != definition.end() && timeout->is_number()) {
+    probe.timeout_s = timeout->get<double>(); // a damaged (null) timeout keeps the default
+  }
   return probe;
 }
 

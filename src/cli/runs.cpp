@@ -191,10 +191,11 @@ void show_run(const std::string& id, bool output, bool json)
       const auto cut = run->outputs.value(key, std::uint64_t{0});
       return cut > 0 ? fmt::format(" ({} bytes cut from the middle)", cut) : std::string();
     };
+    // A stored output is shown, not replayed: its control characters cannot drive the terminal.
     fmt::print("\n--- stdout of the last repeat{} ---\n{}", cut_note("stdout_cut_bytes"),
-               blob_text("stdout_blob"));
+               util::visible_controls(blob_text("stdout_blob")));
     fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"),
-               blob_text("stderr_blob"));
+               util::visible_controls(blob_text("stderr_blob")));
   }
 }
 

@@ -1,8 +1,55 @@
 #include "core/bench_definition.h"
 
 #include "util/error.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
 
 namespace ej::core {
+
+namespace {
+
+// JSON holds UTF-8 only. An argument that is not valid UTF-8 (a Latin-1 file name, raw bytes) is
+// stored as {"hex": "..."} so that the benchmark receives it byte for byte, never with U+FFFD.
+nlohmann::json argument_json(const std::string& arg)
+{
+  if (util::is_valid_utf8(arg)) {
+    return arg;
+  }
+  constexpr std::string_view digits = "0123456789abcdef";
+  std::string hex;
+  for (const char c : arg) {
+    hex += digits[static_cast<unsigned char>(c) >> 4];
+    hex += digits[static_cast<unsigned char>(c) & 0xf];
+  }
+  return {{"hex", hex}};
+}
+
+std::string argument_from_json(const nlohmann::json& json)
+{
+  if (json.is_string()) {
+    return json.get<std::string>();
+  }
+  const auto hex = json.at("hex").get<std::string>();
+  const auto value = [](char c) -> int {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  std::string arg;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    const int high = value(hex[i]);
+    const int low = value(hex[i + 1]);
+    if (high < 0 || low < 0) {
+      throw std::invalid_argument("an argument's hex bytes are malformed");
+    }
+    arg += static_cast<char>(high * 16 + low);
+  }
+  return arg;
+}
+
+} // namespace
 
 nlohmann::json to_json(const BenchDefinition& definition)
 {
@@ -15,32 +62,64 @@ nlohmann::json to_json(const BenchDefinition& definition)
     env.push_back({{"name", key}, {"value", value}});
   }
   const auto& p = definition.policy;
+  nlohmann::json argv = nlohmann::json::array();
+  for (const auto& arg : definition.argv) {
+    argv.push_back(argument_json(arg));
+  }
   return {
-    {"argv", definition.argv},
-    {"shell", definition.shell},
-    {"cwd", definition.cwd},
-    {"env", env},
-    {"params", params},
-    {"policy",
-     {{"warmup", p.warmup},
-      {"repeat", p.repeat},
-      {"adaptive", p.adaptive},
-      {"min_repeats", p.min_repeats},
-      {"max_repeats", p.max_repeats},
-      {"max_noise_pct", p.max_noise_pct},
-      {"budget_s", p.budget_s}}},
-    {"timeout_s", definition.timeout_s},
-    {"metrics", definition.metrics},
-    {"primary", definition.primary},
-    {"min_effect_pct", definition.min_effect_pct},
+      {"argv", argv},
+      {"shell", definition.shell},
+      {"cwd", definition.cwd},
+      {"env", env},
+      {"params", params},
+      {"policy",
+       {{"warmup", p.warmup},
+        {"repeat", p.repeat},
+        {"adaptive", p.adaptive},
+        {"min_repeats", p.min_repeats},
+        {"max_repeats", p.max_repeats},
+        {"max_noise_pct", p.max_noise_pct},
+        {"budget_s", p.budget_s}}},
+      {"timeout_s", definition.timeout_s},
+      {"metrics", definition.metrics},
+      {"primary", definition.primary},
+      {"min_effect_pct", definition.min_effect_pct},
   };
 }
 
-BenchDefinition bench_definition_from_json(const nlohmann::json& json)
+namespace {
+
+// A stored number that is missing takes the default; one that is not a finite number (a NaN that
+// an older ej let through is stored as null) takes the default too, and is described.
+template <typename T>
+T number(const nlohmann::json& object, const char* key, T fallback, const char* option,
+         std::vector<std::string>& problems)
+{
+  const auto it = object.find(key);
+  if (it == object.end()) {
+    return fallback;
+  }
+  if (!it->is_number() || !std::isfinite(it->get<double>())) {
+    problems.push_back(
+        fmt::format("{} is {}, not a finite number (set it with {})", key, it->dump(), option));
+    return fallback;
+  }
+  return it->get<T>();
+}
+
+} // namespace
+
+BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vector<std::string>& problems)
 {
   BenchDefinition definition;
+  if (!json.is_object()) {
+    problems.push_back(fmt::format("the definition is {}, not an object", json.type_name()));
+    return definition;
+  }
   try {
-    definition.argv = json.value("argv", std::vector<std::string>{});
+    for (const auto& arg : json.value("argv", nlohmann::json::array())) {
+      definition.argv.push_back(argument_from_json(arg));
+    }
     definition.shell = json.value("shell", "");
     definition.cwd = json.value("cwd", "");
     for (const auto& entry : json.value("env", nlohmann::json::array())) {
@@ -51,19 +130,38 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json)
     }
     const auto policy = json.value("policy", nlohmann::json::object());
     auto& p = definition.policy;
-    p.warmup = policy.value("warmup", p.warmup);
-    p.repeat = policy.value("repeat", p.repeat);
+    p.warmup = number(policy, "warmup", p.warmup, "--warmup", problems);
+    p.repeat = number(policy, "repeat", p.repeat, "--repeat", problems);
     p.adaptive = policy.value("adaptive", p.adaptive);
-    p.min_repeats = policy.value("min_repeats", p.min_repeats);
-    p.max_repeats = policy.value("max_repeats", p.max_repeats);
-    p.max_noise_pct = policy.value("max_noise_pct", p.max_noise_pct);
-    p.budget_s = policy.value("budget_s", p.budget_s);
-    definition.timeout_s = json.value("timeout_s", 0.0);
+    p.min_repeats = number(policy, "min_repeats", p.min_repeats, "--min-repeats", problems);
+    p.max_repeats = number(policy, "max_repeats", p.max_repeats, "--max-repeats", problems);
+    p.max_noise_pct = number(policy, "max_noise_pct", p.max_noise_pct, "--max-noise", problems);
+    p.budget_s = number(policy, "budget_s", p.budget_s, "--budget", problems);
+    definition.timeout_s = number(json, "timeout_s", 0.0, "--timeout", problems);
     definition.metrics = json.value("metrics", nlohmann::json::array());
     definition.primary = json.value("primary", "");
-    definition.min_effect_pct = json.value("min_effect_pct", 0.0);
-  } catch (const nlohmann::json::exception& error) {
-    throw Error("a stored benchmark definition is malformed ({}); run 'ej fsck'", error.what());
+    definition.min_effect_pct = number(json, "min_effect_pct", 0.0, "--min-effect", problems);
+  } catch (const std::exception& error) { // a JSON type error, malformed hex bytes
+    problems.push_back(error.what());
+  }
+  return definition;
+}
+
+BenchDefinition readable_bench_definition(const nlohmann::json& json)
+{
+  std::vector<std::string> problems;
+  return bench_definition_from_json(json, problems);
+}
+
+BenchDefinition bench_definition_from_json(const nlohmann::json& json)
+{
+  std::vector<std::string> problems;
+  auto definition = bench_definition_from_json(json, problems);
+  if (!problems.empty()) {
+    throw Error(
+        "the stored benchmark definition is damaged: {}; store a repaired revision with 'ej bench edit "
+        "NAME' and those options",
+        fmt::join(problems, "; "));
   }
   return definition;
 }

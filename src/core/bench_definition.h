@@ -42,7 +42,14 @@ struct BenchDefinition {
 };
 
 nlohmann::json to_json(const BenchDefinition& definition);
+// Throws ej::Error naming what is damaged (a number stored as null, a field of the wrong type).
 BenchDefinition bench_definition_from_json(const nlohmann::json& json);
+// Tolerant: damaged fields take their defaults and are described in `problems`, so that a bad
+// stored revision can still be listed, shown and repaired by `ej bench edit`.
+BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vector<std::string>& problems);
+// Tolerant, for readers of metrics and verdict settings: damage is reported where the benchmark is
+// listed, shown or run, not by every reader of results.
+BenchDefinition readable_bench_definition(const nlohmann::json& json);
 
 // One combination of axis values, e.g. {variant: fused, hidden: 4096}.
 using ParamValues = std::map<std::string, std::string>;

@@ -104,7 +104,7 @@ PrimaryMetric primary_metric(store::Journal& journal, const std::string& bench)
   if (!definition_row) {
     return primary;
   }
-  const auto definition = core::bench_definition_from_json(definition_row->definition);
+  const auto definition = core::readable_bench_definition(definition_row->definition);
   primary.name = definition.primary.empty() ? "wall_s" : definition.primary;
   primary.unit = primary.name == "wall_s" ? "s" : "";
   for (const auto& spec : metric_specs(definition)) {

@@ -190,7 +190,7 @@ const MetricRules& Reader::rules(const std::string& bench, int revision)
     MetricRules rules;
     rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
     if (const auto row = store::find_bench_revision(m_journal.db(), bench, revision)) {
-      rules = rules_of(core::bench_definition_from_json(row->definition));
+      rules = rules_of(core::readable_bench_definition(row->definition));
     }
     found = m_rules.emplace(key, std::move(rules)).first;
   }

@@ -1,5 +1,7 @@
 #include "render/markdown_escape.h"
 
+#include "util/strings.h"
+
 #include <vector>
 
 namespace ej::render {
@@ -108,6 +110,8 @@ void escape_line(std::string_view line, bool escape_hash, std::string& out)
 
 std::string escape_table_cell(std::string_view text)
 {
+  const auto visible = util::visible_controls(text, true); // ESC, BEL, ... shown, never sent
+  text = visible;
   std::string joined;
   const auto lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -133,6 +137,8 @@ std::string escape_table_cell(std::string_view text)
 
 std::string escape_markdown_inline(std::string_view text)
 {
+  const auto visible = util::visible_controls(text, true); // ESC, BEL, ... shown, never sent
+  text = visible;
   std::string out;
   for (const auto raw : split_lines(text)) {
     const auto line = trim_blanks(raw);
@@ -149,6 +155,8 @@ std::string escape_markdown_inline(std::string_view text)
 
 std::string escape_markdown_line(std::string_view text)
 {
+  const auto visible = util::visible_controls(text, true); // ESC, BEL, ... shown, never sent
+  text = visible;
   std::string joined;
   for (const auto raw : split_lines(text)) {
     const auto line = trim_blanks(raw);

@@ -1,5 +1,7 @@
 #include "run/environment.h"
 
+#include "core/redact.h"
+
 #include "run/nvml.h"
 #include "run/process.h"
 #include "util/fs.h"
@@ -22,7 +24,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int k_snapshot_schema = 1;
-constexpr std::string_view k_redacted = "<redacted>";
 
 std::string read_text(const std::filesystem::path& path)
 {
@@ -132,43 +133,12 @@ std::vector<std::string> default_variable_patterns()
           "SGLANG_*", "FLASHINFER_*", "OMP_*",    "LD_LIBRARY_PATH", "PATH"};
 }
 
-bool looks_secret(std::string_view name)
-{
-  for (const std::string_view word : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"}) {
-    if (util::contains_ci(name, word)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string redact_url_credentials(std::string_view text)
-{
-  std::string result;
-  std::size_t done = 0;
-  for (std::size_t scheme = text.find("://"); scheme != std::string_view::npos;
-       scheme = text.find("://", done)) {
-    const std::size_t start = scheme + 3;
-    const std::size_t end = text.find_first_of("/ \t\n\"'", start);
-    const std::string_view authority = text.substr(start, end == std::string_view::npos ? end : end - start);
-    const std::size_t at = authority.rfind('@');
-    result.append(text.substr(done, start - done));
-    done = start;
-    if (at != std::string_view::npos) {
-      result.append(k_redacted);
-      done = start + at;
-    }
-  }
-  result.append(text.substr(done));
-  return result;
-}
-
 std::string redact(std::string_view name, std::string_view value)
 {
-  if (looks_secret(name)) {
-    return std::string(k_redacted);
+  if (core::secret_name(name)) {
+    return std::string(core::k_redacted);
   }
-  return redact_url_credentials(value);
+  return core::redact_token_shapes(core::redact_url_credentials(value));
 }
 
 json select_variables(const std::vector<std::string>& environment, const EnvOptions& options)
@@ -203,9 +173,9 @@ json run_probe(const ProbeSpec& probe)
   const ProcessResult result = run_process(spec);
 
   json entry;
-  entry["command"] = redact_url_credentials(command_text(probe));
+  entry["command"] = command_text(probe);
   entry["exit_code"] = result.ending == Ending::Exited ? json(result.exit_code) : json(nullptr);
-  entry["output"] = util::sanitize_utf8(redact_url_credentials(result.out.text()));
+  entry["output"] = util::sanitize_utf8(result.out.text());
   entry["error"] = nullptr;
   if (!result.succeeded()) {
     std::string error = describe(result);
@@ -215,7 +185,7 @@ json run_probe(const ProbeSpec& probe)
                !stderr_line.empty()) {
       error += ": " + stderr_line;
     }
-    entry["error"] = util::sanitize_utf8(redact_url_credentials(error));
+    entry["error"] = util::sanitize_utf8(error);
   }
   return entry;
 }
@@ -240,6 +210,12 @@ EnvSnapshot capture_environment(const EnvOptions& options)
     fp["probes"][probe.name] = run_probe(probe);
   }
   snapshot.readings = {{"gpus", std::move(gpus.readings)}};
+  // What a probe printed may hold a secret of this environment (echo $HF_TOKEN): hidden by value.
+  auto redactor = core::Redactor();
+  redactor.add_environment(environment);
+  redactor.add_variables(options.overrides);
+  redactor.redact_json(fp);
+  redactor.redact_json(snapshot.readings);
   return snapshot;
 }
 

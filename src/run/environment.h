@@ -55,13 +55,9 @@ EnvSnapshot capture_environment(const EnvOptions& options);
 // sha256 of fingerprint.dump(): equal ids mean identical environments.
 std::string fingerprint_id(const EnvSnapshot& snapshot);
 
-// True when the name suggests a secret (TOKEN, SECRET, PASSWORD, PASSWD, KEY, CREDENTIAL,
-// AUTH, any case).
-bool looks_secret(std::string_view name);
-// "<redacted>" for a secret name; otherwise the value with URL credentials removed
-// ("https://user:pw@host" -> "https://<redacted>@host").
+// "<redacted>" for a secret name (core::secret_name); otherwise the value with URL credentials and
+// token shapes removed.
 std::string redact(std::string_view name, std::string_view value);
-std::string redact_url_credentials(std::string_view text);
 
 // The environment variables (NAME -> value, redacted) matching the patterns or names, with the
 // overrides applied on top of `environment` ("K=V" entries, as in environ).

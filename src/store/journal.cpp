@@ -4,6 +4,7 @@
 #include "store/schema.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/strings.h"
 #include "util/time.h"
 #include "util/ulid.h"
 
@@ -16,6 +17,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+
+#include <algorithm>
 
 namespace ej::store {
 
@@ -276,10 +279,25 @@ Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
   return {std::move(db), std::move(replica), std::move(rewound)};
 }
 
+// A journal reached through a symlink is somewhere the user may not know of (another repository's
+// journal, a shared disk): ej refuses it rather than write there.
+void refuse_symlinks(const std::filesystem::path& ej_dir)
+{
+  for (const auto& path : {ej_dir, journal_file(ej_dir)}) {
+    std::error_code ec;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) {
+      throw Error("{} is a symbolic link (to {}); ej keeps its journal in a real directory: replace the link "
+                  "by the directory or file it points to (or move that here), then run ej again",
+                  path.string(), std::filesystem::read_symlink(path, ec).string());
+    }
+  }
+}
+
 } // namespace
 
 Journal Journal::create(const std::filesystem::path& ej_dir)
 {
+  refuse_symlinks(ej_dir);
   std::error_code ec;
   std::filesystem::create_directories(ej_dir, ec);
   if (ec) {
@@ -290,6 +308,7 @@ Journal Journal::create(const std::filesystem::path& ej_dir)
 
 Journal Journal::open(const std::filesystem::path& ej_dir)
 {
+  refuse_symlinks(ej_dir);
   std::error_code ec;
   if (!std::filesystem::exists(journal_file(ej_dir), ec)) {
     throw Error("no journal here ({} does not exist); run 'ej init' first", journal_file(ej_dir).string());
@@ -345,6 +364,37 @@ std::optional<std::string> Journal::blob(const std::string& hash)
   return select.blob(0);
 }
 
+namespace {
+
+// Text in the journal is shown on terminals and in documents: an ESC or BEL in a title, a reason
+// or a line a benchmark printed is stored in its visible form (util::visible_controls). A
+// benchmark's definition is what ej executes, byte for byte, and stays as it was given.
+void make_controls_visible(nlohmann::json& value)
+{
+  if (value.is_string()) {
+    auto& text = value.get_ref<std::string&>();
+    const bool has_control = std::any_of(text.begin(), text.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return (u < 0x20 && u != '\n' && u != '\t') || u == 0x7f || u == 0xc2;
+    });
+    if (has_control) {
+      text = util::visible_controls(text);
+    }
+  } else if (value.is_array()) {
+    for (auto& item : value) {
+      make_controls_visible(item);
+    }
+  } else if (value.is_object()) {
+    for (auto& [key, member] : value.items()) {
+      if (key != "definition") {
+        make_controls_visible(member);
+      }
+    }
+  }
+}
+
+} // namespace
+
 Event Writer::append(const std::string& type, nlohmann::json payload)
 {
   auto& db = m_journal.m_db;
@@ -355,6 +405,8 @@ Event Writer::append(const std::string& type, nlohmann::json payload)
   event.lamport = db.query_integer("SELECT coalesce(max(lamport), 0) + 1 FROM events");
   event.type = type;
   event.payload = std::move(payload);
+  m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written
+  make_controls_visible(event.payload);
   auto insert = db.prepare("INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, event.id)
@@ -370,8 +422,10 @@ Event Writer::append(const std::string& type, nlohmann::json payload)
   return event;
 }
 
-std::string Writer::put_blob(std::string_view content)
+std::string Writer::put_blob(std::string_view raw)
 {
+  const auto redacted = m_journal.m_redactor.redact(raw);
+  const std::string_view content = redacted;
   const auto hash = util::sha256_hex(content);
   auto insert = m_journal.m_db.prepare("INSERT OR IGNORE INTO blobs(hash, size, content) VALUES (?, ?, ?)");
   insert.bind(1, hash).bind(2, static_cast<std::int64_t>(content.size())).bind_blob(3, content).run();

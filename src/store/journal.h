@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/redact.h"
 #include "store/database.h"
 #include "store/event.h"
 
@@ -48,6 +49,10 @@ public:
 
   std::optional<std::string> blob(const std::string& hash);
 
+  // Every event payload and blob is redacted with this before it is written: the secret-named
+  // variables of ej's environment, and whatever a command adds (ej run --env HF_TOKEN=...).
+  core::Redactor& redactor() { return m_redactor; }
+
   Journal(Database db, std::string replica_id, std::optional<std::string> read_only_reason)
     : m_db(std::move(db)), m_replica_id(std::move(replica_id)), m_read_only_reason(std::move(read_only_reason))
   {
@@ -60,6 +65,7 @@ private:
   Database m_db;
   std::string m_replica_id;
   std::optional<std::string> m_read_only_reason;
+  core::Redactor m_redactor = core::Redactor::from_environment();
 };
 
 std::filesystem::path journal_file(const std::filesystem::path& ej_dir);

@@ -186,23 +186,30 @@ void attempt_edited(Database& db, const Event& event)
   refresh_search(db, number);
 }
 
+// A purge rewrote stored copies of a value; the event only records that it happened.
+void journal_purged(Database&, const Event&) {}
+
 using Applier = std::function<void(Database&, const Event&)>;
 
 const std::map<std::string, Applier, std::less<>>& appliers()
 {
   static const std::map<std::string, Applier, std::less<>> table = {
-    {"plan.created", plan_created},       {"plan.edited", plan_edited},
-    {"attempt.created", attempt_created}, {"attempt.status", attempt_status},
-    {"attempt.note", attempt_note},       {"attempt.edited", attempt_edited},
-    {"bench.added", projection::bench_revision},
-    {"bench.edited", projection::bench_revision},
-    {"probe.added", projection::probe_added},
-    {"probe.removed", projection::probe_removed},
-    {"run.started", projection::run_started},
-    {"run.repeats", projection::run_repeats},
-    {"run.finished", projection::run_finished},
-    {"run.imported", projection::run_imported},
-    {"baseline.pinned", projection::baseline_pinned},
+      {"plan.created", plan_created},
+      {"plan.edited", plan_edited},
+      {"attempt.created", attempt_created},
+      {"attempt.status", attempt_status},
+      {"attempt.note", attempt_note},
+      {"attempt.edited", attempt_edited},
+      {"bench.added", projection::bench_revision},
+      {"bench.edited", projection::bench_revision},
+      {"probe.added", projection::probe_added},
+      {"probe.removed", projection::probe_removed},
+      {"run.started", projection::run_started},
+      {"run.repeats", projection::run_repeats},
+      {"run.finished", projection::run_finished},
+      {"run.imported", projection::run_imported},
+      {"baseline.pinned", projection::baseline_pinned},
+      {"journal.purged", journal_purged},
   };
   return table;
 }

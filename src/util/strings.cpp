@@ -146,4 +146,31 @@ std::vector<std::string> lines(std::string_view text)
   return parts;
 }
 
+std::string visible_controls(std::string_view text, bool keep_cr)
+{
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool line_end = c == '\r' && (keep_cr || (i + 1 < text.size() && text[i + 1] == '\n'));
+    if ((c < 0x20 && c != '\n' && c != '\t' && !line_end) || c == 0x7f) {
+      const unsigned picture = c == 0x7f ? 0x2421 : 0x2400 + c; // U+2400..U+241F, U+2421
+      out += static_cast<char>(0xe0 | (picture >> 12));
+      out += static_cast<char>(0x80 | ((picture >> 6) & 0x3f));
+      out += static_cast<char>(0x80 | (picture & 0x3f));
+    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      constexpr std::string_view hex = "0123456789abcdef";
+      const auto code = static_cast<unsigned char>(text[i + 1]);
+      out += "\\u00";
+      out += hex[code >> 4];
+      out += hex[code & 0xf];
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 } // namespace ej::util

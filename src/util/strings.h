@@ -14,6 +14,11 @@ bool contains_ci(std::string_view haystack, std::string_view needle);
 bool is_valid_utf8(std::string_view text);
 // Replaces invalid UTF-8 sequences by U+FFFD so that JSON output never fails.
 std::string sanitize_utf8(std::string_view text);
+// Control characters made visible, so that text from a user or a program cannot drive the
+// terminal (ESC sequences, BEL) or hide in a document: every C0 control except "\n", "\t" and
+// the "\r" of "\r\n" (every "\r" when keep_cr), and DEL, become their Unicode control pictures (ESC -> U+241B
+// "␛", BEL -> U+2407 "␇", DEL -> U+2421 "␡"); C1 controls (U+0080..U+009F) become "\u009b" etc.
+std::string visible_controls(std::string_view text, bool keep_cr = false);
 // The first line of a text, shortened to max_chars (on a character boundary) with "...".
 std::string first_line(std::string_view text, std::size_t max_chars);
 std::vector<std::string> lines(std::string_view text);

@@ -28,3 +28,13 @@ TEST_CASE("first_line cuts on a character boundary")
   CHECK(first_line("one\ntwo", 10) == "one");
   CHECK(first_line("\xC3\xA9\xC3\xA9\xC3\xA9", 3) == "\xC3\xA9...");
 }
+
+TEST_CASE("control characters are made visible, newlines, tabs and CRLF kept")
+{
+  CHECK(ej::util::visible_controls("a\x1b[31mb\x07") == "a\xe2\x90\x9b[31mb\xe2\x90\x87");
+  CHECK(ej::util::visible_controls("x\ry\r\nz\tw\n") == "x\xe2\x90\x8dy\r\nz\tw\n");
+  CHECK(ej::util::visible_controls("x\ry", true) == "x\ry");
+  CHECK(ej::util::visible_controls(std::string("nul\0del\x7f", 8)) == "nul\xe2\x90\x80"
+                                                                      "del\xe2\x90\xa1");
+  CHECK(ej::util::visible_controls("csi \xc2\x9b, degree \xc2\xb0") == "csi \\u009b, degree \xc2\xb0");
+}
