@@ -66,6 +66,7 @@ void run_try(const TryOptions& options)
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   int number = 0;
+  const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
     if (!store::find_plan(journal.db(), options.plan)) {
       throw Error("no plan named '{}'; create it with 'ej plan new {} --title ...' or see 'ej plan list'",
@@ -75,7 +76,7 @@ void run_try(const TryOptions& options)
       require_attempt(journal, link["to"].get<int>());
     }
     number = store::next_attempt_number(journal.db());
-    const auto git = capture_git_context(writer, workspace);
+    const auto git = store_code_state(writer, code_state);
     writer.append("attempt.created", {{"attempt", number},
                                       {"plan", options.plan},
                                       {"title", title},
@@ -108,10 +109,11 @@ void run_status(const StatusOptions& options)
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   std::string previous;
+  const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
     const auto attempt = require_attempt(journal, number);
     previous = core::to_string(attempt.status);
-    const auto git = capture_git_context(writer, workspace);
+    const auto git = store_code_state(writer, code_state);
     writer.append("attempt.status", {{"attempt", number},
                                      {"status", core::to_string(*status)},
                                      {"reason", reason},

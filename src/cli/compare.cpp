@@ -233,8 +233,9 @@ void run_judge(const JudgeOptions& options)
   if (!options.apply) {
     return;
   }
+  const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
-    const auto git = capture_git_context(writer, workspace);
+    const auto git = store_code_state(writer, code_state);
     writer.append("attempt.status", {{"attempt", number},
                                      {"status", core::to_string(proposal.status)},
                                      {"reason", proposal.reason},

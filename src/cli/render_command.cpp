@@ -5,6 +5,7 @@
 #include "render/regions.h"
 #include "render/template_engine.h"
 #include "render/templates.h"
+#include "store/document_regions.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -60,24 +61,35 @@ std::filesystem::path document_path(const Workspace& workspace, const std::strin
   return full;
 }
 
-std::filesystem::path hashes_file(const Workspace& workspace)
+// ej before schema 3 kept the region hashes in ej_dir/documents.json, read-modified-written
+// without a lock; they move into the journal the first time a document is rendered.
+void import_legacy_hashes(const Workspace& workspace, store::Journal& journal)
 {
-  return workspace.ej_dir / "documents.json";
-}
-
-// The hashes of the regions ej last wrote, per document (relative path): how a hand edit is told.
-nlohmann::json load_hashes(const Workspace& workspace)
-{
-  const auto text = util::read_file(hashes_file(workspace));
-  if (!text) {
-    return nlohmann::json::object();
+  const auto legacy = workspace.ej_dir / "documents.json";
+  const auto text = util::read_file(legacy);
+  if (!text || journal.read_only_reason()) {
+    return;
   }
+  nlohmann::json all;
   try {
-    return nlohmann::json::parse(*text);
+    all = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception&) {
-    throw Error("{} is damaged; delete it (ej then treats every region as edited: render with --force once)",
-                hashes_file(workspace).string());
+    all = nlohmann::json::object(); // damaged: every region then counts as edited, said by render
   }
+  store::WriteTransaction transaction(journal.db());
+  for (const auto& [doc, hashes] : all.items()) {
+    if (hashes.is_object() && store::load_document_regions(journal.db(), doc).empty()) {
+      store::RegionHashes regions;
+      for (const auto& [region, hash] : hashes.items()) {
+        if (hash.is_string()) {
+          regions.emplace(region, hash.get<std::string>());
+        }
+      }
+      store::save_document_regions(journal.db(), doc, regions);
+    }
+  }
+  transaction.commit();
+  std::filesystem::remove(legacy);
 }
 
 std::string template_text(const RenderOptions& options, std::string& name)
@@ -194,11 +206,8 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
       text, data->data, std::filesystem::path(name).filename().string(), template_options);
   out.svg = render::render_chart_svg(data->chart);
   out.existing = util::read_file(out.doc);
-  const auto all_hashes = load_hashes(workspace);
-  std::map<std::string, std::string> stored;
-  if (all_hashes.contains(out.relative)) {
-    stored = all_hashes[out.relative].get<std::map<std::string, std::string>>();
-  }
+  import_legacy_hashes(workspace, journal);
+  const auto stored = store::load_document_regions(journal.db(), out.relative);
   out.merged = render::merge_document(out.existing, rendered, stored, options.force, out.relative);
   if (afterwards == DataAfterwards::KeepUntilExit) {
     keep_until_exit(std::move(data));
@@ -206,8 +215,11 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
   return out;
 }
 
-void write_document(const Workspace& workspace, const Rendered& r)
+void write_document(store::Journal& journal, const Rendered& r)
 {
+  if (journal.read_only_reason()) {
+    throw Error("{}", *journal.read_only_reason());
+  }
   std::error_code ec;
   for (const auto& path : {r.doc, r.chart}) {
     if (std::filesystem::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) {
@@ -219,11 +231,13 @@ void write_document(const Workspace& workspace, const Rendered& r)
   if (ec) {
     throw Error("cannot create {}: {}", r.doc.parent_path().string(), ec.message());
   }
+  // The files and their hashes under the journal's write lock: two renders of one document
+  // cannot interleave, and renders of different documents never lose each other's hashes.
+  store::WriteTransaction transaction(journal.db());
   util::write_file_atomic(r.doc, r.merged.document);
   util::write_file_atomic(r.chart, r.svg);
-  auto hashes = load_hashes(workspace);
-  hashes[r.relative] = r.merged.hashes;
-  util::write_file_atomic(hashes_file(workspace), hashes.dump(2) + "\n");
+  store::save_document_regions(journal.db(), r.relative, r.merged.hashes);
+  transaction.commit();
 }
 
 void run_render(const RenderOptions& options)
@@ -250,7 +264,7 @@ void run_render(const RenderOptions& options)
                r.relative, options.slug, !doc_ok ? "the document differs" : "the chart differs");
     throw ExitCode{1};
   }
-  write_document(workspace, r);
+  write_document(journal, r);
   fmt::print("wrote {} and {}\n", r.relative, r.chart.filename().string());
 }
 

@@ -135,9 +135,10 @@ void run_benchmark(const RunOptions& options)
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
   const auto snapshot = run::capture_environment(environment_options(journal, plan));
+  const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
     plan.run_number = store::next_run_number(journal.db());
-    const auto git = capture_git_context(writer, workspace);
+    const auto git = store_code_state(writer, code_state);
     writer.append("run.started", {{"run", plan.run_number},
                                   {"bench", bench->name},
                                   {"revision", bench->revision},

@@ -112,6 +112,20 @@ public:
     if (util::monotonic_ns() - m_last_try >= k_flush_interval_ns) {
       try_flush();
     }
+    // Kept in memory while the journal refuses them, but not without end: past the bound the run
+    // stops at once, saying what is kept.
+    if (m_pending.size() > k_max_pending) {
+      throw Error("the journal has refused every write for a while ({}); ej stops measuring: {}",
+                  m_last_error, kept_so_far());
+    }
+  }
+
+  // "120 repeats of run #4 are in the journal; the 300 measured since could not be written".
+  std::string kept_so_far() const
+  {
+    return fmt::format(
+        "{} repeat(s) of run #{} are in the journal; the {} measured after them could not be written",
+        m_written, m_run, m_pending.size());
   }
 
   // Writes everything pending; throws when the journal refuses (the end of a run).
@@ -127,6 +141,7 @@ public:
     json payload = {{"run", m_run}};
     payload["repeats"] = std::move(repeats);
     m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
+    m_written += m_pending.size();
     m_pending.clear(); // only once written: a refused write keeps them for the next try
     m_last_try = util::monotonic_ns();
   }
@@ -140,6 +155,7 @@ private:
     try {
       flush();
     } catch (const Error& error) {
+      m_last_error = error.what();
       m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
       if (!m_warned) {
         m_warned = true;
@@ -153,7 +169,10 @@ private:
 
   store::Journal& m_journal;
   int m_run;
+  static constexpr std::size_t k_max_pending = 100'000;
   std::vector<PendingRepeat> m_pending;
+  std::size_t m_written = 0;
+  std::string m_last_error;
   std::int64_t m_last_try = util::monotonic_ns();
   bool m_warned = false;
 };
@@ -378,7 +397,13 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   if (run::InterruptGuard::interrupted() && outcome.status == "finished") {
     stop("interrupted", "interrupted after the last repeat had finished; its samples are kept");
   }
-  writer.flush();
+  try {
+    writer.flush();
+  } catch (const Error& error) {
+    // Said exactly: what is in the journal, what is not (the run's ending cannot be written either).
+    throw Error("{}; {}. The run stays 'started' until an ej that can write marks it interrupted",
+                error.what(), writer.kept_so_far());
+  }
   if (index > 0) {
     outcome.last_stdout = last.out.text();
     outcome.last_stderr = last.err.text();

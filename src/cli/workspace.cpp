@@ -70,13 +70,18 @@ store::Journal open_journal(const Workspace& workspace)
   return journal;
 }
 
-core::GitContext capture_git_context(store::Writer& writer, const Workspace& workspace)
+git::CodeState read_code_state(const Workspace& workspace)
 {
-  auto state = git::read_code_state(workspace.work_tree);
-  if (state.context.dirty && !state.diff_text.empty()) {
-    state.context.diff_blob = writer.put_blob(state.diff_text);
+  return git::read_code_state(workspace.work_tree);
+}
+
+core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state)
+{
+  auto context = state.context;
+  if (context.dirty && !state.diff_text.empty()) {
+    context.diff_blob = writer.put_blob(state.diff_text);
   }
-  return state.context;
+  return context;
 }
 
 int parse_attempt_number(std::string_view text)

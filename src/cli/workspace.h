@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/git_context.h"
+#include "git/repository.h"
 #include "store/journal.h"
 
 #include <filesystem>
@@ -24,8 +25,11 @@ Workspace locate_workspace();
 // Opens the journal; before `ej init` this says to run it.
 store::Journal open_journal(const Workspace& workspace);
 
-// Reads HEAD/branch/dirty state and stores the diff (when dirty) as a blob in the same transaction.
-core::GitContext capture_git_context(store::Writer& writer, const Workspace& workspace);
+// Reads HEAD, branch, dirty state and the exact diff: before the journal's write lock is taken,
+// since the diff of a large modified file takes seconds and another writer must not wait for it.
+git::CodeState read_code_state(const Workspace& workspace);
+// Stores the diff (when dirty) as a blob in the writer's transaction; the context names it.
+core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state);
 
 // "12" or "#12" -> 12; anything else is a usage error naming the argument.
 int parse_attempt_number(std::string_view text);

@@ -7,6 +7,7 @@
 
 #include <git2.h>
 
+#include <algorithm>
 #include <fstream>
 
 namespace ej::git {
@@ -30,7 +31,8 @@ void ensure_libgit2()
 [[noreturn]] void throw_git_error(const char* doing)
 {
   const git_error* error = git_error_last();
-  throw Error("git: cannot {}: {}", doing, error != nullptr && error->message != nullptr ? error->message : "unknown error");
+  throw Error("git: cannot {}: {}", doing,
+              error != nullptr && error->message != nullptr ? error->message : "unknown error");
 }
 
 void check(int rc, const char* doing)
@@ -61,6 +63,31 @@ int append_diff_line(const git_diff_delta*, const git_diff_hunk*, const git_diff
   return 0;
 }
 
+int collect_dirty_submodule(git_submodule* submodule, const char* name, void* payload)
+{
+  unsigned int status = 0;
+  git_repository* owner = git_submodule_owner(submodule);
+  if (git_submodule_status(&status, owner, name, GIT_SUBMODULE_IGNORE_NONE) != 0) {
+    return 0; // an uninitialised or broken submodule has no work tree to read
+  }
+  constexpr unsigned int changed = GIT_SUBMODULE_STATUS_WD_MODIFIED | GIT_SUBMODULE_STATUS_WD_INDEX_MODIFIED |
+                                   GIT_SUBMODULE_STATUS_WD_WD_MODIFIED | GIT_SUBMODULE_STATUS_WD_UNTRACKED |
+                                   GIT_SUBMODULE_STATUS_INDEX_MODIFIED;
+  if ((status & changed) != 0 && (status & GIT_SUBMODULE_STATUS_IN_WD) != 0) {
+    static_cast<std::vector<std::string>*>(payload)->emplace_back(git_submodule_path(submodule));
+  }
+  return 0;
+}
+
+// The paths of submodules whose work tree differs from what the superproject records.
+std::vector<std::string> dirty_submodules(git_repository* repo)
+{
+  std::vector<std::string> paths;
+  git_submodule_foreach(repo, collect_dirty_submodule, &paths);
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
 } // namespace
 
 std::optional<RepositoryLocation> find_repository(const std::filesystem::path& start)
@@ -74,8 +101,9 @@ std::optional<RepositoryLocation> find_repository(const std::filesystem::path& s
     return std::nullopt;
   }
   // Both come with a trailing '/': parent_path of the normal form drops it.
-  return RepositoryLocation{std::filesystem::path(workdir).lexically_normal().parent_path(),
-                            std::filesystem::path(git_repository_commondir(repo.get())).lexically_normal().parent_path()};
+  return RepositoryLocation{
+      std::filesystem::path(workdir).lexically_normal().parent_path(),
+      std::filesystem::path(git_repository_commondir(repo.get())).lexically_normal().parent_path()};
 }
 
 std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start)
@@ -129,6 +157,8 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
 
   git_status_options status_options = GIT_STATUS_OPTIONS_INIT;
   status_options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  // Submodules are looked at below, one by one: the status of the superproject only sees a
+  // submodule's checked-out commit, not the changes inside it.
   status_options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
                          GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
   git_status_list* status_raw = nullptr;
@@ -145,6 +175,8 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
       state.untracked_files.emplace_back(entry->index_to_workdir->new_file.path);
     }
   }
+  const auto submodules = dirty_submodules(repo.get());
+  state.context.dirty = state.context.dirty || !submodules.empty();
   if (!state.context.dirty) {
     return state;
   }
@@ -155,12 +187,20 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
   check(git_diff_tree_to_workdir_with_index(&diff_raw, repo.get(), head_tree.get(), &diff_options),
         "compute the diff against HEAD");
   DiffPtr diff(diff_raw);
-  check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text), "print the diff");
+  check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
+        "print the diff");
   if (!state.untracked_files.empty()) {
     state.diff_text += "# untracked files:\n";
     for (const auto& file : state.untracked_files) {
       state.diff_text += "#   " + file + "\n";
     }
+  }
+  // Each changed submodule's own state, so that the exact code can be restored.
+  for (const auto& path : submodules) {
+    const auto inner = read_code_state(work_tree / path);
+    state.diff_text += "# submodule " + path + " at " +
+                       (inner.context.commit.empty() ? "(no commit)" : inner.context.commit) +
+                       (inner.context.dirty ? ", with changes:\n" + inner.diff_text : "\n");
   }
   return state;
 }

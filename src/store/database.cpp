@@ -55,7 +55,7 @@ void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
       ((code & 0xFF) == SQLITE_IOERR || (code & 0xFF) == SQLITE_CANTOPEN || (code & 0xFF) == SQLITE_FULL)) {
     throw Error(
         "the disk holding the journal {} is full (while {}): free space there and try again; the journal "
-        "itself is not damaged, and nothing of this command was recorded",
+        "itself is not damaged, and this write was not recorded",
         file, doing);
   }
   switch (code & 0xFF) {
@@ -80,7 +80,7 @@ void throw_sqlite_error(sqlite3* db, int code, std::string_view doing)
     throw Error("cannot write the journal {} ({}) while {}; check the file's permissions", file, message,
                 doing);
   case SQLITE_FULL:
-    throw Error("the disk is full while {} (journal {}); free space and try again; nothing was recorded",
+    throw Error("the disk is full while {} (journal {}); free space and try again; this write was not recorded",
                 doing, file);
   default:
     throw Error("database error while {} (journal {}): {}", doing, file, message);

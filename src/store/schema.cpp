@@ -182,6 +182,18 @@ CREATE TABLE baselines (
 CREATE INDEX baselines_by_plan ON baselines(plan, time_ms);
 )sql";
 
+// Version 3: the hashes of the document regions ej last wrote, by document (relative path) and
+// region: local state of this journal (not derived from events, so reindex leaves it), written
+// in the same transaction discipline as everything else.
+constexpr std::string_view k_version_3 = R"sql(
+CREATE TABLE document_regions (
+  doc TEXT NOT NULL,
+  region TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (doc, region)
+);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -189,6 +201,7 @@ const std::vector<Migration>& migrations()
   static const std::vector<Migration> steps = {
     {1, k_version_1},
     {2, k_version_2},
+    {3, k_version_3},
   };
   return steps;
 }

@@ -8,6 +8,8 @@
 #include <sqlite3.h>
 #include <sys/mount.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 using namespace ej::test;
@@ -216,4 +218,113 @@ TEST_CASE("on a network file system the journal uses the rollback journal, and s
   CHECK(second.err.empty());
   CHECK(journal_mode(repo.db_path()) == "rollback");
   CHECK_FALSE(std::filesystem::exists(repo.ej_dir() / "journal.db-wal"));
+}
+
+TEST_CASE("concurrent renders of several documents never lose each other's region hashes")
+{
+  EjRepo repo;
+  for (const auto* plan : {"a", "b", "c", "d"}) {
+    repo.ok({"plan", "new", plan, "--title", std::string("Plan ") + plan});
+    repo.ok({"try", std::string("first of ") + plan, "--plan", plan});
+  }
+  CommandOptions options;
+  options.cwd = repo.path();
+  for (int round = 0; round < 5; ++round) {
+    std::vector<int> renders;
+    for (const auto* plan : {"a", "b", "c", "d"}) {
+      renders.push_back(start_command({EJ_BINARY, "plan", "render", plan}, options));
+    }
+    for (const int pid : renders) {
+      CHECK(wait_command(pid) == 0);
+    }
+  }
+  // Every document's hashes are there: rendering again sees no hand edit.
+  for (const auto* plan : {"a", "b", "c", "d"}) {
+    const auto again = repo.ej({"plan", "render", plan});
+    INFO(plan << ": " << again.err);
+    CHECK(again.exit_code == 0);
+    CHECK_THAT(again.err, !Catch::Contains("edited"));
+  }
+}
+
+TEST_CASE("region hashes an older ej kept in documents.json move into the journal")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  repo.ok({"plan", "render", "p"});
+  // As an older ej kept them: take them out of the journal into the file.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(repo.db_path().c_str(), &db) == SQLITE_OK);
+  json regions = json::object();
+  {
+    sqlite3_stmt* statement = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT region, hash FROM document_regions WHERE doc = 'journal/p.md'", -1,
+                               &statement, nullptr) == SQLITE_OK);
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+      regions[reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))] =
+          reinterpret_cast<const char*>(sqlite3_column_text(statement, 1));
+    }
+    sqlite3_finalize(statement);
+  }
+  REQUIRE(sqlite3_exec(db, "DELETE FROM document_regions", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  REQUIRE_FALSE(regions.empty());
+  write_text(repo.ej_dir() / "documents.json", json{{"journal/p.md", regions}}.dump());
+  repo.ok({"try", "second", "--plan", "p"});
+  const auto again = repo.ej({"plan", "render", "p"});
+  INFO(again.err);
+  CHECK(again.exit_code == 0); // no region counted as edited by hand
+  CHECK_FALSE(std::filesystem::exists(repo.ej_dir() / "documents.json"));
+}
+
+TEST_CASE(
+    "a disk that fills during a run: repeats wait in memory and are written when space returns, or ej says "
+    "exactly what was kept")
+{
+  TempDir mount_point;
+  if (::mount("tmpfs", mount_point.path().c_str(), "tmpfs", 0, "size=3m") != 0) {
+    FAIL("mounting a small tmpfs is not possible here (it needs root): " << std::strerror(errno));
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+  } unmount{mount_point.path()};
+  const auto repo_dir = mount_point.path() / "repo";
+  std::filesystem::create_directories(repo_dir);
+  make_git_repo(repo_dir);
+  REQUIRE(run_ej(repo_dir, {"init"}).exit_code == 0);
+  const auto filler = (mount_point.path() / "filler").string();
+  // Repeat 20 fills the disk; repeat 60 frees it (when FREE is set).
+  write_text(repo_dir / "bench.sh", "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count\n"
+                                    "[ $n -eq 20 ] && { dd if=/dev/zero of=" +
+                                        filler +
+                                        " bs=64k 2>/dev/null; true; }\n"
+                                        "[ $n -eq 60 ] && [ -n \"$FREE\" ] && rm -f " +
+                                        filler +
+                                        "\n"
+                                        "sleep 0.05; echo v=$n\n");
+  git(repo_dir, {"add", "bench.sh"});
+  git(repo_dir, {"commit", "-q", "-m", "bench"});
+  REQUIRE(run_ej(repo_dir, {"bench", "add", "b", "--repeat", "80", "--metric", "v=regex:v=([0-9]+)", "--",
+                            "sh", "bench.sh"})
+              .exit_code == 0);
+  std::filesystem::remove(repo_dir / "count");
+  const auto freed = run_ej(repo_dir, {"run", "b", "--quiet", "--env", "FREE=1"});
+  INFO(freed.err);
+  CHECK(freed.exit_code == 0);
+  CHECK_THAT(freed.err, Catch::Contains("cannot be written to the journal yet"));
+  const auto run = json::parse(run_ej(repo_dir, {"show", "run", "1", "--json"}).out);
+  CHECK(run["status"] == "finished");
+  CHECK(samples_of(run, "v").size() == 80);
+
+  // Never freed: the end says what is in the journal and what is not.
+  std::filesystem::remove(repo_dir / "count");
+  std::filesystem::remove(filler);
+  const auto full = run_ej(repo_dir, {"run", "b", "--quiet"});
+  std::filesystem::remove(filler);
+  INFO(full.err);
+  CHECK(full.exit_code == 1);
+  CHECK_THAT(full.err, Catch::Contains("is full") &&
+                           Catch::Contains("repeat(s) of run #2 are in the journal; the ") &&
+                           Catch::Contains("measured after them could not be written"));
 }
