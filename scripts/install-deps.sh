@@ -13,7 +13,7 @@ packages=(
 test_mode=0
 if [ "${1:-}" = "--test" ]; then
   test_mode=1
-  packages+=(python3)
+  packages+=(python3 clang) # clang: libFuzzer, for the fuzz targets (tests/fuzz)
 fi
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds ej and runs every test twice: a warnings-as-errors build, then the same suite under
-# AddressSanitizer + UndefinedBehaviorSanitizer. This is what CI runs (.ci/run).
+# AddressSanitizer + UndefinedBehaviorSanitizer, then every fuzz target for a bounded time. This is
+# what CI runs (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
@@ -18,3 +19,9 @@ cmake --build build/asan -j "$jobs"
 echo "== tests under sanitizers =="
 (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --output-on-failure -j "$jobs" --timeout 600)
+
+echo "== fuzz targets (clang, libFuzzer; 20 s each) =="
+CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DEJ_WERROR=ON -DEJ_FUZZ=ON -DEJ_TESTS=OFF -DEJ_PERF=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/fuzz -j "$jobs" --target ej_fuzzers
+scripts/fuzz.sh build/fuzz 20 "$jobs"

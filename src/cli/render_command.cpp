@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 #if defined(__GLIBC__)
@@ -99,6 +100,18 @@ std::string template_text(const RenderOptions& options, std::string& name)
     return std::string(*render::embedded_template(k_default_template));
   }
   name = options.template_file;
+  // Refused before reading: a device (/dev/zero) or a FIFO never ends, and a huge file is no template.
+  struct stat info {};
+  if (::stat(options.template_file.c_str(), &info) == 0) {
+    if (!S_ISREG(info.st_mode)) {
+      throw Error("the template {} is not a regular file; give a template file to --template",
+                  options.template_file);
+    }
+    if (static_cast<std::uintmax_t>(info.st_size) > render::k_max_template_bytes) {
+      throw Error("the template {} is larger than {} KiB, the most a template may be", options.template_file,
+                  render::k_max_template_bytes / 1024);
+    }
+  }
   std::optional<std::string> text;
   try {
     text = util::read_file(options.template_file);
@@ -113,6 +126,10 @@ std::string template_text(const RenderOptions& options, std::string& name)
   }
   if (::access(options.template_file.c_str(), R_OK) != 0) {
     throw Error("the template {} cannot be read; check its permissions", options.template_file);
+  }
+  if (text->size() > render::k_max_template_bytes) { // grew after the check
+    throw Error("the template {} is larger than {} KiB, the most a template may be", options.template_file,
+                render::k_max_template_bytes / 1024);
   }
   return *text;
 }

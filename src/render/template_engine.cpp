@@ -149,17 +149,27 @@ std::string where(std::string_view template_name, std::optional<std::size_t> lin
   return fmt::format("template {}", template_name);
 }
 
+// Thrown out of kainjow's render when a bound is passed, caught in render_template.
+struct TooMuchWork {};
+struct TooMuchOutput {};
+
 // Resolves partials from the options (not from the data, as kainjow does by default) and remembers
 // what could not be resolved, so that render_template can fail instead of printing nothing.
 class Context : public mustache::context<std::string> {
 public:
-  Context(const mustache::data* data, const std::map<std::string, mustache::data>& partials)
-      : mustache::context<std::string>(data), m_partials(partials)
+  Context(const mustache::data* data, const std::map<std::string, mustache::data>& partials,
+          std::size_t max_lookups)
+      : mustache::context<std::string>(data), m_partials(partials), m_max_lookups(max_lookups)
   {
   }
 
   const mustache::data* get(const std::string& name) const override
   {
+    // Every tag expanded looks a name up: counting lookups bounds a section repeated inside
+    // itself, which multiplies the work even when it writes nothing.
+    if (++m_lookups > m_max_lookups) {
+      throw TooMuchWork{};
+    }
     if (name == k_line_marker) {
       return nullptr; // in no data: looking for it level by level would cost a walk per line
     }
@@ -187,7 +197,60 @@ private:
   const std::map<std::string, mustache::data>& m_partials;
   mutable std::set<std::string> m_unknown_names;
   mutable std::set<std::string> m_missing_partials;
+  std::size_t m_max_lookups;
+  mutable std::size_t m_lookups = 0;
 };
+
+// kainjow parses, renders and destroys nested sections recursively: 40,000 of them overflow the
+// stack. Counts the depth first, following delimiter changes ({{=<% %>=}}) as kainjow does.
+void check_section_depth(std::string_view text, const std::string& what, const std::string& hint)
+{
+  std::string open = "{{";
+  std::string close = "}}";
+  std::size_t depth = 0;
+  for (auto start = text.find(open); start != std::string_view::npos; start = text.find(open, start)) {
+    auto first = start + open.size();
+    const bool triple = open == "{{" && first < text.size() && text[first] == '{';
+    const auto end = text.find(triple ? "}" + close : close, first);
+    if (end == std::string_view::npos) {
+      return; // unclosed tag: kainjow's parse reports it
+    }
+    const auto next = end + (triple ? 1 : 0) + close.size();
+    auto tag = text.substr(first, end - first);
+    while (!tag.empty() && (tag.front() == ' ' || tag.front() == '\t')) {
+      tag.remove_prefix(1);
+    }
+    if (!triple && !tag.empty()) {
+      if (tag.front() == '#' || tag.front() == '^') {
+        if (++depth > k_max_section_depth) {
+          throw Error("{}: sections nest deeper than {} levels; {}", where(what, line_of(text, start)),
+                      k_max_section_depth, hint);
+        }
+      } else if (tag.front() == '/') {
+        depth = depth > 0 ? depth - 1 : 0;
+      } else if (tag.front() == '=' && tag.size() >= 2 && tag.back() == '=') {
+        auto inner = tag.substr(1, tag.size() - 2);
+        while (!inner.empty() && (inner.front() == ' ' || inner.front() == '\t')) {
+          inner.remove_prefix(1);
+        }
+        const auto left_end = inner.find_first_of(" \t");
+        const auto right_begin = inner.find_first_not_of(" \t", left_end);
+        if (left_end != std::string_view::npos && right_begin != std::string_view::npos) {
+          auto right = inner.substr(right_begin);
+          while (!right.empty() && (right.back() == ' ' || right.back() == '\t')) {
+            right.remove_suffix(1);
+          }
+          open = std::string(inner.substr(0, left_end));
+          close = std::string(right);
+        }
+      }
+    }
+    start = next;
+    if (open.empty() || close.empty()) {
+      return; // an invalid delimiter change: kainjow's parse reports it
+    }
+  }
+}
 
 mustache::mustache parse_or_throw(std::string_view text, const std::string& what, const std::string& hint)
 {
@@ -291,9 +354,13 @@ std::string strip_standalone_tag_lines(std::string_view text)
 // What kainjow writes the output to (it takes any type with <<): one string, without an
 // ostringstream and the copy of its whole text at the end.
 struct StringSink {
+  std::size_t max_bytes;
   std::string text;
   StringSink& operator<<(const std::string& part)
   {
+    if (text.size() + part.size() > max_bytes) {
+      throw TooMuchOutput{};
+    }
     text += part;
     return *this;
   }
@@ -311,6 +378,7 @@ std::string render_template(std::string_view template_text, const TemplateData& 
                             std::string_view template_name, const TemplateOptions& options)
 {
   const std::string name(template_name);
+  check_section_depth(template_text, name, options.fix_hint);
   parse_or_throw(template_text, name, options.fix_hint); // errors with the author's line numbers
   auto parsed = parse_or_throw(strip_standalone_tag_lines(template_text), name, options.fix_hint);
   parsed.set_custom_escape([](const std::string& text) { return text; });
@@ -318,13 +386,23 @@ std::string render_template(std::string_view template_text, const TemplateData& 
   // Partials are parsed here first so that their errors name the partial and its line.
   std::map<std::string, mustache::data> partials;
   for (const auto& [partial_name, text] : options.partials) {
-    parse_or_throw(text, fmt::format("{} (partial '{}')", name, partial_name), options.fix_hint);
+    const auto partial_what = fmt::format("{} (partial '{}')", name, partial_name);
+    check_section_depth(text, partial_what, options.fix_hint);
+    parse_or_throw(text, partial_what, options.fix_hint);
     partials.emplace(partial_name, mustache::data{std::string(text)});
   }
 
-  Context context(&root, partials);
-  StringSink sink;
-  parsed.render(context, sink);
+  Context context(&root, partials, options.max_tag_expansions);
+  StringSink sink{options.max_output_bytes, {}};
+  try {
+    parsed.render(context, sink);
+  } catch (const TooMuchOutput&) {
+    throw Error("{}: the output passes {} MiB; {}", where(name, std::nullopt), options.max_output_bytes >> 20,
+                options.fix_hint);
+  } catch (const TooMuchWork&) {
+    throw Error("{}: expands more than {} tags (a section repeated inside itself?); {}",
+                where(name, std::nullopt), options.max_tag_expansions, options.fix_hint);
+  }
   std::string out = std::move(sink.text);
   if (!parsed.is_valid()) {
     const auto error = parse_kainjow_error(parsed.error_message());

@@ -4,6 +4,7 @@
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using ej::render::render_template;
 using ej::render::TemplateOptions;
@@ -163,4 +164,51 @@ TEST_CASE("tags with blanks inside the braces, comments and a delimiter change r
   // After {{=<% %>=}} braces are text, and the new delimiters are tags.
   CHECK(render_template("{{name}} {{=<% %>=}}{{name}} <%name%> <%#flag%>F<%/flag%>\n", data, "t") ==
         "a <b> & c {{name}} a <b> & c F\n");
+}
+
+namespace {
+
+std::string nested(std::string_view open, std::string_view close, int depth, std::string_view name = "a",
+                   std::string_view body = "", char sigil = '#')
+{
+  std::string out;
+  for (int i = 0; i < depth; ++i) {
+    out += fmt::format("{}{}{}{}", open, sigil, name, close);
+  }
+  out += body;
+  for (int i = 0; i < depth; ++i) {
+    out += fmt::format("{}/{}{}", open, name, close);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("sections nested past the depth bound are refused before kainjow parses them")
+{
+  const auto data = nlohmann::json::parse(R"({"a": true})");
+  CHECK(render_template(nested("{{", "}}", 100), data, "t") == "");
+  CHECK_THAT(error_of(nested("{{", "}}", 101), data), Catch::Contains("deeper than 100 levels"));
+  // Changed delimiters are followed, inverted sections count, and {{{x}}} is no section.
+  CHECK_THAT(error_of("{{{a}}}{{=<% %>=}}" + nested("<%", "%>", 101), data), Catch::Contains("line 1"));
+  CHECK_THAT(error_of("x\n" + nested("{{", "}}", 60, "a", nested("{{", "}}", 41, "b", "", '^')), data),
+             Catch::Contains("line 2") && Catch::Contains("deeper than 100"));
+  // Partials are bounded too.
+  TemplateOptions options;
+  options.partials.emplace("deep", nested("{{", "}}", 200));
+  CHECK_THAT(error_of("{{> deep}}", data, options), Catch::Contains("partial 'deep'"));
+}
+
+TEST_CASE("a render stops at the output and expansion bounds with a message")
+{
+  const auto data = nlohmann::json::parse(R"({"a": [1, 2], "s": "0123456789"})");
+  TemplateOptions options;
+  options.max_output_bytes = 1 << 20;
+  // 2^20 copies of a 10-byte string: 10 MiB.
+  CHECK_THAT(error_of(nested("{{", "}}", 20, "a", "{{s}}"), data, options),
+             Catch::Contains("plan.md.mustache") && Catch::Contains("output passes 1 MiB"));
+  options.max_tag_expansions = 100'000;
+  std::string silent = nested("{{", "}}", 40);
+  CHECK_THAT(error_of(silent, data, options), Catch::Contains("expands more than 100000 tags"));
+  CHECK(render_template(nested("{{", "}}", 3, "a", "{{s}}"), data, "t", options).size() == 80);
 }
