@@ -18,6 +18,7 @@ cmake -S . -B build/asan -G Ninja -DEJ_WERROR=ON -DEJ_SANITIZE=ON -DEJ_PERF=OFF 
 cmake --build build/asan -j "$jobs"
 echo "== tests under sanitizers =="
 (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS="suppressions=../../tests/lsan.supp" \
   ctest --output-on-failure -j "$jobs" --timeout 600)
 
 echo "== fuzz targets (clang, libFuzzer; 20 s each) =="

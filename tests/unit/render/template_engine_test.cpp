@@ -195,7 +195,8 @@ TEST_CASE("sections nested past the depth bound are refused before kainjow parse
              Catch::Contains("line 2") && Catch::Contains("deeper than 100"));
   // Partials are bounded too.
   TemplateOptions options;
-  options.partials.emplace("deep", nested("{{", "}}", 200));
+  const auto deep = nested("{{", "}}", 200); // partials are views: the text must outlive the render
+  options.partials.emplace("deep", deep);
   CHECK_THAT(error_of("{{> deep}}", data, options), Catch::Contains("partial 'deep'"));
 }
 
