@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
   libsqlite3-dev sqlite3 libcmark-gfm-dev libcmark-gfm-extensions-dev libcli11-dev libfmt-dev
-  libgit2-dev catch2 nlohmann-json3-dev libkainjow-mustache-dev libre2-dev
+  libgit2-dev libssh2-1-dev catch2 nlohmann-json3-dev libkainjow-mustache-dev libre2-dev
   libpugixml-dev
   nettle-dev hyperfine
 )

@@ -57,6 +57,7 @@ void register_commands(CLI::App& app)
   register_env(app);
   register_compare(app);
   register_record(app);
+  register_sharing(app);
   register_maintenance(app);
   one_value_per_option(app);
 }

@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "evidence/compare_sets.h"
 #include "evidence/proposal.h"
 #include "evidence/reader.h"
@@ -64,21 +65,21 @@ evidence::RunSet resolve_side(evidence::Reader& reader, const std::string& text,
   if (side.run) {
     auto set = reader.run_set(side.number, side.selector);
     if (!set) {
-      throw Error("there is no run #{}; see 'ej runs'", side.number);
+      throw Error("there is no run {}; see 'ej runs'", core::number_label(side.number));
     }
     if (set->series.empty() && !side.selector.empty()) {
-      throw Error("run #{} has no combination {}; see 'ej show run {}'", side.number,
+      throw Error("run {} has no combination {}; see 'ej show run {}'", core::number_label(side.number),
                   core::describe(side.selector), side.number);
     }
     return std::move(*set);
   }
   if (!store::find_attempt(reader.journal().db(), side.number)) {
-    throw Error("there is no attempt #{}; see 'ej log'", side.number);
+    throw Error("there is no attempt {}; see 'ej log'", core::number_label(side.number));
   }
   auto set = reader.attempt_set(side.number, bench, side.selector);
   if (!set) {
-    throw Error("attempt #{} has no finished runs{}; run one with 'ej run BENCH --attempt {}'", side.number,
-                bench.empty() ? "" : " of " + bench, side.number);
+    throw Error("attempt {} has no finished runs{}; run one with 'ej run BENCH --attempt {}'",
+                core::number_label(side.number), bench.empty() ? "" : " of " + bench, side.number);
   }
   return std::move(*set);
 }
@@ -114,7 +115,8 @@ evidence::RunSet baseline_of(evidence::Reader& reader, const evidence::RunSet& c
   }
   auto set = reader.run_set(*run, candidate.selector);
   if (!set) {
-    throw Error("the baseline run #{} of plan {} is missing from the journal", *run, *plan);
+    throw Error("the baseline run {} of plan {} is missing from the journal", core::number_label(*run),
+                *plan);
   }
   return std::move(*set);
 }
@@ -203,12 +205,12 @@ void run_judge(const JudgeOptions& options)
   auto journal = open_journal(workspace);
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
-    throw Error("there is no attempt #{}; see 'ej log'", number);
+    throw Error("there is no attempt {}; see 'ej log'", core::number_label(number));
   }
   evidence::Reader reader(journal);
   const auto judgement = evidence::judge_attempt(reader, number, against);
   if (!judgement.verdict) {
-    throw Error("attempt #{} cannot be judged: {}", number, judgement.why_not);
+    throw Error("attempt {} cannot be judged: {}", core::number_label(number), judgement.why_not);
   }
   const auto& verdict = *judgement.verdict;
   const auto proposal = evidence::propose_status(verdict, reader.plan_target(attempt->plan));
@@ -221,7 +223,7 @@ void run_judge(const JudgeOptions& options)
                 {"applied", options.apply},
                 {"verdict", verdict_json(verdict)}});
   } else {
-    fmt::print("#{} {}\n  evidence: {}\n", number, attempt->title, proposal.reason);
+    fmt::print("{} {}\n  evidence: {}\n", core::number_label(number), attempt->title, proposal.reason);
     for (const auto& warning : verdict.warnings) {
       fmt::print("  {} {}\n", paint("warning:", Colour::Yellow), warning);
     }
@@ -239,7 +241,8 @@ void run_judge(const JudgeOptions& options)
                                                proposal.reason, store_code_state(writer, code_state)});
   });
   if (!options.json) {
-    fmt::print("#{}: {} -> {}\n", number, core::to_string(attempt->status), core::to_string(proposal.status));
+    fmt::print("{}: {} -> {}\n", core::number_label(number), core::to_string(attempt->status),
+               core::to_string(proposal.status));
   }
 }
 

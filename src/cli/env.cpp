@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "run/env_diff.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -23,16 +24,17 @@ nlohmann::json run_environment(store::Journal& journal, const std::string& id)
   }
   const auto run = store::find_run(journal.db(), number);
   if (!run) {
-    throw Error("there is no run #{}; see 'ej runs'", number);
+    throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
   if (run->env_blob.empty()) {
-    throw Error("run #{} has no environment snapshot ({}); ej records one for every run it measures itself",
-                number, run->status == "imported" ? "it was imported" : "none was captured");
+    throw Error("run {} has no environment snapshot ({}); ej records one for every run it measures itself",
+                core::number_label(number),
+                run->status == "imported" ? "it was imported" : "none was captured");
   }
   const auto text = journal.blob(run->env_blob);
   if (!text) {
-    throw Error("the environment snapshot {} of run #{} is missing from the journal; run 'ej fsck'",
-                run->env_blob.substr(0, 12), number);
+    throw Error("the environment snapshot {} of run {} is missing from the journal; run 'ej fsck'",
+                run->env_blob.substr(0, 12), core::number_label(number));
   }
   return {{"fingerprint", nlohmann::json::parse(*text)}, {"readings", run->env_readings}};
 }

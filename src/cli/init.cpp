@@ -1,11 +1,33 @@
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "evidence/journal_sync.h"
+#include "util/error.h"
 
 #include <fmt/format.h>
 
 namespace ej::cli {
 
 namespace {
+
+// A clone of a repository whose team shares a journal: say how to get it.
+void offer_shared_journal(const Workspace& workspace)
+{
+  const auto common_dir = workspace.ej_dir.parent_path();
+  const auto remote = evidence::default_sync_remote(common_dir);
+  if (!remote) {
+    return;
+  }
+  try {
+    const int replicas = evidence::remote_replica_count(common_dir, *remote);
+    if (replicas > 0) {
+      fmt::print("ej: {} has a shared journal ({} replica(s)): run 'ej sync' to get it; attempts made before "
+                 "that may get other numbers\n",
+                 *remote, replicas);
+    }
+  } catch (const Error& error) {
+    fmt::print(stderr, "ej: note: could not look for a shared journal on {}: {}\n", *remote, error.what());
+  }
+}
 
 void run_init()
 {
@@ -19,6 +41,7 @@ void run_init()
     fmt::print("ej: initialised an empty journal in {} (replica {})\n", workspace.ej_dir.string(),
                journal.replica_id());
   }
+  offer_shared_journal(workspace);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "store/queries.h"
@@ -96,7 +97,7 @@ struct ShowOptions {
 void print_history(const core::AttemptHistory& history)
 {
   const auto& a = history.attempt;
-  fmt::print("{} {}\n", paint(fmt::format("#{}", a.number), Colour::Bold), paint(a.title, Colour::Bold));
+  fmt::print("{} {}\n", paint(core::number_label(a.number), Colour::Bold), paint(a.title, Colour::Bold));
   const std::string indent(12, ' ');
   fmt::print("plan:       {}\n", a.plan);
   fmt::print("status:     {}{}\n", paint_status(a.status),
@@ -112,10 +113,10 @@ void print_history(const core::AttemptHistory& history)
   }
   fmt::print("code:       {}\n", core::describe(a.git));
   for (const auto& link : history.links_out) {
-    fmt::print("link:       {} #{}\n", link.kind, link.to);
+    fmt::print("link:       {} {}\n", link.kind, core::number_label(link.to));
   }
   for (const auto& link : history.links_in) {
-    fmt::print("link:       #{} {} this\n", link.from, link.kind);
+    fmt::print("link:       {} {} this\n", core::number_label(link.from), link.kind);
   }
   fmt::print("\ntimeline:\n");
   fmt::print("  {}  created as proposed at {}\n", util::format_utc(a.created_ms), core::describe(a.git));
@@ -181,7 +182,7 @@ void run_show(const ShowOptions& options)
   auto journal = open_journal(locate_workspace());
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
-    throw Error("there is no attempt #{}; see 'ej log' for the attempts", number);
+    throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
   }
   const auto history = store::load_history(journal.db(), *attempt);
   std::optional<std::string> diff;

@@ -1,5 +1,6 @@
 #include "cli/output.h"
 
+#include "core/numbering.h"
 #include "util/term.h"
 #include "util/time.h"
 
@@ -50,21 +51,27 @@ void print_json(const nlohmann::json& json)
   std::fputc('\n', stdout);
 }
 
+nlohmann::json json_number(long long number)
+{
+  return core::is_provisional(number) ? nlohmann::json(nullptr) : nlohmann::json(number);
+}
+
 nlohmann::json to_json(const core::Attempt& attempt)
 {
   return {
-    {"number", attempt.number},
-    {"id", attempt.id},
-    {"plan", attempt.plan},
-    {"title", attempt.title},
-    {"hypothesis", attempt.hypothesis},
-    {"command", attempt.command},
-    {"status", core::to_string(attempt.status)},
-    {"reason", attempt.reason},
-    {"tags", attempt.tags},
-    {"created", util::format_utc(attempt.created_ms)},
-    {"updated", util::format_utc(attempt.updated_ms)},
-    {"git", core::to_json(attempt.git)},
+      {"number", json_number(attempt.number)},
+      {"name", core::number_label(attempt.number)},
+      {"id", attempt.id},
+      {"plan", attempt.plan},
+      {"title", attempt.title},
+      {"hypothesis", attempt.hypothesis},
+      {"command", attempt.command},
+      {"status", core::to_string(attempt.status)},
+      {"reason", attempt.reason},
+      {"tags", attempt.tags},
+      {"created", util::format_utc(attempt.created_ms)},
+      {"updated", util::format_utc(attempt.updated_ms)},
+      {"git", core::to_json(attempt.git)},
   };
 }
 

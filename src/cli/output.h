@@ -19,6 +19,8 @@ std::string paint_status(core::Status status);
 // Prints JSON to stdout, indented, with a final newline (invalid UTF-8 replaced, never an exception).
 void print_json(const nlohmann::json& json);
 
+// A number as JSON: null while it is provisional (the "name" field says @k3f9qx then).
+nlohmann::json json_number(long long number);
 nlohmann::json to_json(const core::Attempt& attempt);
 nlohmann::json to_json(const core::Plan& plan);
 nlohmann::json to_json(const core::AttemptHistory& history);

@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "core/slug.h"
 #include "core/target.h"
 #include "evidence/reader.h"
@@ -150,23 +151,25 @@ void run_plan_baseline(const BaselineOptions& options)
     journal.write([&](store::Writer& writer) {
       const auto run = store::find_run(journal.db(), number);
       if (!run) {
-        throw Error("there is no run #{}; see 'ej runs'", number);
+        throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
       }
       if (run->status != "finished" && run->status != "imported") {
-        throw Error("run #{} is {}: a baseline must be a finished (or imported) run", number, run->status);
+        throw Error("run {} is {}: a baseline must be a finished (or imported) run",
+                    core::number_label(number), run->status);
       }
       const auto previous = evidence::baseline_for(store::baseline_history(journal.db(), options.slug),
                                                    run->bench, 0, evidence::Against::CurrentBaseline);
       if (previous && *previous == number) {
-        throw Error("run #{} is already the baseline of {} for {}", number, options.slug, run->bench);
+        throw Error("run {} is already the baseline of {} for {}", core::number_label(number), options.slug,
+                    run->bench);
       }
       if (previous && reason.empty()) {
-        throw UsageError("the baseline moves from run #{} to run #{}: say why with --reason", *previous,
-                         number);
+        throw UsageError("the baseline moves from run {} to run {}: say why with --reason",
+                         core::number_label(*previous), core::number_label(number));
       }
       writer.append(store::events::BaselinePinned{options.slug, run->bench, store::events::Ref::to(run->id), reason});
     });
-    fmt::print("baseline of {} is now run #{}\n", options.slug, number);
+    fmt::print("baseline of {} is now run {}\n", options.slug, core::number_label(number));
     return;
   }
   const auto history = store::baseline_history(journal.db(), options.slug);
@@ -189,18 +192,19 @@ void run_plan_baseline(const BaselineOptions& options)
     current[b.bench] = b.run;
   }
   for (const auto& [bench, run] : current) {
-    fmt::print("baseline for {}: run #{}\n", bench, run);
+    fmt::print("baseline for {}: run {}\n", bench, core::number_label(run));
   }
   fmt::print("\nhistory:\n");
   std::map<std::string, int> previous;
   for (const auto& b : history) {
     const auto before = previous.find(b.bench);
     if (before == previous.end()) {
-      fmt::print("  {}  {}: run #{} pinned{}\n", util::format_utc(b.time_ms), b.bench, b.run,
-                 b.reason.empty() ? "" : ": " + b.reason);
+      fmt::print("  {}  {}: run {} pinned{}\n", util::format_utc(b.time_ms), b.bench,
+                 core::number_label(b.run), b.reason.empty() ? "" : ": " + b.reason);
     } else {
-      fmt::print("  {}  {}: baseline moved from run #{} to run #{}{}\n", util::format_utc(b.time_ms), b.bench,
-                 before->second, b.run, b.reason.empty() ? "" : ": " + b.reason);
+      fmt::print("  {}  {}: baseline moved from run {} to run {}{}\n", util::format_utc(b.time_ms), b.bench,
+                 core::number_label(before->second), core::number_label(b.run),
+                 b.reason.empty() ? "" : ": " + b.reason);
     }
     previous[b.bench] = b.run;
   }

@@ -2,6 +2,7 @@
 #include "cli/run_loop.h"
 #include "cli/run_support.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "run/environment.h"
 #include "run/owner.h"
 #include "run/signals.h"
@@ -106,7 +107,7 @@ void run_benchmark(const RunOptions& options)
   if (!options.attempt.empty()) {
     attempt = parse_attempt_number(options.attempt);
     if (!store::find_attempt(journal.db(), *attempt)) {
-      throw Error("there is no attempt #{}; see 'ej log'", *attempt);
+      throw Error("there is no attempt {}; see 'ej log'", core::number_label(*attempt));
     }
   }
   if (options.repeat && *options.repeat < 1) {
@@ -157,8 +158,8 @@ void run_benchmark(const RunOptions& options)
     plan.run_id = writer.append(started).id;
     plan.run_number = store::number_of_run(journal.db(), plan.run_id);
   });
-  fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
-             attempt ? fmt::format(" for attempt #{}", *attempt) : "");
+  fmt::print(stderr, "ej: run {} of {} r{}{}\n", core::number_label(plan.run_number), bench->name,
+             bench->revision, attempt ? fmt::format(" for attempt {}", core::number_label(*attempt)) : "");
 
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
@@ -180,9 +181,9 @@ void run_benchmark(const RunOptions& options)
   });
   if (!ended_by_other.empty()) {
     fmt::print(stderr,
-               "ej: run #{} was recorded as {} by another ej meanwhile; its repeats are kept, its ending "
+               "ej: run {} was recorded as {} by another ej meanwhile; its repeats are kept, its ending "
                "stays\n",
-               plan.run_number, ended_by_other);
+               core::number_label(plan.run_number), ended_by_other);
   }
   if (outcome.status == "interrupted") {
     const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
@@ -192,15 +193,16 @@ void run_benchmark(const RunOptions& options)
     } catch (const std::exception&) {
     }
     try {
-      fmt::print(stderr, "ej: run #{} interrupted by SIG{}; the repeats measured before it are kept\n",
-                 plan.run_number, ::sigabbrev_np(signal));
+      fmt::print(stderr, "ej: run {} interrupted by SIG{}; the repeats measured before it are kept\n",
+                 core::number_label(plan.run_number), ::sigabbrev_np(signal));
     } catch (const std::exception&) {
     }
     throw ExitCode{128 + signal};
   }
   print_run_summary(journal, plan.run_number);
   if (outcome.status != "finished") {
-    throw Error("run #{} {}: {}", plan.run_number, outcome.status, journal.redactor().redact(outcome.reason));
+    throw Error("run {} {}: {}", core::number_label(plan.run_number), outcome.status,
+                journal.redactor().redact(outcome.reason));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "cli/run_support.h"
 
 #include "cli/output.h"
+#include "core/numbering.h"
 #include "measure/statistics.h"
 #include "run/owner.h"
 #include "store/run_queries.h"
@@ -115,8 +116,8 @@ void print_run_summary(store::Journal& journal, int number)
   for (const auto& repeat : repeats) {
     measured += repeat.warmup ? 0 : 1;
   }
-  fmt::print("run #{} {} {}: {} repeat(s){}\n", run->number, run->bench, run->status, measured,
-             run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
+  fmt::print("run {} {} {}: {} repeat(s){}\n", core::number_label(run->number), run->bench, run->status,
+             measured, run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
   for (const auto& s : run_series(store::run_samples(journal.db(), number))) {
     auto name = s.metric;
     if (!s.params.empty()) {

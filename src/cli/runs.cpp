@@ -1,9 +1,11 @@
 #include "cli/runs.h"
+
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/run_support.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
@@ -55,7 +57,8 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
 {
   auto& journal = reader.journal();
   nlohmann::json out = {
-      {"number", run.number},
+      {"number", json_number(run.number)},
+      {"name", core::number_label(run.number)},
       {"bench", run.bench},
       {"revision", run.revision},
       {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
@@ -131,7 +134,7 @@ void run_runs(const RunsOptions& options)
     std::string primary;
     fmt::print("{} {:<12} {:<20} {}{}{}\n", paint(fmt::format("run #{:<4}", run.number), Colour::Bold),
                run.status, fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
-               run.attempt ? fmt::format("  attempt #{}", *run.attempt) : "",
+               run.attempt ? fmt::format("  attempt {}", core::number_label(*run.attempt)) : "",
                run.status == "imported" ? "  (imported: " + run.source + ")" : "");
     if (!run.reason.empty()) {
       fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
@@ -156,7 +159,7 @@ void show_run(const std::string& id, bool output, bool json)
   const auto run = store::find_run(journal.db(), number);
   evidence::Reader reader(journal);
   if (!run) {
-    throw Error("there is no run #{}; see 'ej runs'", number);
+    throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
   const auto blob_text = [&](const char* key) {
     const auto hash = run->outputs.value(key, "");
@@ -174,7 +177,7 @@ void show_run(const std::string& id, bool output, bool json)
   print_run_summary(journal, number);
   fmt::print("  benchmark: {} r{}\n", run->bench, run->revision);
   if (run->attempt) {
-    fmt::print("  attempt:   #{}\n", *run->attempt);
+    fmt::print("  attempt:   {}\n", core::number_label(*run->attempt));
   }
   if (!run->label.empty()) {
     fmt::print("  label:     {}\n", run->label);

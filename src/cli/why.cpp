@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "store/queries.h"
@@ -52,9 +53,9 @@ std::string describe_other(store::Journal& journal, int number)
 {
   const auto other = store::find_attempt(journal.db(), number);
   if (!other) {
-    return fmt::format("#{} (missing)", number);
+    return fmt::format("{} (missing)", core::number_label(number));
   }
-  return fmt::format("#{} {} ({}{})", number, other->title, core::to_string(other->status),
+  return fmt::format("{} {} ({}{})", core::number_label(number), other->title, core::to_string(other->status),
                      other->reason.empty() ? "" : ": " + util::first_line(other->reason, 80));
 }
 
@@ -85,7 +86,7 @@ void print_blockers(store::Journal& journal, const core::AttemptHistory& history
     } else {
       state = fmt::format("still {}", core::to_string(blocker->status));
     }
-    fmt::print("  Blocked by #{} {} — {}\n", blocker->number, blocker->title, state);
+    fmt::print("  Blocked by {} {} — {}\n", core::number_label(blocker->number), blocker->title, state);
   }
 }
 
@@ -113,7 +114,7 @@ void print_answer(evidence::Reader& reader, const core::AttemptHistory& history)
 {
   auto& journal = reader.journal();
   const auto& a = history.attempt;
-  fmt::print("{} {}  {}\n", paint(fmt::format("#{}", a.number), Colour::Bold), paint(a.title, Colour::Bold),
+  fmt::print("{} {}  {}\n", paint(core::number_label(a.number), Colour::Bold), paint(a.title, Colour::Bold),
              paint("[" + a.plan + "]", Colour::Dim));
   fmt::print("  {} since {}{}\n", paint_status(a.status), since_date(history),
              a.reason.empty() ? "" : ": " + indent_continuation(a.reason, "    "));

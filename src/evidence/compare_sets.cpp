@@ -1,5 +1,6 @@
 #include "evidence/compare_sets.h"
 
+#include "core/numbering.h"
 #include "measure/units.h"
 #include "run/env_diff.h"
 #include "store/run_queries.h"
@@ -85,10 +86,11 @@ void warn_waiting(const RunSet& set, Reader& reader, std::vector<std::string>& w
     const double cpu = times.cpu_s;
     if (wall > 0 && wall > k_wall_over_cpu * cpu) {
       warnings.push_back(
-          fmt::format("run #{}: wall time is {} the CPU time ({:.3g} s vs {:.3g} s): the benchmark mostly "
+          fmt::format("run {}: wall time is {} the CPU time ({:.3g} s vs {:.3g} s): the benchmark mostly "
                       "waited (sleep, I/O, "
                       "the GPU, or other load on the machine), which the wall time includes",
-                      run.number, cpu > 0 ? fmt::format("{:.3g}x", wall / cpu) : "far more than", wall, cpu));
+                      core::number_label(run.number),
+                      cpu > 0 ? fmt::format("{:.3g}x", wall / cpu) : "far more than", wall, cpu));
     }
   }
 }

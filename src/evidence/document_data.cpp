@@ -1,6 +1,7 @@
 #include "evidence/document_data.h"
 
 #include "core/bench_definition.h"
+#include "core/numbering.h"
 #include "core/target.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
@@ -227,7 +228,8 @@ TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, c
     } else {
       auto& entry = render::append(links, render::template_object());
       put(entry, "text",
-          fmt::format("{} #{} {}", link.kind == "retry-of" ? "retries" : link.kind, link.to, other_title));
+          fmt::format("{} {} {}", link.kind == "retry-of" ? "retries" : link.kind,
+                      core::number_label(link.to), other_title));
     }
   }
   for (const auto& link : history.links_in) {
@@ -237,7 +239,7 @@ TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, c
                        : link.kind == "retry-of" ? "retried by"
                                                  : "blocks";
     auto& entry = render::append(links, render::template_object());
-    put(entry, "text", fmt::format("{} #{} {}", verb, link.from, other_title));
+    put(entry, "text", fmt::format("{} {} {}", verb, core::number_label(link.from), other_title));
   }
   auto notes = render::template_list(history.notes.size());
   for (const auto& note : history.notes) {
@@ -391,9 +393,9 @@ void add_medians(TemplateData& row, const RunSet& set, const PrimaryMetric& prim
     const auto stats = measure::summarize(series.values);
     medians.push_back(stats.median);
     const auto where = series_where(series);
-    chart.points.push_back(
-        {where.empty() ? fmt::format("#{}", attempt.number) : fmt::format("#{} {}", attempt.number, where),
-         stats.median, stats.q1, stats.q3, attempt.status, where});
+    chart.points.push_back({where.empty() ? core::number_label(attempt.number)
+                                          : fmt::format("{} {}", core::number_label(attempt.number), where),
+                            stats.median, stats.q1, stats.q3, attempt.status, where});
   }
   if (medians.empty()) {
     return;

@@ -1,5 +1,6 @@
 #include "evidence/proposal.h"
 
+#include "core/numbering.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -44,7 +45,7 @@ Proposal propose_status(const Verdict& v, const std::string& target_text)
     each.push_back(combination_evidence(s));
   }
   proposal.reason = fmt::format(
-      "judged from {} against baseline run #{}{}: {}", v.candidate.label, v.baseline_run,
+      "judged from {} against baseline run {}{}: {}", v.candidate.label, core::number_label(v.baseline_run),
       v.against == Against::CurrentBaseline ? " (the current baseline)" : "", util::join(each, "; "));
   if (v.sweep()) {
     proposal.reason += fmt::format("; overall {}", measure::to_string(v.outcome));

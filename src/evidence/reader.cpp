@@ -1,5 +1,6 @@
 #include "evidence/reader.h"
 
+#include "core/numbering.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/strings.h"
@@ -16,7 +17,7 @@ std::string run_numbers(const std::vector<core::RunRecord>& runs)
 {
   std::vector<std::string> parts;
   for (const auto& run : runs) {
-    parts.push_back(fmt::format("#{}", run.number));
+    parts.push_back(core::number_label(run.number));
   }
   return util::join(parts, ", ");
 }
@@ -101,7 +102,7 @@ std::vector<SeriesSummary> Reader::selected(const std::vector<SeriesSummary>& se
 RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& selector)
 {
   RunSet set;
-  set.label = fmt::format("run #{}{}", run.number, selector_suffix(selector));
+  set.label = fmt::format("run {}{}", core::number_label(run.number), selector_suffix(selector));
   set.bench = run.bench;
   set.revision = run.revision;
   set.runs.reserve(1);
@@ -110,12 +111,12 @@ RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& sele
   set.series = selected(series_of_run(run.number), selector);
   if (!usable(run)) {
     set.warnings.push_back(
-        fmt::format("run #{} is {}{}; its samples may be incomplete", run.number, run.status,
-                    run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));
+        fmt::format("run {} is {}{}; its samples may be incomplete", core::number_label(run.number),
+                    run.status, run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));
   }
   if (run.status == "imported") {
-    set.warnings.push_back(
-        fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
+    set.warnings.push_back(fmt::format("run {} was imported ({}), not measured by ej",
+                                       core::number_label(run.number), run.source));
   }
   return set;
 }
@@ -173,12 +174,13 @@ std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
   set.selector = selector;
   for (const auto& run : set.runs) {
     if (run.status == "imported") {
-      set.warnings.push_back(
-          fmt::format("run #{} was imported ({}), not measured by ej", run.number, run.source));
+      set.warnings.push_back(fmt::format("run {} was imported ({}), not measured by ej",
+                                         core::number_label(run.number), run.source));
     }
   }
-  set.label = fmt::format("attempt #{} ({} {}){}", attempt, set.runs.size() == 1 ? "run" : "runs",
-                          run_numbers(set.runs), selector_suffix(selector));
+  set.label =
+      fmt::format("attempt {} ({} {}){}", core::number_label(attempt), set.runs.size() == 1 ? "run" : "runs",
+                  run_numbers(set.runs), selector_suffix(selector));
   return set;
 }
 

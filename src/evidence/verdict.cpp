@@ -1,5 +1,6 @@
 #include "evidence/verdict.h"
 
+#include "core/numbering.h"
 #include "core/target.h"
 #include "measure/statistics.h"
 #include "util/strings.h"
@@ -81,14 +82,16 @@ void evaluate_target(Verdict& v, const std::optional<core::Target>& parsed)
 // that says it already).
 void set_texts(Verdict& v, std::optional<int> baseline_then)
 {
-  const auto head = comparisons_text(v) + fmt::format(" vs run #{}", v.baseline_run);
+  const auto head = comparisons_text(v) + fmt::format(" vs run {}", core::number_label(v.baseline_run));
   std::string moved;
   if (v.against == Against::BaselineThen && v.baseline_now) {
-    moved = fmt::format(", the baseline then; the baseline is now run #{}", *v.baseline_now);
+    moved =
+        fmt::format(", the baseline then; the baseline is now run {}", core::number_label(*v.baseline_now));
   }
   if (v.against == Against::CurrentBaseline) {
     moved = baseline_then && *baseline_then != v.baseline_run
-                ? fmt::format(", the current baseline (run #{} was the baseline then)", *baseline_then)
+                ? fmt::format(", the current baseline (run {} was the baseline then)",
+                              core::number_label(*baseline_then))
                 : ", the current baseline";
   }
   std::string tail;
@@ -121,20 +124,20 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   const int baseline = against == Against::CurrentBaseline ? *now : *then;
   for (const auto& run : candidate.runs) {
     if (run.number == baseline) {
-      return no_verdict(fmt::format("run #{} is the baseline itself", baseline));
+      return no_verdict(fmt::format("run {} is the baseline itself", core::number_label(baseline)));
     }
   }
   const RunSet* reference = reader.baseline_set(baseline);
   if (reference == nullptr) {
-    return no_verdict(
-        fmt::format("the baseline run #{} of plan {} is missing from the journal", baseline, plan));
+    return no_verdict(fmt::format("the baseline run {} of plan {} is missing from the journal",
+                                  core::number_label(baseline), plan));
   }
   const auto& base_run = reference->runs.front();
   if (!usable(base_run)) {
     return no_verdict(
-        fmt::format("the baseline run #{} of plan {} is {}, not finished; pin a finished run with "
+        fmt::format("the baseline run {} of plan {} is {}, not finished; pin a finished run with "
                     "'ej plan baseline {} --run N --reason ...'",
-                    baseline, plan, base_run.status, plan));
+                    core::number_label(baseline), plan, base_run.status, plan));
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
   CompareRequest request;
@@ -142,7 +145,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   std::string why_not;
   auto report = try_compare(reader, *reference, candidate, request, why_not);
   if (!report) {
-    return no_verdict(fmt::format("against the baseline run #{}: {}", baseline, why_not));
+    return no_verdict(fmt::format("against the baseline run {}: {}", core::number_label(baseline), why_not));
   }
   Verdict v;
   v.baseline_run = baseline;
@@ -228,12 +231,12 @@ Judgement judge_attempt(Reader& reader, int attempt, Against against)
 {
   const auto plan = reader.plan_of_attempt(attempt);
   if (!plan) {
-    return no_verdict(fmt::format("there is no attempt #{}", attempt));
+    return no_verdict(fmt::format("there is no attempt {}", core::number_label(attempt)));
   }
   auto set = reader.attempt_set(attempt);
   if (!set) {
-    return no_verdict(fmt::format(
-        "attempt #{} has no finished runs; run one with 'ej run BENCH --attempt {}'", attempt, attempt));
+    return no_verdict(fmt::format("attempt {} has no finished runs; run one with 'ej run BENCH --attempt {}'",
+                                  core::number_label(attempt), attempt));
   }
   return verdict_for(reader, *plan, std::move(*set), against);
 }
@@ -241,15 +244,16 @@ Judgement judge_attempt(Reader& reader, int attempt, Against against)
 Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
 {
   if (!run.attempt) {
-    return no_verdict(
-        fmt::format("run #{} belongs to no attempt, so to no plan with a baseline", run.number));
+    return no_verdict(fmt::format("run {} belongs to no attempt, so to no plan with a baseline",
+                                  core::number_label(run.number)));
   }
   if (!usable(run)) {
-    return no_verdict(fmt::format("run #{} is {}", run.number, run.status));
+    return no_verdict(fmt::format("run {} is {}", core::number_label(run.number), run.status));
   }
   const auto plan = reader.plan_of_attempt(*run.attempt);
   if (!plan) {
-    return no_verdict(fmt::format("run #{} names attempt #{}, which is missing", run.number, *run.attempt));
+    return no_verdict(fmt::format("run {} names attempt {}, which is missing", core::number_label(run.number),
+                                  core::number_label(*run.attempt)));
   }
   return verdict_for(reader, *plan, reader.run_set(run), against);
 }

@@ -1,34 +1,22 @@
 #include "git/repository.h"
 
+#include "git/libgit2.h"
 #include "util/error.h"
 #include "util/fs.h"
-#include "util/handle.h"
 #include "util/strings.h"
-
-#include <git2.h>
 
 #include <algorithm>
 #include <fstream>
 
 namespace ej::git {
 
-namespace {
-
-using RepositoryPtr = util::Handle<git_repository, git_repository_free>;
-using ReferencePtr = util::Handle<git_reference, git_reference_free>;
-using CommitPtr = util::Handle<git_commit, git_commit_free>;
-using TreePtr = util::Handle<git_tree, git_tree_free>;
-using DiffPtr = util::Handle<git_diff, git_diff_free>;
-using StatusListPtr = util::Handle<git_status_list, git_status_list_free>;
-
-// libgit2 needs one global init per process; this keeps it for the process's lifetime.
 void ensure_libgit2()
 {
   static const int initialised = git_libgit2_init();
   (void)initialised;
 }
 
-[[noreturn]] void throw_git_error(const char* doing)
+void throw_git_error(const char* doing)
 {
   const git_error* error = git_error_last();
   throw Error("git: cannot {}: {}", doing,
@@ -41,6 +29,8 @@ void check(int rc, const char* doing)
     throw_git_error(doing);
   }
 }
+
+namespace {
 
 RepositoryPtr open_repository(const std::filesystem::path& path)
 {

@@ -356,6 +356,11 @@ std::int64_t Database::last_insert_rowid() const
   return sqlite3_last_insert_rowid(m_db.get());
 }
 
+std::int64_t Database::changes() const
+{
+  return sqlite3_changes64(m_db.get());
+}
+
 std::int64_t Database::query_integer(std::string_view sql)
 {
   auto statement = prepare(sql);

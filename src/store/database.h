@@ -96,6 +96,8 @@ public:
   // goes out of scope. Statements must not outlive their Database.
   Statement prepare(std::string_view sql) { return Statement(m_db.get(), sql, *m_pool); }
   std::int64_t last_insert_rowid() const;
+  // Rows changed by the last INSERT, UPDATE or DELETE.
+  std::int64_t changes() const;
   // An integer from a one-value query ("PRAGMA user_version").
   std::int64_t query_integer(std::string_view sql);
   sqlite3* handle() const { return m_db.get(); }

@@ -427,6 +427,31 @@ Event Writer::append(std::string_view type, nlohmann::json payload)
   return event;
 }
 
+bool Writer::insert_foreign(const Event& event)
+{
+  auto& db = m_journal.m_db;
+  db.prepare("INSERT OR IGNORE INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .bind(1, event.id)
+      .bind(2, event.replica)
+      .bind(3, event.lamport)
+      .bind(4, event.type)
+      .bind(5, event.schema_version)
+      .bind(6, event.time_ms)
+      .bind(7, event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .run();
+  return db.changes() > 0;
+}
+
+void Writer::insert_blob_as_is(const std::string& hash, std::string_view content)
+{
+  m_journal.m_db.prepare("INSERT OR IGNORE INTO blobs(hash, size, content) VALUES (?, ?, ?)")
+      .bind(1, hash)
+      .bind(2, static_cast<std::int64_t>(content.size()))
+      .bind_blob(3, content)
+      .run();
+}
+
 std::string Writer::put_blob(std::string_view raw)
 {
   const auto redacted = m_journal.m_redactor.redact(raw);

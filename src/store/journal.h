@@ -34,6 +34,11 @@ public:
   Event append(std::string_view type, nlohmann::json payload);
   // Stores the bytes once under their sha256 and returns the hash.
   std::string put_blob(std::string_view content);
+  // An event another replica wrote, stored as it is (not applied: the importer decides how);
+  // false when the journal has it already.
+  bool insert_foreign(const Event& event);
+  // A blob another replica stored, under the hash it has there (the caller checked it).
+  void insert_blob_as_is(const std::string& hash, std::string_view content);
 
 private:
   Journal& m_journal;

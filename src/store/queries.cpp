@@ -168,7 +168,7 @@ std::optional<core::Attempt> find_attempt(Database& db, int number)
   // @k3f9qx keeps naming the attempt after the remote gave it its number.
   if (core::is_provisional(number)) {
     auto by_id = db.prepare(fmt::format("SELECT {} FROM attempts a WHERE substr(a.id, 11, 6) = ?", k_attempt_columns));
-    by_id.bind(1, core::number_label(number).substr(1));
+    by_id.bind(1, *core::provisional_id_part(core::number_label(number)));
     if (by_id.step()) {
       return read_attempt(by_id);
     }

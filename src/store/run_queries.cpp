@@ -139,7 +139,7 @@ std::optional<core::RunRecord> find_run(Database& db, int number)
   if (runs.empty() && core::is_provisional(number)) {
     // run @k3f9qx keeps naming the run after the remote gave it its number.
     auto by_id = db.prepare(fmt::format("SELECT {} FROM runs WHERE substr(id, 11, 6) = ?", k_run_columns));
-    by_id.bind(1, core::number_label(number).substr(1));
+    by_id.bind(1, *core::provisional_id_part(core::number_label(number)));
     runs = read_runs(by_id);
   }
   if (runs.empty()) {

@@ -1,0 +1,273 @@
+#include "store/event_exchange.h"
+
+#include "store/projection.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace ej::store {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* k_event_columns = "seq, id, replica, lamport, type, schema_version, time_ms, payload";
+
+Event read_event(const Statement& row)
+{
+  Event event;
+  event.seq = row.integer(0);
+  event.id = row.text(1);
+  event.replica = row.text(2);
+  event.lamport = row.integer(3);
+  event.type = row.text(4);
+  event.schema_version = static_cast<int>(row.integer(5));
+  event.time_ms = row.integer(6);
+  event.payload = json::parse(row.text(7), nullptr, false);
+  return event;
+}
+
+void collect_blobs(const json& value, std::set<std::string>& out)
+{
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items()) {
+      if (member.is_string() && key.size() > 5 && key.compare(key.size() - 5, 5, "_blob") == 0) {
+        const auto& hash = member.get_ref<const std::string&>();
+        if (!hash.empty()) {
+          out.insert(hash);
+        }
+      } else {
+        collect_blobs(member, out);
+      }
+    }
+  } else if (value.is_array()) {
+    for (const auto& item : value) {
+      collect_blobs(item, out);
+    }
+  }
+}
+
+using Order = std::tuple<std::int64_t, std::string, std::string>; // lamport, replica, id
+
+bool valid_envelope(const Event& event)
+{
+  return event.id.size() == 26 && !event.replica.empty() && !event.type.empty() && event.lamport > 0 &&
+         event.payload.is_object();
+}
+
+} // namespace
+
+std::string encode_event(const Event& event)
+{
+  const json line = {{"id", event.id},
+                     {"replica", event.replica},
+                     {"lamport", event.lamport},
+                     {"type", event.type},
+                     {"schema_version", event.schema_version},
+                     {"time_ms", event.time_ms},
+                     {"payload", event.payload}};
+  return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::vector<Event> decode_events(std::string_view lines, int* bad_lines)
+{
+  std::vector<Event> events;
+  int bad = 0;
+  std::size_t start = 0;
+  while (start < lines.size()) {
+    auto end = lines.find('\n', start);
+    if (end == std::string_view::npos) {
+      end = lines.size();
+    }
+    const auto line = lines.substr(start, end - start);
+    start = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+      continue;
+    }
+    const auto parsed = json::parse(line, nullptr, false);
+    Event event;
+    if (parsed.is_object()) {
+      event.id = parsed.value("id", "");
+      event.replica = parsed.value("replica", "");
+      event.lamport = parsed.value("lamport", std::int64_t{0});
+      event.type = parsed.value("type", "");
+      event.schema_version = parsed.value("schema_version", 1);
+      event.time_ms = parsed.value("time_ms", std::int64_t{0});
+      if (const auto it = parsed.find("payload"); it != parsed.end()) {
+        event.payload = *it;
+      }
+    }
+    if (!parsed.is_object() || !valid_envelope(event)) {
+      ++bad;
+      continue;
+    }
+    events.push_back(std::move(event));
+  }
+  if (bad_lines != nullptr) {
+    *bad_lines = bad;
+  }
+  return events;
+}
+
+std::vector<Event> events_of_replica_after(Database& db, const std::string& replica, std::int64_t after_seq)
+{
+  auto select = db.prepare(
+      fmt::format("SELECT {} FROM events WHERE replica = ? AND seq > ? ORDER BY seq", k_event_columns));
+  select.bind(1, replica).bind(2, after_seq);
+  std::vector<Event> events;
+  while (select.step()) {
+    events.push_back(read_event(select));
+  }
+  return events;
+}
+
+std::vector<Event> all_events(Database& db)
+{
+  auto select =
+      db.prepare(fmt::format("SELECT {} FROM events ORDER BY lamport, replica, id", k_event_columns));
+  std::vector<Event> events;
+  while (select.step()) {
+    events.push_back(read_event(select));
+  }
+  return events;
+}
+
+std::vector<Event> plan_events(Database& db, const std::string& plan)
+{
+  std::vector<Event> out;
+  const auto in_plan = [&](const char* table, std::int64_t number) {
+    if (number == 0) {
+      return false;
+    }
+    const auto sql = std::string_view(table) == "attempts"
+                         ? "SELECT 1 FROM attempts WHERE number = ? AND plan = ?"
+                         : "SELECT 1 FROM runs r JOIN attempts a ON a.number = r.attempt WHERE r.number = ? "
+                           "AND a.plan = ?";
+    auto select = db.prepare(sql);
+    select.bind(1, number).bind(2, plan);
+    return select.step();
+  };
+  for (auto& event : all_events(db)) {
+    const auto& type = event.type;
+    const auto& payload = event.payload;
+    bool keep = false;
+    if (type.rfind("plan.", 0) == 0 || type == events::BaselinePinned::type) {
+      keep = payload.value("plan", payload.value("slug", "")) == plan;
+    } else if (type.rfind("bench.", 0) == 0 || type.rfind("probe.", 0) == 0) {
+      keep = true;
+    } else if (type == events::AttemptCreated::type) {
+      keep = payload.value("plan", "") == plan;
+    } else if (type.rfind("attempt.", 0) == 0) {
+      keep = in_plan("attempts", projection::attempt_number(
+                                     db, event, events::Ref::from_json(payload.value("attempt", json()))));
+    } else if (type == events::RunStarted::type || type == events::RunImported::type) {
+      keep = in_plan("attempts", projection::attempt_number(
+                                     db, event, events::Ref::from_json(payload.value("attempt", json()))));
+    } else if (type.rfind("run.", 0) == 0) {
+      keep = in_plan("runs",
+                     projection::run_number(db, event, events::Ref::from_json(payload.value("run", json()))));
+    }
+    if (keep) {
+      out.push_back(std::move(event));
+    }
+  }
+  return out;
+}
+
+std::int64_t last_seq(Database& db)
+{
+  return db.query_integer("SELECT coalesce(max(seq), 0) FROM events");
+}
+
+std::vector<std::string> blobs_named(const std::vector<Event>& events)
+{
+  std::set<std::string> hashes;
+  for (const auto& event : events) {
+    collect_blobs(event.payload, hashes);
+  }
+  return {hashes.begin(), hashes.end()};
+}
+
+ImportReport import_events(Journal& journal, const std::vector<Event>& events,
+                           const std::function<std::optional<std::string>(const std::string&)>& blob,
+                           const std::function<void(Database&)>& extra)
+{
+  ImportReport report;
+  journal.write([&](Writer& writer) {
+    auto& db = journal.db();
+    Order applied_up_to{0, "", ""};
+    {
+      auto last = db.prepare(
+          "SELECT lamport, replica, id FROM events ORDER BY lamport DESC, replica DESC, id DESC LIMIT 1");
+      if (last.step()) {
+        applied_up_to = {last.integer(0), last.text(1), last.text(2)};
+      }
+    }
+    std::vector<Event> fresh;
+    for (const auto& event : events) {
+      if (writer.insert_foreign(event)) {
+        fresh.push_back(event);
+      } else {
+        ++report.known;
+      }
+    }
+    report.received = static_cast<int>(fresh.size());
+    auto has_blob = db.prepare("SELECT 1 FROM blobs WHERE hash = ?");
+    for (const auto& hash : blobs_named(fresh)) {
+      has_blob.reset();
+      has_blob.bind(1, hash);
+      if (has_blob.step()) {
+        continue;
+      }
+      const auto content = blob(hash);
+      if (!content || util::sha256_hex(*content) != hash) {
+        report.missing_blobs.push_back(hash);
+        continue;
+      }
+      writer.insert_blob_as_is(hash, *content);
+      ++report.blobs;
+    }
+    std::sort(fresh.begin(), fresh.end(), [](const Event& a, const Event& b) {
+      return std::tie(a.lamport, a.replica, a.id) < std::tie(b.lamport, b.replica, b.id);
+    });
+    const bool in_order =
+        fresh.empty() ||
+        (Order{fresh.front().lamport, fresh.front().replica, fresh.front().id} > applied_up_to &&
+         std::none_of(fresh.begin(), fresh.end(),
+                      [](const Event& e) { return e.type == events::NumbersClaimed::type; }));
+    if (in_order) {
+      for (const auto& event : fresh) {
+        apply_event(db, event);
+      }
+    } else {
+      rebuild_derived_tables(db);
+    }
+    if (extra) {
+      extra(db);
+    }
+  });
+  return report;
+}
+
+std::optional<std::string> meta_value(Database& db, const std::string& key)
+{
+  auto select = db.prepare("SELECT value FROM meta WHERE key = ?");
+  select.bind(1, key);
+  return select.step() ? std::optional(select.text(0)) : std::nullopt;
+}
+
+void set_meta_value(Database& db, const std::string& key, const std::string& value)
+{
+  db.prepare(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+      .bind(1, key)
+      .bind(2, value)
+      .run();
+}
+
+} // namespace ej::store

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "store/event.h"
+#include "store/journal.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Events as they leave and enter a journal: JSON lines of the envelope (docs/events.md), for sync
+// batches and for ej export / ej import. Importing is idempotent: an event is known by its id.
+namespace ej::store {
+
+// One line per event: {"id","replica","lamport","type","schema_version","time_ms","payload"}.
+std::string encode_event(const Event& event);
+// Events from JSON lines; a line that is not an event envelope is counted in bad_lines.
+std::vector<Event> decode_events(std::string_view lines, int* bad_lines = nullptr);
+
+// The events of one replica after a local seq (what a sync publishes), in seq order.
+std::vector<Event> events_of_replica_after(Database& db, const std::string& replica, std::int64_t after_seq);
+// Every event, or those of one plan (ej export), in application order.
+std::vector<Event> all_events(Database& db);
+// The events a plan's history needs: the plan's, its attempts', their runs' and its baselines',
+// and every benchmark and probe definition (runs name them).
+std::vector<Event> plan_events(Database& db, const std::string& plan);
+std::int64_t last_seq(Database& db);
+// The blobs events name: every string field whose name ends in "_blob" holds a blob's sha256.
+std::vector<std::string> blobs_named(const std::vector<Event>& events);
+
+struct ImportReport {
+  int received = 0;                       // events not in the journal before
+  int known = 0;                          // events it had already
+  int blobs = 0;                          // blobs added
+  std::vector<std::string> missing_blobs; // named, not found: the events stand, the content is absent
+};
+
+// Adds the events not yet in the journal, and the blobs they name that it lacks (fetched through
+// blob(hash); its content must hash to the name), in one transaction, then brings the derived
+// tables up to date: events that sort after everything already applied are applied as they are,
+// otherwise (older events from a replica, claims of numbers) the tables are rebuilt. extra runs in
+// the same transaction (a sync records how far it read each replica).
+ImportReport import_events(Journal& journal, const std::vector<Event>& events,
+                           const std::function<std::optional<std::string>(const std::string&)>& blob,
+                           const std::function<void(Database&)>& extra = {});
+
+// Local state of the journal kept in its meta table (not derived from events, never synced).
+std::optional<std::string> meta_value(Database& db, const std::string& key);
+void set_meta_value(Database& db, const std::string& key, const std::string& value);
+
+} // namespace ej::store

@@ -1,0 +1,267 @@
+// One journal for a team, through a real bare git remote: replicas, numbers, concurrent changes,
+// races, killed syncs, events from a newer ej, documents byte for byte, export and import.
+#include "support/ej_repo.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <csignal>
+#include <random>
+#include <set>
+#include <thread>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// A team: a bare remote, the first clone (whose journal was started there), and more clones.
+class Team {
+public:
+  Team() : m_dir("ej-sync")
+  {
+    git(m_dir.path(), {"init", "-q", "--bare", "-b", "main", remote().string()});
+    make_git_repo(clone_path(0));
+    git(clone_path(0), {"remote", "add", "origin", remote_url()});
+    git(clone_path(0), {"push", "-q", "-u", "origin", "main"});
+    CHECK(ej(0, {"init"}).exit_code == 0);
+  }
+
+  std::filesystem::path remote() const { return m_dir / "remote.git"; }
+  std::string remote_url() const { return "file://" + remote().string(); }
+  std::filesystem::path clone_path(int index) const { return m_dir / ("clone" + std::to_string(index)); }
+
+  // A second machine: a clone of the remote with a journal of its own.
+  void add_clone(int index)
+  {
+    git(m_dir.path(), {"clone", "-q", remote_url(), clone_path(index).string()});
+    git(clone_path(index), {"config", "user.name", "ej test"});
+    git(clone_path(index), {"config", "user.email", "ej-test@example.invalid"});
+  }
+
+  CommandResult ej(int index, const std::vector<std::string>& args) const
+  {
+    return run_ej(clone_path(index), args);
+  }
+  std::string ok(int index, const std::vector<std::string>& args) const
+  {
+    const auto result = ej(index, args);
+    INFO("clone " << index << ": ej " << args.front() << " stderr: " << result.err);
+    REQUIRE(result.exit_code == 0);
+    return result.out;
+  }
+  std::filesystem::path db(int index) const { return clone_path(index) / ".git" / "ej" / "journal.db"; }
+
+private:
+  TempDir m_dir;
+};
+
+void exec_sql(const std::filesystem::path& db, const std::string& sql)
+{
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &message);
+  INFO((message != nullptr ? message : ""));
+  sqlite3_free(message);
+  sqlite3_close(handle);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+void plan_with_attempts(const Team& team)
+{
+  team.ok(0, {"plan", "new", "p", "--title", "Faster verify"});
+  team.ok(0, {"try", "NCCL_ALGO=Tree", "--plan", "p", "--hypothesis", "tree wins on 8 GPUs"});
+  team.ok(0, {"try", "fused allreduce", "--plan", "p"});
+  team.ok(0, {"status", "1", "rejected", "--reason", "no gain on PCIe"});
+}
+
+} // namespace
+
+TEST_CASE("a clone gets the whole team journal with ej init and ej sync, numbers and documents alike")
+{
+  Team team;
+  plan_with_attempts(team);
+  CHECK_THAT(team.ok(0, {"sync"}), Catch::Contains("sent") && Catch::Contains("origin"));
+
+  team.add_clone(1);
+  const auto init = team.ok(1, {"init"});
+  CHECK_THAT(init, Catch::Contains("origin has a shared journal") && Catch::Contains("ej sync"));
+  team.ok(1, {"sync"});
+  const auto log1 = json::parse(team.ok(1, {"log", "--json"}));
+  REQUIRE(log1.size() == 2);
+  CHECK(team.ok(1, {"show", "1", "--json"}).find("no gain on PCIe") != std::string::npos);
+
+  // Before the next sync an attempt has a provisional number, shown as @xxxxxx.
+  const auto provisional = team.ok(1, {"try", "CUDA graphs bs=16", "--plan", "p"});
+  REQUIRE(provisional.size() == 8);
+  CHECK(provisional[0] == '@');
+  const std::string short_id = provisional.substr(0, 7);
+  team.ok(1, {"note", short_id, "from the second machine"});
+  const auto synced = team.ok(1, {"sync"});
+  CHECK_THAT(synced, Catch::Contains("attempt " + short_id + " is now #3"));
+  // The provisional form keeps naming it.
+  CHECK(json::parse(team.ok(1, {"show", short_id, "--json"}))["number"] == 3);
+
+  team.ok(0, {"sync"});
+  CHECK(json::parse(team.ok(0, {"show", "3", "--json"}))["title"] == "CUDA graphs bs=16");
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
+  CHECK(team.ok(0, {"why", "PCIe"}) == team.ok(1, {"why", "PCIe"}));
+  team.ok(0, {"plan", "render", "p"});
+  team.ok(1, {"plan", "render", "p"});
+  CHECK(read_text(team.clone_path(0) / "journal" / "p.md") ==
+        read_text(team.clone_path(1) / "journal" / "p.md"));
+
+  // Nothing new: nothing moves.
+  CHECK_THAT(team.ok(1, {"sync"}), Catch::Contains("sent 0 event(s), received 0"));
+  CHECK_THAT(team.ok(1, {"sync", "--dry-run"}), Catch::Contains("would send 0"));
+}
+
+TEST_CASE("concurrent status changes of one attempt converge, both kept in its history")
+{
+  Team team;
+  plan_with_attempts(team);
+  team.ok(0, {"sync"});
+  team.add_clone(1);
+  team.ok(1, {"init"});
+  team.ok(1, {"sync"});
+
+  team.ok(0, {"status", "2", "adopted", "--reason", "2.4x on H200"});
+  team.ok(1, {"status", "2", "blocked", "--reason", "needs NCCL 2.21"});
+  team.ok(0, {"sync"});
+  team.ok(1, {"sync"});
+  team.ok(0, {"sync"});
+  const auto a = json::parse(team.ok(0, {"show", "2", "--json"}));
+  const auto b = json::parse(team.ok(1, {"show", "2", "--json"}));
+  CHECK(a == b);
+  // Clone 1 wrote after seeing clone 0's earlier events only through the same Lamport clock: the
+  // order is (clock, replica), the same on both; both changes are in the history.
+  const auto history = a["status_history"].dump();
+  CHECK_THAT(history, Catch::Contains("2.4x on H200") && Catch::Contains("needs NCCL 2.21"));
+}
+
+TEST_CASE("three replicas syncing at once never give one number twice")
+{
+  Team team;
+  plan_with_attempts(team);
+  team.ok(0, {"sync"});
+  for (int i = 1; i <= 2; ++i) {
+    team.add_clone(i);
+    team.ok(i, {"init"});
+    team.ok(i, {"sync"});
+  }
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i <= 2; ++i) {
+      team.ok(i, {"try", "option " + std::to_string(round) + "." + std::to_string(i), "--plan", "p"});
+    }
+    std::vector<int> pids;
+    for (int i = 0; i <= 2; ++i) {
+      pids.push_back(start_command({EJ_BINARY, "sync"}, {team.clone_path(i), {}, ""}));
+    }
+    for (const int pid : pids) {
+      CHECK(wait_command(pid) == 0);
+    }
+  }
+  for (int i = 0; i <= 2; ++i) {
+    team.ok(i, {"sync"});
+  }
+  for (int i = 0; i <= 2; ++i) {
+    team.ok(i, {"sync"});
+  }
+  const auto log = json::parse(team.ok(0, {"log", "--json"}));
+  CHECK(log.size() == 11);
+  std::set<int> numbers;
+  for (const auto& attempt : log) {
+    numbers.insert(attempt["number"].get<int>());
+  }
+  CHECK(numbers.size() == 11);
+  CHECK(*numbers.rbegin() == 11);
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
+  CHECK(team.ok(1, {"log", "--json"}) == team.ok(2, {"log", "--json"}));
+}
+
+TEST_CASE("a sync killed at random points is completed by the next one")
+{
+  Team team;
+  plan_with_attempts(team);
+  team.ok(0, {"sync"});
+  team.add_clone(1);
+  team.ok(1, {"init"});
+  team.ok(1, {"sync"});
+  std::mt19937 random(20261201);
+  for (int round = 0; round < 6; ++round) {
+    team.ok(0, {"try", "attempt of round " + std::to_string(round), "--plan", "p"});
+    team.ok(1, {"try", "other attempt of round " + std::to_string(round), "--plan", "p"});
+    const int pid = start_command({EJ_BINARY, "sync"}, {team.clone_path(round % 2), {}, ""});
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 60)(random)));
+    ::kill(pid, SIGKILL);
+    wait_command(pid);
+    CHECK(team.ej(round % 2, {"fsck"}).exit_code == 0);
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    team.ok(0, {"sync"});
+    team.ok(1, {"sync"});
+  }
+  const auto log = json::parse(team.ok(0, {"log", "--json"}));
+  CHECK(log.size() == 14);
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
+  for (const auto& attempt : log) {
+    CHECK(attempt["number"].is_number()); // every attempt has its number
+  }
+}
+
+TEST_CASE("an event of a type from a newer ej is kept, synced and ignored with one warning")
+{
+  Team team;
+  plan_with_attempts(team);
+  exec_sql(team.db(0), R"sql(
+    INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload)
+    SELECT '01JZZZZZZZZZZZZZZZZZZZZZZZ', value, 1000, 'gpu.clocks-locked', 7, 1800000000000, '{"sm_mhz": 1980}'
+    FROM meta WHERE key = 'replica_id')sql");
+  const auto sent = team.ej(0, {"sync"});
+  CHECK(sent.exit_code == 0);
+  CHECK_THAT(sent.err, Catch::Contains("'gpu.clocks-locked'") && Catch::Contains("newer ej"));
+
+  team.add_clone(1);
+  team.ok(1, {"init"});
+  const auto received = team.ej(1, {"sync"});
+  CHECK(received.exit_code == 0);
+  CHECK(received.err.find("gpu.clocks-locked") != std::string::npos);
+  const auto log = team.ej(1, {"log"});
+  CHECK(log.exit_code == 0);
+  CHECK(team.ok(1, {"export"}).find("gpu.clocks-locked") != std::string::npos);
+  CHECK(team.ej(1, {"reindex"}).exit_code == 0);
+  CHECK(team.ej(1, {"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("ej export and ej import round-trip a journal, idempotently")
+{
+  Team team;
+  plan_with_attempts(team);
+  team.ok(0, {"note", "2", "measured twice"});
+  team.ok(0, {"export", "-o", (team.clone_path(0) / "all.jsonl").string()});
+  EjRepo other;
+  const auto first = other.ok({"import", (team.clone_path(0) / "all.jsonl").string()});
+  CHECK_THAT(first, Catch::Contains("imported 5 new event(s)") || Catch::Contains("new event(s) (0 already"));
+  CHECK(other.ok({"log", "--json"}) == team.ok(0, {"log", "--json"}));
+  CHECK_THAT(other.ok({"import", (team.clone_path(0) / "all.jsonl").string()}),
+             Catch::Contains("imported 0 new event(s)"));
+  const auto plan_only = team.ok(0, {"export", "--plan", "p"});
+  CHECK(plan_only.find("\"plan.created\"") != std::string::npos);
+  const auto bad = other.ej({"import", "/etc/hostname"});
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("no ej events"));
+}
+
+TEST_CASE("ej sync without a remote says how to add one")
+{
+  EjRepo repo;
+  const auto result = repo.ej({"sync"});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("git remote add origin"));
+  const auto unknown = repo.ej({"sync", "nope"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("no remote named 'nope'"));
+}
