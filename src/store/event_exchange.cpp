@@ -16,22 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* k_event_columns = "seq, id, replica, lamport, type, schema_version, time_ms, payload";
-
-Event read_event(const Statement& row)
-{
-  Event event;
-  event.seq = row.integer(0);
-  event.id = row.text(1);
-  event.replica = row.text(2);
-  event.lamport = row.integer(3);
-  event.type = row.text(4);
-  event.schema_version = static_cast<int>(row.integer(5));
-  event.time_ms = row.integer(6);
-  event.payload = json::parse(row.text(7), nullptr, false);
-  return event;
-}
-
 void collect_blobs(const json& value, std::set<std::string>& out)
 {
   if (value.is_object()) {
@@ -61,6 +45,20 @@ bool valid_envelope(const Event& event)
 }
 
 } // namespace
+
+Event read_event(const Statement& row)
+{
+  Event event;
+  event.seq = row.integer(0);
+  event.id = row.text(1);
+  event.replica = row.text(2);
+  event.lamport = row.integer(3);
+  event.type = row.text(4);
+  event.schema_version = static_cast<int>(row.integer(5));
+  event.time_ms = row.integer(6);
+  event.payload = json::parse(row.text(7), nullptr, false);
+  return event;
+}
 
 std::string encode_event(const Event& event)
 {
@@ -92,12 +90,20 @@ std::vector<Event> decode_events(std::string_view lines, int* bad_lines)
     const auto parsed = json::parse(line, nullptr, false);
     Event event;
     if (parsed.is_object()) {
-      event.id = parsed.value("id", "");
-      event.replica = parsed.value("replica", "");
-      event.lamport = parsed.value("lamport", std::int64_t{0});
-      event.type = parsed.value("type", "");
-      event.schema_version = parsed.value("schema_version", 1);
-      event.time_ms = parsed.value("time_ms", std::int64_t{0});
+      const auto text = [&](const char* key) {
+        const auto it = parsed.find(key);
+        return it != parsed.end() && it->is_string() ? it->get<std::string>() : std::string();
+      };
+      const auto integer = [&](const char* key, std::int64_t fallback) {
+        const auto it = parsed.find(key);
+        return it != parsed.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+      };
+      event.id = text("id");
+      event.replica = text("replica");
+      event.lamport = integer("lamport", 0);
+      event.type = text("type");
+      event.schema_version = static_cast<int>(integer("schema_version", 1));
+      event.time_ms = integer("time_ms", 0);
       if (const auto it = parsed.find("payload"); it != parsed.end()) {
         event.payload = *it;
       }
@@ -210,7 +216,7 @@ ImportReport import_events(Journal& journal, const std::vector<Event>& events,
     }
     std::vector<Event> fresh;
     for (const auto& event : events) {
-      if (writer.insert_foreign(event)) {
+      if (writer.insert_event(event)) {
         fresh.push_back(event);
       } else {
         ++report.known;

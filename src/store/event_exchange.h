@@ -14,6 +14,10 @@
 // batches and for ej export / ej import. Importing is idempotent: an event is known by its id.
 namespace ej::store {
 
+// The columns of the events table, in the order read_event reads them.
+inline constexpr const char* k_event_columns = "seq, id, replica, lamport, type, schema_version, time_ms, payload";
+Event read_event(const Statement& row);
+
 // One line per event: {"id","replica","lamport","type","schema_version","time_ms","payload"}.
 std::string encode_event(const Event& event);
 // Events from JSON lines; a line that is not an event envelope is counted in bad_lines.

@@ -412,22 +412,13 @@ Event Writer::append(std::string_view type, nlohmann::json payload)
   event.payload = std::move(payload);
   m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written
   make_controls_visible(event.payload);
-  auto insert = db.prepare("INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(1, event.id)
-      .bind(2, event.replica)
-      .bind(3, event.lamport)
-      .bind(4, event.type)
-      .bind(5, event.schema_version)
-      .bind(6, event.time_ms)
-      .bind(7, event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-      .run();
+  insert_event(event); // a new ULID: always inserted
   event.seq = db.last_insert_rowid();
   apply_event(db, event);
   return event;
 }
 
-bool Writer::insert_foreign(const Event& event)
+bool Writer::insert_event(const Event& event)
 {
   auto& db = m_journal.m_db;
   db.prepare("INSERT OR IGNORE INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "

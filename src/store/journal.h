@@ -34,9 +34,9 @@ public:
   Event append(std::string_view type, nlohmann::json payload);
   // Stores the bytes once under their sha256 and returns the hash.
   std::string put_blob(std::string_view content);
-  // An event another replica wrote, stored as it is (not applied: the importer decides how);
-  // false when the journal has it already.
-  bool insert_foreign(const Event& event);
+  // Stores an event as it is, without applying it (an import decides how to); false when the
+  // journal has it already.
+  bool insert_event(const Event& event);
   // A blob another replica stored, under the hash it has there (the caller checked it).
   void insert_blob_as_is(const std::string& hash, std::string_view content);
 

@@ -1,6 +1,7 @@
 #include "store/projection.h"
 
 #include "core/numbering.h"
+#include "store/event_exchange.h"
 #include "store/events.h"
 #include "store/projection_runs.h"
 #include "store/schema.h"
@@ -246,53 +247,39 @@ void warn_unknown(const Event& event)
   }
 }
 
-Event event_from_row(Statement& select)
-{
-  Event event;
-  event.seq = select.integer(0);
-  event.id = select.text(1);
-  event.replica = select.text(2);
-  event.lamport = select.integer(3);
-  event.type = select.text(4);
-  event.schema_version = static_cast<int>(select.integer(5));
-  event.time_ms = select.integer(6);
-  event.payload = nlohmann::json::parse(select.text(7), nullptr, false);
-  return event;
-}
-
 } // namespace
 
 namespace projection {
 
-std::int64_t attempt_number(Database& db, const Event& event, const events::Ref& ref)
+namespace {
+
+// table: "attempts" or "runs".
+std::int64_t resolve(Database& db, const char* table, const Event& event, const events::Ref& ref)
 {
   if (!ref.id.empty()) {
-    auto select = db.prepare("SELECT number FROM attempts WHERE id = ?");
+    auto select = db.prepare(fmt::format("SELECT number FROM {} WHERE id = ?", table));
     select.bind(1, ref.id);
     return select.step() ? select.integer(0) : 0;
   }
   if (ref.number <= 0) {
     return 0;
   }
-  // Version 1: the number the event's own replica gave the attempt.
-  auto select = db.prepare("SELECT number FROM attempts WHERE replica = ? AND created_number = ?");
+  // Version 1: the number the event's own replica gave it.
+  auto select = db.prepare(fmt::format("SELECT number FROM {} WHERE replica = ? AND created_number = ?", table));
   select.bind(1, event.replica).bind(2, ref.number);
   return select.step() ? select.integer(0) : 0;
 }
 
+} // namespace
+
+std::int64_t attempt_number(Database& db, const Event& event, const events::Ref& ref)
+{
+  return resolve(db, "attempts", event, ref);
+}
+
 std::int64_t run_number(Database& db, const Event& event, const events::Ref& ref)
 {
-  if (!ref.id.empty()) {
-    auto select = db.prepare("SELECT number FROM runs WHERE id = ?");
-    select.bind(1, ref.id);
-    return select.step() ? select.integer(0) : 0;
-  }
-  if (ref.number <= 0) {
-    return 0;
-  }
-  auto select = db.prepare("SELECT number FROM runs WHERE replica = ? AND created_number = ?");
-  select.bind(1, event.replica).bind(2, ref.number);
-  return select.step() ? select.integer(0) : 0;
+  return resolve(db, "runs", event, ref);
 }
 
 std::int64_t number_for(Database& db, const Event& event, std::string_view kind, std::int64_t writer_number)
@@ -341,15 +328,15 @@ void rebuild_derived_tables(Database& db)
   for (const auto table : derived_tables()) {
     db.exec(fmt::format("DELETE FROM {}", table));
   }
-  const std::string columns = "SELECT seq, id, replica, lamport, type, schema_version, time_ms, payload FROM events ";
+  const std::string columns = fmt::format("SELECT {} FROM events ", k_event_columns);
   // Claims first: they decide the numbers of the attempts and runs created before them.
   auto claims = db.prepare(columns + "WHERE type = 'numbers.claimed' ORDER BY lamport, replica, id");
   while (claims.step()) {
-    numbers_claimed(db, event_from_row(claims));
+    numbers_claimed(db, read_event(claims));
   }
   auto select = db.prepare(columns + "WHERE type <> 'numbers.claimed' ORDER BY lamport, replica, id");
   while (select.step()) {
-    apply_event(db, event_from_row(select));
+    apply_event(db, read_event(select));
   }
 }
 

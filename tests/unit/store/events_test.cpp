@@ -1,0 +1,137 @@
+// Every event type read back from what its builder wrote, payloads of version 1 read forever, and
+// events of unknown types kept without an error.
+#include "store/event_exchange.h"
+#include "store/events.h"
+#include "store/journal.h"
+#include "store/queries.h"
+#include "store/run_queries.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+
+using namespace ej;
+using nlohmann::json;
+namespace events = store::events;
+
+namespace {
+
+store::Event as_event(std::string_view type, json payload, int version = store::k_event_schema_version)
+{
+  store::Event event;
+  event.type = std::string(type);
+  event.payload = std::move(payload);
+  event.schema_version = version;
+  return event;
+}
+
+} // namespace
+
+TEST_CASE("each builder's payload reads back through its reader")
+{
+  events::AttemptCreated created;
+  created.number = 7;
+  created.plan = "p";
+  created.title = "fused allreduce";
+  created.tags = {"nccl"};
+  created.links = {{"supersedes", events::Ref::to("01JD0000000000000000000001")}};
+  created.git.commit = "abc";
+  created.git.dirty = true;
+  const auto read = events::AttemptCreated::read(as_event(events::AttemptCreated::type, created.payload()));
+  CHECK(read.number == 7);
+  CHECK(read.title == "fused allreduce");
+  CHECK(read.tags == std::vector<std::string>{"nccl"});
+  REQUIRE(read.links.size() == 1);
+  CHECK(read.links[0].to.id == "01JD0000000000000000000001");
+  CHECK(read.git.dirty);
+
+  events::RunRepeats batch;
+  batch.run = events::Ref::to("01JD0000000000000000000002");
+  events::Repeat repeat;
+  repeat.index = 3;
+  repeat.wall_s = 0.25;
+  repeat.samples = {{"time_ms", "", 11.5, "ms", ""}, {"bw", "1MiB", 40, "GB/s", "aggregate"}};
+  batch.repeats.push_back(repeat);
+  const auto batch_read = events::RunRepeats::read(as_event(events::RunRepeats::type, batch.payload()));
+  CHECK(batch_read.run.id == "01JD0000000000000000000002");
+  REQUIRE(batch_read.repeats.size() == 1);
+  CHECK(batch_read.repeats[0].index == 3);
+  CHECK(batch_read.repeats[0].samples[1].kind == "aggregate");
+
+  events::AttemptEdited edit;
+  edit.attempt = events::Ref::to("01JD0000000000000000000003");
+  CHECK(edit.changes_nothing());
+  edit.title = "new title";
+  const auto edit_read = events::AttemptEdited::read(as_event(events::AttemptEdited::type, edit.payload()));
+  CHECK(edit_read.title == "new title");
+  CHECK_FALSE(edit_read.hypothesis);
+}
+
+TEST_CASE("a version-1 payload names attempts by number; a version-2 one by id")
+{
+  const auto v1 = events::AttemptNote::read(as_event(events::AttemptNote::type, {{"attempt", 12}, {"text", "x"}}, 1));
+  CHECK(v1.attempt.number == 12);
+  CHECK(v1.attempt.id.empty());
+  const auto v2 = events::AttemptNote::read(
+      as_event(events::AttemptNote::type, {{"attempt", "01JD0000000000000000000004"}, {"text", "x"}}));
+  CHECK(v2.attempt.id == "01JD0000000000000000000004");
+  // Mistyped or missing fields take their defaults; a reader never throws.
+  const auto odd = events::RunFinished::read(as_event(events::RunFinished::type, {{"run", true}, {"status", 3}}));
+  CHECK(odd.run.empty());
+  CHECK(odd.status.empty());
+  CHECK(events::PlanCreated::read(as_event(events::PlanCreated::type, json::array())).slug.empty());
+}
+
+TEST_CASE("every type is known to the projection and documented in docs/events.md")
+{
+  std::ifstream doc(std::string(EJ_SOURCE_DIR) + "/docs/events.md");
+  REQUIRE(doc);
+  const std::string text((std::istreambuf_iterator<char>(doc)), std::istreambuf_iterator<char>());
+  for (const auto type : events::known_types()) {
+    INFO(type);
+    CHECK(text.find("`" + std::string(type) + "`") != std::string::npos);
+  }
+}
+
+TEST_CASE("an event of an unknown type is kept, exported and changes no table")
+{
+  auto journal = store::Journal::open_memory();
+  journal.write([](store::Writer& writer) {
+    writer.append(events::PlanCreated{"p", "Plan", "", "", "p.md"});
+    writer.append("gpu.sampled", {{"sm_mhz", 1980}});
+  });
+  CHECK(store::find_plan(journal.db(), "p"));
+  const auto all = store::all_events(journal.db());
+  REQUIRE(all.size() == 2);
+  CHECK(all[1].type == "gpu.sampled");
+  const auto line = store::encode_event(all[1]);
+  int bad = 0;
+  const auto back = store::decode_events(line + "not json\n{\"id\": 3}\n", &bad);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].payload["sm_mhz"] == 1980);
+  CHECK(bad == 2);
+}
+
+TEST_CASE("importing events twice changes nothing; older events rebuild the tables in event order")
+{
+  auto source = store::Journal::open_memory();
+  source.write([](store::Writer& writer) {
+    writer.append(events::PlanCreated{"p", "Plan", "", "", "p.md"});
+    events::AttemptCreated created;
+    created.number = 1;
+    created.plan = "p";
+    created.title = "first";
+    writer.append(created);
+  });
+  const auto exported = store::all_events(source.db());
+  auto target = store::Journal::open_memory();
+  const auto none = [](const std::string&) { return std::optional<std::string>(); };
+  CHECK(store::import_events(target, exported, none).received == 2);
+  const auto again = store::import_events(target, exported, none);
+  CHECK(again.received == 0);
+  CHECK(again.known == 2);
+  const auto attempt = store::find_attempt(target.db(), 1);
+  REQUIRE(attempt);
+  CHECK(attempt->title == "first");
+}
