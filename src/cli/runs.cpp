@@ -196,6 +196,12 @@ void show_run(const std::string& id, bool output, bool json)
     fmt::print("  code:      {}\n  env:       {}\n  host:      {}\n", core::describe(run->git),
                run->env_blob.substr(0, 12), run->host);
   }
+  if (const auto slurm = run->outputs.find("slurm"); slurm != run->outputs.end() && slurm->is_object()) {
+    const auto gpus = slurm->value("gpus", "");
+    fmt::print("  slurm:     job {} on {} (partition {}{})\n", slurm->value("job", ""),
+               slurm->value("nodes", ""), slurm->value("partition", ""),
+               gpus.empty() ? "" : ", GPUs " + gpus);
+  }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
   if (output) {
     const auto cut_note = [&](const char* key) {
