@@ -145,3 +145,20 @@ TEST_CASE("sbatch refusing the job is an error that says what sbatch said and th
   CHECK_THAT(result.err, Catch::Contains("invalid partition"));
   CHECK(show_run(repo, 1)["status"] == "failed");
 }
+
+TEST_CASE("Ctrl-C during a Slurm run cancels its job and records the run interrupted")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "long", "--repeat", "2", "--shell", "echo started > step.txt; exec sleep 60"});
+  const int ej = start_command({"sh", "-c", "exec \"$0\" run long --on slurm > ej.out 2> ej.err", EJ_BINARY},
+                               {repo.path(), cluster().env(), {}});
+  REQUIRE(wait_for_file(repo.path() / "step.txt", 20));
+  const auto job = job_of_run(1);
+  ::kill(ej, SIGINT);
+  CHECK(wait_command(ej) == 128 + SIGINT);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+}
