@@ -48,7 +48,12 @@ run::GpuSet chosen_gpus(const std::string& gpus_option, RunPlan& plan)
       throw UsageError(
           "--gpus sets CUDA_VISIBLE_DEVICES; give one of --gpus and --env CUDA_VISIBLE_DEVICES=...");
     }
-    auto gpus = run::parse_gpu_list(gpus_option);
+    run::GpuSet gpus;
+    try {
+      gpus = run::parse_gpu_list(gpus_option);
+    } catch (const Error& error) {
+      throw UsageError("--gpus: {}", error.what()); // how ej was called, not what it found
+    }
     if (gpus.devices.empty()) {
       throw UsageError("--gpus needs at least one GPU (0,1 or GPU-UUID,...)");
     }
