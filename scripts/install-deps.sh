@@ -14,6 +14,7 @@ test_mode=0
 if [ "${1:-}" = "--test" ]; then
   test_mode=1
   packages+=(python3 clang) # clang: libFuzzer, for the fuzz targets (tests/fuzz)
+  packages+=(slurm-wlm munge) # the single-node Slurm the `--on slurm` tests start (tests/support/slurm_cluster)
 fi
 
 missing=()

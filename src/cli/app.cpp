@@ -54,6 +54,7 @@ void register_commands(CLI::App& app)
   register_bench(app);
   register_run(app);
   register_runs(app);
+  register_live_runs(app);
   register_env(app);
   register_compare(app);
   register_record(app);

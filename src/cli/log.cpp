@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/live_runs.h"
 #include "cli/output.h"
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
@@ -92,6 +93,7 @@ struct ShowOptions {
   bool json = false;
   bool diff = false;
   bool output = false;
+  bool follow = false;
 };
 
 void print_history(const core::AttemptHistory& history)
@@ -172,6 +174,10 @@ void print_runs_of(evidence::Reader& reader, int attempt)
 void run_show(const ShowOptions& options)
 {
   if (options.what.size() == 2 && options.what[0] == "run") {
+    if (options.follow) {
+      follow_run(options.what[1]);
+      return;
+    }
     show_run(options.what[1], options.output, options.json);
     return;
   }
@@ -263,6 +269,9 @@ void register_read_commands(CLI::App& app)
   show->add_flag("--json", show_options->json, "Print JSON");
   show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
   show->add_flag("--output", show_options->output, "With run N: print the captured output");
+  show->add_flag(
+      "--follow", show_options->follow,
+      "With run N: print a detached run's output as it comes, until it ends (exit 1 unless it finished)");
   show->callback([show_options] { run_show(*show_options); });
 
   auto search_options = std::make_shared<SearchOptions>();

@@ -1,5 +1,8 @@
 #include "cli/commands.h"
+#include "cli/detach.h"
+#include "cli/run_gpus.h"
 #include "cli/run_loop.h"
+#include "cli/run_slurm.h"
 #include "cli/run_support.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -9,6 +12,7 @@
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strings.h"
 #include "util/term.h"
 
@@ -32,7 +36,51 @@ struct RunOptions {
   std::vector<std::string> env;
   std::string label;
   bool quiet = false;
+  std::string gpus;
+  bool no_wait = false;
+  bool detach = false;
+  std::string on;                      // "" (this machine) or slurm[:PARTITION]
+  std::vector<std::string> slurm_args; // passed to sbatch
 };
+
+// --on: where the repeats run. Only Slurm is known here; this machine when empty.
+std::optional<SlurmTarget> slurm_target(const RunOptions& options)
+{
+  if (options.on.empty() || options.on == "local") {
+    if (!options.slurm_args.empty()) {
+      throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
+    }
+    return std::nullopt;
+  }
+  if (options.on != "slurm" && !options.on.starts_with("slurm:")) {
+    throw UsageError("--on '{}': give slurm or slurm:PARTITION", options.on);
+  }
+  SlurmTarget target;
+  target.partition = options.on == "slurm" ? "" : options.on.substr(6);
+  target.sbatch_args = options.slurm_args;
+  return target;
+}
+
+// On this machine: the run holds its GPUs (waiting for them when it has to) while it measures.
+RunOutcome measure_here(store::Journal& journal, const RunPlan& plan, std::unique_ptr<run::GpuLock> gpu_lock,
+                        run::LockTicket ticket)
+{
+  if (gpu_lock) {
+    gpu_lock->set_run(plan.run_number);
+  } else {
+    ticket.run = plan.run_number;
+    gpu_lock = wait_for_gpus(ticket); // a queued run: recorded, waiting its turn
+  }
+  if (!gpu_lock) {
+    RunOutcome outcome;
+    outcome.status = "interrupted";
+    outcome.reason =
+        fmt::format("interrupted while waiting for {}; nothing was measured", run::describe(ticket.gpus));
+    return outcome;
+  }
+  return measure_run(journal,
+                     plan); // the lock goes at return: the next run may start while this one is written
+}
 
 std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<std::string>& options,
                                                               const core::BenchDefinition& definition)
@@ -53,8 +101,9 @@ std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<
     auto& values = chosen[name];
     for (const auto& value : util::split(option.substr(equals + 1), ',')) {
       if (std::find(axis->values.begin(), axis->values.end(), value) == axis->values.end()) {
-        throw UsageError("'{}' is not a value of the axis {} ({}); add it with 'ej bench edit ... --param {}=...'",
-                         value, name, util::join(axis->values, ","), name);
+        throw UsageError(
+            "'{}' is not a value of the axis {} ({}); add it with 'ej bench edit ... --param {}=...'", value,
+            name, util::join(axis->values, ","), name);
       }
       if (std::find(values.begin(), values.end(), value) == values.end()) {
         values.push_back(value);
@@ -94,14 +143,32 @@ run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan
   return options;
 }
 
+// The reason an interrupted run is recorded with: `ej cancel` leaves who asked, put first.
+std::string interruption_reason(const Workspace& workspace, int run, const std::string& reason)
+{
+  const auto request = cancel_request_path(workspace, run);
+  if (auto text = util::read_file(request)) {
+    std::error_code ec;
+    std::filesystem::remove(request, ec);
+    return fmt::format("{}: {}", util::trim(*text), reason);
+  }
+  return reason;
+}
+
 void run_benchmark(const RunOptions& options)
 {
   const auto workspace = locate_workspace();
+  if (options.detach) {
+    start_detached_run(workspace); // the same command line again, in the background
+    return;
+  }
+  auto detached = DetachedReport::from_environment(); // set when this ej is that background one
   auto journal = open_journal(workspace);
   const auto bench = store::find_benchmark(journal.db(), options.bench);
   if (!bench) {
-    throw Error("no benchmark named '{}'; register it with 'ej bench add {} ... -- COMMAND' (see 'ej bench list')",
-                options.bench, options.bench);
+    throw Error(
+        "no benchmark named '{}'; register it with 'ej bench add {} ... -- COMMAND' (see 'ej bench list')",
+        options.bench, options.bench);
   }
   std::optional<int> attempt;
   if (!options.attempt.empty()) {
@@ -123,7 +190,8 @@ void run_benchmark(const RunOptions& options)
         bench->name, bench->revision, fmt::join(damage, "; "), bench->name);
   }
   plan.metrics = metric_specs(plan.definition);
-  plan.combinations = core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
+  plan.combinations =
+      core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
   plan.extra_env = parse_env(options.env);
   journal.redactor().add_variables(plan.extra_env); // --env HF_TOKEN=... never reaches the journal
   journal.redactor().add_variables(plan.definition.env);
@@ -132,6 +200,19 @@ void run_benchmark(const RunOptions& options)
   plan.echo = !options.quiet;
   plan.progress = util::is_terminal(STDERR_FILENO);
   const auto label = checked_text(options.label, "label");
+  const auto slurm = slurm_target(options);
+  const auto gpus = chosen_gpus(options.gpus, plan);
+
+  // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
+  // gives its jobs their GPUs itself.
+  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string());
+  std::unique_ptr<run::GpuLock> gpu_lock;
+  if (!slurm) {
+    gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
+    if (!gpu_lock && options.no_wait) {
+      refuse_busy_gpus(ticket);
+    }
+  }
 
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
@@ -160,10 +241,16 @@ void run_benchmark(const RunOptions& options)
   });
   fmt::print(stderr, "ej: run {} of {} r{}{}\n", core::number_label(plan.run_number), bench->name,
              bench->revision, attempt ? fmt::format(" for attempt {}", core::number_label(*attempt)) : "");
+  detached.run_recorded(workspace, plan.run_number);
 
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
-  const auto outcome = measure_run(journal, plan);
+  // Where the repeats run: the one place that chooses.
+  auto outcome = slurm ? measure_on_slurm(journal, plan, *slurm)
+                       : measure_here(journal, plan, std::move(gpu_lock), ticket);
+  if (outcome.status == "interrupted") {
+    outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
+  }
   std::string ended_by_other;
   journal.write([&](store::Writer& writer) {
     // One ending per run: another ej that took this one for abandoned has ended it already.
@@ -185,8 +272,10 @@ void run_benchmark(const RunOptions& options)
                "stays\n",
                core::number_label(plan.run_number), ended_by_other);
   }
-  if (outcome.status == "interrupted") {
-    const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
+  // Interrupted by a signal to ej: exit as a signal would; by something else (a Slurm job cancelled
+  // outside ej): an error like any other ending.
+  if (outcome.status == "interrupted" && run::InterruptGuard::signal_number() != 0) {
+    const int signal = run::InterruptGuard::signal_number();
     // After SIGHUP or SIGPIPE ej's output may be gone: the run is recorded, saying so is a bonus.
     try {
       print_run_summary(journal, plan.run_number);
@@ -215,12 +304,24 @@ void register_run(CLI::App& app)
   command->add_option("bench", options->bench, "Benchmark name")->required();
   command->add_option("--attempt", options->attempt, "The attempt these results belong to");
   command->add_option("--param", options->params, "AXIS=V1,V2,...: run only these values (repeatable)");
-  command->add_option("--repeat", options->repeat, "Repeats per combination (overrides the benchmark's policy)");
+  command->add_option("--repeat", options->repeat,
+                      "Repeats per combination (overrides the benchmark's policy)");
   command->add_option(
       "--env", options->env,
       "NAME=VALUE for this run (repeatable); a secret-named one is redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
   command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
+  command->add_option("--gpus", options->gpus,
+                      "GPUs to use, as CUDA_VISIBLE_DEVICES takes them (0,1); the run waits until no other "
+                      "ej run of this machine uses them");
+  command->add_flag("--no-wait", options->no_wait,
+                    "Fail at once when the GPUs are taken, instead of queueing");
+  command->add_flag("--detach", options->detach,
+                    "Run in the background (its own session; output in the journal's runs/ folder) and "
+                    "return the run number at once");
+  command->add_option("--on", options->on, "Where to run: slurm or slurm:PARTITION (default: this machine)");
+  command->add_option("--slurm-arg", options->slurm_args,
+                      "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
   command->callback([options] { run_benchmark(*options); });
 }
 

@@ -47,6 +47,16 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
   for (const auto& entry : plan.extra_env) {
     spec.env.push_back(entry);
   }
+  if (!plan.launch_prefix.empty()) {
+    auto argv = plan.launch_prefix;
+    if (spec.shell) {
+      argv.insert(argv.end(), {"/bin/sh", "-c", *spec.shell});
+      spec.shell.reset();
+    } else {
+      argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+    }
+    spec.argv = std::move(argv);
+  }
   spec.timeout_s = d.timeout_s;
   spec.echo = plan.echo;
   spec.keep_whole_out = reads_stream_whole(plan.metrics, false);

@@ -23,6 +23,8 @@ struct RunPlan {
   std::optional<int> repeat_override;
   bool echo = true;
   bool progress = false;
+  // Put before each repeat's command: "srun --jobid=J ... --" runs it as a step of a Slurm job.
+  std::vector<std::string> launch_prefix;
 };
 
 struct RunOutcome {

@@ -63,9 +63,7 @@ std::string this_boot_id()
   return run::boot_id();
 }
 
-namespace {
-
-bool process_is_gone(store::Journal& journal, const core::RunRecord& run)
+bool run_process_gone(store::Journal& journal, const core::RunRecord& run)
 {
   if (run.host != this_host()) {
     return false; // another machine's run: it cannot be checked from here
@@ -81,8 +79,6 @@ bool process_is_gone(store::Journal& journal, const core::RunRecord& run)
   return run::owner_state(run.pid, start_ticks, run.boot_id) == run::OwnerState::Gone;
 }
 
-} // namespace
-
 void recover_stale_runs(store::Journal& journal)
 {
   if (journal.read_only_reason()) {
@@ -90,7 +86,7 @@ void recover_stale_runs(store::Journal& journal)
   }
   const auto started = store::runs_with_status(journal.db(), "started");
   for (const auto& run : started) {
-    if (!process_is_gone(journal, run)) {
+    if (!run_process_gone(journal, run)) {
       continue;
     }
     journal.write([&](store::Writer& writer) {

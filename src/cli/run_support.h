@@ -32,6 +32,8 @@ std::string this_host();
 // /proc/sys/kernel/random/boot_id: tells a pid from a previous boot.
 std::string this_boot_id();
 
+// Whether the ej that runs a `started` run of this machine is gone (false for another machine's).
+bool run_process_gone(store::Journal& journal, const core::RunRecord& run);
 // A run left `started` by an ej that is gone (killed, power loss) is marked interrupted.
 void recover_stale_runs(store::Journal& journal);
 

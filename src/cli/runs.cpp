@@ -1,6 +1,7 @@
 #include "cli/runs.h"
 
 #include "cli/commands.h"
+#include "cli/live_runs.h"
 #include "cli/output.h"
 #include "cli/run_support.h"
 #include "cli/verdict_output.h"
@@ -105,10 +106,20 @@ struct RunsOptions {
   std::string attempt;
   int limit = 0;
   bool json = false;
+  bool running = false;
+  bool queue = false;
 };
 
 void run_runs(const RunsOptions& options)
 {
+  if (options.running) {
+    list_running_runs(options.json);
+    return;
+  }
+  if (options.queue) {
+    list_gpu_queue(options.json);
+    return;
+  }
   auto journal = open_journal(locate_workspace());
   store::RunFilter filter;
   filter.bench = options.bench;
@@ -188,6 +199,12 @@ void show_run(const std::string& id, bool output, bool json)
     fmt::print("  code:      {}\n  env:       {}\n  host:      {}\n", core::describe(run->git),
                run->env_blob.substr(0, 12), run->host);
   }
+  if (const auto slurm = run->outputs.find("slurm"); slurm != run->outputs.end() && slurm->is_object()) {
+    const auto gpus = slurm->value("gpus", "");
+    fmt::print("  slurm:     job {} on {} (partition {}{})\n", slurm->value("job", ""),
+               slurm->value("nodes", ""), slurm->value("partition", ""),
+               gpus.empty() ? "" : ", GPUs " + gpus);
+  }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
   if (output) {
     const auto cut_note = [&](const char* key) {
@@ -210,6 +227,11 @@ void register_runs(CLI::App& app)
   runs->add_option("--attempt", options->attempt, "Only runs of this attempt");
   runs->add_option("-n", options->limit, "At most N runs")->check(CLI::NonNegativeNumber);
   runs->add_flag("--json", options->json, "Print JSON (with samples and summaries)");
+  auto* running = runs->add_flag("--running", options->running,
+                                 "Only the runs an ej is running now (or that wait for GPUs)");
+  runs->add_flag("--queue", options->queue,
+                 "Who holds and who waits for this machine's GPUs (every repository)")
+      ->excludes(running);
   runs->callback([options] { run_runs(*options); });
 }
 

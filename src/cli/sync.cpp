@@ -174,13 +174,16 @@ void run_import(const std::string& path)
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("{\"blob\"", 0) == 0 || line.rfind("{\"base64\"", 0) == 0) {
       const auto parsed = nlohmann::json::parse(line, nullptr, false);
-      const auto content =
-          parsed.is_object() ? util::base64_decode(parsed.value("base64", "")) : std::nullopt;
-      if (!content || util::sha256_hex(*content) != parsed.value("blob", "")) {
+      const auto field = [&](const char* key) {
+        const auto it = parsed.is_object() ? parsed.find(key) : parsed.end();
+        return it != parsed.end() && it->is_string() ? it->get<std::string>() : std::string();
+      };
+      const auto content = util::base64_decode(field("base64"));
+      if (!content || util::sha256_hex(*content) != field("blob")) {
         ++bad_blobs;
         continue;
       }
-      blobs[parsed.value("blob", "")] = *content;
+      blobs[field("blob")] = *content;
     } else {
       event_lines += line + "\n";
     }

@@ -228,6 +228,7 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
   if (!options.dry_run && journal.read_only_reason()) {
     throw Error("{}", *journal.read_only_reason());
   }
+  git::JournalRefs::clear_stale_locks(common_dir); // the caller holds the journal's sync lock
   git::JournalRefs refs(common_dir);
   SyncReport report;
   const auto& me = journal.replica_id();

@@ -32,6 +32,7 @@ struct SyncReport {
   std::vector<Renumbered> numbered; // numbers given (or changed) by this sync
 };
 
+// The caller holds the journal's sync lock: one sync of a journal at a time.
 SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& common_dir,
                         const SyncOptions& options);
 

@@ -4,11 +4,15 @@
 #include "git/remote_auth.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/unique_fd.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+
+#include <fcntl.h>
+#include <sys/file.h>
 
 namespace ej::git {
 
@@ -174,6 +178,58 @@ RemotePtr open_remote(git_repository* repo, const std::string& remote)
               remote, message, hint);
 }
 
+// A remote on this machine's file system, by its URL: its directory.
+std::optional<std::filesystem::path> local_remote_path(const std::string& url)
+{
+  if (url.rfind("file://", 0) == 0) {
+    return std::filesystem::path(url.substr(7));
+  }
+  if (!url.empty() && (url[0] == '/' || url[0] == '.') && url.find("://") == std::string::npos) {
+    return std::filesystem::path(url);
+  }
+  return std::nullopt;
+}
+
+// Lock files under refs/ej/ of a repository that nobody holds: left by an ej that was killed
+// while it updated a ref. Only called while holding the lock every ej takes for that repository.
+void remove_stale_ref_locks(const std::filesystem::path& git_dir)
+{
+  std::error_code error;
+  const auto root = git_dir / "refs" / "ej";
+  if (!std::filesystem::exists(root, error)) {
+    return;
+  }
+  std::vector<std::filesystem::path> stale;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, error);
+       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+    if (it->path().extension() == ".lock") {
+      stale.push_back(it->path());
+    }
+  }
+  for (const auto& path : stale) {
+    std::filesystem::remove(path, error);
+  }
+}
+
+// Every ej pushing to a remote on this file system holds this lock meanwhile (git's own
+// receive-pack does the same for ssh and https remotes, on the server).
+class LocalRemoteLock {
+public:
+  explicit LocalRemoteLock(const std::optional<std::filesystem::path>& remote)
+  {
+    if (!remote) {
+      return;
+    }
+    m_fd = util::UniqueFd(::open((*remote / "ej-push.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    if (m_fd && ::flock(m_fd.get(), LOCK_EX) == 0) {
+      remove_stale_ref_locks(*remote);
+    }
+  }
+
+private:
+  util::UniqueFd m_fd;
+};
+
 // The remote's answer for each ref (payload: the RemoteAuth every callback of a push shares).
 int record_rejection(const char* refname, const char* status, void* payload)
 {
@@ -203,6 +259,11 @@ JournalRefs::JournalRefs(const std::filesystem::path& common_dir) : m_state(std:
   git_repository* raw = nullptr;
   check(git_repository_open(&raw, common_dir.c_str()), "open the repository");
   m_state->repo.reset(raw);
+}
+
+void JournalRefs::clear_stale_locks(const std::filesystem::path& common_dir)
+{
+  remove_stale_ref_locks(common_dir);
 }
 
 JournalRefs::~JournalRefs() = default;
@@ -432,6 +493,7 @@ PushOutcome JournalRefs::push(const std::string& remote_name, const std::string&
   }
   const git_strarray refspecs = {pointers.data(), pointers.size()};
   git_push_options options = GIT_PUSH_OPTIONS_INIT;
+  const LocalRemoteLock remote_lock(local_remote_path(git_remote_url(remote.get()) ? git_remote_url(remote.get()) : ""));
   RemoteAuth auth;
   auth.url = git_remote_url(remote.get()) != nullptr ? git_remote_url(remote.get()) : remote_name;
   use_user_credentials(options.callbacks, auth);

@@ -63,6 +63,8 @@ public:
   // The repository whose common directory is common_dir.
   explicit JournalRefs(const std::filesystem::path& common_dir);
   ~JournalRefs();
+  // Removes lock files under refs/ej/ left by a killed ej; only while holding ej's sync lock.
+  static void clear_stale_locks(const std::filesystem::path& common_dir);
   JournalRefs(const JournalRefs&) = delete;
   JournalRefs& operator=(const JournalRefs&) = delete;
 

@@ -1,0 +1,285 @@
+#include "cli/live_runs.h"
+
+#include "cli/commands.h"
+#include "cli/detach.h"
+#include "cli/output.h"
+#include "cli/run_support.h"
+#include "cli/runs.h"
+#include "cli/workspace.h"
+#include "core/numbering.h"
+#include "evidence/reader.h"
+#include "run/gpu_lock.h"
+#include "run/owner.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <pwd.h>
+#include <thread>
+#include <unistd.h>
+
+namespace ej::cli {
+
+namespace {
+
+constexpr auto k_poll = std::chrono::milliseconds(100);
+constexpr double k_cancel_wait_s = 15; // for the run's ej to stop its benchmark and record the run
+
+int run_number_argument(const std::string& id)
+{
+  try {
+    return parse_attempt_number(id);
+  } catch (const UsageError&) {
+    throw UsageError("'{}' is not a run number; see 'ej runs'", id);
+  }
+}
+
+core::RunRecord existing_run(store::Journal& journal, int number)
+{
+  auto run = store::find_run(journal.db(), number);
+  if (!run) {
+    throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
+  }
+  return *run;
+}
+
+// The run as it is now: a run whose ej died meanwhile is marked interrupted first.
+core::RunRecord current_run(store::Journal& journal, int number)
+{
+  recover_stale_runs(journal);
+  return existing_run(journal, number);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start)
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Says how the run ended; exit 0 for finished, 1 for any other ending.
+void report_ending(store::Journal& journal, const core::RunRecord& run)
+{
+  print_run_summary(journal, run.number);
+  if (run.status != "finished") {
+    throw ExitCode{1};
+  }
+}
+
+struct WaitOptions {
+  std::string run;
+  double timeout_s = 0;
+};
+
+void run_wait(const WaitOptions& options)
+{
+  const int number = run_number_argument(options.run);
+  auto journal = open_journal(locate_workspace());
+  auto run = existing_run(journal, number);
+  const auto start = std::chrono::steady_clock::now();
+  while (run.status == "started") {
+    if (options.timeout_s > 0 && seconds_since(start) >= options.timeout_s) {
+      fmt::print(stderr, "ej: run {} is still running after {:g} s\n", core::number_label(number),
+                 options.timeout_s);
+      throw ExitCode{1};
+    }
+    std::this_thread::sleep_for(k_poll * 2);
+    run = current_run(journal, number);
+  }
+  report_ending(journal, run);
+}
+
+std::string user_name()
+{
+  if (const auto* entry = ::getpwuid(::getuid())) {
+    return entry->pw_name;
+  }
+  return fmt::format("uid {}", ::getuid());
+}
+
+struct CancelOptions {
+  std::string run;
+};
+
+void run_cancel(const CancelOptions& options)
+{
+  const int number = run_number_argument(options.run);
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  auto run = existing_run(journal, number);
+  if (run.status != "started") {
+    throw Error("run {} is not running: it ended {}", core::number_label(number), run.status);
+  }
+  if (run.host != this_host()) {
+    throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run.host);
+  }
+  // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes.
+  util::write_file_atomic(
+      cancel_request_path(workspace, number),
+      fmt::format("cancelled with 'ej cancel' by {} at {}", user_name(), util::format_utc(util::now_ms())));
+  ::kill(static_cast<pid_t>(run.pid), SIGTERM); // its ej stops the benchmark (TERM, then KILL)
+  fmt::print(stderr, "ej: asked the ej of run {} (pid {}) to stop it\n", core::number_label(number), run.pid);
+  const auto start = std::chrono::steady_clock::now();
+  while (run.status == "started" && seconds_since(start) < k_cancel_wait_s) {
+    std::this_thread::sleep_for(k_poll);
+    run = current_run(journal, number);
+  }
+  if (run.status == "started") {
+    // An ej that does not react to SIGTERM: killed; its guardian stops the benchmark.
+    ::kill(static_cast<pid_t>(run.pid), SIGKILL);
+    fmt::print(stderr, "ej: the ej of run {} did not stop within {:g} s; it was killed\n",
+               core::number_label(number), k_cancel_wait_s);
+    for (int tries = 0; tries < 50 && run.status == "started"; ++tries) {
+      std::this_thread::sleep_for(k_poll);
+      run = current_run(journal, number);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove(cancel_request_path(workspace, number), ec);
+  print_run_summary(journal, number);
+}
+
+// Copies what the log gained since `offset` to stdout.
+void copy_new_output(int fd, std::uint64_t& offset)
+{
+  char buffer[64 * 1024];
+  while (true) {
+    const auto got = ::pread(fd, buffer, sizeof buffer, static_cast<off_t>(offset));
+    if (got <= 0) {
+      break;
+    }
+    std::fwrite(buffer, 1, static_cast<std::size_t>(got), stdout);
+    offset += static_cast<std::uint64_t>(got);
+  }
+  std::fflush(stdout);
+}
+
+} // namespace
+
+void follow_run(const std::string& id)
+{
+  const int number = run_number_argument(id);
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  auto run = existing_run(journal, number);
+  util::UniqueFd log(::open(run_log_path(workspace, number).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!log && run.status == "started") {
+    fmt::print(stderr,
+               "ej: run {} was not started with --detach: its output goes to the ej that runs it; waiting "
+               "for it to end\n",
+               core::number_label(number));
+  }
+  std::uint64_t offset = 0;
+  while (true) {
+    if (log) {
+      copy_new_output(log.get(), offset);
+    }
+    if (run.status != "started") {
+      break;
+    }
+    std::this_thread::sleep_for(k_poll);
+    run = current_run(journal, number);
+  }
+  if (!log) {
+    report_ending(journal, run);
+    return;
+  }
+  copy_new_output(log.get(), offset); // what came after the last look, the run's summary included
+  fmt::print(stderr, "ej: run {} ended {}\n", core::number_label(number), run.status);
+  if (run.status != "finished") {
+    throw ExitCode{1};
+  }
+}
+
+void list_running_runs(bool json)
+{
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const auto runs = store::runs_with_status(journal.db(), "started");
+  const auto tickets = run::GpuLock::tickets(run::default_lock_dir());
+  const auto waiting = [&](const core::RunRecord& run) {
+    for (const auto& t : tickets) {
+      if (t.pid == run.pid && t.host == run.host && !t.holding) {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (json) {
+    evidence::Reader reader(journal);
+    auto out = nlohmann::json::array();
+    for (const auto& run : runs) {
+      auto entry = run_json(reader, run, false);
+      const auto log = run_log_path(workspace, run.number);
+      entry["host"] = run.host;
+      entry["pid"] = run.pid;
+      entry["waiting_for_gpus"] = waiting(run);
+      entry["log"] = std::filesystem::exists(log) ? nlohmann::json(log.string()) : nlohmann::json();
+      out.push_back(std::move(entry));
+    }
+    print_json(out);
+    return;
+  }
+  if (runs.empty()) {
+    fmt::print("no run is running\n");
+    return;
+  }
+  for (const auto& run : runs) {
+    fmt::print("{} {:<20} {:<10} on {} (pid {}) since {}\n",
+               paint(fmt::format("run #{:<4}", run.number), Colour::Bold),
+               fmt::format("{} r{}", run.bench, run.revision), waiting(run) ? "waiting" : "running", run.host,
+               run.pid, util::format_utc(run.started_ms));
+  }
+}
+
+void list_gpu_queue(bool json)
+{
+  const auto workspace = locate_workspace();
+  const auto tickets = run::GpuLock::tickets(run::default_lock_dir());
+  if (json) {
+    auto out = nlohmann::json::array();
+    for (const auto& t : tickets) {
+      out.push_back({{"state", t.holding ? "running" : "waiting"},
+                     {"run", t.run > 0 ? nlohmann::json(t.run) : nlohmann::json()},
+                     {"bench", t.bench},
+                     {"repository", t.journal},
+                     {"host", t.host},
+                     {"gpus", run::describe(t.gpus)},
+                     {"pid", t.pid},
+                     {"since", util::format_utc(t.since_ms)}});
+    }
+    print_json(out);
+    return;
+  }
+  if (tickets.empty()) {
+    fmt::print("no run holds or waits for this machine's GPUs\n");
+    return;
+  }
+  for (const auto& t : tickets) {
+    fmt::print("{:<8} {}  ({}, since {})\n", t.holding ? "running" : "waiting",
+               run::describe(t, workspace.work_tree.string()), t.bench, util::format_utc(t.since_ms));
+  }
+}
+
+void register_live_runs(CLI::App& app)
+{
+  auto wait_options = std::make_shared<WaitOptions>();
+  auto* wait = app.add_subcommand("wait", "Wait for a run to end; exit 0 when it finished, 1 otherwise");
+  wait->add_option("run", wait_options->run, "Run number")->required();
+  wait->add_option("--timeout", wait_options->timeout_s, "Give up after S seconds (exit 1)")
+      ->check(CLI::NonNegativeNumber & finite_number());
+  wait->callback([wait_options] { run_wait(*wait_options); });
+
+  auto cancel_options = std::make_shared<CancelOptions>();
+  auto* cancel =
+      app.add_subcommand("cancel", "Stop a running run; it is recorded interrupted, saying who cancelled it");
+  cancel->add_option("run", cancel_options->run, "Run number")->required();
+  cancel->callback([cancel_options] { run_cancel(*cancel_options); });
+}
+
+} // namespace ej::cli

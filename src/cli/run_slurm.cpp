@@ -1,0 +1,89 @@
+#include "cli/run_slurm.h"
+
+#include "core/numbering.h"
+#include "run/signals.h"
+#include "run/slurm_job.h"
+#include "util/error.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <optional>
+
+namespace ej::cli {
+
+namespace {
+
+nlohmann::json job_json(const run::SlurmJobInfo& job)
+{
+  return {{"job", job.id},    {"partition", job.partition}, {"nodes", job.nodes},
+          {"gpus", job.gpus}, {"state", job.state},         {"time_limit", job.time_limit}};
+}
+
+} // namespace
+
+RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTarget& target)
+{
+  auto allocation = run::SlurmAllocation::enclosing(); // inside salloc or a batch script: that one
+  if (!allocation) {
+    try {
+      allocation.emplace(run::SlurmAllocation::submit(target.partition, target.sbatch_args,
+                                                      fmt::format("ej-run-{}", plan.run_number)));
+    } catch (const Error& error) {
+      RunOutcome refused; // the run is recorded already: it ends, saying why
+      refused.status = "failed";
+      refused.reason = error.what();
+      return refused;
+    }
+  }
+  const int number = plan.run_number;
+  auto job = allocation->wait_running(
+      [&](const run::SlurmJobInfo& pending) {
+        fmt::print(stderr, "ej: run {}: Slurm job {} is {} ({})\n", core::number_label(number), pending.id,
+                   pending.state, pending.reason);
+        std::fflush(stderr);
+      },
+      [] { return run::InterruptGuard::interrupted(); });
+
+  RunOutcome outcome;
+  if (job.state == "RUNNING") {
+    fmt::print(stderr, "ej: run {} runs in Slurm job {} on {} (partition {}{})\n", core::number_label(number),
+               job.id, job.nodes, job.partition, job.gpus.empty() ? "" : ", GPUs " + job.gpus);
+    plan.launch_prefix = allocation->step_prefix();
+    outcome = measure_run(journal, plan);
+  } else if (run::InterruptGuard::interrupted()) {
+    outcome.status = "interrupted";
+    outcome.reason = fmt::format("interrupted while Slurm job {} was {} ({}); nothing was measured", job.id,
+                                 job.state, job.reason);
+  } else {
+    const auto ending = run::run_ending_for(job);
+    outcome.status = ending ? ending->first : "failed";
+    outcome.reason =
+        (ending ? ending->second : fmt::format("Slurm job {} ended {} before it ran", job.id, job.state)) +
+        "; nothing was measured";
+  }
+
+  // A step that failed because of its job (time limit, node failure, someone's scancel) is the
+  // job's ending, said as such; a benchmark that failed in a healthy job keeps its own.
+  if (outcome.status != "finished" && job.state == "RUNNING") {
+    if (const auto now = allocation->info()) {
+      job = *now;
+      if (const auto ending = run::run_ending_for(job);
+          ending && !(outcome.status == "interrupted" && run::InterruptGuard::interrupted())) {
+        outcome.reason = ending->second + ": " + outcome.reason;
+        outcome.status = ending->first;
+      }
+    }
+  }
+  if (outcome.status == "timeout" || outcome.status == "interrupted") {
+    outcome.reason += fmt::format("; Slurm job {} cancelled", job.id);
+  }
+  allocation->cancel();
+  if (const auto last = allocation->info()) {
+    job.state = last->state; // CANCELLED once ej has let it go
+  }
+  outcome.outputs["slurm"] = job_json(job);
+  return outcome;
+}
+
+} // namespace ej::cli

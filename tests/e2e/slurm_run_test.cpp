@@ -1,0 +1,164 @@
+// `ej run --on slurm`: against a real single-node Slurm started by the test (tests/support).
+#include "support/ej_repo.h"
+#include "support/runs.h"
+#include "support/slurm_cluster.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <thread>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// One cluster per test process, started by the first test that needs it.
+SlurmCluster& cluster()
+{
+  static std::unique_ptr<SlurmCluster> started = std::make_unique<SlurmCluster>();
+  return *started;
+}
+
+// Skips (saying why) only when slurm-wlm or munge is not installed.
+#define REQUIRE_SLURM()                                                                                      \
+  if (const auto why = SlurmCluster::missing()) {                                                            \
+    WARN("skipped: " << *why);                                                                               \
+    return;                                                                                                  \
+  }
+
+std::string job_state(const std::string& job)
+{
+  const auto shown = cluster().client({"scontrol", "show", "job", "-o", job});
+  const auto at = shown.out.find("JobState=");
+  return at == std::string::npos ? shown.out + shown.err
+                                 : shown.out.substr(at + 9, shown.out.find(' ', at) - at - 9);
+}
+
+// The id of the job ej submitted for run N, once squeue knows it.
+std::string job_of_run(int run)
+{
+  for (int tries = 0; tries < 100; ++tries) {
+    const auto listed = cluster().client({"squeue", "-h", "-o", "%i", "-n", "ej-run-" + std::to_string(run)});
+    if (!listed.out.empty()) {
+      return listed.out.substr(0, listed.out.find('\n'));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL("no Slurm job for run #" << run << "\n" << cluster().logs());
+  return "";
+}
+
+} // namespace
+
+TEST_CASE(
+    "a run on Slurm measures every repeat as a step of one job and records the job and partition and node")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "steps", "--repeat", "3", "--metric", "step=regex:step=([0-9]+)", "--shell",
+           "echo step=$SLURM_STEP_ID job=$SLURM_JOB_ID"});
+  const auto result = repo.ej(
+      {"run", "steps", "--on", "slurm:" + cluster().partition(), "--slurm-arg=--time=5"}, cluster().env());
+  INFO(result.err << cluster().logs());
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("run #1 steps finished: 3 repeat(s)"));
+  CHECK_THAT(result.err, Catch::Contains("ej: run #1 runs in Slurm job "));
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["status"] == "finished");
+  CHECK(samples_of(run, "step") == std::vector<double>{0, 1, 2}); // the steps of one job, in turn
+  CHECK(samples_of(run, "wall_s").size() == 3);
+  const auto& slurm = run["outputs"]["slurm"];
+  CHECK(slurm["partition"] == cluster().partition());
+  CHECK(slurm["nodes"] == cluster().node());
+  CHECK(slurm["time_limit"] == "00:05:00");
+  const auto job = slurm["job"].get<std::string>();
+  CHECK_THAT(run["stdout"].get<std::string>(), Catch::Contains("job=" + job));
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED")); // its allocation given back at the end
+}
+
+TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is recorded interrupted")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "long", "--repeat", "2", "--shell", "echo $$ > step.pid; exec sleep 60"});
+  const auto started = repo.ej({"run", "long", "--on", "slurm", "--detach"}, cluster().env());
+  INFO(started.err);
+  REQUIRE(started.exit_code == 0);
+  REQUIRE(wait_for_file(repo.path() / "step.pid", 20));
+  const auto job = job_of_run(1);
+  const auto cancel = repo.ej({"cancel", "1"}, cluster().env());
+  INFO(cancel.err);
+  CHECK(cancel.exit_code == 0);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("cancelled with 'ej cancel'"));
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK(wait_gone(std::stoi(read_text(repo.path() / "step.pid")), 10));
+}
+
+TEST_CASE("a Slurm job cancelled outside ej ends the run interrupted saying the job was cancelled")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "long", "--repeat", "1", "--shell", "echo started > step.txt; exec sleep 60"});
+  const int ej = start_command({"sh", "-c", "exec \"$0\" run long --on slurm > ej.out 2> ej.err", EJ_BINARY},
+                               {repo.path(), cluster().env(), {}});
+  REQUIRE(wait_for_file(repo.path() / "step.txt", 20));
+  const auto job = job_of_run(1);
+  CHECK(cluster().client({"scancel", job}).exit_code == 0);
+  CHECK(wait_command(ej) == 1);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(),
+             Catch::Contains("Slurm job " + job + " on " + cluster().node() + " was cancelled"));
+}
+
+TEST_CASE("a Slurm run over its time limit is recorded timeout and its job cancelled")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "slow", "--repeat", "2", "--timeout", "1", "--shell", "exec sleep 30"});
+  const auto result = repo.ej({"run", "slow", "--on", "slurm"}, cluster().env());
+  CHECK(result.exit_code == 1);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "timeout");
+  const auto reason = run["reason"].get<std::string>();
+  CHECK_THAT(reason, Catch::Contains("timed out after 1.0 s"));
+  const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
+  CHECK_THAT(reason, Catch::Contains("Slurm job " + job + " cancelled"));
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+}
+
+TEST_CASE("sbatch refusing the job is an error that says what sbatch said and the run is recorded failed")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "quick", "--shell", "true"});
+  const auto result = repo.ej({"run", "quick", "--on", "slurm:no-such-partition"}, cluster().env());
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("sbatch did not take the job"));
+  CHECK_THAT(result.err, Catch::Contains("invalid partition"));
+  CHECK(show_run(repo, 1)["status"] == "failed");
+}
+
+TEST_CASE("Ctrl-C during a Slurm run cancels its job and records the run interrupted")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  repo.ok({"bench", "add", "long", "--repeat", "2", "--shell", "echo started > step.txt; exec sleep 60"});
+  const int ej = start_command({"sh", "-c", "exec \"$0\" run long --on slurm > ej.out 2> ej.err", EJ_BINARY},
+                               {repo.path(), cluster().env(), {}});
+  REQUIRE(wait_for_file(repo.path() / "step.txt", 20));
+  const auto job = job_of_run(1);
+  ::kill(ej, SIGINT);
+  CHECK(wait_command(ej) == 128 + SIGINT);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+}
