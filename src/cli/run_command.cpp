@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 #include "cli/run_loop.h"
 #include "cli/run_support.h"
+#include "cli/run_target.h"
 #include "cli/workspace.h"
 #include "run/environment.h"
 #include "run/owner.h"
@@ -31,6 +32,8 @@ struct RunOptions {
   std::vector<std::string> env;
   std::string label;
   bool quiet = false;
+  std::string on;        // --on: a host; empty: the benchmark's default, else here
+  bool no_build = false; // --no-build
 };
 
 std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<std::string>& options,
@@ -93,6 +96,18 @@ run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan
   return options;
 }
 
+// A metric's @FILE is read from this machine's file system: on a host it would not be found.
+void refuse_result_files_remotely(const RunPlan& plan)
+{
+  for (const auto& metric : plan.metrics) {
+    if (!metric.file.empty()) {
+      throw UsageError("metric '{}' reads the file {}, and result files are not fetched back from other hosts "
+                       "yet: read the value from the benchmark's output there",
+                       metric.name, metric.file);
+    }
+  }
+}
+
 void run_benchmark(const RunOptions& options)
 {
   const auto workspace = locate_workspace();
@@ -126,20 +141,27 @@ void run_benchmark(const RunOptions& options)
   plan.extra_env = parse_env(options.env);
   journal.redactor().add_variables(plan.extra_env); // --env HF_TOKEN=... never reaches the journal
   journal.redactor().add_variables(plan.definition.env);
-  plan.work_tree = workspace.work_tree;
   plan.repeat_override = options.repeat;
   plan.echo = !options.quiet;
   plan.progress = util::is_terminal(STDERR_FILENO);
   const auto label = checked_text(options.label, "label");
 
+  const auto code_state = read_code_state(workspace); // outside the write lock
+  // Here, or on the host --on names (the code state shipped there first): a host that cannot be
+  // reached leaves no run behind.
+  RunTarget target(workspace, options.on.empty() ? plan.definition.host : options.on, code_state);
+  if (target.remote()) {
+    refuse_result_files_remotely(plan);
+  }
+  plan.work_tree = target.work_tree();
+  plan.host = &target.host();
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
-  const auto snapshot = run::capture_environment(environment_options(journal, plan));
-  const auto code_state = read_code_state(workspace); // outside the write lock
+  const auto snapshot = target.snapshot(environment_options(journal, plan));
   journal.write([&](store::Writer& writer) {
     plan.run_number = store::next_run_number(journal.db());
     const auto git = store_code_state(writer, code_state);
-    writer.append("run.started", {{"run", plan.run_number},
+    nlohmann::json started = {{"run", plan.run_number},
                                   {"bench", bench->name},
                                   {"revision", bench->revision},
                                   {"attempt", attempt.value_or(0)},
@@ -151,14 +173,25 @@ void run_benchmark(const RunOptions& options)
                                   {"host", this_host()},
                                   {"pid", static_cast<std::int64_t>(::getpid())},
                                   {"pid_start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
-                                  {"boot_id", this_boot_id()}});
+                                  {"boot_id", this_boot_id()}};
+    if (target.remote()) {
+      started["on"] = target.on(); // "host" stays this machine: the ej that must end the run
+    }
+    writer.append("run.started", std::move(started));
   });
   fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
              attempt ? fmt::format(" for attempt #{}", *attempt) : "");
 
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
-  const auto outcome = measure_run(journal, plan);
+  const auto build = run_build_step(target, plan, bench->name, code_state_id(code_state), options.no_build);
+  RunOutcome outcome;
+  if (build.failed) {
+    outcome.status = run::InterruptGuard::interrupted() ? "interrupted" : "build-failed";
+    outcome.reason = journal.redactor().redact(build.reason);
+  } else {
+    outcome = measure_run(journal, plan);
+  }
   std::string ended_by_other;
   journal.write([&](store::Writer& writer) {
     // One ending per run: another ej that took this one for abandoned has ended it already.
@@ -172,6 +205,12 @@ void run_benchmark(const RunOptions& options)
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
       outputs["stderr_blob"] = writer.put_blob(outcome.last_stderr);
     }
+    if (!build.record.empty()) {
+      outputs["build"] = build.record;
+      if (build.ran) {
+        outputs["build"]["log_blob"] = writer.put_blob(journal.redactor().redact(build.log));
+      }
+    }
     writer.append("run.finished",
                   {{"run", plan.run_number}, {"status", outcome.status}, {"reason", outcome.reason}, {"outputs", outputs}});
   });
@@ -181,7 +220,7 @@ void run_benchmark(const RunOptions& options)
                "stays\n",
                plan.run_number, ended_by_other);
   }
-  if (outcome.status == "interrupted") {
+  if (outcome.status == "interrupted" && run::InterruptGuard::interrupted()) {
     const int signal = run::InterruptGuard::signal_number() != 0 ? run::InterruptGuard::signal_number() : SIGINT;
     // After SIGHUP or SIGPIPE ej's output may be gone: the run is recorded, saying so is a bonus.
     try {
@@ -216,6 +255,10 @@ void register_run(CLI::App& app)
       "NAME=VALUE for this run (repeatable); a secret-named one is redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
   command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
+  command->add_option("--on", options->on,
+                      "Run on ssh:HOST or a host added with 'ej host add' (default: the benchmark's --on, "
+                      "else here; 'local': here)");
+  command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
   command->callback([options] { run_benchmark(*options); });
 }
 
