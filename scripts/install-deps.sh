@@ -13,7 +13,8 @@ packages=(
 test_mode=0
 if [ "${1:-}" = "--test" ]; then
   test_mode=1
-  packages+=(python3 clang) # clang: libFuzzer, for the fuzz targets (tests/fuzz)
+  # clang: libFuzzer, for the fuzz targets (tests/fuzz); openssh: the sshd the remote-run tests start
+  packages+=(python3 clang openssh-server openssh-client)
 fi
 
 missing=()

@@ -49,7 +49,13 @@ ShippedCode SshSession::ship(const CodeToShip& code, const std::string& repo_nam
 
 run::EnvSnapshot SshSession::snapshot(const run::EnvOptions& options, const std::string& work_dir) const
 {
-  return capture_remote_environment(*m_connection, options, work_dir);
+  // The host's own variables reach every process there: the snapshot says so.
+  auto with_host = options;
+  for (const auto& entry : m_entry.env) {
+    with_host.extra_variables.push_back(entry.first);
+    with_host.overrides.insert(with_host.overrides.begin(), entry);
+  }
+  return capture_remote_environment(*m_connection, with_host, work_dir);
 }
 
 } // namespace ej::remote
