@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "core/numbering.h"
 #include "core/slug.h"
 #include "core/status.h"
 #include "store/queries.h"
@@ -16,7 +17,7 @@ core::Attempt require_attempt(store::Journal& journal, int number)
 {
   auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
-    throw Error("there is no attempt #{}; see 'ej log' for the attempts", number);
+    throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
   }
   return *attempt;
 }
@@ -53,10 +54,10 @@ void run_try(const TryOptions& options)
   const auto hypothesis = checked_text(options.hypothesis, "hypothesis");
   const auto command = checked_text(options.command, "command");
   const auto tags = checked_tags(options.tags);
-  nlohmann::json links = nlohmann::json::array();
+  std::vector<std::pair<std::string, int>> links; // kind, attempt number
   const auto add_links = [&](const std::vector<std::string>& ids, const char* kind) {
     for (const auto& id : ids) {
-      links.push_back({{"kind", kind}, {"to", parse_attempt_number(id)}});
+      links.emplace_back(kind, parse_attempt_number(id));
     }
   };
   add_links(options.supersedes, "supersedes");
@@ -72,21 +73,20 @@ void run_try(const TryOptions& options)
       throw Error("no plan named '{}'; create it with 'ej plan new {} --title ...' or see 'ej plan list'",
                   options.plan, options.plan);
     }
-    for (const auto& link : links) {
-      require_attempt(journal, link["to"].get<int>());
+    store::events::AttemptCreated created;
+    for (const auto& [kind, to] : links) {
+      created.links.push_back({kind, store::events::Ref::to(require_attempt(journal, to).id)});
     }
-    number = store::next_attempt_number(journal.db());
-    const auto git = store_code_state(writer, code_state);
-    writer.append("attempt.created", {{"attempt", number},
-                                      {"plan", options.plan},
-                                      {"title", title},
-                                      {"hypothesis", hypothesis},
-                                      {"command", command},
-                                      {"tags", tags},
-                                      {"links", links},
-                                      {"git", core::to_json(git)}});
+    created.number = store::next_attempt_number(journal.db());
+    created.plan = options.plan;
+    created.title = title;
+    created.hypothesis = hypothesis;
+    created.command = command;
+    created.tags = tags;
+    created.git = store_code_state(writer, code_state);
+    number = store::number_of_attempt(journal.db(), writer.append(created).id);
   });
-  fmt::print("#{}\n", number);
+  fmt::print("{}\n", core::number_label(number));
 }
 
 struct StatusOptions {
@@ -113,13 +113,10 @@ void run_status(const StatusOptions& options)
   journal.write([&](store::Writer& writer) {
     const auto attempt = require_attempt(journal, number);
     previous = core::to_string(attempt.status);
-    const auto git = store_code_state(writer, code_state);
-    writer.append("attempt.status", {{"attempt", number},
-                                     {"status", core::to_string(*status)},
-                                     {"reason", reason},
-                                     {"git", core::to_json(git)}});
+    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt.id), std::string(core::to_string(*status)), reason,
+                                               store_code_state(writer, code_state)});
   });
-  fmt::print("#{}: {} -> {}\n", number, previous, core::to_string(*status));
+  fmt::print("{}: {} -> {}\n", core::number_label(number), previous, core::to_string(*status));
 }
 
 struct NoteOptions {
@@ -133,10 +130,10 @@ void run_note(const NoteOptions& options)
   const auto text = checked_text(options.text, "note", false);
   auto journal = open_journal(locate_workspace());
   journal.write([&](store::Writer& writer) {
-    require_attempt(journal, number);
-    writer.append("attempt.note", {{"attempt", number}, {"text", text}});
+    const auto attempt = require_attempt(journal, number);
+    writer.append(store::events::AttemptNote{store::events::Ref::to(attempt.id), text});
   });
-  fmt::print("#{}: note added\n", number);
+  fmt::print("{}: note added\n", core::number_label(number));
 }
 
 struct EditOptions {
@@ -151,31 +148,27 @@ struct EditOptions {
 void run_edit(const EditOptions& options)
 {
   const int number = parse_attempt_number(options.id);
-  nlohmann::json payload = {{"attempt", number}};
+  store::events::AttemptEdited edit;
   if (options.title) {
-    payload["title"] = checked_text(*options.title, "title", false);
+    edit.title = checked_text(*options.title, "title", false);
   }
   if (options.hypothesis) {
-    payload["hypothesis"] = checked_text(*options.hypothesis, "hypothesis");
+    edit.hypothesis = checked_text(*options.hypothesis, "hypothesis");
   }
   if (options.command) {
-    payload["command"] = checked_text(*options.command, "command");
+    edit.command = checked_text(*options.command, "command");
   }
-  if (!options.tags.empty()) {
-    payload["add_tags"] = checked_tags(options.tags);
-  }
-  if (!options.untags.empty()) {
-    payload["remove_tags"] = checked_tags(options.untags);
-  }
-  if (payload.size() == 1) {
+  edit.add_tags = checked_tags(options.tags);
+  edit.remove_tags = checked_tags(options.untags);
+  if (edit.changes_nothing()) {
     throw UsageError("nothing to change: give --title, --hypothesis, --command, --tag or --untag");
   }
   auto journal = open_journal(locate_workspace());
   journal.write([&](store::Writer& writer) {
-    require_attempt(journal, number);
-    writer.append("attempt.edited", payload);
+    edit.attempt = store::events::Ref::to(require_attempt(journal, number).id);
+    writer.append(edit);
   });
-  fmt::print("#{}: edited\n", number);
+  fmt::print("{}: edited\n", core::number_label(number));
 }
 
 } // namespace

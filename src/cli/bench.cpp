@@ -288,9 +288,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
     if (edit && core::to_json(definition) == existing->definition) {
       throw UsageError("nothing changed: give the options to change");
     }
-    writer.append(
-        edit ? "bench.edited" : "bench.added",
-        {{"name", options.name}, {"revision", revision}, {"definition", core::to_json(definition)}});
+    writer.append(store::events::BenchRevision{edit, options.name, revision, core::to_json(definition)});
   });
   fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
   for (const auto& problem : damage) {

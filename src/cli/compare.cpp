@@ -235,11 +235,8 @@ void run_judge(const JudgeOptions& options)
   }
   const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
-    const auto git = store_code_state(writer, code_state);
-    writer.append("attempt.status", {{"attempt", number},
-                                     {"status", core::to_string(proposal.status)},
-                                     {"reason", proposal.reason},
-                                     {"git", core::to_json(git)}});
+    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt->id), std::string(core::to_string(proposal.status)),
+                                               proposal.reason, store_code_state(writer, code_state)});
   });
   if (!options.json) {
     fmt::print("#{}: {} -> {}\n", number, core::to_string(attempt->status), core::to_string(proposal.status));

@@ -115,9 +115,8 @@ void run_probe_add(const ProbeOptions& options)
   }
   auto journal = open_journal(locate_workspace());
   journal.write([&](store::Writer& writer) {
-    writer.append("probe.added",
-                  {{"name", options.name},
-                   {"definition", {{"argv", options.argv}, {"shell", options.shell}, {"timeout_s", options.timeout}}}});
+    writer.append(store::events::ProbeAdded{
+        options.name, {{"argv", options.argv}, {"shell", options.shell}, {"timeout_s", options.timeout}}});
   });
   fmt::print("probe {} added: its output is part of every run's environment from now on\n", options.name);
 }
@@ -155,7 +154,7 @@ void run_probe_remove(const std::string& name)
     if (!found) {
       throw Error("no probe named '{}'; see 'ej env probe list'", name);
     }
-    writer.append("probe.removed", {{"name", name}});
+    writer.append(store::events::ProbeRemoved{name});
   });
   fmt::print("probe {} removed\n", name);
 }

@@ -43,9 +43,7 @@ void run_plan_new(const NewOptions& options)
     if (store::find_plan(journal.db(), options.slug)) {
       throw Error("a plan named '{}' already exists; see 'ej plan show {}'", options.slug, options.slug);
     }
-    writer.append(
-        "plan.created",
-        {{"slug", options.slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}});
+    writer.append(store::events::PlanCreated{options.slug, title, goal, target, doc});
   });
   fmt::print("created plan {} ({})\n", options.slug, doc);
 }
@@ -166,8 +164,7 @@ void run_plan_baseline(const BaselineOptions& options)
         throw UsageError("the baseline moves from run #{} to run #{}: say why with --reason", *previous,
                          number);
       }
-      writer.append("baseline.pinned",
-                    {{"plan", options.slug}, {"bench", run->bench}, {"run", number}, {"reason", reason}});
+      writer.append(store::events::BaselinePinned{options.slug, run->bench, store::events::Ref::to(run->id), reason});
     });
     fmt::print("baseline of {} is now run #{}\n", options.slug, number);
     return;

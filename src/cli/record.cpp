@@ -2,6 +2,7 @@
 #include "cli/run_support.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "core/numbering.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -58,8 +59,9 @@ void run_record(const RecordOptions& options)
   auto journal = open_journal(locate_workspace());
   int number = 0;
   journal.write([&](store::Writer& writer) {
-    if (!store::find_attempt(journal.db(), attempt)) {
-      throw Error("there is no attempt #{}; see 'ej log'", attempt);
+    const auto attempt_record = store::find_attempt(journal.db(), attempt);
+    if (!attempt_record) {
+      throw Error("there is no attempt {}; see 'ej log'", core::number_label(attempt));
     }
     const auto bench = store::find_benchmark(journal.db(), options.bench);
     if (!bench) {
@@ -80,7 +82,7 @@ void run_record(const RecordOptions& options)
       throw UsageError("benchmark {} has no metric '{}'; its metrics are listed by 'ej bench show {}'",
                        options.bench, metric, options.bench);
     };
-    nlohmann::json samples = nlohmann::json::array();
+    store::events::RunImported imported;
     const auto add = [&](const std::string& option, bool many) {
       const auto equals = option.find('=');
       if (equals == std::string::npos || equals == 0) {
@@ -91,7 +93,7 @@ void run_record(const RecordOptions& options)
       const auto values = many ? util::split(option.substr(equals + 1), ',')
                                : std::vector<std::string>{option.substr(equals + 1)};
       for (const auto& value : values) {
-        samples.push_back({{"metric", metric}, {"key", ""}, {"value", parse_value(value, metric)}, {"unit", unit}});
+        imported.samples.push_back({metric, "", parse_value(value, metric), unit, ""});
       }
     };
     for (const auto& option : options.metrics) {
@@ -100,16 +102,18 @@ void run_record(const RecordOptions& options)
     for (const auto& option : options.samples) {
       add(option, true);
     }
-    number = store::next_run_number(journal.db());
-    nlohmann::json payload = {{"run", number},       {"bench", bench->name}, {"revision", bench->revision},
-                              {"attempt", attempt},  {"source", source.empty() ? "recorded by hand" : source},
-                              {"label", label},      {"samples", samples}};
-    if (when) {
-      payload["when_ms"] = *when;
-    }
-    writer.append("run.imported", payload);
+    imported.number = store::next_run_number(journal.db());
+    imported.bench = bench->name;
+    imported.revision = bench->revision;
+    imported.bench_revision = store::events::Ref::to(bench->event_id);
+    imported.attempt = store::events::Ref::to(attempt_record->id);
+    imported.source = source.empty() ? "recorded by hand" : source;
+    imported.label = label;
+    imported.when_ms = when;
+    number = store::number_of_run(journal.db(), writer.append(imported).id);
   });
-  fmt::print("run #{} recorded for attempt #{} (imported, not measured by ej)\n", number, attempt);
+  fmt::print("run {} recorded for attempt {} (imported, not measured by ej)\n", core::number_label(number),
+             core::number_label(attempt));
 }
 
 } // namespace

@@ -159,25 +159,26 @@ void run_benchmark(const RunOptions& options)
   // run behind; the run record exists before the benchmark starts.
   const auto snapshot = target.snapshot(environment_options(journal, plan));
   journal.write([&](store::Writer& writer) {
-    plan.run_number = store::next_run_number(journal.db());
-    const auto git = store_code_state(writer, code_state);
-    nlohmann::json started = {{"run", plan.run_number},
-                                  {"bench", bench->name},
-                                  {"revision", bench->revision},
-                                  {"attempt", attempt.value_or(0)},
-                                  {"label", label},
-                                  {"params", chosen_params_json(plan.combinations)},
-                                  {"git", core::to_json(git)},
-                                  {"env_blob", writer.put_blob(snapshot.fingerprint.dump())},
-                                  {"env_readings", snapshot.readings},
-                                  {"host", this_host()},
-                                  {"pid", static_cast<std::int64_t>(::getpid())},
-                                  {"pid_start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
-                                  {"boot_id", this_boot_id()}};
-    if (target.remote()) {
-      started["on"] = target.on(); // "host" stays this machine: the ej that must end the run
+    store::events::RunStarted started;
+    started.number = store::next_run_number(journal.db());
+    started.bench = bench->name;
+    started.revision = bench->revision;
+    started.bench_revision = store::events::Ref::to(bench->event_id);
+    if (attempt) {
+      started.attempt = store::events::Ref::to(store::find_attempt(journal.db(), *attempt)->id);
     }
-    writer.append("run.started", std::move(started));
+    started.label = label;
+    started.params = chosen_params_json(plan.combinations);
+    started.git = store_code_state(writer, code_state);
+    started.env_blob = writer.put_blob(snapshot.fingerprint.dump());
+    started.env_readings = snapshot.readings;
+    started.host = this_host();
+    started.pid = static_cast<std::int64_t>(::getpid());
+    started.pid_start_ticks = run::process_start_ticks(::getpid()).value_or(0);
+    started.boot_id = this_boot_id();
+    started.on = target.on(); // null here; "host" stays this machine: the ej that must end the run
+    plan.run_id = writer.append(started).id;
+    plan.run_number = store::number_of_run(journal.db(), plan.run_id);
   });
   fmt::print(stderr, "ej: run #{} of {} r{}{}\n", plan.run_number, bench->name, bench->revision,
              attempt ? fmt::format(" for attempt #{}", *attempt) : "");
@@ -211,8 +212,7 @@ void run_benchmark(const RunOptions& options)
         outputs["build"]["log_blob"] = writer.put_blob(journal.redactor().redact(build.log));
       }
     }
-    writer.append("run.finished",
-                  {{"run", plan.run_number}, {"status", outcome.status}, {"reason", outcome.reason}, {"outputs", outputs}});
+    writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status, outcome.reason, outputs});
   });
   if (!ended_by_other.empty()) {
     fmt::print(stderr,

@@ -1,5 +1,6 @@
 #include "cli/run_loop.h"
 
+#include "core/numbering.h"
 #include "core/run_records.h"
 #include "measure/extract.h"
 #include "measure/live_extraction.h"
@@ -79,23 +80,24 @@ struct PendingRepeat {
   core::RepeatRecord repeat;
   std::vector<core::SampleRecord> samples; // kind empty for wall time (always a sample)
 
-  json to_json() const
+  store::events::Repeat to_event() const
   {
-    json list = json::array();
+    store::events::Repeat out;
+    out.index = repeat.index;
+    out.params = json::parse(repeat.params);
+    out.warmup = repeat.warmup;
+    out.ending = repeat.ending;
+    out.exit_code = repeat.exit_code;
+    out.signal = repeat.signal;
+    out.wall_s = repeat.wall_s;
+    out.user_s = repeat.user_s;
+    out.sys_s = repeat.sys_s;
+    out.max_rss_kb = repeat.max_rss_kb;
+    out.samples.reserve(samples.size());
     for (const auto& sample : samples) {
-      json item = {
-          {"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
-      if (!sample.kind.empty()) {
-        item["kind"] = sample.kind;
-      }
-      list.push_back(std::move(item));
+      out.samples.push_back({sample.metric, sample.key, sample.value, sample.unit, sample.kind});
     }
-    return {{"idx", repeat.index},           {"params", json::parse(repeat.params)},
-            {"warmup", repeat.warmup},       {"ending", repeat.ending},
-            {"exit_code", repeat.exit_code}, {"signal", repeat.signal},
-            {"wall_s", repeat.wall_s},       {"user_s", repeat.user_s},
-            {"sys_s", repeat.sys_s},         {"max_rss_kb", repeat.max_rss_kb},
-            {"samples", std::move(list)}};
+    return out;
   }
 };
 
@@ -104,7 +106,10 @@ struct PendingRepeat {
 // time ends when ej reaps it, and ej busy writing would reap it late.
 class RepeatWriter {
 public:
-  RepeatWriter(store::Journal& journal, int run) : m_journal(journal), m_run(run) {}
+  RepeatWriter(store::Journal& journal, int run, std::string run_id)
+    : m_journal(journal), m_run(run), m_run_id(std::move(run_id))
+  {
+  }
 
   void add(PendingRepeat repeat)
   {
@@ -124,8 +129,8 @@ public:
   std::string kept_so_far() const
   {
     return fmt::format(
-        "{} repeat(s) of run #{} are in the journal; the {} measured after them could not be written",
-        m_written, m_run, m_pending.size());
+        "{} repeat(s) of run {} are in the journal; the {} measured after them could not be written",
+        m_written, core::number_label(m_run), m_pending.size());
   }
 
   // Writes everything pending; throws when the journal refuses (the end of a run).
@@ -134,13 +139,13 @@ public:
     if (m_pending.empty()) {
       return;
     }
-    json repeats = json::array();
+    store::events::RunRepeats batch;
+    batch.run = store::events::Ref::to(m_run_id);
+    batch.repeats.reserve(m_pending.size());
     for (const auto& repeat : m_pending) {
-      repeats.push_back(repeat.to_json());
+      batch.repeats.push_back(repeat.to_event());
     }
-    json payload = {{"run", m_run}};
-    payload["repeats"] = std::move(repeats);
-    m_journal.write([&](store::Writer& writer) { writer.append("run.repeats", std::move(payload)); });
+    m_journal.write([&](store::Writer& writer) { writer.append(batch); });
     m_written += m_pending.size();
     m_pending.clear(); // only once written: a refused write keeps them for the next try
     m_last_try = util::monotonic_ns();
@@ -169,6 +174,7 @@ private:
 
   store::Journal& m_journal;
   int m_run;
+  std::string m_run_id;
   static constexpr std::size_t k_max_pending = 100'000;
   std::vector<PendingRepeat> m_pending;
   std::size_t m_written = 0;
@@ -293,7 +299,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
 {
   RunOutcome outcome;
   outcome.status = "finished";
-  RepeatWriter writer(journal, plan.run_number);
+  RepeatWriter writer(journal, plan.run_number, plan.run_id);
   const auto& policy = plan.definition.policy;
   const auto started_ns = util::monotonic_ns();
   run::ProcessResult last;

@@ -95,12 +95,10 @@ void recover_stale_runs(store::Journal& journal)
     journal.write([&](store::Writer& writer) {
       const auto current = store::find_run(journal.db(), run.number);
       if (current && current->status == "started") {
-        writer.append("run.finished", {{"run", run.number},
-                                       {"status", "interrupted"},
-                                       {"reason", fmt::format("the ej that ran it (pid {}) stopped without "
-                                                              "finishing it; the samples measured are kept",
-                                                              run.pid)},
-                                       {"outputs", nlohmann::json::object()}});
+        writer.append(store::events::RunFinished{
+            store::events::Ref::to(run.id), "interrupted",
+            fmt::format("the ej that ran it (pid {}) stopped without finishing it; the samples measured are kept",
+                        run.pid)});
       }
     });
   }

@@ -7,6 +7,7 @@
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
+#include "store/events.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -169,8 +170,11 @@ void show_run(const std::string& id, bool output, bool json)
   };
   // Where it ran, when not here (run.started "on").
   nlohmann::json on;
-  if (const auto started = store::run_started_payload(journal.db(), run->id); started && started->contains("on")) {
-    on = (*started)["on"];
+  if (const auto started = store::run_started_payload(journal.db(), run->id)) {
+    store::Event event;
+    event.type = store::events::RunStarted::type;
+    event.payload = *started;
+    on = store::events::RunStarted::read(event).on;
   }
   if (json) {
     auto out = run_json(reader, *run, true);

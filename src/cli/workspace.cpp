@@ -1,6 +1,7 @@
 #include "cli/workspace.h"
 
 #include "cli/run_support.h"
+#include "core/numbering.h"
 #include "git/repository.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -97,6 +98,9 @@ core::GitContext store_code_state(store::Writer& writer, const git::CodeState& s
 
 int parse_attempt_number(std::string_view text)
 {
+  if (const auto provisional = core::parse_provisional(text)) {
+    return *provisional; // @k3f9qx: not yet numbered by the shared remote (core/numbering.h)
+  }
   std::string_view digits = text;
   if (!digits.empty() && digits.front() == '#') {
     digits.remove_prefix(1);
@@ -104,7 +108,7 @@ int parse_attempt_number(std::string_view text)
   int number = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || number <= 0) {
-    throw UsageError("'{}' is not an attempt number; use the number 'ej try' printed, e.g. 12 or #12", text);
+    throw UsageError("'{}' is not an attempt number; use the number 'ej try' printed, e.g. 12, #12 or @k3f9qx", text);
   }
   return number;
 }

@@ -17,9 +17,10 @@ struct BenchRevision {
   int revision = 0;
   nlohmann::json definition; // command, cwd, env, params, repeat policy, metrics...
   std::int64_t created_ms = 0;
+  std::string event_id; // of the bench.added/bench.edited event that made it
 };
 
-// Run statuses: started, finished, failed, timeout, extract-error, interrupted, imported.
+// Run statuses: started, finished, failed, timeout, extract-error, build-failed, interrupted, imported.
 struct RunRecord {
   int number = 0;
   std::string id;

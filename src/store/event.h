@@ -7,8 +7,8 @@
 
 namespace ej::store {
 
-// The format of event payloads written by this ej.
-inline constexpr int k_event_schema_version = 1;
+// The payload version written by this ej (store/events.h says what each one means).
+inline constexpr int k_event_schema_version = 2;
 
 // An immutable change to the journal: the source of truth from which every derived table is built.
 struct Event {

@@ -85,11 +85,16 @@ void migrate(Database& db, const std::filesystem::path& backup_dir)
   WriteTransaction transaction(db);
   // Re-read under the write lock: another ej may have migrated meanwhile.
   const auto locked_version = static_cast<int>(db.query_integer("PRAGMA user_version"));
+  bool rebuild = false;
   for (const auto& step : migrations()) {
     if (step.version > locked_version) {
       db.exec(step.sql);
       db.exec(fmt::format("PRAGMA user_version = {}", step.version));
+      rebuild = rebuild || (step.rebuilds && locked_version > 0);
     }
+  }
+  if (rebuild) {
+    rebuild_derived_tables(db);
   }
   db.exec(fmt::format("PRAGMA application_id = {}", k_application_id));
   transaction.commit();
@@ -395,7 +400,7 @@ void make_controls_visible(nlohmann::json& value)
 
 } // namespace
 
-Event Writer::append(const std::string& type, nlohmann::json payload)
+Event Writer::append(std::string_view type, nlohmann::json payload)
 {
   auto& db = m_journal.m_db;
   Event event;
@@ -403,7 +408,7 @@ Event Writer::append(const std::string& type, nlohmann::json payload)
   event.id = util::make_ulid(event.time_ms);
   event.replica = m_journal.m_replica_id;
   event.lamport = db.query_integer("SELECT coalesce(max(lamport), 0) + 1 FROM events");
-  event.type = type;
+  event.type = std::string(type);
   event.payload = std::move(payload);
   m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written
   make_controls_visible(event.payload);

@@ -3,6 +3,7 @@
 #include "core/redact.h"
 #include "store/database.h"
 #include "store/event.h"
+#include "store/events.h"
 
 #include <filesystem>
 #include <cstdint>
@@ -19,7 +20,18 @@ class Journal;
 class Writer {
 public:
   explicit Writer(Journal& journal) : m_journal(journal) {}
-  Event append(const std::string& type, nlohmann::json payload);
+  // Appends one typed event (store/events.h), the only way commands write events.
+  template <class TypedEvent>
+  Event append(const TypedEvent& event)
+  {
+    if constexpr (requires { event.event_type(); }) {
+      return append(event.event_type(), event.payload());
+    } else {
+      return append(TypedEvent::type, event.payload());
+    }
+  }
+  // For events that are not built here: imported from another replica or an export.
+  Event append(std::string_view type, nlohmann::json payload);
   // Stores the bytes once under their sha256 and returns the hash.
   std::string put_blob(std::string_view content);
 

@@ -1,33 +1,22 @@
 #include "store/projection.h"
 
+#include "core/numbering.h"
+#include "store/events.h"
 #include "store/projection_runs.h"
 #include "store/schema.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
 
-#include <functional>
+#include <limits>
 #include <map>
+#include <set>
 
 namespace ej::store {
 
 namespace {
 
 using nlohmann::json;
-
-std::string text_field(const json& payload, const char* key)
-{
-  const auto it = payload.find(key);
-  return it != payload.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-void bind_git(Statement& statement, int first, const json& git)
-{
-  statement.bind(first, text_field(git, "commit"))
-    .bind(first + 1, text_field(git, "branch"))
-    .bind(first + 2, git.is_object() && git.value("dirty", false) ? 1 : 0)
-    .bind(first + 3, text_field(git, "diff_blob"));
-}
 
 // The search row of an attempt is rebuilt from the derived tables whenever the attempt changes.
 void refresh_search(Database& db, std::int64_t number)
@@ -44,67 +33,87 @@ void refresh_search(Database& db, std::int64_t number)
     .run();
 }
 
-std::int64_t attempt_number(const json& payload)
+void bind_git(Statement& statement, int first, const core::GitContext& git)
 {
-  return payload.value("attempt", std::int64_t{0});
+  statement.bind(first, git.commit)
+    .bind(first + 1, git.branch)
+    .bind(first + 2, git.dirty ? 1 : 0)
+    .bind(first + 3, git.diff_blob);
 }
 
 void plan_created(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
+  const auto plan = events::PlanCreated::read(event);
   db.prepare("INSERT INTO plans(slug, title, goal, target, doc_path, created_ms) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(1, text_field(p, "slug"))
-    .bind(2, text_field(p, "title"))
-    .bind(3, text_field(p, "goal"))
-    .bind(4, text_field(p, "target"))
-    .bind(5, text_field(p, "doc"))
+    .bind(1, plan.slug)
+    .bind(2, plan.title)
+    .bind(3, plan.goal)
+    .bind(4, plan.target)
+    .bind(5, plan.doc)
     .bind(6, event.time_ms)
     .run();
 }
 
 void plan_edited(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  for (const char* field : {"title", "goal", "target", "doc_path"}) {
-    const char* key = std::string_view(field) == "doc_path" ? "doc" : field;
-    if (p.contains(key)) {
-      db.prepare(fmt::format("UPDATE plans SET {} = ? WHERE slug = ?", field))
-        .bind(1, text_field(p, key))
-        .bind(2, text_field(p, "slug"))
-        .run();
+  const auto edit = events::PlanEdited::read(event);
+  const auto set = [&](const char* column, const std::optional<std::string>& value) {
+    if (value) {
+      db.prepare(fmt::format("UPDATE plans SET {} = ? WHERE slug = ?", column)).bind(1, *value).bind(2, edit.slug).run();
     }
+  };
+  set("title", edit.title);
+  set("goal", edit.goal);
+  set("target", edit.target);
+  set("doc_path", edit.doc);
+}
+
+// The attempt an event names, which must exist: events are applied in an order in which an
+// attempt is always created before it is changed.
+std::int64_t existing_attempt(Database& db, const Event& event, const events::Ref& ref)
+{
+  const auto number = projection::attempt_number(db, event, ref);
+  if (number == 0) {
+    throw Error("journal event {} ({}) names an attempt that does not exist; run 'ej fsck'", event.id, event.type);
   }
+  return number;
+}
+
+void add_tag(Database& db, std::int64_t number, const std::string& tag)
+{
+  db.prepare("INSERT OR IGNORE INTO attempt_tags(attempt, tag) VALUES (?, ?)").bind(1, number).bind(2, tag).run();
 }
 
 void attempt_created(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto number = attempt_number(p);
+  const auto created = events::AttemptCreated::read(event);
+  const auto number = projection::number_for(db, event, "attempts", created.number);
   auto insert = db.prepare(R"sql(
     INSERT INTO attempts(number, id, plan, title, hypothesis, command, status, reason, created_ms, updated_ms,
-                         git_commit, git_branch, git_dirty, git_diff_blob)
-    VALUES (?, ?, ?, ?, ?, ?, 'proposed', '', ?, ?, ?, ?, ?, ?))sql");
+                         git_commit, git_branch, git_dirty, git_diff_blob, replica, created_number)
+    VALUES (?, ?, ?, ?, ?, ?, 'proposed', '', ?, ?, ?, ?, ?, ?, ?, ?))sql");
   insert.bind(1, number)
     .bind(2, event.id)
-    .bind(3, text_field(p, "plan"))
-    .bind(4, text_field(p, "title"))
-    .bind(5, text_field(p, "hypothesis"))
-    .bind(6, text_field(p, "command"))
+    .bind(3, created.plan)
+    .bind(4, created.title)
+    .bind(5, created.hypothesis)
+    .bind(6, created.command)
     .bind(7, event.time_ms)
     .bind(8, event.time_ms);
-  bind_git(insert, 9, p.value("git", json::object()));
-  insert.run();
-  for (const auto& tag : p.value("tags", json::array())) {
-    db.prepare("INSERT OR IGNORE INTO attempt_tags(attempt, tag) VALUES (?, ?)")
-      .bind(1, number)
-      .bind(2, tag.get<std::string>())
-      .run();
+  bind_git(insert, 9, created.git);
+  insert.bind(13, event.replica).bind(14, created.number).run();
+  for (const auto& tag : created.tags) {
+    add_tag(db, number, tag);
   }
-  for (const auto& link : p.value("links", json::array())) {
+  for (const auto& link : created.links) {
+    const auto to = projection::attempt_number(db, event, link.to);
+    if (to == 0) {
+      continue; // a link to an attempt purged or never synced here: the attempt itself stands
+    }
     db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
       .bind(1, number)
-      .bind(2, text_field(link, "kind"))
-      .bind(3, link.value("to", std::int64_t{0}))
+      .bind(2, link.kind)
+      .bind(3, to)
       .run();
   }
   refresh_search(db, number);
@@ -112,16 +121,13 @@ void attempt_created(Database& db, const Event& event)
 
 void attempt_status(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto number = attempt_number(p);
+  const auto change = events::AttemptStatus::read(event);
+  const auto number = existing_attempt(db, event, change.attempt);
   std::string previous;
   {
     auto select = db.prepare("SELECT status FROM attempts WHERE number = ?");
     select.bind(1, number);
-    if (!select.step()) {
-      throw Error("journal event {} changes the status of attempt #{} which does not exist; run 'ej fsck'",
-                  event.id, number);
-    }
+    select.step();
     previous = select.text(0);
   }
   auto insert = db.prepare(R"sql(
@@ -132,13 +138,13 @@ void attempt_status(Database& db, const Event& event)
     .bind(2, number)
     .bind(3, event.time_ms)
     .bind(4, previous)
-    .bind(5, text_field(p, "status"))
-    .bind(6, text_field(p, "reason"));
-  bind_git(insert, 7, p.value("git", json::object()));
+    .bind(5, change.status)
+    .bind(6, change.reason);
+  bind_git(insert, 7, change.git);
   insert.run();
   db.prepare("UPDATE attempts SET status = ?, reason = ?, updated_ms = ? WHERE number = ?")
-    .bind(1, text_field(p, "status"))
-    .bind(2, text_field(p, "reason"))
+    .bind(1, change.status)
+    .bind(2, change.reason)
     .bind(3, event.time_ms)
     .bind(4, number)
     .run();
@@ -147,12 +153,13 @@ void attempt_status(Database& db, const Event& event)
 
 void attempt_note(Database& db, const Event& event)
 {
-  const auto number = attempt_number(event.payload);
+  const auto note = events::AttemptNote::read(event);
+  const auto number = existing_attempt(db, event, note.attempt);
   db.prepare("INSERT INTO notes(event_id, attempt, time_ms, text) VALUES (?, ?, ?, ?)")
     .bind(1, event.id)
     .bind(2, number)
     .bind(3, event.time_ms)
-    .bind(4, text_field(event.payload, "text"))
+    .bind(4, note.text)
     .run();
   db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?").bind(1, event.time_ms).bind(2, number).run();
   refresh_search(db, number);
@@ -160,71 +167,173 @@ void attempt_note(Database& db, const Event& event)
 
 void attempt_edited(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto number = attempt_number(p);
-  for (const char* field : {"title", "hypothesis", "command"}) {
-    if (p.contains(field)) {
-      db.prepare(fmt::format("UPDATE attempts SET {} = ? WHERE number = ?", field))
-        .bind(1, text_field(p, field))
-        .bind(2, number)
-        .run();
+  const auto edit = events::AttemptEdited::read(event);
+  const auto number = existing_attempt(db, event, edit.attempt);
+  const auto set = [&](const char* column, const std::optional<std::string>& value) {
+    if (value) {
+      db.prepare(fmt::format("UPDATE attempts SET {} = ? WHERE number = ?", column)).bind(1, *value).bind(2, number).run();
     }
+  };
+  set("title", edit.title);
+  set("hypothesis", edit.hypothesis);
+  set("command", edit.command);
+  for (const auto& tag : edit.add_tags) {
+    add_tag(db, number, tag);
   }
-  for (const auto& tag : p.value("add_tags", json::array())) {
-    db.prepare("INSERT OR IGNORE INTO attempt_tags(attempt, tag) VALUES (?, ?)")
-      .bind(1, number)
-      .bind(2, tag.get<std::string>())
-      .run();
-  }
-  for (const auto& tag : p.value("remove_tags", json::array())) {
-    db.prepare("DELETE FROM attempt_tags WHERE attempt = ? AND tag = ?")
-      .bind(1, number)
-      .bind(2, tag.get<std::string>())
-      .run();
+  for (const auto& tag : edit.remove_tags) {
+    db.prepare("DELETE FROM attempt_tags WHERE attempt = ? AND tag = ?").bind(1, number).bind(2, tag).run();
   }
   db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?").bind(1, event.time_ms).bind(2, number).run();
   refresh_search(db, number);
 }
 
-// A purge rewrote stored copies of a value; the event only records that it happened.
-void journal_purged(Database&, const Event&) {}
+// Applied in the pre-pass of a rebuild (claims decide numbers before anything is numbered) and
+// when a sync records a claim (followed by a rebuild). The first claim of a number or an id in
+// event order wins; two claims of one number can only meet when one journal synced with two
+// remotes.
+void numbers_claimed(Database& db, const Event& event)
+{
+  const auto claim = events::NumbersClaimed::read(event);
+  if (claim.kind != "attempts" && claim.kind != "runs") {
+    return;
+  }
+  auto insert = db.prepare("INSERT OR IGNORE INTO number_claims(kind, id, number) VALUES (?, ?, ?)");
+  auto number = claim.first;
+  for (const auto& id : claim.ids) {
+    insert.reset();
+    insert.bind(1, claim.kind).bind(2, id).bind(3, number++).run();
+  }
+}
 
-using Applier = std::function<void(Database&, const Event&)>;
+void ignore(Database&, const Event&) {}
+
+using Applier = void (*)(Database&, const Event&);
 
 const std::map<std::string, Applier, std::less<>>& appliers()
 {
   static const std::map<std::string, Applier, std::less<>> table = {
-      {"plan.created", plan_created},
-      {"plan.edited", plan_edited},
-      {"attempt.created", attempt_created},
-      {"attempt.status", attempt_status},
-      {"attempt.note", attempt_note},
-      {"attempt.edited", attempt_edited},
-      {"bench.added", projection::bench_revision},
-      {"bench.edited", projection::bench_revision},
-      {"probe.added", projection::probe_added},
-      {"probe.removed", projection::probe_removed},
-      {"run.started", projection::run_started},
-      {"run.repeats", projection::run_repeats},
-      {"run.finished", projection::run_finished},
-      {"run.imported", projection::run_imported},
-      {"baseline.pinned", projection::baseline_pinned},
-      {"journal.purged", journal_purged},
+      {std::string(events::PlanCreated::type), plan_created},
+      {std::string(events::PlanEdited::type), plan_edited},
+      {std::string(events::AttemptCreated::type), attempt_created},
+      {std::string(events::AttemptStatus::type), attempt_status},
+      {std::string(events::AttemptNote::type), attempt_note},
+      {std::string(events::AttemptEdited::type), attempt_edited},
+      {std::string(events::BenchRevision::added_type), projection::bench_revision},
+      {std::string(events::BenchRevision::edited_type), projection::bench_revision},
+      {std::string(events::ProbeAdded::type), projection::probe_added},
+      {std::string(events::ProbeRemoved::type), projection::probe_removed},
+      {std::string(events::RunStarted::type), projection::run_started},
+      {std::string(events::RunRepeats::type), projection::run_repeats},
+      {std::string(events::RunFinished::type), projection::run_finished},
+      {std::string(events::RunImported::type), projection::run_imported},
+      {std::string(events::BaselinePinned::type), projection::baseline_pinned},
+      {std::string(events::JournalPurged::type), ignore},
+      {std::string(events::NumbersClaimed::type), numbers_claimed},
   };
   return table;
 }
 
+// Said once per process: an ej that meets events of a newer one keeps them (they are synced and
+// exported like any other) and reads everything else.
+void warn_unknown(const Event& event)
+{
+  static std::set<std::string> said;
+  if (said.insert(event.type).second) {
+    fmt::print(stderr,
+               "ej: warning: the journal holds events of type '{}' (payload version {}) written by a newer "
+               "ej; they are kept and shared but not shown: upgrade ej to see them\n",
+               event.type, event.schema_version);
+  }
+}
+
+Event event_from_row(Statement& select)
+{
+  Event event;
+  event.seq = select.integer(0);
+  event.id = select.text(1);
+  event.replica = select.text(2);
+  event.lamport = select.integer(3);
+  event.type = select.text(4);
+  event.schema_version = static_cast<int>(select.integer(5));
+  event.time_ms = select.integer(6);
+  event.payload = nlohmann::json::parse(select.text(7), nullptr, false);
+  return event;
+}
+
 } // namespace
 
-void apply_event(Database& db, const Event& event)
+namespace projection {
+
+std::int64_t attempt_number(Database& db, const Event& event, const events::Ref& ref)
+{
+  if (!ref.id.empty()) {
+    auto select = db.prepare("SELECT number FROM attempts WHERE id = ?");
+    select.bind(1, ref.id);
+    return select.step() ? select.integer(0) : 0;
+  }
+  if (ref.number <= 0) {
+    return 0;
+  }
+  // Version 1: the number the event's own replica gave the attempt.
+  auto select = db.prepare("SELECT number FROM attempts WHERE replica = ? AND created_number = ?");
+  select.bind(1, event.replica).bind(2, ref.number);
+  return select.step() ? select.integer(0) : 0;
+}
+
+std::int64_t run_number(Database& db, const Event& event, const events::Ref& ref)
+{
+  if (!ref.id.empty()) {
+    auto select = db.prepare("SELECT number FROM runs WHERE id = ?");
+    select.bind(1, ref.id);
+    return select.step() ? select.integer(0) : 0;
+  }
+  if (ref.number <= 0) {
+    return 0;
+  }
+  auto select = db.prepare("SELECT number FROM runs WHERE replica = ? AND created_number = ?");
+  select.bind(1, event.replica).bind(2, ref.number);
+  return select.step() ? select.integer(0) : 0;
+}
+
+std::int64_t number_for(Database& db, const Event& event, std::string_view kind, std::int64_t writer_number)
+{
+  const auto table = kind == "attempts" ? "attempts" : "runs";
+  const auto taken = [&](std::int64_t number) {
+    auto select = db.prepare(fmt::format("SELECT 1 FROM {} WHERE number = ?", table));
+    select.bind(1, number);
+    return select.step();
+  };
+  {
+    auto claimed = db.prepare("SELECT number FROM number_claims WHERE kind = ? AND id = ?");
+    claimed.bind(1, std::string(kind)).bind(2, event.id);
+    if (claimed.step()) {
+      return claimed.integer(0);
+    }
+  }
+  // A journal that was never shared numbers as it goes, as the writer did.
+  const bool shared = db.query_integer("SELECT EXISTS (SELECT 1 FROM number_claims)") != 0;
+  if (!shared && writer_number > 0 && !core::is_provisional(writer_number) && !taken(writer_number)) {
+    return writer_number;
+  }
+  auto number = static_cast<std::int64_t>(core::provisional_number(event.id));
+  while (taken(number)) { // two ids alike in 30 bits: the later one in event order moves on
+    number = number + 1 < std::numeric_limits<int>::max() ? number + 1 : core::k_provisional_base;
+  }
+  return number;
+}
+
+} // namespace projection
+
+bool apply_event(Database& db, const Event& event)
 {
   const auto& table = appliers();
   const auto it = table.find(event.type);
   if (it == table.end()) {
-    throw Error("journal event {} has the unknown type '{}'; it was written by a newer ej: upgrade ej",
-                event.id, event.type);
+    warn_unknown(event);
+    return false;
   }
   it->second(db, event);
+  return true;
 }
 
 void rebuild_derived_tables(Database& db)
@@ -232,20 +341,15 @@ void rebuild_derived_tables(Database& db)
   for (const auto table : derived_tables()) {
     db.exec(fmt::format("DELETE FROM {}", table));
   }
-  auto select = db.prepare(
-    "SELECT seq, id, replica, lamport, type, schema_version, time_ms, payload FROM events "
-    "ORDER BY lamport, replica, id");
+  const std::string columns = "SELECT seq, id, replica, lamport, type, schema_version, time_ms, payload FROM events ";
+  // Claims first: they decide the numbers of the attempts and runs created before them.
+  auto claims = db.prepare(columns + "WHERE type = 'numbers.claimed' ORDER BY lamport, replica, id");
+  while (claims.step()) {
+    numbers_claimed(db, event_from_row(claims));
+  }
+  auto select = db.prepare(columns + "WHERE type <> 'numbers.claimed' ORDER BY lamport, replica, id");
   while (select.step()) {
-    Event event;
-    event.seq = select.integer(0);
-    event.id = select.text(1);
-    event.replica = select.text(2);
-    event.lamport = select.integer(3);
-    event.type = select.text(4);
-    event.schema_version = static_cast<int>(select.integer(5));
-    event.time_ms = select.integer(6);
-    event.payload = nlohmann::json::parse(select.text(7));
-    apply_event(db, event);
+    apply_event(db, event_from_row(select));
   }
 }
 

@@ -1,52 +1,22 @@
 #include "store/projection_runs.h"
 
+#include "store/events.h"
+#include "store/projection.h"
+#include "util/error.h"
+
 namespace ej::store::projection {
 
 namespace {
 
 using nlohmann::json;
 
-std::string text(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::int64_t integer(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<std::int64_t>() : 0;
-}
-
-double real(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
-// The member, without copying it; an empty array when it is missing.
-const json& array_member(const json& object, const char* key)
-{
-  static const json empty = json::array();
-  const auto it = object.find(key);
-  return it != object.end() ? *it : empty;
-}
-
-// The member as JSON text; "{}" when it is missing.
-std::string dump_object_member(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  return it != object.end() ? it->dump(-1, ' ', false, json::error_handler_t::replace) : std::string("{}");
-}
-
 std::string dump(const json& value)
 {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void bind_attempt(Statement& statement, int index, const json& payload)
+void bind_attempt(Statement& statement, int index, std::int64_t attempt)
 {
-  const auto attempt = integer(payload, "attempt");
   if (attempt > 0) {
     statement.bind(index, attempt);
   } else {
@@ -55,7 +25,7 @@ void bind_attempt(Statement& statement, int index, const json& payload)
 }
 
 void insert_samples(Database& db, std::int64_t run, std::int64_t repeat, const std::string& params,
-                    const json& samples)
+                    const std::vector<events::Sample>& samples)
 {
   auto insert = db.prepare("INSERT INTO samples(run, repeat_idx, ordinal, params, metric, key, value, unit, kind) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -66,145 +36,200 @@ void insert_samples(Database& db, std::int64_t run, std::int64_t repeat, const s
       .bind(2, repeat)
       .bind(3, ordinal++)
       .bind(4, params)
-      .bind(5, text(sample, "metric"))
-      .bind(6, text(sample, "key"))
-      .bind(7, real(sample, "value"))
-      .bind(8, text(sample, "unit"))
-      .bind(9, sample.contains("kind") ? text(sample, "kind") : std::string("sample"))
+      .bind(5, sample.metric)
+      .bind(6, sample.key)
+      .bind(7, sample.value)
+      .bind(8, sample.unit)
+      .bind(9, sample.kind.empty() ? std::string("sample") : sample.kind)
       .run();
   }
+}
+
+// The revision a run names: by the event that made it (version 2), else by the number the run's
+// replica gave it, else as written.
+std::int64_t revision_of(Database& db, const Event& event, const std::string& bench, const events::Ref& ref,
+                         int written)
+{
+  if (!ref.id.empty()) {
+    auto select = db.prepare("SELECT revision FROM bench_revisions WHERE event_id = ?");
+    select.bind(1, ref.id);
+    if (select.step()) {
+      return select.integer(0);
+    }
+  }
+  auto select = db.prepare("SELECT revision FROM bench_revisions WHERE name = ? AND replica = ? AND created_revision = ?");
+  select.bind(1, bench).bind(2, event.replica).bind(3, static_cast<std::int64_t>(written));
+  return select.step() ? select.integer(0) : written;
+}
+
+std::int64_t existing_run(Database& db, const Event& event, const events::Ref& ref)
+{
+  const auto number = run_number(db, event, ref);
+  if (number == 0) {
+    throw Error("journal event {} ({}) names a run that does not exist; run 'ej fsck'", event.id, event.type);
+  }
+  return number;
 }
 
 } // namespace
 
 void bench_revision(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto name = text(p, "name");
-  const auto revision = integer(p, "revision");
+  const auto revision_event = events::BenchRevision::read(event);
+  // Two replicas that edited one benchmark at once both wrote "revision 3": in event order, the
+  // later one becomes revision 4 everywhere.
+  std::int64_t revision = revision_event.revision;
+  {
+    auto taken = db.prepare("SELECT coalesce(max(revision), 0) FROM bench_revisions WHERE name = ?");
+    taken.bind(1, revision_event.name);
+    taken.step();
+    const auto highest = taken.integer(0);
+    if (revision <= highest) {
+      revision = highest + 1;
+    }
+  }
   db.prepare("INSERT INTO benchmarks(name, revision, created_ms, updated_ms) VALUES (?, ?, ?, ?) "
              "ON CONFLICT(name) DO UPDATE SET revision = excluded.revision, updated_ms = excluded.updated_ms")
-    .bind(1, name)
+    .bind(1, revision_event.name)
     .bind(2, revision)
     .bind(3, event.time_ms)
     .bind(4, event.time_ms)
     .run();
-  db.prepare("INSERT INTO bench_revisions(name, revision, definition, created_ms) VALUES (?, ?, ?, ?)")
-    .bind(1, name)
+  db.prepare("INSERT INTO bench_revisions(name, revision, definition, created_ms, event_id, replica, created_revision) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?)")
+    .bind(1, revision_event.name)
     .bind(2, revision)
-    .bind(3, dump(p.value("definition", json::object())))
+    .bind(3, dump(revision_event.definition))
     .bind(4, event.time_ms)
+    .bind(5, event.id)
+    .bind(6, event.replica)
+    .bind(7, static_cast<std::int64_t>(revision_event.revision))
     .run();
 }
 
 void probe_added(Database& db, const Event& event)
 {
+  const auto probe = events::ProbeAdded::read(event);
   db.prepare("INSERT OR REPLACE INTO probes(name, definition) VALUES (?, ?)")
-    .bind(1, text(event.payload, "name"))
-    .bind(2, dump(event.payload.value("definition", json::object())))
+    .bind(1, probe.name)
+    .bind(2, dump(probe.definition))
     .run();
 }
 
 void probe_removed(Database& db, const Event& event)
 {
-  db.prepare("DELETE FROM probes WHERE name = ?").bind(1, text(event.payload, "name")).run();
+  db.prepare("DELETE FROM probes WHERE name = ?").bind(1, events::ProbeRemoved::read(event).name).run();
 }
 
 void run_started(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto git = p.value("git", json::object());
+  const auto run = events::RunStarted::read(event);
+  const auto number = number_for(db, event, "runs", run.number);
   auto insert = db.prepare(R"sql(
     INSERT INTO runs(number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms,
                      git_commit, git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id,
-                     source, outputs)
-    VALUES (?, ?, ?, ?, ?, 'started', '', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '{}'))sql");
-  insert.bind(1, integer(p, "run"))
+                     source, outputs, replica, created_number)
+    VALUES (?, ?, ?, ?, ?, 'started', '', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '{}', ?, ?))sql");
+  insert.bind(1, number)
     .bind(2, event.id)
-    .bind(3, text(p, "bench"))
-    .bind(4, integer(p, "revision"));
-  bind_attempt(insert, 5, p);
-  insert.bind(6, text(p, "label"))
-    .bind(7, dump_object_member(p, "params"))
+    .bind(3, run.bench)
+    .bind(4, revision_of(db, event, run.bench, run.bench_revision, run.revision));
+  bind_attempt(insert, 5, attempt_number(db, event, run.attempt));
+  insert.bind(6, run.label)
+    .bind(7, dump(run.params))
     .bind(8, event.time_ms)
-    .bind(9, text(git, "commit"))
-    .bind(10, text(git, "branch"))
-    .bind(11, git.value("dirty", false) ? 1 : 0)
-    .bind(12, text(git, "diff_blob"))
-    .bind(13, text(p, "env_blob"))
-    .bind(14, dump(p.value("env_readings", json::object())))
-    .bind(15, text(p, "host"))
-    .bind(16, integer(p, "pid"))
-    .bind(17, text(p, "boot_id"))
+    .bind(9, run.git.commit)
+    .bind(10, run.git.branch)
+    .bind(11, run.git.dirty ? 1 : 0)
+    .bind(12, run.git.diff_blob)
+    .bind(13, run.env_blob)
+    .bind(14, dump(run.env_readings))
+    .bind(15, run.host)
+    .bind(16, run.pid)
+    .bind(17, run.boot_id)
+    .bind(18, event.replica)
+    .bind(19, run.number)
     .run();
 }
 
 void run_repeats(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto run = integer(p, "run");
+  const auto batch = events::RunRepeats::read(event);
+  const auto run = existing_run(db, event, batch.run);
   auto insert = db.prepare(R"sql(
     INSERT INTO run_repeats(run, idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
-  for (const auto& repeat : array_member(p, "repeats")) {
-    const auto index = integer(repeat, "idx");
-    const auto params = dump_object_member(repeat, "params");
+  for (const auto& repeat : batch.repeats) {
+    const auto params = dump(repeat.params);
     insert.reset();
     insert.bind(1, run)
-      .bind(2, index)
+      .bind(2, static_cast<std::int64_t>(repeat.index))
       .bind(3, params)
-      .bind(4, repeat.value("warmup", false) ? 1 : 0)
-      .bind(5, text(repeat, "ending"))
-      .bind(6, integer(repeat, "exit_code"))
-      .bind(7, integer(repeat, "signal"))
-      .bind(8, real(repeat, "wall_s"))
-      .bind(9, real(repeat, "user_s"))
-      .bind(10, real(repeat, "sys_s"))
-      .bind(11, integer(repeat, "max_rss_kb"))
+      .bind(4, repeat.warmup ? 1 : 0)
+      .bind(5, repeat.ending)
+      .bind(6, static_cast<std::int64_t>(repeat.exit_code))
+      .bind(7, static_cast<std::int64_t>(repeat.signal))
+      .bind(8, repeat.wall_s)
+      .bind(9, repeat.user_s)
+      .bind(10, repeat.sys_s)
+      .bind(11, repeat.max_rss_kb)
       .run();
-    insert_samples(db, run, index, params, array_member(repeat, "samples"));
+    insert_samples(db, run, repeat.index, params, repeat.samples);
   }
 }
 
 void run_finished(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  db.prepare("UPDATE runs SET status = ?, reason = ?, ended_ms = ?, outputs = ? WHERE number = ?")
-    .bind(1, text(p, "status"))
-    .bind(2, text(p, "reason"))
+  const auto finished = events::RunFinished::read(event);
+  const auto run = existing_run(db, event, finished.run);
+  // One ending per run: an ending that meets an ended run (two replicas ended it) keeps the first
+  // in event order.
+  db.prepare("UPDATE runs SET status = ?, reason = ?, ended_ms = ?, outputs = ? WHERE number = ? AND status = 'started'")
+    .bind(1, finished.status)
+    .bind(2, finished.reason)
     .bind(3, event.time_ms)
-    .bind(4, dump(p.value("outputs", json::object())))
-    .bind(5, integer(p, "run"))
+    .bind(4, dump(finished.outputs))
+    .bind(5, run)
     .run();
 }
 
 void run_imported(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
-  const auto when = p.contains("when_ms") ? integer(p, "when_ms") : event.time_ms;
+  const auto imported = events::RunImported::read(event);
+  const auto when = imported.when_ms.value_or(event.time_ms);
+  const auto number = number_for(db, event, "runs", imported.number);
   auto insert = db.prepare(R"sql(
     INSERT INTO runs(number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms,
                      git_commit, git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id,
-                     source, outputs)
-    VALUES (?, ?, ?, ?, ?, 'imported', '', ?, ?, ?, ?, '', '', 0, '', '', '{}', '', 0, '', ?, '{}'))sql");
-  const auto run = integer(p, "run");
-  insert.bind(1, run).bind(2, event.id).bind(3, text(p, "bench")).bind(4, integer(p, "revision"));
-  bind_attempt(insert, 5, p);
-  const auto params = dump_object_member(p, "params");
-  insert.bind(6, text(p, "label")).bind(7, params).bind(8, when).bind(9, when).bind(10, text(p, "source")).run();
-  insert_samples(db, run, 0, params, array_member(p, "samples"));
+                     source, outputs, replica, created_number)
+    VALUES (?, ?, ?, ?, ?, 'imported', '', ?, ?, ?, ?, '', '', 0, '', '', '{}', '', 0, '', ?, '{}', ?, ?))sql");
+  insert.bind(1, number)
+    .bind(2, event.id)
+    .bind(3, imported.bench)
+    .bind(4, revision_of(db, event, imported.bench, imported.bench_revision, imported.revision));
+  bind_attempt(insert, 5, attempt_number(db, event, imported.attempt));
+  const auto params = dump(imported.params);
+  insert.bind(6, imported.label)
+    .bind(7, params)
+    .bind(8, when)
+    .bind(9, when)
+    .bind(10, imported.source)
+    .bind(11, event.replica)
+    .bind(12, imported.number)
+    .run();
+  insert_samples(db, number, 0, params, imported.samples);
 }
 
 void baseline_pinned(Database& db, const Event& event)
 {
-  const auto& p = event.payload;
+  const auto pin = events::BaselinePinned::read(event);
   db.prepare("INSERT INTO baselines(event_id, plan, bench, run, time_ms, reason) VALUES (?, ?, ?, ?, ?, ?)")
     .bind(1, event.id)
-    .bind(2, text(p, "plan"))
-    .bind(3, text(p, "bench"))
-    .bind(4, integer(p, "run"))
+    .bind(2, pin.plan)
+    .bind(3, pin.bench)
+    .bind(4, existing_run(db, event, pin.run))
     .bind(5, event.time_ms)
-    .bind(6, text(p, "reason"))
+    .bind(6, pin.reason)
     .run();
 }
 

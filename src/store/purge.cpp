@@ -154,7 +154,7 @@ PurgeReport purge_value(Journal& journal, std::string_view value)
     report.events = purge_events(db, value, moved);
     rebuild_derived_tables(db);
     db.exec("INSERT INTO attempt_search(attempt_search) VALUES ('optimize')");
-    writer.append("journal.purged", {{"events", report.events}, {"blobs", report.blobs}});
+    writer.append(events::JournalPurged{report.events, report.blobs});
   });
   // Old pages live on in the WAL and the free list until the file is rewritten.
   db.exec("VACUUM");

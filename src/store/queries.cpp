@@ -1,5 +1,6 @@
 #include "store/queries.h"
 
+#include "core/numbering.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -161,10 +162,25 @@ std::optional<core::Attempt> find_attempt(Database& db, int number)
 {
   auto select = db.prepare(fmt::format("SELECT {} FROM attempts a WHERE a.number = ?", k_attempt_columns));
   select.bind(1, number);
-  if (!select.step()) {
-    return std::nullopt;
+  if (select.step()) {
+    return read_attempt(select);
   }
-  return read_attempt(select);
+  // @k3f9qx keeps naming the attempt after the remote gave it its number.
+  if (core::is_provisional(number)) {
+    auto by_id = db.prepare(fmt::format("SELECT {} FROM attempts a WHERE substr(a.id, 11, 6) = ?", k_attempt_columns));
+    by_id.bind(1, core::number_label(number).substr(1));
+    if (by_id.step()) {
+      return read_attempt(by_id);
+    }
+  }
+  return std::nullopt;
+}
+
+int number_of_attempt(Database& db, const std::string& id)
+{
+  auto select = db.prepare("SELECT number FROM attempts WHERE id = ?");
+  select.bind(1, id);
+  return select.step() ? static_cast<int>(select.integer(0)) : 0;
 }
 
 core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
@@ -210,7 +226,8 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
 
 int next_attempt_number(Database& db)
 {
-  return static_cast<int>(db.query_integer("SELECT coalesce(max(number), 0) + 1 FROM attempts"));
+  return static_cast<int>(db.query_integer(
+      fmt::format("SELECT coalesce(max(number), 0) + 1 FROM attempts WHERE number < {}", core::k_provisional_base)));
 }
 
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit)

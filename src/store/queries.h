@@ -27,6 +27,8 @@ std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filt
 std::optional<core::Attempt> find_attempt(Database& db, int number);
 core::AttemptHistory load_history(Database& db, const core::Attempt& attempt);
 int next_attempt_number(Database& db);
+// The local number of the attempt that event id created (0: none).
+int number_of_attempt(Database& db, const std::string& id);
 
 // Attempt numbers whose title, hypothesis, command, tags, reasons or notes match the words of text,
 // best match first (SQLite FTS5, bm25).

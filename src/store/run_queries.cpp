@@ -1,5 +1,7 @@
 #include "store/run_queries.h"
 
+#include "core/numbering.h"
+
 #include <fmt/format.h>
 
 namespace ej::store {
@@ -8,7 +10,8 @@ namespace {
 
 core::BenchRevision read_revision(const Statement& row)
 {
-  return {row.text(0), static_cast<int>(row.integer(1)), nlohmann::json::parse(row.text(2)), row.integer(3)};
+  return {row.text(0), static_cast<int>(row.integer(1)), nlohmann::json::parse(row.text(2)), row.integer(3),
+          row.text(4)};
 }
 
 constexpr const char* k_run_columns =
@@ -78,7 +81,7 @@ std::vector<core::RunRecord> read_runs(Statement& select)
 std::vector<core::BenchRevision> list_benchmarks(Database& db)
 {
   auto select =
-      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms, r.event_id FROM benchmarks b "
                  "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision ORDER BY b.name");
   std::vector<core::BenchRevision> out;
   while (select.step()) {
@@ -90,7 +93,7 @@ std::vector<core::BenchRevision> list_benchmarks(Database& db)
 std::optional<core::BenchRevision> find_benchmark(Database& db, const std::string& name)
 {
   auto select =
-      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms FROM benchmarks b "
+      db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms, r.event_id FROM benchmarks b "
                  "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision WHERE b.name = ?");
   select.bind(1, name);
   if (!select.step()) {
@@ -102,7 +105,7 @@ std::optional<core::BenchRevision> find_benchmark(Database& db, const std::strin
 std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::string& name, int revision)
 {
   auto select = db.prepare(
-      "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? AND revision = ?");
+      "SELECT name, revision, definition, created_ms, event_id FROM bench_revisions WHERE name = ? AND revision = ?");
   select.bind(1, name).bind(2, revision);
   if (!select.step()) {
     return std::nullopt;
@@ -113,7 +116,7 @@ std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::
 std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string& name)
 {
   auto select = db.prepare(
-      "SELECT name, revision, definition, created_ms FROM bench_revisions WHERE name = ? ORDER BY revision");
+      "SELECT name, revision, definition, created_ms, event_id FROM bench_revisions WHERE name = ? ORDER BY revision");
   select.bind(1, name);
   std::vector<core::BenchRevision> out;
   while (select.step()) {
@@ -124,7 +127,8 @@ std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string
 
 int next_run_number(Database& db)
 {
-  return static_cast<int>(db.query_integer("SELECT coalesce(max(number), 0) + 1 FROM runs"));
+  return static_cast<int>(db.query_integer(
+      fmt::format("SELECT coalesce(max(number), 0) + 1 FROM runs WHERE number < {}", core::k_provisional_base)));
 }
 
 std::optional<core::RunRecord> find_run(Database& db, int number)
@@ -132,10 +136,23 @@ std::optional<core::RunRecord> find_run(Database& db, int number)
   auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE number = ?", k_run_columns));
   select.bind(1, number);
   auto runs = read_runs(select);
+  if (runs.empty() && core::is_provisional(number)) {
+    // run @k3f9qx keeps naming the run after the remote gave it its number.
+    auto by_id = db.prepare(fmt::format("SELECT {} FROM runs WHERE substr(id, 11, 6) = ?", k_run_columns));
+    by_id.bind(1, core::number_label(number).substr(1));
+    runs = read_runs(by_id);
+  }
   if (runs.empty()) {
     return std::nullopt;
   }
   return runs.front();
+}
+
+int number_of_run(Database& db, const std::string& id)
+{
+  auto select = db.prepare("SELECT number FROM runs WHERE id = ?");
+  select.bind(1, id);
+  return select.step() ? static_cast<int>(select.integer(0)) : 0;
 }
 
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)

@@ -19,6 +19,8 @@ std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::
 std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string& name);
 
 int next_run_number(Database& db);
+// The local number of the run that event id started (0: none).
+int number_of_run(Database& db, const std::string& id);
 std::optional<core::RunRecord> find_run(Database& db, int number);
 
 struct RunFilter {

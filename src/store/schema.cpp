@@ -194,6 +194,29 @@ CREATE TABLE document_regions (
 );
 )sql";
 
+// Version 4: sharing. Attempts, runs and benchmark revisions keep the replica that created them
+// and the number it gave them (version-1 events refer to them that way); the numbers claimed on
+// a shared remote. All derived: the migration rebuilds them from the events.
+constexpr std::string_view k_version_4 = R"sql(
+ALTER TABLE attempts ADD COLUMN replica TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN created_number INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX attempts_by_creator ON attempts(replica, created_number);
+ALTER TABLE runs ADD COLUMN replica TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN created_number INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX runs_by_creator ON runs(replica, created_number);
+ALTER TABLE bench_revisions ADD COLUMN event_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE bench_revisions ADD COLUMN replica TEXT NOT NULL DEFAULT '';
+ALTER TABLE bench_revisions ADD COLUMN created_revision INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX bench_revisions_by_event ON bench_revisions(event_id);
+CREATE TABLE number_claims (
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  PRIMARY KEY (kind, id),
+  UNIQUE (kind, number)
+) WITHOUT ROWID;
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -202,6 +225,7 @@ const std::vector<Migration>& migrations()
     {1, k_version_1},
     {2, k_version_2},
     {3, k_version_3},
+    {4, k_version_4, true},
   };
   return steps;
 }
@@ -216,6 +240,7 @@ const std::vector<std::string_view>& derived_tables()
   static const std::vector<std::string_view> tables = {
     "baselines", "samples", "run_repeats", "runs", "probes", "bench_revisions", "benchmarks",
     "attempt_search", "notes", "status_changes", "attempt_links", "attempt_tags", "attempts", "plans",
+    "number_claims",
   };
   return tables;
 }

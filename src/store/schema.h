@@ -11,6 +11,7 @@ inline constexpr int k_application_id = 0x456a4a31;
 struct Migration {
   int version;          // PRAGMA user_version after this step
   std::string_view sql; // run inside the migration transaction
+  bool rebuilds = false; // the derived tables are rebuilt from the events after it
 };
 
 // Numbered steps compiled into the binary; the schema version is the last one's.

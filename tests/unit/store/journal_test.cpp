@@ -129,8 +129,28 @@ TEST_CASE("a journal from version 1 with data migrates to the current version af
     db.exec(store::migrations().front().sql);
     db.exec("PRAGMA user_version = 1");
     db.exec(fmt::format("PRAGMA application_id = {}", store::k_application_id));
-    store::Journal v1(std::move(db), "replica-v1", std::nullopt);
-    add_plan_and_attempt(v1);
+    // Events as ej 0.x wrote them (payload version 1: attempts named by number), without the
+    // derived tables of that version: the migration rebuilds those from the events.
+    const std::vector<std::pair<std::string, json>> events = {
+        {"plan.created", {{"slug", "p"}, {"title", "Plan"}, {"goal", ""}, {"target", ""}, {"doc", "d.md"}}},
+        {"attempt.created", {{"attempt", 1}, {"plan", "p"}, {"title", "NCCL_ALGO=Tree"}, {"hypothesis", ""},
+                             {"command", ""}, {"tags", {"nccl"}}, {"links", json::array()}, {"git", json::object()}}},
+        {"attempt.status", {{"attempt", 1}, {"status", "rejected"}, {"reason", "no gain on PCIe"}}},
+        {"attempt.note", {{"attempt", 1}, {"text", "measured twice"}}},
+    };
+    int lamport = 0;
+    for (const auto& [type, payload] : events) {
+      ++lamport;
+      db.prepare("INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
+                 "VALUES (?, 'replica-v1', ?, ?, 1, ?, ?)")
+        .bind(1, fmt::format("01JD0000000000000000000{:03}", lamport))
+        .bind(2, static_cast<std::int64_t>(lamport))
+        .bind(3, type)
+        .bind(4, static_cast<std::int64_t>(1700000000000 + lamport))
+        .bind(5, payload.dump())
+        .run();
+    }
+    db.exec("INSERT INTO meta(key, value) VALUES ('replica_id', 'replica-v1')");
   }
   auto journal = store::Journal::open(ej_dir);
   CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());

@@ -1,0 +1,476 @@
+#include "store/events.h"
+
+#include <algorithm>
+
+namespace ej::store::events {
+
+namespace {
+
+using nlohmann::json;
+
+// Readers never throw for a missing or mistyped field: a payload from another version of ej
+// reads as far as it goes, the rest takes its default.
+std::string text(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<std::string> optional_text(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) {
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+std::int64_t integer(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<std::int64_t>() : 0;
+}
+
+double real(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+bool boolean(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_boolean() && it->get<bool>();
+}
+
+json member(const json& object, const char* key, json fallback)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->type() == fallback.type() ? *it : std::move(fallback);
+}
+
+std::vector<std::string> strings(const json& object, const char* key)
+{
+  std::vector<std::string> out;
+  const auto it = object.find(key);
+  if (it != object.end() && it->is_array()) {
+    for (const auto& item : *it) {
+      if (item.is_string()) {
+        out.push_back(item.get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+const json& payload_of(const Event& event)
+{
+  static const json empty = json::object();
+  return event.payload.is_object() ? event.payload : empty;
+}
+
+Ref ref_field(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it == object.end() ? Ref{} : Ref::from_json(*it);
+}
+
+json samples_json(const std::vector<Sample>& samples)
+{
+  json list = json::array();
+  for (const auto& sample : samples) {
+    json item = {{"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
+    if (!sample.kind.empty()) {
+      item["kind"] = sample.kind;
+    }
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+std::vector<Sample> samples_from(const json& object)
+{
+  std::vector<Sample> out;
+  const auto it = object.find("samples");
+  if (it == object.end() || !it->is_array()) {
+    return out;
+  }
+  out.reserve(it->size());
+  for (const auto& item : *it) {
+    if (item.is_object()) {
+      out.push_back({text(item, "metric"), text(item, "key"), real(item, "value"), text(item, "unit"),
+                     text(item, "kind")});
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+json Ref::to_json() const
+{
+  if (!id.empty()) {
+    return id;
+  }
+  return number > 0 ? json(number) : json(nullptr);
+}
+
+Ref Ref::from_json(const json& value)
+{
+  if (value.is_string()) {
+    return Ref{value.get<std::string>(), 0};
+  }
+  if (value.is_number_integer() && value.get<std::int64_t>() > 0) {
+    return Ref{std::string(), value.get<std::int64_t>()};
+  }
+  return Ref{};
+}
+
+json PlanCreated::payload() const
+{
+  return {{"slug", slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}};
+}
+
+PlanCreated PlanCreated::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "slug"), text(p, "title"), text(p, "goal"), text(p, "target"), text(p, "doc")};
+}
+
+json PlanEdited::payload() const
+{
+  json out = {{"slug", slug}};
+  const auto put = [&](const char* key, const std::optional<std::string>& value) {
+    if (value) {
+      out[key] = *value;
+    }
+  };
+  put("title", title);
+  put("goal", goal);
+  put("target", target);
+  put("doc", doc);
+  return out;
+}
+
+PlanEdited PlanEdited::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "slug"), optional_text(p, "title"), optional_text(p, "goal"), optional_text(p, "target"),
+          optional_text(p, "doc")};
+}
+
+json AttemptCreated::payload() const
+{
+  json link_list = json::array();
+  for (const auto& link : links) {
+    link_list.push_back({{"kind", link.kind}, {"to", link.to.to_json()}});
+  }
+  // "attempt" is the writer's number, as in version 1, so that older readers still place it.
+  return {{"attempt", number}, {"plan", plan},   {"title", title},       {"hypothesis", hypothesis},
+          {"command", command}, {"tags", tags},   {"links", link_list},   {"git", core::to_json(git)}};
+}
+
+AttemptCreated AttemptCreated::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  AttemptCreated out;
+  out.number = integer(p, "attempt");
+  out.plan = text(p, "plan");
+  out.title = text(p, "title");
+  out.hypothesis = text(p, "hypothesis");
+  out.command = text(p, "command");
+  out.tags = strings(p, "tags");
+  const auto links = member(p, "links", json::array());
+  for (const auto& link : links) {
+    if (link.is_object()) {
+      out.links.push_back({text(link, "kind"), ref_field(link, "to")});
+    }
+  }
+  out.git = core::git_context_from_json(member(p, "git", json::object()));
+  return out;
+}
+
+json AttemptStatus::payload() const
+{
+  return {{"attempt", attempt.to_json()}, {"status", status}, {"reason", reason}, {"git", core::to_json(git)}};
+}
+
+AttemptStatus AttemptStatus::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {ref_field(p, "attempt"), text(p, "status"), text(p, "reason"),
+          core::git_context_from_json(member(p, "git", json::object()))};
+}
+
+json AttemptNote::payload() const
+{
+  return {{"attempt", attempt.to_json()}, {"text", text}};
+}
+
+AttemptNote AttemptNote::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {ref_field(p, "attempt"), events::text(p, "text")};
+}
+
+bool AttemptEdited::changes_nothing() const
+{
+  return !title && !hypothesis && !command && add_tags.empty() && remove_tags.empty();
+}
+
+json AttemptEdited::payload() const
+{
+  json out = {{"attempt", attempt.to_json()}};
+  if (title) {
+    out["title"] = *title;
+  }
+  if (hypothesis) {
+    out["hypothesis"] = *hypothesis;
+  }
+  if (command) {
+    out["command"] = *command;
+  }
+  if (!add_tags.empty()) {
+    out["add_tags"] = add_tags;
+  }
+  if (!remove_tags.empty()) {
+    out["remove_tags"] = remove_tags;
+  }
+  return out;
+}
+
+AttemptEdited AttemptEdited::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {ref_field(p, "attempt"),  optional_text(p, "title"), optional_text(p, "hypothesis"),
+          optional_text(p, "command"), strings(p, "add_tags"),  strings(p, "remove_tags")};
+}
+
+json BenchRevision::payload() const
+{
+  return {{"name", name}, {"revision", revision}, {"definition", definition}};
+}
+
+BenchRevision BenchRevision::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {event.type == edited_type, text(p, "name"), static_cast<int>(integer(p, "revision")),
+          member(p, "definition", json::object())};
+}
+
+json ProbeAdded::payload() const
+{
+  return {{"name", name}, {"definition", definition}};
+}
+
+ProbeAdded ProbeAdded::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "name"), member(p, "definition", json::object())};
+}
+
+json ProbeRemoved::payload() const
+{
+  return {{"name", name}};
+}
+
+ProbeRemoved ProbeRemoved::read(const Event& event)
+{
+  return {text(payload_of(event), "name")};
+}
+
+json RunStarted::payload() const
+{
+  json out = {{"run", number},
+          {"bench", bench},
+          {"revision", revision},
+          {"bench_revision", bench_revision.to_json()},
+          {"attempt", attempt.to_json()},
+          {"label", label},
+          {"params", params},
+          {"git", core::to_json(git)},
+          {"env_blob", env_blob},
+          {"env_readings", env_readings},
+          {"host", host},
+          {"pid", pid},
+          {"pid_start_ticks", pid_start_ticks},
+          {"boot_id", boot_id}};
+  if (on.is_object()) {
+    out["on"] = on;
+  }
+  return out;
+}
+
+RunStarted RunStarted::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  RunStarted out;
+  out.number = integer(p, "run");
+  out.bench = text(p, "bench");
+  out.revision = static_cast<int>(integer(p, "revision"));
+  out.bench_revision = ref_field(p, "bench_revision");
+  out.attempt = ref_field(p, "attempt");
+  out.label = text(p, "label");
+  out.params = member(p, "params", json::object());
+  out.git = core::git_context_from_json(member(p, "git", json::object()));
+  out.env_blob = text(p, "env_blob");
+  out.env_readings = member(p, "env_readings", json::object());
+  out.host = text(p, "host");
+  out.pid = integer(p, "pid");
+  out.pid_start_ticks = integer(p, "pid_start_ticks");
+  out.boot_id = text(p, "boot_id");
+  if (const auto it = p.find("on"); it != p.end() && it->is_object()) {
+    out.on = *it;
+  }
+  return out;
+}
+
+json RunRepeats::payload() const
+{
+  json list = json::array();
+  for (const auto& repeat : repeats) {
+    list.push_back({{"idx", repeat.index},
+                    {"params", repeat.params},
+                    {"warmup", repeat.warmup},
+                    {"ending", repeat.ending},
+                    {"exit_code", repeat.exit_code},
+                    {"signal", repeat.signal},
+                    {"wall_s", repeat.wall_s},
+                    {"user_s", repeat.user_s},
+                    {"sys_s", repeat.sys_s},
+                    {"max_rss_kb", repeat.max_rss_kb},
+                    {"samples", samples_json(repeat.samples)}});
+  }
+  return {{"run", run.to_json()}, {"repeats", std::move(list)}};
+}
+
+RunRepeats RunRepeats::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  RunRepeats out;
+  out.run = ref_field(p, "run");
+  const auto it = p.find("repeats");
+  if (it == p.end() || !it->is_array()) {
+    return out;
+  }
+  out.repeats.reserve(it->size());
+  for (const auto& item : *it) {
+    if (!item.is_object()) {
+      continue;
+    }
+    Repeat repeat;
+    repeat.index = static_cast<int>(integer(item, "idx"));
+    repeat.params = member(item, "params", json::object());
+    repeat.warmup = boolean(item, "warmup");
+    repeat.ending = text(item, "ending");
+    repeat.exit_code = static_cast<int>(integer(item, "exit_code"));
+    repeat.signal = static_cast<int>(integer(item, "signal"));
+    repeat.wall_s = real(item, "wall_s");
+    repeat.user_s = real(item, "user_s");
+    repeat.sys_s = real(item, "sys_s");
+    repeat.max_rss_kb = integer(item, "max_rss_kb");
+    repeat.samples = samples_from(item);
+    out.repeats.push_back(std::move(repeat));
+  }
+  return out;
+}
+
+json RunFinished::payload() const
+{
+  return {{"run", run.to_json()}, {"status", status}, {"reason", reason}, {"outputs", outputs}};
+}
+
+RunFinished RunFinished::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {ref_field(p, "run"), text(p, "status"), text(p, "reason"), member(p, "outputs", json::object())};
+}
+
+json RunImported::payload() const
+{
+  json out = {{"run", number},
+              {"bench", bench},
+              {"revision", revision},
+              {"bench_revision", bench_revision.to_json()},
+              {"attempt", attempt.to_json()},
+              {"source", source},
+              {"label", label},
+              {"params", params},
+              {"samples", samples_json(samples)}};
+  if (when_ms) {
+    out["when_ms"] = *when_ms;
+  }
+  return out;
+}
+
+RunImported RunImported::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  RunImported out;
+  out.number = integer(p, "run");
+  out.bench = text(p, "bench");
+  out.revision = static_cast<int>(integer(p, "revision"));
+  out.bench_revision = ref_field(p, "bench_revision");
+  out.attempt = ref_field(p, "attempt");
+  out.source = text(p, "source");
+  out.label = text(p, "label");
+  if (p.contains("when_ms")) {
+    out.when_ms = integer(p, "when_ms");
+  }
+  out.params = member(p, "params", json::object());
+  out.samples = samples_from(p);
+  return out;
+}
+
+json BaselinePinned::payload() const
+{
+  return {{"plan", plan}, {"bench", bench}, {"run", run.to_json()}, {"reason", reason}};
+}
+
+BaselinePinned BaselinePinned::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "plan"), text(p, "bench"), ref_field(p, "run"), text(p, "reason")};
+}
+
+json JournalPurged::payload() const
+{
+  return {{"events", events}, {"blobs", blobs}};
+}
+
+JournalPurged JournalPurged::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {static_cast<int>(integer(p, "events")), static_cast<int>(integer(p, "blobs"))};
+}
+
+json NumbersClaimed::payload() const
+{
+  return {{"kind", kind}, {"first", first}, {"ids", ids}};
+}
+
+NumbersClaimed NumbersClaimed::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "kind"), integer(p, "first"), strings(p, "ids")};
+}
+
+const std::vector<std::string_view>& known_types()
+{
+  static const std::vector<std::string_view> types = {
+      PlanCreated::type,         PlanEdited::type,         AttemptCreated::type, AttemptStatus::type,
+      AttemptNote::type,         AttemptEdited::type,      BenchRevision::added_type,
+      BenchRevision::edited_type, ProbeAdded::type,        ProbeRemoved::type,   RunStarted::type,
+      RunRepeats::type,          RunFinished::type,        RunImported::type,    BaselinePinned::type,
+      JournalPurged::type,       NumbersClaimed::type,
+  };
+  return types;
+}
+
+bool is_known_type(std::string_view type)
+{
+  const auto& types = known_types();
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+} // namespace ej::store::events

@@ -1,0 +1,236 @@
+#pragma once
+
+#include "core/git_context.h"
+#include "core/run_records.h"
+#include "store/event.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Every event type of the journal, with its one typed builder (payload()) and its one reader
+// (read()). Commands build events only through these types and projections read them only through
+// them: payloads travel between replicas and versions of ej, so they are a contract, documented
+// field by field in docs/events.md.
+//
+// Payload versions (Event::schema_version):
+//   1: attempts, runs and benchmark revisions are referred to by the number the writing replica
+//      gave them ({"attempt": 12}). Written by every ej before sharing existed.
+//   2: they are referred to by the id (ULID) of the event that created them ({"attempt": "01J..."}),
+//      which means the same thing on every replica. Creation events still carry the number the
+//      writer gave, so that version-1 references from the same replica resolve.
+// A reader accepts every version ever written; the type of a reference field says which form it is.
+namespace ej::store::events {
+
+// An attempt, run or benchmark revision named by an event: by creation-event id (version 2) or by
+// the number the event's replica gave it (version 1).
+struct Ref {
+  std::string id;
+  std::int64_t number = 0;
+
+  bool empty() const { return id.empty() && number == 0; }
+  static Ref to(std::string id) { return Ref{std::move(id), 0}; }
+  nlohmann::json to_json() const; // the id, or null when empty
+  static Ref from_json(const nlohmann::json& value);
+};
+
+struct PlanCreated {
+  static constexpr std::string_view type = "plan.created";
+  std::string slug, title, goal, target, doc;
+  nlohmann::json payload() const;
+  static PlanCreated read(const Event& event);
+};
+
+// Only the fields present change.
+struct PlanEdited {
+  static constexpr std::string_view type = "plan.edited";
+  std::string slug;
+  std::optional<std::string> title, goal, target, doc;
+  nlohmann::json payload() const;
+  static PlanEdited read(const Event& event);
+};
+
+struct AttemptLink {
+  std::string kind; // supersedes, retry-of, blocked-by
+  Ref to;
+};
+
+struct AttemptCreated {
+  static constexpr std::string_view type = "attempt.created";
+  std::int64_t number = 0; // the number the writing replica gave it
+  std::string plan, title, hypothesis, command;
+  std::vector<std::string> tags;
+  std::vector<AttemptLink> links;
+  core::GitContext git;
+  nlohmann::json payload() const;
+  static AttemptCreated read(const Event& event);
+};
+
+struct AttemptStatus {
+  static constexpr std::string_view type = "attempt.status";
+  Ref attempt;
+  std::string status, reason;
+  core::GitContext git;
+  nlohmann::json payload() const;
+  static AttemptStatus read(const Event& event);
+};
+
+struct AttemptNote {
+  static constexpr std::string_view type = "attempt.note";
+  Ref attempt;
+  std::string text;
+  nlohmann::json payload() const;
+  static AttemptNote read(const Event& event);
+};
+
+struct AttemptEdited {
+  static constexpr std::string_view type = "attempt.edited";
+  Ref attempt;
+  std::optional<std::string> title, hypothesis, command;
+  std::vector<std::string> add_tags, remove_tags;
+  bool changes_nothing() const;
+  nlohmann::json payload() const;
+  static AttemptEdited read(const Event& event);
+};
+
+// bench.added and bench.edited: a new revision of a benchmark definition.
+struct BenchRevision {
+  static constexpr std::string_view added_type = "bench.added";
+  static constexpr std::string_view edited_type = "bench.edited";
+  bool edited = false;
+  std::string name;
+  int revision = 0; // the number the writing replica gave it
+  nlohmann::json definition;
+  std::string_view event_type() const { return edited ? edited_type : added_type; }
+  nlohmann::json payload() const;
+  static BenchRevision read(const Event& event);
+};
+
+struct ProbeAdded {
+  static constexpr std::string_view type = "probe.added";
+  std::string name;
+  nlohmann::json definition; // argv, shell, timeout_s
+  nlohmann::json payload() const;
+  static ProbeAdded read(const Event& event);
+};
+
+struct ProbeRemoved {
+  static constexpr std::string_view type = "probe.removed";
+  std::string name;
+  nlohmann::json payload() const;
+  static ProbeRemoved read(const Event& event);
+};
+
+struct RunStarted {
+  static constexpr std::string_view type = "run.started";
+  std::int64_t number = 0; // the number the writing replica gave it
+  std::string bench;
+  int revision = 0;      // as the writing replica numbered the benchmark's revisions
+  Ref bench_revision;    // version 2: the bench.added/bench.edited event of that revision
+  Ref attempt;           // empty: a run for no attempt
+  std::string label;
+  nlohmann::json params = nlohmann::json::object();
+  core::GitContext git;
+  std::string env_blob;
+  nlohmann::json env_readings = nlohmann::json::object();
+  std::string host;
+  std::int64_t pid = 0;
+  std::int64_t pid_start_ticks = 0;
+  std::string boot_id;
+  // Where it ran when not on this machine (ej run --on): {"name", "target", "hostname",
+  // "work_dir"}; null (and absent from the payload) for a run here.
+  nlohmann::json on;
+  nlohmann::json payload() const;
+  static RunStarted read(const Event& event);
+};
+
+struct Sample {
+  std::string metric, key;
+  double value = 0;
+  std::string unit;
+  std::string kind; // empty: "sample"; also "aggregate", "skipped"
+};
+
+struct Repeat {
+  int index = 0;
+  nlohmann::json params = nlohmann::json::object();
+  bool warmup = false;
+  std::string ending;
+  int exit_code = 0, signal = 0;
+  double wall_s = 0, user_s = 0, sys_s = 0;
+  std::int64_t max_rss_kb = 0;
+  std::vector<Sample> samples;
+};
+
+// A batch of measured repeats of a run, written as they come.
+struct RunRepeats {
+  static constexpr std::string_view type = "run.repeats";
+  Ref run;
+  std::vector<Repeat> repeats;
+  nlohmann::json payload() const;
+  static RunRepeats read(const Event& event);
+};
+
+struct RunFinished {
+  static constexpr std::string_view type = "run.finished";
+  Ref run;
+  std::string status, reason;
+  nlohmann::json outputs = nlohmann::json::object(); // byte counts, stdout_blob, stderr_blob
+  nlohmann::json payload() const;
+  static RunFinished read(const Event& event);
+};
+
+// Figures measured outside ej (ej record).
+struct RunImported {
+  static constexpr std::string_view type = "run.imported";
+  std::int64_t number = 0;
+  std::string bench;
+  int revision = 0;
+  Ref bench_revision;
+  Ref attempt;
+  std::string source, label;
+  std::optional<std::int64_t> when_ms;
+  nlohmann::json params = nlohmann::json::object();
+  std::vector<Sample> samples;
+  nlohmann::json payload() const;
+  static RunImported read(const Event& event);
+};
+
+struct BaselinePinned {
+  static constexpr std::string_view type = "baseline.pinned";
+  std::string plan, bench;
+  Ref run;
+  std::string reason;
+  nlohmann::json payload() const;
+  static BaselinePinned read(const Event& event);
+};
+
+// A purge rewrote stored copies of a value; the event says how many, never the value.
+struct JournalPurged {
+  static constexpr std::string_view type = "journal.purged";
+  int events = 0, blobs = 0;
+  nlohmann::json payload() const;
+  static JournalPurged read(const Event& event);
+};
+
+// The numbers a replica was given by the shared remote for attempts or runs it created: numbers
+// first, first+1, ... in the order of ids. Written once the claim was accepted by the remote (see
+// store/numbering.h), so two claims of one number never both exist on one remote.
+struct NumbersClaimed {
+  static constexpr std::string_view type = "numbers.claimed";
+  std::string kind; // "attempts" or "runs"
+  std::int64_t first = 0;
+  std::vector<std::string> ids;
+  nlohmann::json payload() const;
+  static NumbersClaimed read(const Event& event);
+};
+
+// Every type above, for the reader of unknown events and for docs/events.md's test.
+const std::vector<std::string_view>& known_types();
+bool is_known_type(std::string_view type);
+
+} // namespace ej::store::events
