@@ -7,6 +7,7 @@
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
+#include "remote/host_registry.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -232,7 +233,9 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   if (d.host == "local") {
     d.host.clear();
   }
-  if (!d.host.empty()) {
+  if (d.host.rfind("ssh:", 0) == 0) {
+    remote::ssh_destination(d.host); // refuses "ssh:" and "ssh:-oProxyCommand=..."
+  } else if (!d.host.empty()) {
     core::validate_slug(d.host, "host name");
   }
   if (!util::is_valid_utf8(d.build)) {

@@ -46,7 +46,8 @@ void run_host_add(const HostAddOptions& options)
     entry.env.emplace_back(item.substr(0, equals), item.substr(equals + 1));
   }
   remote::save_host(hosts_file(), entry);
-  fmt::print("host {} is {}{}\n", entry.name, entry.target, entry.root.empty() ? "" : ", work under " + entry.root);
+  fmt::print("host {} is {}{}\n", entry.name, entry.target,
+             entry.root.empty() ? "" : ", work under " + entry.root);
 }
 
 void run_host_list(bool json)
@@ -82,7 +83,8 @@ void run_host_check(const std::string& name)
     const bool required = finding.what != "gpus" && finding.what != "toolkit";
     all_ok = all_ok && (finding.ok || !required);
     fmt::print("{:<10} {} {}\n", finding.what,
-               finding.ok ? paint("ok", Colour::Green) : paint(required ? "FAIL" : "none", required ? Colour::Red : Colour::Yellow),
+               finding.ok ? paint("ok", Colour::Green)
+                          : paint(required ? "FAIL" : "none", required ? Colour::Red : Colour::Yellow),
                finding.detail);
   }
   if (!all_ok) {
@@ -98,11 +100,14 @@ void register_host(CLI::App& app)
   host->require_subcommand(1);
 
   auto add_options = std::make_shared<HostAddOptions>();
-  auto* add = host->add_subcommand("add", "Add (or change) a host: ej host add NAME ssh:HOST [--root DIR] [--env K=V]");
+  auto* add = host->add_subcommand(
+      "add", "Add (or change) a host: ej host add NAME ssh:HOST [--root DIR] [--env K=V]");
   add->add_option("name", add_options->name, "The name runs use (--on NAME)")->required();
-  add->add_option("target", add_options->target, "ssh:DESTINATION (an alias of your ssh config, or user@host)")
+  add->add_option("target", add_options->target,
+                  "ssh:DESTINATION (an alias of your ssh config, or user@host)")
       ->required();
-  add->add_option("--root", add_options->root, "Where work directories go on the host (default ~/.cache/ej/work)");
+  add->add_option("--root", add_options->root,
+                  "Where work directories go on the host (default ~/.cache/ej/work)");
   add->add_option("--env", add_options->env, "NAME=VALUE set for every process there (repeatable)");
   add->callback([add_options] { run_host_add(*add_options); });
 
@@ -112,7 +117,8 @@ void register_host(CLI::App& app)
   list->callback([list_json] { run_host_list(*list_json); });
 
   auto check_name = std::make_shared<std::string>();
-  auto* check = host->add_subcommand("check", "Check that a host can run benchmarks: reachable, shell, tar, GPUs, toolkit, disk");
+  auto* check = host->add_subcommand(
+      "check", "Check that a host can run benchmarks: reachable, shell, tar, GPUs, toolkit, disk");
   check->add_option("name", *check_name, "Host name, or ssh:HOST")->required();
   check->callback([check_name] { run_host_check(*check_name); });
 }

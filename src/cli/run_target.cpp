@@ -65,8 +65,8 @@ std::filesystem::path RunTarget::build_marker(const std::string& bench) const
   return m_ej_dir / "builds" / (bench + "-" + util::sha256_hex(m_work_tree.string()).substr(0, 12));
 }
 
-BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench, const std::string& state,
-                           bool no_build)
+BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+                           const std::string& state, bool no_build)
 {
   BuildReport report;
   const auto& command = plan.definition.build;

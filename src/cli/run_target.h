@@ -45,14 +45,14 @@ std::string code_state_id(const git::CodeState& code);
 
 // What the build step did, as the run records it (outputs.build of run.finished).
 struct BuildReport {
-  bool ran = false;   // false: no build step, or --no-build
+  bool ran = false; // false: no build step, or --no-build
   bool failed = false;
   std::string reason; // when failed: the command, how it ended and the log's tail
   nlohmann::json record = nlohmann::json::object(); // {"command", "state", "wall_s", "log_blob" when built}
   std::string log;
 };
 
-BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench, const std::string& state,
-                           bool no_build);
+BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+                           const std::string& state, bool no_build);
 
 } // namespace ej::cli

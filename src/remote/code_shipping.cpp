@@ -18,8 +18,8 @@ namespace {
 using util::shell_quote;
 
 // Runs a local pipeline whose last command is ssh into the host; throws with what failed.
-void pipe_into_host(const SshConnection& connection, const std::string& producer, const std::string& remote_command,
-                    std::string_view doing)
+void pipe_into_host(const SshConnection& connection, const std::string& producer,
+                    const std::string& remote_command, std::string_view doing)
 {
   run::ProcessSpec spec;
   spec.shell = producer + " | " + util::shell_join(connection.argv(remote_command));
@@ -30,9 +30,10 @@ void pipe_into_host(const SshConnection& connection, const std::string& producer
   }
   const auto said = util::join(util::lines(result.err.text()), "; ");
   if (util::contains_ci(said, "No space left on device") || util::contains_ci(said, "Disk quota exceeded")) {
-    throw Error("cannot {} on {}: the disk there is full ({}); free space on the host, or give another root with "
-                "'ej host add NAME ssh:HOST --root DIR'",
-                doing, connection.destination(), util::first_line(said, 300));
+    throw Error(
+        "cannot {} on {}: the disk there is full ({}); free space on the host, or give another root with "
+        "'ej host add NAME ssh:HOST --root DIR'",
+        doing, connection.destination(), util::first_line(said, 300));
   }
   if (result.ending == run::Ending::Exited && result.exit_code == 255) {
     throw Error("{}", connection.describe_failure(result, doing));
@@ -77,8 +78,9 @@ private:
 ShippedCode ship_code(const SshConnection& connection, const CodeToShip& code, const std::string& repo_dir)
 {
   if (code.commit.empty()) {
-    throw Error("the repository has no commit yet, and a remote run ships HEAD and the changes to it: commit once, "
-                "then run again");
+    throw Error(
+        "the repository has no commit yet, and a remote run ships HEAD and the changes to it: commit once, "
+        "then run again");
   }
   ShippedCode shipped;
   const auto commit_dir = repo_dir + "/" + code.commit;
@@ -86,21 +88,25 @@ ShippedCode ship_code(const SshConnection& connection, const CodeToShip& code, c
   shipped.work_dir = state_dir.empty() ? commit_dir : state_dir;
 
   // A directory is complete once its marker exists: a shipment cut short is never taken for one.
-  const auto have = connection.check(
-      fmt::format("[ -f {0}.complete ] && echo commit; {1}", shell_quote(commit_dir),
-                  state_dir.empty() ? std::string(":") : fmt::format("[ -f {}.complete ] && echo state; :", shell_quote(state_dir))),
-      "look for the code already shipped");
+  const auto have =
+      connection.check(fmt::format("[ -f {0}.complete ] && echo commit; {1}", shell_quote(commit_dir),
+                                   state_dir.empty() ? std::string(":")
+                                                     : fmt::format("[ -f {}.complete ] && echo state; :",
+                                                                   shell_quote(state_dir))),
+                       "look for the code already shipped");
   const bool have_commit = have.find("commit") != std::string::npos;
   const bool have_state = have.find("state") != std::string::npos;
 
   if (!have_commit) {
     const auto temporary = shell_quote(commit_dir + ".tmp");
-    pipe_into_host(connection,
-                   fmt::format("git -C {} archive --format=tar {}", shell_quote(code.work_tree.string()),
-                               shell_quote(code.commit)),
-                   fmt::format("rm -rf {0} && mkdir -p {0} && tar -xf - -C {0} && rm -rf {1} && mv {0} {1} && : > {1}.complete",
-                               temporary, shell_quote(commit_dir)),
-                   "ship commit " + code.commit.substr(0, 10));
+    pipe_into_host(
+        connection,
+        fmt::format("git -C {} archive --format=tar {}", shell_quote(code.work_tree.string()),
+                    shell_quote(code.commit)),
+        fmt::format(
+            "rm -rf {0} && mkdir -p {0} && tar -xf - -C {0} && rm -rf {1} && mv {0} {1} && : > {1}.complete",
+            temporary, shell_quote(commit_dir)),
+        "ship commit " + code.commit.substr(0, 10));
     shipped.commit_shipped = true;
   }
   if (!state_dir.empty() && !have_state) {
@@ -110,13 +116,14 @@ ShippedCode ship_code(const SshConnection& connection, const CodeToShip& code, c
       removals += " && rm -f " + shell_quote(state_dir + ".tmp/" + path);
     }
     const auto temporary = shell_quote(state_dir + ".tmp");
-    pipe_into_host(connection,
-                   fmt::format("tar -cf - -C {} --null --verbatim-files-from -T {}",
-                               shell_quote(code.work_tree.string()), shell_quote(list.path())),
-                   fmt::format("rm -rf {0} && cp -R -p {1} {0} && tar -xf - -C {0}{2} && rm -rf {3} && mv {0} {3} && "
-                               ": > {3}.complete",
-                               temporary, shell_quote(commit_dir), removals, shell_quote(state_dir)),
-                   "ship the uncommitted changes");
+    pipe_into_host(
+        connection,
+        fmt::format("tar -cf - -C {} --null --verbatim-files-from -T {}",
+                    shell_quote(code.work_tree.string()), shell_quote(list.path())),
+        fmt::format("rm -rf {0} && cp -R -p {1} {0} && tar -xf - -C {0}{2} && rm -rf {3} && mv {0} {3} && "
+                    ": > {3}.complete",
+                    temporary, shell_quote(commit_dir), removals, shell_quote(state_dir)),
+        "ship the uncommitted changes");
     shipped.state_shipped = true;
   }
   return shipped;

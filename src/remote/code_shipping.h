@@ -13,15 +13,15 @@
 namespace ej::remote {
 
 struct CodeToShip {
-  std::filesystem::path work_tree; // here
-  std::string commit;              // HEAD
-  std::string state;               // identifies commit + diff + untracked files; empty when clean
+  std::filesystem::path work_tree;        // here
+  std::string commit;                     // HEAD
+  std::string state;                      // identifies commit + diff + untracked files; empty when clean
   std::vector<std::string> changed_files; // relative to the work tree: copied
   std::vector<std::string> deleted_files; // removed
 };
 
 struct ShippedCode {
-  std::string work_dir;      // on the host, absolute
+  std::string work_dir;        // on the host, absolute
   bool commit_shipped = false; // false: the commit was there already
   bool state_shipped = false;  // the same for the dirty state
 };

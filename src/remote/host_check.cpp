@@ -18,8 +18,8 @@ std::vector<HostFinding> check_host(const HostEntry& host)
   SshSession session(host);
   const double connect_s = static_cast<double>(util::monotonic_ns() - start) / 1e9;
   findings.push_back({"reachable", true,
-                      fmt::format("{} is {} (connected and prepared in {:.2f} s)", session.connection().destination(),
-                                  session.hostname(), connect_s)});
+                      fmt::format("{} is {} (connected and prepared in {:.2f} s)",
+                                  session.connection().destination(), session.hostname(), connect_s)});
   auto root = session.repo_dir("");
   root.pop_back(); // "<root>/" without the repository
   // Each section on its own: a missing tool is a finding, not a failed check.
@@ -40,14 +40,19 @@ echo @@disk; d={}; while [ ! -d "$d" ]; do d=$(dirname "$d"); done; df -Pk "$d" 
       *current += (current->empty() ? "" : "; ") + std::string(util::trim(line));
     }
   }
-  findings.push_back({"shell", !parts["shell"].empty(), parts["shell"].empty() ? "sh did not run" : "POSIX sh runs"});
-  findings.push_back({"tar", !parts["tar"].empty(),
-                      parts["tar"].empty() ? "no tar: ej ships the code with tar; install it there" : parts["tar"]});
+  findings.push_back(
+      {"shell", !parts["shell"].empty(), parts["shell"].empty() ? "sh did not run" : "POSIX sh runs"});
+  findings.push_back(
+      {"tar", !parts["tar"].empty(),
+       parts["tar"].empty() ? "no tar: ej ships the code with tar; install it there" : parts["tar"]});
   const bool gpus = parts["gpus"].find("GPU ") != std::string::npos;
-  findings.push_back({"gpus", gpus, gpus ? parts["gpus"] : "no NVIDIA GPU seen (nvidia-smi -L: " +
-                                                              util::first_line(parts["gpus"], 120) + ")"});
-  findings.push_back({"toolkit", !parts["toolkit"].empty(),
-                      parts["toolkit"].empty() ? "no nvcc in PATH or /usr/local/cuda/bin" : parts["toolkit"]});
+  findings.push_back(
+      {"gpus", gpus,
+       gpus ? parts["gpus"]
+            : "no NVIDIA GPU seen (nvidia-smi -L: " + util::first_line(parts["gpus"], 120) + ")"});
+  findings.push_back(
+      {"toolkit", !parts["toolkit"].empty(),
+       parts["toolkit"].empty() ? "no nvcc in PATH or /usr/local/cuda/bin" : parts["toolkit"]});
   // df -Pk: "Filesystem 1024-blocks Used Available Capacity Mounted-on"
   const auto fields = util::split(parts["disk"], ' ');
   std::vector<std::string> words;
@@ -58,8 +63,9 @@ echo @@disk; d={}; while [ ! -d "$d" ]; do d=$(dirname "$d"); done; df -Pk "$d" 
   }
   if (words.size() >= 6) {
     const double free_gib = std::strtod(words[3].c_str(), nullptr) / (1024.0 * 1024.0);
-    findings.push_back({"disk", free_gib >= 1.0,
-                        fmt::format("{:.1f} GiB free under {} ({} used on {})", free_gib, root, words[4], words[5])});
+    findings.push_back(
+        {"disk", free_gib >= 1.0,
+         fmt::format("{:.1f} GiB free under {} ({} used on {})", free_gib, root, words[4], words[5])});
   } else {
     findings.push_back({"disk", false, "df said nothing about " + root});
   }

@@ -26,7 +26,8 @@ std::vector<HostEntry> load_hosts(const std::filesystem::path& file)
       entry.target = item.at("target").get<std::string>();
       entry.root = item.value("root", "");
       for (const auto& variable : item.value("env", json::array())) {
-        entry.env.emplace_back(variable.at("name").get<std::string>(), variable.at("value").get<std::string>());
+        entry.env.emplace_back(variable.at("name").get<std::string>(),
+                               variable.at("value").get<std::string>());
       }
       hosts.push_back(std::move(entry));
     }
@@ -42,7 +43,8 @@ void save_host(const std::filesystem::path& file, const HostEntry& entry)
   auto hosts = load_hosts(file);
   std::erase_if(hosts, [&](const HostEntry& h) { return h.name == entry.name; });
   hosts.push_back(entry);
-  std::sort(hosts.begin(), hosts.end(), [](const HostEntry& a, const HostEntry& b) { return a.name < b.name; });
+  std::sort(hosts.begin(), hosts.end(),
+            [](const HostEntry& a, const HostEntry& b) { return a.name < b.name; });
   json list = json::array();
   for (const auto& host : hosts) {
     json env = json::array();
@@ -57,9 +59,10 @@ void save_host(const std::filesystem::path& file, const HostEntry& entry)
 std::string ssh_destination(const std::string& target)
 {
   if (target.rfind("ssh:", 0) != 0 || target.size() == 4) {
-    throw UsageError("'{}' is not a host ej can run on: give ssh:HOST (an ssh destination or alias of your ssh "
-                     "config) or the name of a host added with 'ej host add'",
-                     target);
+    throw UsageError(
+        "'{}' is not a host ej can run on: give ssh:HOST (an ssh destination or alias of your ssh "
+        "config) or the name of a host added with 'ej host add'",
+        target);
   }
   const auto destination = target.substr(4);
   if (destination.front() == '-') {
@@ -82,7 +85,8 @@ HostEntry resolve_host(const std::filesystem::path& file, const std::string& on)
       return host;
     }
   }
-  throw UsageError("no host named '{}': add it with 'ej host add {} ssh:HOST', or give --on ssh:HOST", on, on);
+  throw UsageError("no host named '{}': add it with 'ej host add {} ssh:HOST', or give --on ssh:HOST", on,
+                   on);
 }
 
 } // namespace ej::remote

@@ -14,8 +14,8 @@ namespace ej::remote {
 
 struct HostEntry {
   std::string name;
-  std::string target;      // "ssh:DESTINATION"
-  std::string root;        // work directories on the host; empty: ~/.cache/ej/work
+  std::string target; // "ssh:DESTINATION"
+  std::string root;   // work directories on the host; empty: ~/.cache/ej/work
   std::vector<std::pair<std::string, std::string>> env; // set for every process there
 };
 

@@ -33,10 +33,11 @@ echo @@nvcc-path; echo "$nvcc"
 echo @@nvcc; [ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | grep release
 echo @@env; env | grep -v '^@@'
 )sh",
-                                    run::k_smi_fields);
+                                   run::k_smi_fields);
   for (const auto& probe : options.probes) {
     const auto command = probe.shell ? *probe.shell : util::shell_join(probe.argv);
-    script += fmt::format("echo {}; (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null | grep -v '^@@'; echo \"@@status $?\"\n",
+    script += fmt::format("echo {}; (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null | grep -v '^@@'; "
+                          "echo \"@@status $?\"\n",
                           util::shell_quote("@@probe " + probe.name), util::shell_quote(work_dir),
                           static_cast<int>(probe.timeout_s), util::shell_quote(command));
   }
@@ -139,7 +140,8 @@ run::EnvSnapshot parse_remote_environment(const std::string& output, const run::
     gpus.readings = json::array();
   }
   fp["gpu"] = gpus.fingerprint;
-  fp["toolkit"] = {{"nvcc", text_or_null(first(parts, "nvcc"))}, {"nvcc_path", text_or_null(first(parts, "nvcc-path"))}};
+  fp["toolkit"] = {{"nvcc", text_or_null(first(parts, "nvcc"))},
+                   {"nvcc_path", text_or_null(first(parts, "nvcc-path"))}};
 
   std::vector<std::string> environment;
   for (const auto& line : util::lines(part("env"))) {
@@ -181,7 +183,8 @@ run::EnvSnapshot parse_remote_environment(const std::string& output, const run::
 run::EnvSnapshot capture_remote_environment(const SshConnection& connection, const run::EnvOptions& options,
                                             const std::string& work_dir)
 {
-  const auto output = connection.check("sh -s", "take the environment snapshot", snapshot_script(options, work_dir), 120);
+  const auto output =
+      connection.check("sh -s", "take the environment snapshot", snapshot_script(options, work_dir), 120);
   return parse_remote_environment(output, options);
 }
 

@@ -12,7 +12,8 @@ namespace ej::remote {
 const std::string& wrapper_script()
 {
   // POSIX sh only (dash, busybox): nothing but the shell, date and kill is needed on the host.
-  static const std::string script = R"sh(# ej: runs one process of a benchmark run on this host; ej uploaded it.
+  static const std::string script =
+      R"sh(# ej: runs one process of a benchmark run on this host; ej uploaded it.
 # usage: sh ej-wrapper.sh NONCE CWD CHECK WORD...
 nonce=$1 cwd=$2 check=$3
 shift 3
@@ -93,7 +94,8 @@ std::optional<Trailer> take_trailer(run::Capture& err, const std::string& nonce)
     return std::nullopt;
   }
   Trailer trailer;
-  const auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), trailer.status);
+  const auto [end, ec] =
+      std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), trailer.status);
   if (ec != std::errc()) {
     return std::nullopt;
   }

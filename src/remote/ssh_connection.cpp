@@ -147,21 +147,24 @@ run::ProcessResult SshConnection::run(const std::string& remote_command, std::st
   return result;
 }
 
-std::string SshConnection::check(const std::string& remote_command, std::string_view doing, std::string_view input,
-                                 double timeout_s) const
+std::string SshConnection::check(const std::string& remote_command, std::string_view doing,
+                                 std::string_view input, double timeout_s) const
 {
   const auto result = run(remote_command, doing, input, timeout_s);
   if (!result.succeeded()) {
     const auto said = ssh_said(result);
     if (result.ending == run::Ending::Exited && result.exit_code == 127) {
-      throw Error("cannot {} on {}: a command is missing there ({}); ej needs only a POSIX shell, tar and the "
-                  "benchmark's own tools on the host",
-                  doing, m_destination, said);
+      throw Error(
+          "cannot {} on {}: a command is missing there ({}); ej needs only a POSIX shell, tar and the "
+          "benchmark's own tools on the host",
+          doing, m_destination, said);
     }
-    if (util::contains_ci(said, "No space left on device") || util::contains_ci(said, "Disk quota exceeded")) {
-      throw Error("cannot {} on {}: the disk there is full ({}); free space on the host, or give another root "
-                  "with 'ej host add NAME ssh:HOST --root DIR'",
-                  doing, m_destination, said);
+    if (util::contains_ci(said, "No space left on device") ||
+        util::contains_ci(said, "Disk quota exceeded")) {
+      throw Error(
+          "cannot {} on {}: the disk there is full ({}); free space on the host, or give another root "
+          "with 'ej host add NAME ssh:HOST --root DIR'",
+          doing, m_destination, said);
     }
     throw Error("cannot {} on {}: {}", doing, m_destination, said);
   }
@@ -175,20 +178,24 @@ std::string SshConnection::describe_failure(const run::ProcessResult& result, st
                        doing, m_destination, result.error);
   }
   if (result.ending == run::Ending::TimedOut) {
-    return fmt::format("ssh to {} did not answer within {:.0f} s while trying to {}; check that the host is up",
-                       m_destination, result.wall_s, doing);
+    return fmt::format(
+        "ssh to {} did not answer within {:.0f} s while trying to {}; check that the host is up",
+        m_destination, result.wall_s, doing);
   }
   const auto said = ssh_said(result);
-  if (util::contains_ci(said, "Permission denied") || util::contains_ci(said, "Too many authentication failures")) {
-    return fmt::format("{} refused the authentication ({}); ej runs ssh with BatchMode=yes, so no password is "
-                       "asked: load your key into the agent or name it in your ssh config (IdentityFile), then "
-                       "check with 'ssh {} true'",
-                       m_destination, said, m_destination);
+  if (util::contains_ci(said, "Permission denied") ||
+      util::contains_ci(said, "Too many authentication failures")) {
+    return fmt::format(
+        "{} refused the authentication ({}); ej runs ssh with BatchMode=yes, so no password is "
+        "asked: load your key into the agent or name it in your ssh config (IdentityFile), then "
+        "check with 'ssh {} true'",
+        m_destination, said, m_destination);
   }
   if (util::contains_ci(said, "Host key verification failed")) {
-    return fmt::format("the host key of {} is unknown or has changed ({}); connect once with 'ssh {}' to check "
-                       "and accept it",
-                       m_destination, said, m_destination);
+    return fmt::format(
+        "the host key of {} is unknown or has changed ({}); connect once with 'ssh {}' to check "
+        "and accept it",
+        m_destination, said, m_destination);
   }
   for (const char* unreachable : {"Could not resolve hostname", "Connection refused", "No route to host",
                                   "Network is unreachable", "timed out", "Connection closed by"}) {

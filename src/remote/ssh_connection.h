@@ -32,8 +32,8 @@ public:
 
   // Runs remote_command with `input` on its stdin; returns what it did. A failure of ssh itself
   // (the connection, exit 255 without the command's own status) throws ej::Error naming `doing`.
-  run::ProcessResult run(const std::string& remote_command, std::string_view doing, std::string_view input = {},
-                         double timeout_s = 120) const;
+  run::ProcessResult run(const std::string& remote_command, std::string_view doing,
+                         std::string_view input = {}, double timeout_s = 120) const;
   // The same, and throws unless the command succeeded: what the remote side said is in the message.
   std::string check(const std::string& remote_command, std::string_view doing, std::string_view input = {},
                     double timeout_s = 120) const;

@@ -91,15 +91,18 @@ run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
   const bool echo = local.echo;
   local.echo = false;
   auto downstream = std::move(local.on_output);
-  m_filter = std::make_shared<TrailerFilter>(m_nonce, [echo, downstream](run::Stream stream, std::string_view data) {
-    if (echo) {
-      write_all(stream == run::Stream::Out ? STDOUT_FILENO : STDERR_FILENO, data);
-    }
-    if (downstream) {
-      downstream(stream, data);
-    }
-  });
-  local.on_output = [filter = m_filter](run::Stream stream, std::string_view data) { filter->feed(stream, data); };
+  m_filter =
+      std::make_shared<TrailerFilter>(m_nonce, [echo, downstream](run::Stream stream, std::string_view data) {
+        if (echo) {
+          write_all(stream == run::Stream::Out ? STDOUT_FILENO : STDERR_FILENO, data);
+        }
+        if (downstream) {
+          downstream(stream, data);
+        }
+      });
+  local.on_output = [filter = m_filter](run::Stream stream, std::string_view data) {
+    filter->feed(stream, data);
+  };
   return local;
 }
 
@@ -143,8 +146,8 @@ void SshHost::settle(run::ProcessResult& result)
 std::optional<std::string> SshHost::read_text(const std::filesystem::path& path)
 {
   const auto quoted = util::shell_quote(path.string());
-  const auto out = m_connection.check("if [ -f " + quoted + " ]; then echo y; cat " + quoted + "; else echo n; fi",
-                                      "read " + path.string());
+  const auto out = m_connection.check(
+      "if [ -f " + quoted + " ]; then echo y; cat " + quoted + "; else echo n; fi", "read " + path.string());
   if (out.rfind("y\n", 0) != 0) {
     return std::nullopt;
   }
@@ -155,7 +158,8 @@ void SshHost::write_text(const std::filesystem::path& path, const std::string& t
 {
   const auto quoted = util::shell_quote(path.string());
   const auto temporary = util::shell_quote(path.string() + ".tmp");
-  m_connection.check("cat > " + temporary + " && mv " + temporary + " " + quoted, "write " + path.string(), text);
+  m_connection.check("cat > " + temporary + " && mv " + temporary + " " + quoted, "write " + path.string(),
+                     text);
 }
 
 } // namespace ej::remote

@@ -12,19 +12,21 @@ namespace ej::remote {
 
 SshSession::SshSession(const HostEntry& host) : m_entry(host)
 {
-  m_connection = std::make_unique<SshConnection>(ssh_destination(host.target), ssh_command_from_environment());
+  m_connection =
+      std::make_unique<SshConnection>(ssh_destination(host.target), ssh_command_from_environment());
   // One round trip: the wrapper is written unless this version is there, and the host says who
   // it is. $HOME is where a relative root lives.
   const auto wrapper = ".cache/ej/" + wrapper_file_name();
-  const auto out = m_connection->check(
-      fmt::format("mkdir -p .cache/ej && {{ [ -f {0} ] && cat > /dev/null || {{ cat > {0}.tmp && mv {0}.tmp {0}; }}; }} "
-                  "&& printf '%s\\n' \"$HOME\" && hostname",
-                  util::shell_quote(wrapper)),
-      "prepare the host", wrapper_script());
+  const auto out = m_connection->check(fmt::format("mkdir -p .cache/ej && {{ [ -f {0} ] && cat > /dev/null "
+                                                   "|| {{ cat > {0}.tmp && mv {0}.tmp {0}; }}; }} "
+                                                   "&& printf '%s\\n' \"$HOME\" && hostname",
+                                                   util::shell_quote(wrapper)),
+                                       "prepare the host", wrapper_script());
   const auto lines = util::lines(out);
   if (lines.size() < 2 || lines[0].empty()) {
-    throw Error("{} did not say its home directory and name (it printed '{}'); is its login shell a POSIX shell?",
-                m_connection->destination(), util::first_line(out, 200));
+    throw Error(
+        "{} did not say its home directory and name (it printed '{}'); is its login shell a POSIX shell?",
+        m_connection->destination(), util::first_line(out, 200));
   }
   m_home = lines[0];
   m_hostname = lines[1];

@@ -27,7 +27,7 @@ enum class BuildState { Built, Reused, Failed };
 
 struct BuildOutcome {
   BuildState state = BuildState::Built;
-  std::string log;   // stdout, then stderr (bounded as any capture)
+  std::string log; // stdout, then stderr (bounded as any capture)
   double wall_s = 0;
   std::string failure; // "exited with 2" or why it could not run
 };

@@ -9,7 +9,8 @@
 using namespace ej::test;
 using nlohmann::json;
 
-TEST_CASE("a local build step runs before the repeats, untimed, and is reused while the code state is the same")
+TEST_CASE(
+    "a local build step runs before the repeats, untimed, and is reused while the code state is the same")
 {
   EjRepo repo;
   const auto count = repo.path() / ".git" / "builds";
@@ -52,8 +53,8 @@ TEST_CASE("a local build step runs before the repeats, untimed, and is reused wh
 TEST_CASE("a failing build ends the run as build-failed with the command and the tail of its log")
 {
   EjRepo repo;
-  repo.ok({"bench", "add", "broken", "--repeat", "3", "--build", "echo compiling kernel.cu; echo 'kernel.cu:3: error: expected ;' >&2; exit 2",
-           "--", "true"});
+  repo.ok({"bench", "add", "broken", "--repeat", "3", "--build",
+           "echo compiling kernel.cu; echo 'kernel.cu:3: error: expected ;' >&2; exit 2", "--", "true"});
   const auto result = repo.ej({"run", "broken"});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("run #1 build-failed") && Catch::Contains("exited with 2") &&
@@ -74,10 +75,12 @@ TEST_CASE("untracked files are kept with their contents in the code state, those
   write_text(repo.path() / "big.bin", std::string(2 * 1024 * 1024, 'x'));
   const auto made = repo.ej({"try", "with new files", "--plan", "p"});
   REQUIRE(made.exit_code == 0);
-  CHECK_THAT(made.err, Catch::Contains("warning: 1 untracked file(s) are too large") && Catch::Contains("big.bin"));
+  CHECK_THAT(made.err,
+             Catch::Contains("warning: 1 untracked file(s) are too large") && Catch::Contains("big.bin"));
   const auto shown = json::parse(repo.ok({"show", "1", "--json", "--diff"}));
   const std::string diff = shown["diff"];
-  CHECK_THAT(diff, Catch::Contains("+++ b/src/new_kernel.cu") && Catch::Contains("+__global__ void fresh() {}"));
+  CHECK_THAT(diff,
+             Catch::Contains("+++ b/src/new_kernel.cu") && Catch::Contains("+__global__ void fresh() {}"));
   CHECK_THAT(diff, Catch::Contains("# untracked files not stored") && Catch::Contains("#   big.bin"));
   CHECK(diff.find(std::string(100, 'x')) == std::string::npos);
 }

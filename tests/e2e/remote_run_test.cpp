@@ -46,7 +46,8 @@ struct BackgroundEj {
   std::filesystem::path err;
 };
 
-BackgroundEj start_ej(const EjRepo& repo, const std::vector<std::string>& args, const std::map<std::string, std::string>& env)
+BackgroundEj start_ej(const EjRepo& repo, const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& env)
 {
   BackgroundEj ej{-1, repo.path() / ".git" / "bg.out", repo.path() / ".git" / "bg.err"};
   std::string line = "exec " + std::string(EJ_BINARY);
@@ -136,7 +137,8 @@ TEST_CASE("a C program is built on the host by its build step from untracked sou
   repo.ok({"bench", "add", "c", "--repeat", "2", "--build", "cc -O1 -o prog prog.c && echo compiled",
            "--metric", "answer=kv:answer", "--on", "box", "--", "./prog"});
   // Untracked source: only its contents, stored with the code state, reach the host.
-  write_text(repo.path() / "prog.c", "#include <stdio.h>\nint main(void) { printf(\"answer=42\\n\"); return 0; }\n");
+  write_text(repo.path() / "prog.c",
+             "#include <stdio.h>\nint main(void) { printf(\"answer=42\\n\"); return 0; }\n");
   const auto first = repo.ej({"run", "c"}, ssh_env(*server));
   INFO(first.err);
   REQUIRE(first.exit_code == 0);
@@ -152,7 +154,8 @@ TEST_CASE("a C program is built on the host by its build step from untracked sou
   CHECK_THAT(second.err, Catch::Contains("build reused"));
   CHECK(show_run(repo, 2)["outputs"]["build"]["state"] == "reused");
 
-  write_text(repo.path() / "prog.c", "#include <stdio.h>\nint main(void) { printf(\"answer=43\\n\"); return 0; }\n");
+  write_text(repo.path() / "prog.c",
+             "#include <stdio.h>\nint main(void) { printf(\"answer=43\\n\"); return 0; }\n");
   REQUIRE(repo.ej({"run", "c"}, ssh_env(*server)).exit_code == 0);
   run = show_run(repo, 3);
   CHECK(run["outputs"]["build"]["state"] == "built");
@@ -215,8 +218,9 @@ TEST_CASE("a connection dropped mid-run keeps the measured repeats and leaves no
   const auto pid_file = repo.path() / ".git" / "remote.pid";
   // Repeats 1 and 2 are quick; the third records its pid and sleeps.
   repo.ok({"bench", "add", "drop", "--repeat", "5", "--shell",
-           "n=$(cat '" + counter.string() + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" + counter.string() +
-               "'; if [ $n -ge 3 ]; then echo $$ > '" + pid_file.string() + "'; sleep 60; fi"});
+           "n=$(cat '" + counter.string() + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" +
+               counter.string() + "'; if [ $n -ge 3 ]; then echo $$ > '" + pid_file.string() +
+               "'; sleep 60; fi"});
   const auto ej = start_ej(repo, {"run", "drop", "--on", "box"}, ssh_env(*server));
   REQUIRE(wait_for_file(pid_file, 30));
   const int remote_pid = read_pid(pid_file);
@@ -272,6 +276,12 @@ TEST_CASE("ej host check says what the host has, and host list what was added")
   const auto check = repo.ej({"host", "check", "box"}, ssh_env(*server));
   INFO(check.out << check.err);
   CHECK(check.exit_code == 0);
+  // A benchmark's default host may be an ssh destination as it is; one that would be an option of
+  // ssh is refused.
+  repo.ok({"bench", "add", "there", "--repeat", "1", "--on", "ssh:" + server->alias(), "--", "true"});
+  REQUIRE(repo.ej({"run", "there"}, ssh_env(*server)).exit_code == 0);
+  CHECK(show_run(repo, 1)["on"]["target"] == "ssh:" + server->alias());
+  CHECK(repo.ej({"bench", "add", "bad", "--on", "ssh:-oProxyCommand=touch", "--", "true"}).exit_code == 2);
   CHECK_THAT(check.out, Catch::Contains("reachable  ok") && Catch::Contains("shell      ok") &&
                             Catch::Contains("tar        ok") && Catch::Contains("disk       ok") &&
                             Catch::Contains("gpus"));
@@ -288,7 +298,8 @@ TEST_CASE("an unreachable host, a refused key and a missing program are each sai
   const auto down = repo.ej({"run", "t", "--on", "ssh:" + server->alias_unreachable()}, ssh_env(*server));
   CHECK(down.exit_code == 1);
   CHECK_THAT(down.err, Catch::Contains("cannot reach " + server->alias_unreachable()));
-  const auto refused = repo.ej({"run", "t", "--on", "ssh:" + server->alias_with_refused_key()}, ssh_env(*server));
+  const auto refused =
+      repo.ej({"run", "t", "--on", "ssh:" + server->alias_with_refused_key()}, ssh_env(*server));
   CHECK(refused.exit_code == 1);
   CHECK_THAT(refused.err, Catch::Contains("refused the authentication"));
   CHECK(json::parse(repo.ok({"runs", "--json"})).empty()); // no run is left behind by either

@@ -10,15 +10,15 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
-#include <sstream>
-#include <tuple>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <sstream>
 #include <stdexcept>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace ej::test {
@@ -83,7 +83,8 @@ bool accepts(int port)
 
 void keygen(const std::filesystem::path& key)
 {
-  const auto result = run_command({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ej-test", "-f", key.string()});
+  const auto result =
+      run_command({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ej-test", "-f", key.string()});
   if (result.exit_code != 0) {
     throw std::runtime_error("ssh-keygen failed: " + result.err);
   }
@@ -103,7 +104,8 @@ std::string current_user()
 std::optional<std::string> SshdServer::unavailable()
 {
   if (!executable(k_sshd)) {
-    return std::string(k_sshd) + " is not installed (Debian: apt-get install openssh-server; see scripts/install-deps.sh --test)";
+    return std::string(k_sshd) +
+           " is not installed (Debian: apt-get install openssh-server; see scripts/install-deps.sh --test)";
   }
   for (const char* tool : {"ssh", "ssh-keygen"}) {
     if (!in_path(tool)) {
@@ -131,8 +133,8 @@ SshdServer::SshdServer()
   for (int attempt = 0; attempt < 5 && m_pid < 0; ++attempt) {
     m_port = free_port();
     write_text(m_dir / "sshd_config",
-               "Port " + std::to_string(m_port) + "\nListenAddress 127.0.0.1\nHostKey " + host_key().string() +
-                   "\nAuthorizedKeysFile " + (m_dir / "authorized_keys").string() +
+               "Port " + std::to_string(m_port) + "\nListenAddress 127.0.0.1\nHostKey " +
+                   host_key().string() + "\nAuthorizedKeysFile " + (m_dir / "authorized_keys").string() +
                    "\nPubkeyAuthentication yes\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
                    "PermitRootLogin prohibit-password\nUsePAM no\nStrictModes no\nPidFile none\n"
                    "MaxSessions 100\nMaxStartups 100\nLogLevel VERBOSE\n");
@@ -174,11 +176,14 @@ SshdServer::SshdServer()
   write_text(known_hosts(), "[127.0.0.1]:" + std::to_string(m_port) + " " + host_public);
   std::string config;
   for (const auto& [alias, key, port] :
-       {std::tuple{m_alias, user_key(), m_port}, std::tuple{alias_with_refused_key(), m_dir / "refused_ed25519", m_port},
+       {std::tuple{m_alias, user_key(), m_port},
+        std::tuple{alias_with_refused_key(), m_dir / "refused_ed25519", m_port},
         std::tuple{alias_unreachable(), user_key(), free_port()}}) {
-    config += "Host " + alias + "\n  HostName 127.0.0.1\n  Port " + std::to_string(port) + "\n  User " + m_user +
-              "\n  IdentityFile " + key.string() + "\n  IdentitiesOnly yes\n  IdentityAgent none\n"
-              "  StrictHostKeyChecking yes\n  UserKnownHostsFile " + known_hosts().string() +
+    config += "Host " + alias + "\n  HostName 127.0.0.1\n  Port " + std::to_string(port) + "\n  User " +
+              m_user + "\n  IdentityFile " + key.string() +
+              "\n  IdentitiesOnly yes\n  IdentityAgent none\n"
+              "  StrictHostKeyChecking yes\n  UserKnownHostsFile " +
+              known_hosts().string() +
               "\n  GlobalKnownHostsFile /dev/null\n  HostKeyAlias [127.0.0.1]:" + std::to_string(m_port) +
               "\n  LogLevel ERROR\n  ConnectTimeout 10\n";
   }

@@ -71,11 +71,12 @@ TEST_CASE("a remote snapshot has the fields of a local one")
 {
   run::EnvOptions options;
   options.overrides = {{"CUDA_VISIBLE_DEVICES", "0"}};
-  const auto snapshot = remote::parse_remote_environment("@@hostname\ngpu-box\n@@os\nPRETTY_NAME=\"Debian GNU/Linux 12\"\n"
-                                                         "@@kernel\n6.1.0\n@@arch\nx86_64\n@@cpu\nmodel name\t: EPYC\n"
-                                                         "@@cpus\n64\n@@memory\nMemTotal:  1000 kB\n@@smi\n@@nvcc-path\n\n"
-                                                         "@@nvcc\n@@env\nPATH=/usr/bin\nHF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz\n",
-                                                         options);
+  const auto snapshot = remote::parse_remote_environment(
+      "@@hostname\ngpu-box\n@@os\nPRETTY_NAME=\"Debian GNU/Linux 12\"\n"
+      "@@kernel\n6.1.0\n@@arch\nx86_64\n@@cpu\nmodel name\t: EPYC\n"
+      "@@cpus\n64\n@@memory\nMemTotal:  1000 kB\n@@smi\n@@nvcc-path\n\n"
+      "@@nvcc\n@@env\nPATH=/usr/bin\nHF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz\n",
+      options);
   const auto& fp = snapshot.fingerprint;
   CHECK(fp["host"]["hostname"] == "gpu-box");
   CHECK(fp["host"]["os"] == "Debian GNU/Linux 12");
