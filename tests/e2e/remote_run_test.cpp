@@ -281,6 +281,10 @@ TEST_CASE("ej host check says what the host has, and host list what was added")
   repo.ok({"bench", "add", "there", "--repeat", "1", "--on", "ssh:" + server->alias(), "--", "true"});
   REQUIRE(repo.ej({"run", "there"}, ssh_env(*server)).exit_code == 0);
   CHECK(show_run(repo, 1)["on"]["target"] == "ssh:" + server->alias());
+  // Without --root the code went to ~/.cache/ej/work on the host, which is this machine and user.
+  const std::filesystem::path work_dir = show_run(repo, 1)["on"]["work_dir"].get<std::string>();
+  CHECK(work_dir.parent_path().filename() == repo.path().filename());
+  std::filesystem::remove_all(work_dir.parent_path());
   CHECK(repo.ej({"bench", "add", "bad", "--on", "ssh:-oProxyCommand=touch", "--", "true"}).exit_code == 2);
   CHECK_THAT(check.out, Catch::Contains("reachable  ok") && Catch::Contains("shell      ok") &&
                             Catch::Contains("tar        ok") && Catch::Contains("disk       ok") &&
