@@ -315,3 +315,22 @@ TEST_CASE("an unreachable host, a refused key and a missing program are each sai
   CHECK_THAT(missing.err, Catch::Contains("'no-such-program-ej' is not found on"));
   CHECK(show_run(repo, 1)["status"] == "failed");
 }
+
+TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no process on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto pid_file = repo.path() / ".git" / "remote.pid";
+  repo.ok({"bench", "add", "slow", "--repeat", "2", "--timeout", "3", "--shell",
+           "sleep 60 & echo $! > '" + pid_file.string() + "'; wait"});
+  const auto result = repo.ej({"run", "slow", "--on", "box"}, ssh_env(*server));
+  CHECK(result.exit_code == 1);
+  REQUIRE(wait_for_file(pid_file, 5));
+  CHECK(wait_gone(read_pid(pid_file), 10));
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "timeout");
+}
