@@ -101,7 +101,7 @@ TEST_CASE("a run on an ssh host runs the uncommitted change that only the stored
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.err, !Catch::Contains("ej-end-")); // the wrapper's trailer is never shown
-  const auto run = show_run(repo, 1, true);
+  auto run = show_run(repo, 1, true);
   CHECK(samples_of(run, "value") == std::vector<double>{2, 2, 2});
   CHECK(measured_repeats(run) == 3);
   CHECK(run["on"]["name"] == "box");
@@ -196,8 +196,8 @@ TEST_CASE("the environment snapshot of a remote run is taken on the host")
   env["CUDA_EJ_TEST_MARK"] = "local-only";
   repo.ok({"run", "t"}, env);
   repo.ok({"run", "t", "--on", "box"}, env);
-  const auto local = json::parse(repo.ok({"env", "show", "1", "--json"}));
-  const auto remote = json::parse(repo.ok({"env", "show", "2", "--json"}));
+  auto local = json::parse(repo.ok({"env", "show", "1", "--json"})); // not const: a missing key is a failed check
+  auto remote = json::parse(repo.ok({"env", "show", "2", "--json"}));
   INFO(remote.dump(1));
   CHECK(local["fingerprint"]["variables"].contains("CUDA_EJ_TEST_MARK"));
   CHECK_FALSE(remote["fingerprint"]["variables"].contains("CUDA_EJ_TEST_MARK"));
@@ -231,7 +231,7 @@ TEST_CASE("a connection dropped mid-run keeps the measured repeats and leaves no
   const auto err = read_text(ej.err);
   INFO(err);
   CHECK_THAT(err, Catch::Contains("interrupted") && Catch::Contains("connection to"));
-  const auto run = show_run(repo, 1);
+  auto run = show_run(repo, 1);
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("was lost"));
   CHECK(measured_repeats(run) == 3); // two measured, the third recorded as it ended
@@ -331,6 +331,6 @@ TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no proces
   CHECK(result.exit_code == 1);
   REQUIRE(wait_for_file(pid_file, 5));
   CHECK(wait_gone(read_pid(pid_file), 10));
-  const auto run = show_run(repo, 1);
+  auto run = show_run(repo, 1);
   CHECK(run["status"] == "timeout");
 }
