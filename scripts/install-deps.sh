@@ -13,8 +13,9 @@ packages=(
 test_mode=0
 if [ "${1:-}" = "--test" ]; then
   test_mode=1
-  packages+=(python3 clang) # clang: libFuzzer, for the fuzz targets (tests/fuzz)
-  packages+=(slurm-wlm munge) # the single-node Slurm the `--on slurm` tests start (tests/support/slurm_cluster)
+  # clang: libFuzzer, for the fuzz targets (tests/fuzz); openssh: the sshd the remote-run and sync
+  # tests start; slurm-wlm and munge: the single-node Slurm the `--on slurm` tests start
+  packages+=(python3 clang openssh-server openssh-client slurm-wlm munge)
 fi
 
 missing=()

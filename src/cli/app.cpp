@@ -53,6 +53,7 @@ void register_commands(CLI::App& app)
   register_why(app);
   register_bench(app);
   register_run(app);
+  register_host(app);
   register_runs(app);
   register_live_runs(app);
   register_env(app);

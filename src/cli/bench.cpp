@@ -7,6 +7,7 @@
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
+#include "remote/host_registry.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -41,6 +42,8 @@ struct BenchOptions {
   std::vector<std::string> betters;
   std::optional<std::string> primary;
   std::optional<double> min_effect;
+  std::optional<std::string> build;
+  std::optional<std::string> host;
 };
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option)
@@ -225,6 +228,24 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     throw UsageError("--primary '{}' is not one of the benchmark's metrics (or wall_s)", d.primary);
   }
   d.min_effect_pct = options.min_effect.value_or(d.min_effect_pct);
+  d.build = options.build.value_or(d.build);
+  d.host = options.host.value_or(d.host);
+  if (d.host == "local") {
+    d.host.clear();
+  }
+  if (d.host.rfind("ssh:", 0) == 0) {
+    remote::ssh_destination(d.host); // refuses "ssh:" and "ssh:-oProxyCommand=..."
+  } else if (!d.host.empty()) {
+    core::validate_slug(d.host, "host name");
+  }
+  if (!util::is_valid_utf8(d.build)) {
+    throw UsageError("--build takes UTF-8 text");
+  }
+  if (const auto problem = core::secret_argument(util::split(d.build, ' '))) {
+    throw UsageError("{} of the --build command, and a definition is stored in the journal; export the secret "
+                     "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
+                     *problem);
+  }
   if (d.argv.empty() && d.shell.empty()) {
     throw UsageError(
         "no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
@@ -331,6 +352,12 @@ void print_definition(const core::BenchRevision& bench)
   if (d.min_effect_pct > 0) {
     fmt::print("  min effect: {}%\n", d.min_effect_pct);
   }
+  if (!d.build.empty()) {
+    fmt::print("  build:    {}\n", util::visible_controls("sh -c " + d.build));
+  }
+  if (!d.host.empty()) {
+    fmt::print("  on:       {}\n", d.host);
+  }
 }
 
 void run_bench_list(bool json)
@@ -423,6 +450,10 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_option("--primary", o.primary, "The metric verdicts are about (default: the first)");
   command->add_option("--min-effect", o.min_effect, "Smallest change in % that matters")
       ->check(finite_number());
+  command->add_option("--build", o.build,
+                      "Shell command run in the working directory before the repeats (never timed; reused "
+                      "while the code state is the same; '' removes it)");
+  command->add_option("--on", o.host, "The host 'ej run' uses by default (see 'ej host add'; 'local': here)");
   command->footer(
       "A definition is stored in the journal, so a secret in it is refused: --password=X or --token X "
       "in the command, a token or user:pw@ in a URL, --env NAME=V with a secret-looking NAME. Export "

@@ -4,6 +4,7 @@
 #include "cli/run_loop.h"
 #include "cli/run_slurm.h"
 #include "cli/run_support.h"
+#include "cli/run_target.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "run/environment.h"
@@ -39,11 +40,12 @@ struct RunOptions {
   std::string gpus;
   bool no_wait = false;
   bool detach = false;
-  std::string on;                      // "" (this machine) or slurm[:PARTITION]
+  std::string on;                      // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
   std::vector<std::string> slurm_args; // passed to sbatch
+  bool no_build = false;               // --no-build
 };
 
-// --on: where the repeats run. Only Slurm is known here; this machine when empty.
+// --on slurm[:PARTITION]: the Slurm job the repeats run in; nullopt for anywhere else.
 std::optional<SlurmTarget> slurm_target(const RunOptions& options)
 {
   if (options.on.empty() || options.on == "local") {
@@ -53,7 +55,10 @@ std::optional<SlurmTarget> slurm_target(const RunOptions& options)
     return std::nullopt;
   }
   if (options.on != "slurm" && !options.on.starts_with("slurm:")) {
-    throw UsageError("--on '{}': give slurm or slurm:PARTITION", options.on);
+    if (!options.slurm_args.empty()) {
+      throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
+    }
+    return std::nullopt; // ssh:HOST or a host: RunTarget's
   }
   SlurmTarget target;
   target.partition = options.on == "slurm" ? "" : options.on.substr(6);
@@ -155,6 +160,18 @@ std::string interruption_reason(const Workspace& workspace, int run, const std::
   return reason;
 }
 
+// A metric's @FILE is read from this machine's file system: on a host it would not be found.
+void refuse_result_files_remotely(const RunPlan& plan)
+{
+  for (const auto& metric : plan.metrics) {
+    if (!metric.file.empty()) {
+      throw UsageError("metric '{}' reads the file {}, and result files are not fetched back from other hosts "
+                       "yet: read the value from the benchmark's output there",
+                       metric.name, metric.file);
+    }
+  }
+}
+
 void run_benchmark(const RunOptions& options)
 {
   const auto workspace = locate_workspace();
@@ -195,7 +212,6 @@ void run_benchmark(const RunOptions& options)
   plan.extra_env = parse_env(options.env);
   journal.redactor().add_variables(plan.extra_env); // --env HF_TOKEN=... never reaches the journal
   journal.redactor().add_variables(plan.definition.env);
-  plan.work_tree = workspace.work_tree;
   plan.repeat_override = options.repeat;
   plan.echo = !options.quiet;
   plan.progress = util::is_terminal(STDERR_FILENO);
@@ -203,21 +219,30 @@ void run_benchmark(const RunOptions& options)
   const auto slurm = slurm_target(options);
   const auto gpus = chosen_gpus(options.gpus, plan);
 
+  const auto code_state = read_code_state(workspace); // outside the write lock
+  // Here, or on the host --on names (the code state shipped there first): a host that cannot be
+  // reached leaves no run behind. A Slurm job runs on the cluster's file system, which is this one.
+  RunTarget target(workspace, slurm ? std::string("local") : options.on.empty() ? plan.definition.host : options.on,
+                   code_state);
+  if (target.remote()) {
+    refuse_result_files_remotely(plan);
+  }
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
-  // gives its jobs their GPUs itself.
+  // gives its jobs their GPUs itself; the lock is this machine's, so it covers runs here only.
   const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string());
+  const bool locks_gpus = !slurm && !target.remote();
   std::unique_ptr<run::GpuLock> gpu_lock;
-  if (!slurm) {
+  if (locks_gpus) {
     gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
     if (!gpu_lock && options.no_wait) {
       refuse_busy_gpus(ticket);
     }
   }
-
+  plan.work_tree = target.work_tree();
+  plan.host = &target.host();
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
-  const auto snapshot = run::capture_environment(environment_options(journal, plan));
-  const auto code_state = read_code_state(workspace); // outside the write lock
+  const auto snapshot = target.snapshot(environment_options(journal, plan));
   journal.write([&](store::Writer& writer) {
     store::events::RunStarted started;
     started.number = store::next_run_number(journal.db());
@@ -236,6 +261,7 @@ void run_benchmark(const RunOptions& options)
     started.pid = static_cast<std::int64_t>(::getpid());
     started.pid_start_ticks = run::process_start_ticks(::getpid()).value_or(0);
     started.boot_id = this_boot_id();
+    started.on = target.on(); // null here; "host" stays this machine: the ej that must end the run
     plan.run_id = writer.append(started).id;
     plan.run_number = store::number_of_run(journal.db(), plan.run_id);
   });
@@ -245,9 +271,19 @@ void run_benchmark(const RunOptions& options)
 
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
+  const auto build = run_build_step(target, plan, bench->name, code_state_id(code_state), options.no_build);
   // Where the repeats run: the one place that chooses.
-  auto outcome = slurm ? measure_on_slurm(journal, plan, *slurm)
-                       : measure_here(journal, plan, std::move(gpu_lock), ticket);
+  RunOutcome outcome;
+  if (build.failed) {
+    outcome.status = run::InterruptGuard::interrupted() ? "interrupted" : "build-failed";
+    outcome.reason = journal.redactor().redact(build.reason);
+  } else if (slurm) {
+    outcome = measure_on_slurm(journal, plan, *slurm);
+  } else if (locks_gpus) {
+    outcome = measure_here(journal, plan, std::move(gpu_lock), ticket);
+  } else {
+    outcome = measure_run(journal, plan);
+  }
   if (outcome.status == "interrupted") {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
   }
@@ -263,6 +299,12 @@ void run_benchmark(const RunOptions& options)
     if (!outcome.last_stdout.empty() || !outcome.last_stderr.empty()) {
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
       outputs["stderr_blob"] = writer.put_blob(outcome.last_stderr);
+    }
+    if (!build.record.empty()) {
+      outputs["build"] = build.record;
+      if (build.ran) {
+        outputs["build"]["log_blob"] = writer.put_blob(journal.redactor().redact(build.log));
+      }
     }
     writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status, outcome.reason, outputs});
   });
@@ -319,9 +361,12 @@ void register_run(CLI::App& app)
   command->add_flag("--detach", options->detach,
                     "Run in the background (its own session; output in the journal's runs/ folder) and "
                     "return the run number at once");
-  command->add_option("--on", options->on, "Where to run: slurm or slurm:PARTITION (default: this machine)");
   command->add_option("--slurm-arg", options->slurm_args,
                       "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
+  command->add_option("--on", options->on,
+                      "Run on ssh:HOST, a host added with 'ej host add', or slurm[:PARTITION] (default: the "
+                      "benchmark's --on, else here; 'local': here)");
+  command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
   command->callback([options] { run_benchmark(*options); });
 }
 

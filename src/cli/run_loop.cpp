@@ -334,7 +334,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     spec.on_output = [&live](run::Stream stream, std::string_view data) {
       live.feed(stream == run::Stream::Err, data);
     };
-    run::Launcher launcher(spec);
+    run::Launcher launcher(plan.host->prepare(spec));
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
@@ -343,6 +343,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       prepare_files(spec.cwd);
       live.stop(); // a warmup's output is not read
       last = launcher.run();
+      plan.host->settle(last);
       writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
         const auto err_tail = last_lines(journal.redactor().redact(last.err.text()), 3); // whole, then cut
@@ -354,6 +355,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       prepare_files(spec.cwd); // never read a previous repeat's results, never lose the user's
       live.start_repeat();
       last = launcher.run();
+      plan.host->settle(last);
       live.end_repeat();
       auto record = repeat_record(index++, params, false, last);
       if (last.stopped && last.succeeded()) { // recorded, not measured, and made again

@@ -2,6 +2,7 @@
 
 #include "core/bench_definition.h"
 #include "measure/metric_spec.h"
+#include "run/host.h"
 #include "store/journal.h"
 
 #include <filesystem>
@@ -19,7 +20,8 @@ struct RunPlan {
   std::vector<measure::MetricSpec> metrics;
   std::vector<core::ParamValues> combinations;
   std::vector<std::pair<std::string, std::string>> extra_env; // ej run --env
-  std::filesystem::path work_tree;
+  std::filesystem::path work_tree; // on the host
+  run::Host* host = nullptr;       // where the repeats run
   std::optional<int> repeat_override;
   bool echo = true;
   bool progress = false;

@@ -10,6 +10,7 @@
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
+#include "store/events.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -176,11 +177,26 @@ void show_run(const std::string& id, bool output, bool json)
     const auto hash = run->outputs.value(key, "");
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");
   };
+  const auto build_log = [&]() {
+    const auto build = run->outputs.find("build");
+    const auto hash = build != run->outputs.end() && build->is_object() ? build->value("log_blob", "") : "";
+    return hash.empty() ? std::string() : journal.blob(hash).value_or("");
+  };
+  // Where it ran, when not here (run.started "on").
+  nlohmann::json on;
+  if (const auto started = store::run_started_payload(journal.db(), run->id)) {
+    store::Event event;
+    event.type = store::events::RunStarted::type;
+    event.payload = *started;
+    on = store::events::RunStarted::read(event).on;
+  }
   if (json) {
     auto out = run_json(reader, *run, true);
+    out["on"] = on;
     if (output) {
       out["stdout"] = blob_text("stdout_blob");
       out["stderr"] = blob_text("stderr_blob");
+      out["build_log"] = build_log();
     }
     print_json(out);
     return;
@@ -205,6 +221,13 @@ void show_run(const std::string& id, bool output, bool json)
                slurm->value("nodes", ""), slurm->value("partition", ""),
                gpus.empty() ? "" : ", GPUs " + gpus);
   }
+  if (on.is_object()) {
+    fmt::print("  on:        {} ({}), in {}\n", on.value("name", ""), on.value("hostname", ""),
+               on.value("work_dir", ""));
+  }
+  if (const auto build = run->outputs.find("build"); build != run->outputs.end() && build->is_object()) {
+    fmt::print("  build:     {} ({})\n", build->value("state", ""), build->value("command", ""));
+  }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
   if (output) {
     const auto cut_note = [&](const char* key) {
@@ -212,6 +235,9 @@ void show_run(const std::string& id, bool output, bool json)
       return cut > 0 ? fmt::format(" ({} bytes cut from the middle)", cut) : std::string();
     };
     // A stored output is shown, not replayed: its control characters cannot drive the terminal.
+    if (const auto log = build_log(); !log.empty()) {
+      fmt::print("\n--- build log ---\n{}", util::visible_controls(log));
+    }
     fmt::print("\n--- stdout of the last repeat{} ---\n{}", cut_note("stdout_cut_bytes"),
                util::visible_controls(blob_text("stdout_blob")));
     fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"),

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -73,7 +74,17 @@ store::Journal open_journal(const Workspace& workspace)
 
 git::CodeState read_code_state(const Workspace& workspace)
 {
-  return git::read_code_state(workspace.work_tree);
+  auto state = git::read_code_state(workspace.work_tree);
+  if (!state.untracked_left_out.empty()) {
+    const auto shown = std::min<std::size_t>(state.untracked_left_out.size(), 10);
+    fmt::print(stderr,
+               "ej: warning: {} untracked file(s) are too large to keep with the code state and are recorded "
+               "by name only (commit them, or add them to .gitignore): {}{}\n",
+               state.untracked_left_out.size(),
+               fmt::join(state.untracked_left_out.begin(), state.untracked_left_out.begin() + shown, ", "),
+               state.untracked_left_out.size() > shown ? ", ..." : "");
+  }
+  return state;
 }
 
 core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state)

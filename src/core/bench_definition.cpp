@@ -66,7 +66,7 @@ nlohmann::json to_json(const BenchDefinition& definition)
   for (const auto& arg : definition.argv) {
     argv.push_back(argument_json(arg));
   }
-  return {
+  nlohmann::json out = {
       {"argv", argv},
       {"shell", definition.shell},
       {"cwd", definition.cwd},
@@ -85,6 +85,14 @@ nlohmann::json to_json(const BenchDefinition& definition)
       {"primary", definition.primary},
       {"min_effect_pct", definition.min_effect_pct},
   };
+  // Written only when set, so that every definition stored before they existed stays as it was.
+  if (!definition.build.empty()) {
+    out["build"] = definition.build;
+  }
+  if (!definition.host.empty()) {
+    out["host"] = definition.host;
+  }
+  return out;
 }
 
 namespace {
@@ -141,6 +149,8 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     definition.metrics = json.value("metrics", nlohmann::json::array());
     definition.primary = json.value("primary", "");
     definition.min_effect_pct = number(json, "min_effect_pct", 0.0, "--min-effect", problems);
+    definition.build = json.value("build", "");
+    definition.host = json.value("host", "");
   } catch (const std::exception& error) { // a JSON type error, malformed hex bytes
     problems.push_back(error.what());
   }

@@ -39,6 +39,8 @@ struct BenchDefinition {
   nlohmann::json metrics = nlohmann::json::array(); // metric specs (measure::to_json)
   std::string primary;               // the metric verdicts are about
   double min_effect_pct = 0;         // smallest change that matters
+  std::string build;                 // shell command run in the work tree before the repeats, untimed
+  std::string host;                  // default `--on` (a host added with `ej host add`); empty: here
 };
 
 nlohmann::json to_json(const BenchDefinition& definition);

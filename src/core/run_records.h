@@ -20,7 +20,7 @@ struct BenchRevision {
   std::string event_id; // of the bench.added/bench.edited event that made it
 };
 
-// Run statuses: started, finished, failed, timeout, extract-error, interrupted, imported.
+// Run statuses: started, finished, failed, timeout, extract-error, build-failed, interrupted, imported.
 struct RunRecord {
   int number = 0;
   std::string id;

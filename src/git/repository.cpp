@@ -5,6 +5,8 @@
 #include "util/fs.h"
 #include "util/strings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 
@@ -78,6 +80,52 @@ std::vector<std::string> dirty_submodules(git_repository* repo)
   return paths;
 }
 
+// The untracked files as new-file patches (contents included, binary-safe), as many as the limits
+// allow; the others are named, so that what cannot be rebuilt from the journal is said.
+void append_untracked(git_repository* repo, const std::filesystem::path& work_tree, const UntrackedLimits& limits,
+                      CodeState& state)
+{
+  std::vector<std::string> kept;
+  std::uint64_t total = 0;
+  for (const auto& file : state.untracked_files) {
+    std::error_code ec;
+    const auto path = work_tree / file;
+    const auto size = std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))
+                          ? std::filesystem::file_size(path, ec)
+                          : 0;
+    if (ec || size > limits.per_file_bytes || total + size > limits.total_bytes) {
+      state.untracked_left_out.push_back(file);
+      continue;
+    }
+    total += size;
+    kept.push_back(file);
+  }
+  if (!kept.empty()) {
+    std::vector<char*> paths;
+    for (auto& file : kept) {
+      paths.push_back(file.data());
+    }
+    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    options.flags = GIT_DIFF_SHOW_BINARY | GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                    GIT_DIFF_SHOW_UNTRACKED_CONTENT |
+                    GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+    options.pathspec = {paths.data(), paths.size()};
+    git_diff* diff_raw = nullptr;
+    check(git_diff_index_to_workdir(&diff_raw, repo, nullptr, &options), "read the untracked files");
+    DiffPtr diff(diff_raw);
+    check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
+          "print the untracked files");
+    state.changed_files.insert(state.changed_files.end(), kept.begin(), kept.end());
+  }
+  if (!state.untracked_left_out.empty()) {
+    state.diff_text += fmt::format("# untracked files not stored (over {} bytes each or {} bytes in all):\n",
+                                   limits.per_file_bytes, limits.total_bytes);
+    for (const auto& file : state.untracked_left_out) {
+      state.diff_text += "#   " + file + "\n";
+    }
+  }
+}
+
 } // namespace
 
 std::optional<RepositoryLocation> find_repository(const std::filesystem::path& start)
@@ -102,7 +150,7 @@ std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path&
   return location ? std::optional(location->work_tree) : std::nullopt;
 }
 
-CodeState read_code_state(const std::filesystem::path& work_tree)
+CodeState read_code_state(const std::filesystem::path& work_tree, const UntrackedLimits& limits)
 {
   auto repo = open_repository(work_tree);
   if (!repo) {
@@ -163,6 +211,14 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
     state.context.dirty = true;
     if ((entry->status & GIT_STATUS_WT_NEW) != 0 && entry->index_to_workdir != nullptr) {
       state.untracked_files.emplace_back(entry->index_to_workdir->new_file.path);
+      continue;
+    }
+    const git_diff_delta* delta = entry->index_to_workdir != nullptr ? entry->index_to_workdir : entry->head_to_index;
+    if (delta != nullptr) {
+      std::error_code ec;
+      const bool present = std::filesystem::symlink_status(work_tree / delta->new_file.path, ec).type() !=
+                           std::filesystem::file_type::not_found;
+      (present ? state.changed_files : state.deleted_files).emplace_back(delta->new_file.path);
     }
   }
   const auto submodules = dirty_submodules(repo.get());
@@ -179,12 +235,7 @@ CodeState read_code_state(const std::filesystem::path& work_tree)
   DiffPtr diff(diff_raw);
   check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
         "print the diff");
-  if (!state.untracked_files.empty()) {
-    state.diff_text += "# untracked files:\n";
-    for (const auto& file : state.untracked_files) {
-      state.diff_text += "#   " + file + "\n";
-    }
-  }
+  append_untracked(repo.get(), work_tree, limits, state);
   // Each changed submodule's own state, so that the exact code can be restored.
   for (const auto& path : submodules) {
     const auto inner = read_code_state(work_tree / path);

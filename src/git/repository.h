@@ -3,6 +3,7 @@
 #include "core/git_context.h"
 
 #include <filesystem>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,11 +23,25 @@ std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path&
 
 // What the code looked like: HEAD, branch, dirty flag and, when dirty, the exact change.
 struct CodeState {
-  core::GitContext context;                // diff_blob left empty: the caller stores diff_text
-  std::string diff_text;                   // `git diff HEAD` (binary-safe) + untracked files, when dirty
+  core::GitContext context; // diff_blob left empty: the caller stores diff_text
+  // `git diff HEAD` (binary-safe), then every untracked, non-ignored file within the limits as a
+  // new-file patch with its contents, so that the code can be rebuilt elsewhere from HEAD and this.
+  std::string diff_text;
   std::vector<std::string> untracked_files;
+  std::vector<std::string> untracked_left_out; // over the limits: named in diff_text, not stored
+  // Paths (relative to the work tree) that differ from HEAD and exist, and that HEAD has but the
+  // work tree does not: what shipping the state elsewhere copies and removes.
+  std::vector<std::string> changed_files;
+  std::vector<std::string> deleted_files;
 };
 
-CodeState read_code_state(const std::filesystem::path& work_tree);
+// How much of the untracked files a code state keeps: a larger file, and the files after the
+// total is reached, are listed by name only.
+struct UntrackedLimits {
+  std::uint64_t per_file_bytes = 1024 * 1024;
+  std::uint64_t total_bytes = 16 * 1024 * 1024;
+};
+
+CodeState read_code_state(const std::filesystem::path& work_tree, const UntrackedLimits& limits = {});
 
 } // namespace ej::git

@@ -643,7 +643,7 @@ ProcessResult Launcher::run()
   setup.program = m_program.c_str();
   setup.argv = m_argv_pointers.data();
   setup.environment = m_environment_pointers.data();
-  setup.stdin_fd = m_dev_null;
+  setup.stdin_fd = m_spec.stdin_fd >= 0 ? m_spec.stdin_fd : m_dev_null;
   setup.stdout_fd = fds.out[1];
   setup.stderr_fd = fds.err[1];
   setup.cwd = m_change_directory ? m_spec.cwd.c_str() : nullptr;
@@ -857,7 +857,7 @@ std::string describe(const ProcessResult& result)
   case Ending::TimedOut:
     return fmt::format("timed out after {:.1f} s", result.wall_s);
   case Ending::Interrupted:
-    return "interrupted";
+    return result.error.empty() ? "interrupted" : result.error;
   case Ending::SpawnFailed:
     return result.error;
   }

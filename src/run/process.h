@@ -32,6 +32,9 @@ struct ProcessSpec {
   // Processes of the child's group still alive once the child exited (background jobs of a
   // script) are stopped (TERM, then KILL) so that no run leaves anything behind.
   bool kill_leftovers = true;
+  // The children's stdin when >= 0 (the caller owns it and keeps it open); else /dev/null. A remote
+  // repeat's ssh reads a pipe that ej never writes: its end of file tells the host ej is gone.
+  int stdin_fd = -1;
   // Called after each chunk read (optional), e.g. for progress; runs on ej's thread.
   std::function<void(Stream, std::string_view)> on_output;
 };
@@ -42,7 +45,7 @@ struct ProcessResult {
   Ending ending = Ending::SpawnFailed;
   int exit_code = 0; // when Exited; 127 when SpawnFailed (as a shell would say)
   int signal = 0;    // the signal that ended the child (also after TimedOut/Interrupted)
-  std::string error; // SpawnFailed: what went wrong and what to do
+  std::string error; // SpawnFailed: what went wrong and what to do; Interrupted: why, when not a signal
   double wall_s = 0; // monotonic, spawn to reaping
   double user_s = 0;
   double sys_s = 0;

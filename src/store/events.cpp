@@ -281,7 +281,7 @@ ProbeRemoved ProbeRemoved::read(const Event& event)
 
 json RunStarted::payload() const
 {
-  return {{"run", number},
+  json out = {{"run", number},
           {"bench", bench},
           {"revision", revision},
           {"bench_revision", bench_revision.to_json()},
@@ -295,6 +295,10 @@ json RunStarted::payload() const
           {"pid", pid},
           {"pid_start_ticks", pid_start_ticks},
           {"boot_id", boot_id}};
+  if (on.is_object()) {
+    out["on"] = on;
+  }
+  return out;
 }
 
 RunStarted RunStarted::read(const Event& event)
@@ -315,6 +319,9 @@ RunStarted RunStarted::read(const Event& event)
   out.pid = integer(p, "pid");
   out.pid_start_ticks = integer(p, "pid_start_ticks");
   out.boot_id = text(p, "boot_id");
+  if (const auto it = p.find("on"); it != p.end() && it->is_object()) {
+    out.on = *it;
+  }
   return out;
 }
 

@@ -141,6 +141,9 @@ struct RunStarted {
   std::int64_t pid = 0;
   std::int64_t pid_start_ticks = 0;
   std::string boot_id;
+  // Where it ran when not on this machine (ej run --on): {"name", "target", "hostname",
+  // "work_dir"}; null (and absent from the payload) for a run here.
+  nlohmann::json on;
   nlohmann::json payload() const;
   static RunStarted read(const Event& event);
 };

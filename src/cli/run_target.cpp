@@ -1,0 +1,108 @@
+#include "cli/run_target.h"
+
+#include "run/build_step.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+namespace ej::cli {
+
+std::string code_state_id(const git::CodeState& code)
+{
+  return util::sha256_hex(code.context.commit + "\n" + code.diff_text);
+}
+
+RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code)
+    : m_work_tree(workspace.work_tree), m_ej_dir(workspace.ej_dir)
+{
+  if (on.empty() || on == "local") {
+    return;
+  }
+  const auto entry = remote::resolve_host(workspace.ej_dir / "hosts.json", on);
+  m_session = std::make_unique<remote::SshSession>(entry);
+  remote::CodeToShip ship;
+  ship.work_tree = workspace.work_tree;
+  ship.commit = code.context.commit;
+  ship.state = code.context.dirty ? code_state_id(code) : std::string();
+  ship.changed_files = code.changed_files;
+  ship.deleted_files = code.deleted_files;
+  const auto repo_name = workspace.work_tree.filename().string();
+  const auto shipped = m_session->ship(ship, repo_name);
+  m_work_tree = shipped.work_dir;
+  fmt::print(stderr, "ej: on {} ({}): code in {}{}\n", entry.name, m_session->hostname(), shipped.work_dir,
+             shipped.commit_shipped || shipped.state_shipped ? "" : " (already there)");
+  m_on = {{"name", entry.name},
+          {"target", entry.target},
+          {"hostname", m_session->hostname()},
+          {"work_dir", shipped.work_dir}};
+}
+
+run::Host& RunTarget::host()
+{
+  if (m_session) {
+    return m_session->host();
+  }
+  return m_local;
+}
+
+run::EnvSnapshot RunTarget::snapshot(const run::EnvOptions& options) const
+{
+  if (m_session) {
+    return m_session->snapshot(options, m_work_tree.string());
+  }
+  return run::capture_environment(options);
+}
+
+std::filesystem::path RunTarget::build_marker(const std::string& bench) const
+{
+  if (m_session) {
+    // Beside the work directory, which is one code state's: never inside what was shipped.
+    return m_work_tree.string() + ".build-" + bench;
+  }
+  // The journal is shared by the linked worktrees: one marker per work tree and benchmark.
+  return m_ej_dir / "builds" / (bench + "-" + util::sha256_hex(m_work_tree.string()).substr(0, 12));
+}
+
+BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+                           const std::string& state, bool no_build)
+{
+  BuildReport report;
+  const auto& command = plan.definition.build;
+  if (command.empty()) {
+    return report;
+  }
+  report.record["command"] = command;
+  if (no_build) {
+    report.record["state"] = "skipped";
+    return report;
+  }
+  run::BuildRequest request;
+  request.command = command;
+  request.cwd = plan.work_tree / plan.definition.cwd;
+  request.env = plan.definition.env;
+  request.env.insert(request.env.end(), plan.extra_env.begin(), plan.extra_env.end());
+  request.state = state;
+  request.marker = target.build_marker(bench);
+  request.echo = plan.echo;
+  const auto outcome = run::run_build(target.host(), request);
+  report.ran = outcome.state != run::BuildState::Reused;
+  report.record["state"] = std::string(run::build_state_name(outcome.state));
+  report.record["wall_s"] = outcome.wall_s;
+  report.log = outcome.log;
+  if (outcome.state == run::BuildState::Reused) {
+    fmt::print(stderr, "ej: build reused: the code state is the one built last time\n");
+  }
+  if (outcome.state == run::BuildState::Failed) {
+    report.failed = true;
+    const auto all = util::lines(outcome.log);
+    const std::size_t keep = std::min<std::size_t>(all.size(), 20);
+    const std::vector<std::string> tail(all.end() - static_cast<std::ptrdiff_t>(keep), all.end());
+    report.reason = fmt::format("the build step {}: {}{}", outcome.failure, command,
+                                tail.empty() ? "" : "\n" + util::join(tail, "\n"));
+  }
+  return report;
+}
+
+} // namespace ej::cli

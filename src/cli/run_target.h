@@ -1,0 +1,58 @@
+#pragma once
+
+#include "cli/run_loop.h"
+#include "cli/workspace.h"
+#include "git/repository.h"
+#include "remote/ssh_session.h"
+#include "run/environment.h"
+#include "run/host.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+// Where `ej run` executes (here, or the host --on names), with the code state put there, and the
+// build step that runs there before the repeats.
+namespace ej::cli {
+
+class RunTarget {
+public:
+  // on: "" or "local" for here; "ssh:HOST" or a host added with `ej host add`. For a host, this
+  // connects, uploads the wrapper and ships the code state (throws ej::Error when any fails).
+  RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code);
+
+  run::Host& host();
+  const std::filesystem::path& work_tree() const { return m_work_tree; } // on the host
+  bool remote() const { return m_session != nullptr; }
+  // For run.started: {"name", "target", "hostname", "work_dir"}; null for a run here.
+  const nlohmann::json& on() const { return m_on; }
+  run::EnvSnapshot snapshot(const run::EnvOptions& options) const;
+  // Where the build state of a benchmark is kept on the host.
+  std::filesystem::path build_marker(const std::string& bench) const;
+
+private:
+  run::LocalHost m_local;
+  std::unique_ptr<remote::SshSession> m_session;
+  std::filesystem::path m_work_tree;
+  std::filesystem::path m_ej_dir;
+  nlohmann::json m_on;
+};
+
+// sha256 of commit, diff and untracked files: equal states build the same.
+std::string code_state_id(const git::CodeState& code);
+
+// What the build step did, as the run records it (outputs.build of run.finished).
+struct BuildReport {
+  bool ran = false; // false: no build step, or --no-build
+  bool failed = false;
+  std::string reason; // when failed: the command, how it ended and the log's tail
+  nlohmann::json record = nlohmann::json::object(); // {"command", "state", "wall_s", "log_blob" when built}
+  std::string log;
+};
+
+BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+                           const std::string& state, bool no_build);
+
+} // namespace ej::cli

@@ -1,0 +1,191 @@
+#include "remote/remote_environment.h"
+
+#include "core/redact.h"
+#include "run/nvml.h"
+#include "util/shell_quote.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace ej::remote {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int k_snapshot_schema = 1; // the same schema as a local snapshot
+
+std::string snapshot_script(const run::EnvOptions& options, const std::string& work_dir)
+{
+  std::string script = fmt::format(R"sh(echo @@hostname; hostname
+echo @@os; cat /etc/os-release 2>/dev/null
+echo @@kernel; uname -r
+echo @@arch; uname -m
+echo @@cpu; grep -m 1 'model name' /proc/cpuinfo 2>/dev/null
+echo @@cpus; getconf _NPROCESSORS_ONLN 2>/dev/null
+echo @@memory; grep -m 1 MemTotal /proc/meminfo 2>/dev/null
+echo @@smi; nvidia-smi --query-gpu={} --format=csv,noheader,nounits 2>/dev/null
+echo @@smi-banner; nvidia-smi 2>/dev/null | grep -m 1 'CUDA Version'
+nvcc=$(command -v nvcc 2>/dev/null || {{ [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; }})
+echo @@nvcc-path; echo "$nvcc"
+echo @@nvcc; [ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | grep release
+echo @@env; env | grep -v '^@@'
+)sh",
+                                   run::k_smi_fields);
+  for (const auto& probe : options.probes) {
+    const auto command = probe.shell ? *probe.shell : util::shell_join(probe.argv);
+    script += fmt::format("echo {}; (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null | grep -v '^@@'; "
+                          "echo \"@@status $?\"\n",
+                          util::shell_quote("@@probe " + probe.name), util::shell_quote(work_dir),
+                          static_cast<int>(probe.timeout_s), util::shell_quote(command));
+  }
+  return script;
+}
+
+std::map<std::string, std::string> sections(const std::string& output)
+{
+  std::map<std::string, std::string> out;
+  std::string* current = nullptr;
+  for (const auto& line : util::lines(output)) {
+    if (line.rfind("@@", 0) == 0 && line.rfind("@@status ", 0) != 0) {
+      current = &out[line.substr(2)];
+      continue;
+    }
+    if (current != nullptr) {
+      *current += line + "\n";
+    }
+  }
+  return out;
+}
+
+std::string first(const std::map<std::string, std::string>& parts, const std::string& name)
+{
+  const auto it = parts.find(name);
+  return it == parts.end() ? std::string() : std::string(util::trim(util::first_line(it->second, 1000)));
+}
+
+json text_or_null(const std::string& text)
+{
+  return text.empty() ? json(nullptr) : json(text);
+}
+
+// The value after "key" and separator in text, unquoted.
+std::string field(const std::string& text, std::string_view key, char separator)
+{
+  for (const auto& line : util::lines(text)) {
+    if (line.rfind(key, 0) == 0) {
+      const auto at = line.find(separator);
+      if (at == std::string::npos) {
+        continue;
+      }
+      std::string_view value = util::trim(std::string_view(line).substr(at + 1));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        value = value.substr(1, value.size() - 2);
+      }
+      return std::string(value);
+    }
+  }
+  return {};
+}
+
+json number_or_null(const std::string& text)
+{
+  try {
+    return text.empty() ? json(nullptr) : json(std::stoll(text));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+} // namespace
+
+run::EnvSnapshot parse_remote_environment(const std::string& output, const run::EnvOptions& options)
+{
+  const auto parts = sections(output);
+  const auto part = [&](const std::string& name) {
+    const auto it = parts.find(name);
+    return it == parts.end() ? std::string() : it->second;
+  };
+  run::EnvSnapshot snapshot;
+  json& fp = snapshot.fingerprint;
+  fp["schema"] = k_snapshot_schema;
+  json host;
+  host["hostname"] = text_or_null(first(parts, "hostname"));
+  host["os"] = text_or_null(field(part("os"), "PRETTY_NAME", '='));
+  host["kernel"] = text_or_null(first(parts, "kernel"));
+  host["arch"] = text_or_null(first(parts, "arch"));
+  host["cpu_model"] = text_or_null(field(part("cpu"), "model name", ':'));
+  const auto cpus = first(parts, "cpus");
+  host["cpu_count"] = number_or_null(cpus);
+  host["memory_kb"] = number_or_null(field(part("memory"), "MemTotal", ':')); // "24683520 kB"
+  fp["host"] = host;
+
+  run::GpuReport gpus;
+  if (!util::trim(part("smi")).empty()) {
+    gpus = run::parse_nvidia_smi_csv(part("smi"));
+    const auto banner = part("smi-banner");
+    const std::string key = "CUDA Version:";
+    if (const auto at = banner.find(key); at != std::string::npos) {
+      const std::string_view rest = util::trim(std::string_view(banner).substr(at + key.size(), 16));
+      gpus.fingerprint["cuda_driver_version"] = std::string(rest.substr(0, rest.find_first_of(" |")));
+    }
+  } else {
+    gpus.fingerprint = {{"source", "none"},
+                        {"driver_version", nullptr},
+                        {"cuda_driver_version", nullptr},
+                        {"devices", json::array()},
+                        {"note", "no GPU found on the host (nvidia-smi printed nothing)"}};
+    gpus.readings = json::array();
+  }
+  fp["gpu"] = gpus.fingerprint;
+  fp["toolkit"] = {{"nvcc", text_or_null(first(parts, "nvcc"))},
+                   {"nvcc_path", text_or_null(first(parts, "nvcc-path"))}};
+
+  std::vector<std::string> environment;
+  for (const auto& line : util::lines(part("env"))) {
+    if (line.find('=') != std::string::npos) {
+      environment.push_back(line);
+    }
+  }
+  fp["variables"] = run::select_variables(environment, options);
+  fp["probes"] = json::object();
+  for (const auto& probe : options.probes) {
+    fp["probes"][probe.name] = {{"command", probe.shell ? *probe.shell : util::join(probe.argv, " ")},
+                                {"exit_code", nullptr},
+                                {"output", util::sanitize_utf8(part("probe " + probe.name))},
+                                {"error", nullptr}};
+  }
+  // The exit status of each probe follows its output.
+  std::string probe;
+  for (const auto& line : util::lines(output)) {
+    if (line.rfind("@@probe ", 0) == 0) {
+      probe = line.substr(8);
+    } else if (line.rfind("@@status ", 0) == 0 && fp["probes"].contains(probe)) {
+      const auto value = number_or_null(line.substr(9));
+      const int status = value.is_null() ? -1 : value.get<int>();
+      fp["probes"][probe]["exit_code"] = status;
+      if (status != 0) {
+        fp["probes"][probe]["error"] = fmt::format("exited with {}", status);
+      }
+    }
+  }
+  snapshot.readings = {{"gpus", gpus.readings}};
+  auto redactor = core::Redactor();
+  redactor.add_environment(environment);
+  redactor.add_variables(options.overrides);
+  redactor.redact_json(fp);
+  redactor.redact_json(snapshot.readings);
+  return snapshot;
+}
+
+run::EnvSnapshot capture_remote_environment(const SshConnection& connection, const run::EnvOptions& options,
+                                            const std::string& work_dir)
+{
+  const auto output =
+      connection.check("sh -s", "take the environment snapshot", snapshot_script(options, work_dir), 120);
+  return parse_remote_environment(output, options);
+}
+
+} // namespace ej::remote

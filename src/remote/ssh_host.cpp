@@ -1,0 +1,165 @@
+#include "remote/ssh_host.h"
+
+#include "util/error.h"
+#include "util/shell_quote.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <unistd.h>
+
+namespace ej::remote {
+
+namespace {
+
+std::string random_nonce()
+{
+  std::random_device device;
+  return fmt::format("ej-end-{:08x}{:08x}", device(), device());
+}
+
+// A blocking write of all of it: the host's output comes at network speed.
+void write_all(int fd, std::string_view data)
+{
+  while (!data.empty()) {
+    const auto n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      return; // ej's output is gone: the capture still has everything
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// What ssh said last ("Connection to ... closed by remote host.").
+std::string last_line(const std::string& text)
+{
+  const auto all = util::lines(text);
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    if (!util::trim(*it).empty()) {
+      return util::first_line(*it, 200);
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+SshHost::SshHost(const SshConnection& connection, std::string wrapper_path,
+                 std::vector<std::pair<std::string, std::string>> env)
+    : m_connection(connection), m_wrapper_path(std::move(wrapper_path)), m_env(std::move(env)),
+      m_nonce(random_nonce())
+{
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    throw Error("cannot create a pipe: {}", std::strerror(errno));
+  }
+  m_stdin_read.reset(fds[0]);
+  m_stdin_write.reset(fds[1]);
+}
+
+run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
+{
+  std::vector<std::string> words = {"env"};
+  for (const auto& entries : {m_env, spec.env}) {
+    for (const auto& [name, value] : entries) {
+      words.push_back(name + "=" + value);
+    }
+  }
+  std::string check;
+  if (spec.shell) {
+    words.insert(words.end(), {"sh", "-c", *spec.shell});
+  } else {
+    check = spec.argv.empty() ? std::string() : spec.argv.front();
+    words.insert(words.end(), spec.argv.begin(), spec.argv.end());
+  }
+  const auto command = wrapper_command(m_wrapper_path, m_nonce, spec.cwd.string(), check, words);
+
+  run::ProcessSpec local = std::move(spec);
+  local.argv = m_connection.argv(command);
+  local.shell.reset();
+  local.cwd.clear();
+  local.env.clear();
+  local.stdin_fd = m_stdin_read.get();
+  // ej echoes what passes the filter itself: the trailer is never shown.
+  const bool echo = local.echo;
+  local.echo = false;
+  auto downstream = std::move(local.on_output);
+  m_filter =
+      std::make_shared<TrailerFilter>(m_nonce, [echo, downstream](run::Stream stream, std::string_view data) {
+        if (echo) {
+          write_all(stream == run::Stream::Out ? STDOUT_FILENO : STDERR_FILENO, data);
+        }
+        if (downstream) {
+          downstream(stream, data);
+        }
+      });
+  local.on_output = [filter = m_filter](run::Stream stream, std::string_view data) {
+    filter->feed(stream, data);
+  };
+  return local;
+}
+
+void SshHost::settle(run::ProcessResult& result)
+{
+  if (m_filter) {
+    m_filter->finish();
+  }
+  if (result.ending == run::Ending::SpawnFailed) {
+    return;
+  }
+  const auto trailer = take_trailer(result.err, m_nonce);
+  if (result.ending == run::Ending::TimedOut || result.ending == run::Ending::Interrupted) {
+    return; // ej ended it; closing the channel ended the remote group
+  }
+  if (!trailer) {
+    const auto said = last_line(result.err.text());
+    result.error = fmt::format("the connection to {} was lost ({}); the process group there was ended",
+                               m_connection.destination(), said.empty() ? run::describe(result) : said);
+    result.ending = run::Ending::Interrupted;
+    return;
+  }
+  // An exit status over 128 is how a shell reports a death by signal.
+  if (trailer->status > 128 && trailer->status < 128 + 65) {
+    result.ending = run::Ending::Signaled;
+    result.signal = trailer->status - 128;
+    result.exit_code = 0;
+  } else {
+    result.ending = run::Ending::Exited;
+    result.exit_code = trailer->status;
+    result.signal = 0;
+  }
+  if (trailer->wall_s) {
+    result.wall_s = *trailer->wall_s;
+  }
+  result.user_s = trailer->user_s;
+  result.sys_s = trailer->sys_s;
+  result.max_rss_kb = 0; // the host's shell cannot tell it
+}
+
+std::optional<std::string> SshHost::read_text(const std::filesystem::path& path)
+{
+  const auto quoted = util::shell_quote(path.string());
+  const auto out = m_connection.check(
+      "if [ -f " + quoted + " ]; then echo y; cat " + quoted + "; else echo n; fi", "read " + path.string());
+  if (out.rfind("y\n", 0) != 0) {
+    return std::nullopt;
+  }
+  return out.substr(2);
+}
+
+void SshHost::write_text(const std::filesystem::path& path, const std::string& text)
+{
+  const auto quoted = util::shell_quote(path.string());
+  const auto temporary = util::shell_quote(path.string() + ".tmp");
+  m_connection.check("cat > " + temporary + " && mv " + temporary + " " + quoted, "write " + path.string(),
+                     text);
+}
+
+} // namespace ej::remote

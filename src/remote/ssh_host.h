@@ -1,0 +1,41 @@
+#pragma once
+
+#include "remote/remote_wrapper.h"
+#include "remote/ssh_connection.h"
+#include "run/host.h"
+#include "util/unique_fd.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ej::remote {
+
+// A run's processes on an ssh host: each is still a local child (`ssh ... sh ej-wrapper.sh ...`)
+// run by the usual run::Launcher, so that repeats, timeouts, Ctrl-C and statuses work as they do
+// here; what the wrapper measured on the host replaces what was measured of the ssh client.
+class SshHost final : public run::Host {
+public:
+  // wrapper_path: where the wrapper was uploaded; env: the host's own variables (ej host add
+  // --env), set before the benchmark's.
+  SshHost(const SshConnection& connection, std::string wrapper_path,
+          std::vector<std::pair<std::string, std::string>> env);
+
+  run::ProcessSpec prepare(run::ProcessSpec spec) override;
+  void settle(run::ProcessResult& result) override;
+  std::optional<std::string> read_text(const std::filesystem::path& path) override;
+  void write_text(const std::filesystem::path& path, const std::string& text) override;
+
+private:
+  const SshConnection& m_connection;
+  std::string m_wrapper_path;
+  std::vector<std::pair<std::string, std::string>> m_env;
+  std::string m_nonce;
+  // ssh's stdin: a pipe ej never writes; it closes when ej goes, which the wrapper notices.
+  util::UniqueFd m_stdin_read;
+  util::UniqueFd m_stdin_write;
+  std::shared_ptr<TrailerFilter> m_filter;
+};
+
+} // namespace ej::remote

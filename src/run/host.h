@@ -1,0 +1,40 @@
+#pragma once
+
+#include "run/process.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ej::run {
+
+// Where the processes of a run (its build step and repeats) execute. This machine runs each
+// ProcessSpec as it is. A remote host rewrites it into a local process that runs it there (an
+// `ssh` through one connection), and once that process ended reads what was measured there back
+// into the result, so that repeats, samples and statuses are recorded exactly as for a local run.
+class Host {
+public:
+  Host() = default;
+  virtual ~Host() = default;
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  // spec.cwd names a directory of this host.
+  virtual ProcessSpec prepare(ProcessSpec spec) = 0;
+  // Called with what the Launcher of a prepared spec returned.
+  virtual void settle(ProcessResult& result) = 0;
+  // A small file of this host (a build-state marker), nullopt when there is none.
+  virtual std::optional<std::string> read_text(const std::filesystem::path& path) = 0;
+  virtual void write_text(const std::filesystem::path& path, const std::string& text) = 0;
+};
+
+// This machine.
+class LocalHost final : public Host {
+public:
+  ProcessSpec prepare(ProcessSpec spec) override { return spec; }
+  void settle(ProcessResult&) override {}
+  std::optional<std::string> read_text(const std::filesystem::path& path) override;
+  void write_text(const std::filesystem::path& path, const std::string& text) override;
+};
+
+} // namespace ej::run

@@ -1,0 +1,336 @@
+// ej run --on ssh:HOST and ej host, against a real OpenSSH server started by the test on
+// 127.0.0.1 (support/sshd_server.h), reached through EJ_SSH_COMMAND as a user's ssh config would.
+#include "support/ej_repo.h"
+#include "support/runs.h"
+#include "support/sshd_server.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// The server, or a skip with the reason when this machine truly has no OpenSSH server.
+std::unique_ptr<SshdServer> start_sshd()
+{
+  if (const auto reason = SshdServer::unavailable()) {
+    WARN("skipped: " << *reason);
+    return nullptr;
+  }
+  return std::make_unique<SshdServer>();
+}
+
+std::map<std::string, std::string> ssh_env(const SshdServer& server)
+{
+  return {{"EJ_SSH_COMMAND", server.ssh_command()}};
+}
+
+// A host "box" whose work directories are under the test's own directory.
+std::filesystem::path add_box(const EjRepo& repo, const SshdServer& server)
+{
+  const auto root = repo.path() / ".." / (repo.path().filename().string() + "-remote-root");
+  repo.ok({"host", "add", "box", "ssh:" + server.alias(), "--root", root.lexically_normal().string()});
+  return root.lexically_normal();
+}
+
+// ej in the background, its output in files, so that a test can act while it runs.
+struct BackgroundEj {
+  int pid = -1;
+  std::filesystem::path out;
+  std::filesystem::path err;
+};
+
+BackgroundEj start_ej(const EjRepo& repo, const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& env)
+{
+  BackgroundEj ej{-1, repo.path() / ".git" / "bg.out", repo.path() / ".git" / "bg.err"};
+  std::string line = "exec " + std::string(EJ_BINARY);
+  for (const auto& arg : args) {
+    line += " '" + arg + "'";
+  }
+  line += " > '" + ej.out.string() + "' 2> '" + ej.err.string() + "'";
+  CommandOptions options;
+  options.cwd = repo.path();
+  options.env = env;
+  options.env.emplace("NO_COLOR", "1");
+  ej.pid = start_command({"/bin/sh", "-c", line}, options);
+  return ej;
+}
+
+bool wait_for_text(const std::filesystem::path& file, const std::string& text, double seconds)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec) && read_text(file).find(text) != std::string::npos) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+int read_pid(const std::filesystem::path& file)
+{
+  return std::stoi(read_text(file));
+}
+
+} // namespace
+
+TEST_CASE("a run on an ssh host runs the uncommitted change that only the stored diff carries")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh", "echo value=1\n");
+  git(repo.path(), {"add", "bench.sh"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  const auto root = add_box(repo, *server);
+  repo.ok({"bench", "add", "b", "--repeat", "3", "--metric", "value=kv:value", "--", "sh", "bench.sh"});
+  // The change is not committed: the host can only have it from the shipped state.
+  write_text(repo.path() / "bench.sh", "echo value=2; pwd >&2\n");
+  const auto result = repo.ej({"run", "b", "--on", "box"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.err, !Catch::Contains("ej-end-")); // the wrapper's trailer is never shown
+  auto run = show_run(repo, 1, true);
+  CHECK(samples_of(run, "value") == std::vector<double>{2, 2, 2});
+  CHECK(measured_repeats(run) == 3);
+  CHECK(run["on"]["name"] == "box");
+  CHECK(run["on"]["target"] == "ssh:" + server->alias());
+  CHECK_FALSE(run["on"]["hostname"].get<std::string>().empty());
+  const std::string work_dir = run["on"]["work_dir"];
+  const auto commit = git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 40);
+  CHECK_THAT(work_dir, Catch::StartsWith((root / repo.path().filename() / commit).string() + "-"));
+  CHECK_THAT(run["stderr"].get<std::string>(), Catch::Contains(work_dir));
+  CHECK(run["git"]["dirty"] == true);
+  for (const auto& repeat : run["repeats"]) {
+    CHECK(repeat["wall_s"].get<double>() > 0); // measured there, by the wrapper
+  }
+  // The commit is reused: a clean run of the same commit ships nothing again.
+  git(repo.path(), {"checkout", "bench.sh"});
+  repo.ok({"run", "b", "--on", "box"}, ssh_env(*server));
+  const auto again = repo.ej({"run", "b", "--on", "box"}, ssh_env(*server));
+  CHECK_THAT(again.err, Catch::Contains("(already there)"));
+  CHECK(samples_of(show_run(repo, 3), "value") == std::vector<double>{1, 1, 1});
+}
+
+TEST_CASE("a C program is built on the host by its build step from untracked source, once per code state")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  write_text(repo.path() / ".gitignore", "/prog\n");
+  git(repo.path(), {"add", ".gitignore"});
+  git(repo.path(), {"commit", "-q", "-m", "ignore the binary"});
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "c", "--repeat", "2", "--build", "cc -O1 -o prog prog.c && echo compiled",
+           "--metric", "answer=kv:answer", "--on", "box", "--", "./prog"});
+  // Untracked source: only its contents, stored with the code state, reach the host.
+  write_text(repo.path() / "prog.c",
+             "#include <stdio.h>\nint main(void) { printf(\"answer=42\\n\"); return 0; }\n");
+  const auto first = repo.ej({"run", "c"}, ssh_env(*server));
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.out, Catch::Contains("compiled")); // the build's output is shown live...
+  auto run = show_run(repo, 1, true);
+  CHECK(samples_of(run, "answer") == std::vector<double>{42, 42});
+  CHECK(run["outputs"]["build"]["state"] == "built");
+  CHECK_THAT(run["build_log"].get<std::string>(), Catch::Contains("compiled")); // ...and kept
+  CHECK(run["on"]["name"] == "box");
+
+  const auto second = repo.ej({"run", "c"}, ssh_env(*server));
+  REQUIRE(second.exit_code == 0);
+  CHECK_THAT(second.err, Catch::Contains("build reused"));
+  CHECK(show_run(repo, 2)["outputs"]["build"]["state"] == "reused");
+
+  write_text(repo.path() / "prog.c",
+             "#include <stdio.h>\nint main(void) { printf(\"answer=43\\n\"); return 0; }\n");
+  REQUIRE(repo.ej({"run", "c"}, ssh_env(*server)).exit_code == 0);
+  run = show_run(repo, 3);
+  CHECK(run["outputs"]["build"]["state"] == "built");
+  CHECK(samples_of(run, "answer") == std::vector<double>{43, 43});
+}
+
+TEST_CASE("the output of a remote benchmark is streamed back while it runs")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto flag = repo.path() / ".git" / "go-on";
+  // Prints, then waits for the test to have seen that line in ej's output.
+  repo.ok({"bench", "add", "live", "--repeat", "1", "--timeout", "60", "--shell",
+           "echo first-line; while [ ! -f '" + flag.string() + "' ]; do sleep 0.05; done; echo second-line"});
+  const auto ej = start_ej(repo, {"run", "live", "--on", "box"}, ssh_env(*server));
+  const bool streamed = wait_for_text(ej.out, "first-line", 30);
+  write_text(flag, "go\n");
+  CHECK(wait_command(ej.pid) == 0);
+  CHECK(streamed);
+  CHECK_THAT(read_text(ej.out), Catch::Contains("second-line"));
+}
+
+TEST_CASE("the environment snapshot of a remote run is taken on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  // Set in ej's own environment only: a local snapshot has it, the host's login environment not.
+  auto env = ssh_env(*server);
+  env["CUDA_EJ_TEST_MARK"] = "local-only";
+  repo.ok({"run", "t"}, env);
+  repo.ok({"run", "t", "--on", "box"}, env);
+  auto local = json::parse(repo.ok({"env", "show", "1", "--json"})); // not const: a missing key is a failed check
+  auto remote = json::parse(repo.ok({"env", "show", "2", "--json"}));
+  INFO(remote.dump(1));
+  CHECK(local["fingerprint"]["variables"].contains("CUDA_EJ_TEST_MARK"));
+  CHECK_FALSE(remote["fingerprint"]["variables"].contains("CUDA_EJ_TEST_MARK"));
+  CHECK(remote["fingerprint"]["host"]["hostname"] == show_run(repo, 2)["on"]["hostname"]);
+  CHECK_FALSE(remote["fingerprint"]["host"]["kernel"].is_null());
+  CHECK(remote["fingerprint"]["gpu"].contains("source"));
+}
+
+TEST_CASE("a connection dropped mid-run keeps the measured repeats and leaves no process on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto counter = repo.path() / ".git" / "count";
+  const auto pid_file = repo.path() / ".git" / "remote.pid";
+  // Repeats 1 and 2 are quick; the third records its pid and sleeps.
+  repo.ok({"bench", "add", "drop", "--repeat", "5", "--shell",
+           "n=$(cat '" + counter.string() + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" +
+               counter.string() + "'; if [ $n -ge 3 ]; then echo $$ > '" + pid_file.string() +
+               "'; sleep 60; fi"});
+  const auto ej = start_ej(repo, {"run", "drop", "--on", "box"}, ssh_env(*server));
+  REQUIRE(wait_for_file(pid_file, 30));
+  const int remote_pid = read_pid(pid_file);
+  CHECK(process_alive(remote_pid));
+  server->kill_sessions(); // as a network failure would
+  CHECK(wait_command(ej.pid) == 1);
+  CHECK(wait_gone(remote_pid, 10));
+  const auto err = read_text(ej.err);
+  INFO(err);
+  CHECK_THAT(err, Catch::Contains("interrupted") && Catch::Contains("connection to"));
+  auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("was lost"));
+  CHECK(measured_repeats(run) == 3); // two measured, the third recorded as it ended
+  CHECK(samples_of(run, "wall_s").size() == 2);
+}
+
+TEST_CASE("Ctrl-C during a remote run ends the process group on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto pid_file = repo.path() / ".git" / "remote.pid";
+  repo.ok({"bench", "add", "long", "--repeat", "3", "--shell",
+           "sleep 60 & echo $! > '" + pid_file.string() + "'; wait"});
+  const auto ej = start_ej(repo, {"run", "long", "--on", "box"}, ssh_env(*server));
+  REQUIRE(wait_for_file(pid_file, 30));
+  const int remote_pid = read_pid(pid_file); // a child of the benchmark's shell, in its group
+  CHECK(process_alive(remote_pid));
+  ::kill(ej.pid, SIGINT);
+  CHECK(wait_command(ej.pid) == 130);
+  CHECK(wait_gone(remote_pid, 10));
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
+}
+
+TEST_CASE("ej host check says what the host has, and host list what was added")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  CHECK_THAT(repo.ok({"host", "list"}), Catch::Contains("no hosts yet"));
+  const auto root = add_box(repo, *server);
+  const auto list = json::parse(repo.ok({"host", "list", "--json"}));
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["name"] == "box");
+  CHECK(list[0]["target"] == "ssh:" + server->alias());
+  CHECK(list[0]["root"] == root.string());
+  const auto check = repo.ej({"host", "check", "box"}, ssh_env(*server));
+  INFO(check.out << check.err);
+  CHECK(check.exit_code == 0);
+  // A benchmark's default host may be an ssh destination as it is; one that would be an option of
+  // ssh is refused.
+  repo.ok({"bench", "add", "there", "--repeat", "1", "--on", "ssh:" + server->alias(), "--", "true"});
+  REQUIRE(repo.ej({"run", "there"}, ssh_env(*server)).exit_code == 0);
+  CHECK(show_run(repo, 1)["on"]["target"] == "ssh:" + server->alias());
+  // Without --root the code went to ~/.cache/ej/work on the host, which is this machine and user.
+  const std::filesystem::path work_dir = show_run(repo, 1)["on"]["work_dir"].get<std::string>();
+  CHECK(work_dir.parent_path().filename() == repo.path().filename());
+  std::filesystem::remove_all(work_dir.parent_path());
+  CHECK(repo.ej({"bench", "add", "bad", "--on", "ssh:-oProxyCommand=touch", "--", "true"}).exit_code == 2);
+  CHECK_THAT(check.out, Catch::Contains("reachable  ok") && Catch::Contains("shell      ok") &&
+                            Catch::Contains("tar        ok") && Catch::Contains("disk       ok") &&
+                            Catch::Contains("gpus"));
+}
+
+TEST_CASE("an unreachable host, a refused key and a missing program are each said clearly")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  const auto down = repo.ej({"run", "t", "--on", "ssh:" + server->alias_unreachable()}, ssh_env(*server));
+  CHECK(down.exit_code == 1);
+  CHECK_THAT(down.err, Catch::Contains("cannot reach " + server->alias_unreachable()));
+  const auto refused =
+      repo.ej({"run", "t", "--on", "ssh:" + server->alias_with_refused_key()}, ssh_env(*server));
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("refused the authentication"));
+  CHECK(json::parse(repo.ok({"runs", "--json"})).empty()); // no run is left behind by either
+
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "missing", "--repeat", "1", "--", "no-such-program-ej"});
+  const auto missing = repo.ej({"run", "missing", "--on", "box"}, ssh_env(*server));
+  CHECK(missing.exit_code == 1);
+  CHECK_THAT(missing.err, Catch::Contains("'no-such-program-ej' is not found on"));
+  CHECK(show_run(repo, 1)["status"] == "failed");
+}
+
+TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no process on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto pid_file = repo.path() / ".git" / "remote.pid";
+  repo.ok({"bench", "add", "slow", "--repeat", "2", "--timeout", "3", "--shell",
+           "sleep 60 & echo $! > '" + pid_file.string() + "'; wait"});
+  const auto result = repo.ej({"run", "slow", "--on", "box"}, ssh_env(*server));
+  CHECK(result.exit_code == 1);
+  REQUIRE(wait_for_file(pid_file, 5));
+  CHECK(wait_gone(read_pid(pid_file), 10));
+  auto run = show_run(repo, 1);
+  CHECK(run["status"] == "timeout");
+}

@@ -1,0 +1,92 @@
+#include "remote/remote_environment.h"
+#include "remote/remote_wrapper.h"
+#include "util/shell_quote.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej;
+
+TEST_CASE("the trailer is taken off the end of stderr with what it says")
+{
+  run::Capture err;
+  err.head = "warning: slow\n\nej-end-1 0 1500000000 0m0.250s 0m0.125s\n";
+  err.total_bytes = err.head.size();
+  const auto trailer = remote::take_trailer(err, "ej-end-1");
+  REQUIRE(trailer);
+  CHECK(trailer->status == 0);
+  REQUIRE(trailer->wall_s);
+  CHECK(*trailer->wall_s == Approx(1.5));
+  CHECK(trailer->user_s == Approx(0.25));
+  CHECK(trailer->sys_s == Approx(0.125));
+  CHECK(err.head == "warning: slow\n");
+  CHECK(err.total_bytes == err.head.size());
+}
+
+TEST_CASE("no trailer, another nonce's or a cut one is not taken")
+{
+  run::Capture err;
+  err.head = "Connection to host closed by remote host.\n";
+  CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
+  err.head = "x\nej-end-2 0 5 0m0s 0m0s\n";
+  CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
+  err.head = "x\nej-end-1 0 5";
+  CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
+}
+
+TEST_CASE("a host whose date has no nanoseconds gives no wall time")
+{
+  run::Capture err;
+  err.head = "\nej-end-1 3 - 0m0s 0m0s\n";
+  const auto trailer = remote::take_trailer(err, "ej-end-1");
+  REQUIRE(trailer);
+  CHECK(trailer->status == 3);
+  CHECK_FALSE(trailer->wall_s);
+}
+
+TEST_CASE("the live filter never passes the trailer on, however the chunks fall")
+{
+  const std::string stream = "line one\nline two\n\nej-end-9 0 100 0m0s 0m0s\n";
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    std::string seen;
+    remote::TrailerFilter filter("ej-end-9", [&](run::Stream, std::string_view data) { seen.append(data); });
+    filter.feed(run::Stream::Err, std::string_view(stream).substr(0, cut));
+    filter.feed(run::Stream::Err, std::string_view(stream).substr(cut));
+    filter.finish();
+    CHECK(seen == "line one\nline two\n");
+  }
+  std::string seen;
+  remote::TrailerFilter filter("ej-end-9", [&](run::Stream, std::string_view data) { seen.append(data); });
+  filter.feed(run::Stream::Err, "ends with a newline that is no trailer\n");
+  filter.finish();
+  CHECK(seen == "ends with a newline that is no trailer\n");
+}
+
+TEST_CASE("shell quoting keeps every byte of a word")
+{
+  CHECK(util::shell_quote("it's") == "'it'\\''s'");
+  CHECK(util::shell_join({"a b", "$HOME", ""}) == "'a b' '$HOME' ''");
+}
+
+TEST_CASE("a remote snapshot has the fields of a local one")
+{
+  run::EnvOptions options;
+  options.overrides = {{"CUDA_VISIBLE_DEVICES", "0"}};
+  const auto snapshot = remote::parse_remote_environment(
+      "@@hostname\ngpu-box\n@@os\nPRETTY_NAME=\"Debian GNU/Linux 12\"\n"
+      "@@kernel\n6.1.0\n@@arch\nx86_64\n@@cpu\nmodel name\t: EPYC\n"
+      "@@cpus\n64\n@@memory\nMemTotal:  1000 kB\n@@smi\n@@nvcc-path\n\n"
+      "@@nvcc\n@@env\nPATH=/usr/bin\nHF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz\n",
+      options);
+  const auto& fp = snapshot.fingerprint;
+  CHECK(fp["host"]["hostname"] == "gpu-box");
+  CHECK(fp["host"]["os"] == "Debian GNU/Linux 12");
+  CHECK(fp["host"]["cpu_model"] == "EPYC");
+  CHECK(fp["host"]["cpu_count"] == 64);
+  CHECK(fp["host"]["memory_kb"] == 1000);
+  CHECK(fp["gpu"]["source"] == "none");
+  CHECK(fp["toolkit"]["nvcc"].is_null());
+  CHECK(fp["variables"]["PATH"] == "/usr/bin");
+  CHECK(fp["variables"]["CUDA_VISIBLE_DEVICES"] == "0");
+  CHECK_FALSE(fp["variables"].contains("HF_TOKEN"));
+  CHECK(fp.dump().find("hf_abcdefghij") == std::string::npos);
+}
