@@ -156,6 +156,13 @@ bool credential_helper(const std::string& url, std::string& user, std::string& p
   return !password.empty();
 }
 
+bool has_agent()
+{
+  const char* socket = std::getenv("SSH_AUTH_SOCK");
+  std::error_code error;
+  return socket != nullptr && *socket != '\0' && std::filesystem::exists(socket, error);
+}
+
 int credentials(git_credential** out, const char* url, const char* user_from_url, unsigned int allowed,
                 void* payload)
 {
@@ -170,10 +177,11 @@ int credentials(git_credential** out, const char* url, const char* user_from_url
   }
   if ((allowed & GIT_CREDENTIAL_SSH_KEY) != 0) {
     // The agent first (where the user's keys usually are), then the usual key files.
-    if (attempt == 0 && std::getenv("SSH_AUTH_SOCK") != nullptr) {
+    const bool agent = has_agent();
+    if (attempt == 0 && agent) {
       return git_credential_ssh_key_from_agent(out, user.c_str());
     }
-    int file_index = attempt - (std::getenv("SSH_AUTH_SOCK") != nullptr ? 1 : 0);
+    int file_index = attempt - (agent ? 1 : 0);
     for (const char* name : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
       const auto key = ssh_dir() / name;
       if (!std::filesystem::exists(key)) {

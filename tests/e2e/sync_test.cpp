@@ -1,6 +1,7 @@
 // One journal for a team, through a real bare git remote: replicas, numbers, concurrent changes,
 // races, killed syncs, events from a newer ej, documents byte for byte, export and import.
 #include "support/ej_repo.h"
+#include "support/sshd_server.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -264,4 +265,40 @@ TEST_CASE("ej sync without a remote says how to add one")
   const auto unknown = repo.ej({"sync", "nope"});
   CHECK(unknown.exit_code == 1);
   CHECK_THAT(unknown.err, Catch::Contains("no remote named 'nope'"));
+}
+
+TEST_CASE("two replicas share a journal through an ssh remote, the host key checked")
+{
+  if (const auto why = SshdServer::unavailable()) {
+    WARN("skipped: " << *why);
+    return;
+  }
+  SshdServer server;
+  Team team;
+  plan_with_attempts(team);
+  // libgit2 speaks ssh itself: the user's key and known_hosts in ~/.ssh, as for any ssh client.
+  TempDir home("ej-home");
+  std::filesystem::create_directories(home / ".ssh");
+  std::filesystem::copy_file(server.user_key(), home / ".ssh" / "id_ed25519");
+  std::filesystem::copy_file(server.user_key().string() + ".pub", home / ".ssh" / "id_ed25519.pub");
+  const std::map<std::string, std::string> env = {{"HOME", home.path().string()}, {"SSH_AUTH_SOCK", ""}};
+  const auto url = "ssh://" + server.user() + "@127.0.0.1:" + std::to_string(server.port()) + team.remote().string();
+
+  // An unknown host key is refused, and nothing moves.
+  const auto refused = run_ej(team.clone_path(0), {"sync", url}, env);
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("known_hosts"));
+
+  std::filesystem::copy_file(server.known_hosts(), home / ".ssh" / "known_hosts");
+  const auto sent = run_ej(team.clone_path(0), {"sync", url}, env);
+  INFO(sent.err);
+  REQUIRE(sent.exit_code == 0);
+  CHECK_THAT(sent.out, Catch::Contains("sent"));
+
+  team.add_clone(1);
+  team.ok(1, {"init"});
+  const auto received = run_ej(team.clone_path(1), {"sync", url}, env);
+  INFO(received.err);
+  REQUIRE(received.exit_code == 0);
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
 }
