@@ -19,8 +19,14 @@ namespace {
 
 using nlohmann::json;
 
-// The search row of an attempt is rebuilt from the derived tables whenever the attempt changes.
-void refresh_search(Database& db, std::int64_t number)
+// While many events are applied at once (an import, a rebuild), the search rows of the attempts
+// they change are rebuilt once at the end instead of after every event: 4 of 5 events change an
+// attempt, and its full-text row is most of what applying one costs.
+std::set<std::int64_t>* g_deferred_search = nullptr;
+// Set when a claim of numbers meets what only a rebuild can number consistently.
+bool g_needs_rebuild = false;
+
+void write_search_row(Database& db, std::int64_t number)
 {
   db.prepare("DELETE FROM attempt_search WHERE rowid = ?").bind(1, number).run();
   db.prepare(R"sql(
@@ -32,6 +38,44 @@ void refresh_search(Database& db, std::int64_t number)
     FROM attempts a WHERE a.number = ?)sql")
     .bind(1, number)
     .run();
+}
+
+// The search row of an attempt is rebuilt from the derived tables whenever the attempt changes.
+void refresh_search(Database& db, std::int64_t number)
+{
+  if (g_deferred_search != nullptr) {
+    g_deferred_search->insert(number);
+  } else {
+    write_search_row(db, number);
+  }
+}
+
+// Gives an attempt or run the number the remote claimed for it, everywhere it is used.
+void renumber(Database& db, const std::string& kind, std::int64_t from, std::int64_t to)
+{
+  db.exec("PRAGMA defer_foreign_keys = ON"); // checked at commit, once every table has moved
+  const auto update = [&](const char* table, const char* column) {
+    db.prepare(fmt::format("UPDATE {0} SET {1} = ? WHERE {1} = ?", table, column)).bind(1, to).bind(2, from).run();
+  };
+  if (kind == "attempts") {
+    update("attempts", "number");
+    update("attempt_tags", "attempt");
+    update("attempt_links", "from_attempt");
+    update("attempt_links", "to_attempt");
+    update("status_changes", "attempt");
+    update("notes", "attempt");
+    update("runs", "attempt");
+    db.prepare("DELETE FROM attempt_search WHERE rowid = ?").bind(1, from).run();
+    refresh_search(db, to);
+    if (g_deferred_search != nullptr && g_deferred_search->erase(from) > 0) {
+      g_deferred_search->insert(to);
+    }
+  } else {
+    update("runs", "number");
+    update("run_repeats", "run");
+    update("samples", "run");
+    update("baselines", "run");
+  }
 }
 
 void bind_git(Statement& statement, int first, const core::GitContext& git)
@@ -192,17 +236,71 @@ void attempt_edited(Database& db, const Event& event)
 // when a sync records a claim (followed by a rebuild). The first claim of a number or an id in
 // event order wins; two claims of one number can only meet when one journal synced with two
 // remotes.
-void numbers_claimed(Database& db, const Event& event)
+// Returns the (id, number) pairs it recorded.
+std::vector<std::pair<std::string, std::int64_t>> record_claim(Database& db, const Event& event, std::string& kind)
 {
   const auto claim = events::NumbersClaimed::read(event);
+  kind = claim.kind;
+  std::vector<std::pair<std::string, std::int64_t>> recorded;
   if (claim.kind != "attempts" && claim.kind != "runs") {
-    return;
+    return recorded;
   }
   auto insert = db.prepare("INSERT OR IGNORE INTO number_claims(kind, id, number) VALUES (?, ?, ?)");
   auto number = claim.first;
   for (const auto& id : claim.ids) {
     insert.reset();
-    insert.bind(1, claim.kind).bind(2, id).bind(3, number++).run();
+    insert.bind(1, claim.kind).bind(2, id).bind(3, number).run();
+    if (db.changes() > 0) {
+      recorded.emplace_back(id, number);
+    }
+    ++number;
+  }
+  return recorded;
+}
+
+void claims_before_replay(Database& db, const Event& event)
+{
+  std::string kind;
+  record_claim(db, event, kind);
+}
+
+// A claim applied to tables that exist: what it numbers moves to its number. When that cannot be
+// done in place (the number is taken, or a journal that was never shared still holds numbers it
+// gave itself), the caller rebuilds everything from the events.
+void numbers_claimed(Database& db, const Event& event)
+{
+  std::string kind;
+  const bool was_shared = db.query_integer("SELECT count(*) FROM number_claims") > 0;
+  const auto recorded = record_claim(db, event, kind);
+  if (recorded.empty()) {
+    return;
+  }
+  const std::string table = kind == "attempts" ? "attempts" : "runs";
+  for (const auto& [id, number] : recorded) {
+    auto current = db.prepare(fmt::format("SELECT number FROM {} WHERE id = ?", table));
+    current.bind(1, id);
+    if (!current.step() || current.integer(0) == number) {
+      continue;
+    }
+    const auto from = current.integer(0);
+    auto taken = db.prepare(fmt::format("SELECT 1 FROM {} WHERE number = ?", table));
+    taken.bind(1, number);
+    if (taken.step()) {
+      g_needs_rebuild = true;
+      return;
+    }
+    renumber(db, kind, from, number);
+  }
+  if (!was_shared) {
+    // Now shared: whatever the journal numbered itself and no claim covers becomes provisional.
+    for (const char* each : {"attempts", "runs"}) {
+      const auto unclaimed = db.query_integer(fmt::format(
+          "SELECT count(*) FROM {0} WHERE number < {1} AND id NOT IN (SELECT id FROM number_claims WHERE kind = '{0}')",
+          each, core::k_provisional_base));
+      if (unclaimed > 0) {
+        g_needs_rebuild = true;
+      }
+    }
   }
 }
 
@@ -332,11 +430,62 @@ void rebuild_derived_tables(Database& db)
   // Claims first: they decide the numbers of the attempts and runs created before them.
   auto claims = db.prepare(columns + "WHERE type = 'numbers.claimed' ORDER BY lamport, replica, id");
   while (claims.step()) {
-    numbers_claimed(db, read_event(claims));
+    claims_before_replay(db, read_event(claims));
   }
+  DeferredSearch deferred(db);
   auto select = db.prepare(columns + "WHERE type <> 'numbers.claimed' ORDER BY lamport, replica, id");
   while (select.step()) {
     apply_event(db, read_event(select));
+  }
+  deferred.flush();
+}
+
+bool apply_events(Database& db, const std::vector<Event>& sorted)
+{
+  g_needs_rebuild = false;
+  {
+    DeferredSearch deferred(db);
+    for (const auto& event : sorted) {
+      apply_event(db, event);
+      if (g_needs_rebuild) {
+        break;
+      }
+    }
+    if (!g_needs_rebuild) {
+      deferred.flush();
+    }
+  }
+  if (g_needs_rebuild) {
+    g_needs_rebuild = false;
+    return false;
+  }
+  return true;
+}
+
+DeferredSearch::DeferredSearch(Database& db) : m_db(db)
+{
+  if (g_deferred_search == nullptr) {
+    g_deferred_search = &m_numbers;
+    m_owner = true;
+  }
+}
+
+DeferredSearch::~DeferredSearch()
+{
+  if (m_owner) {
+    g_deferred_search = nullptr; // rows not flushed belong to a transaction being abandoned
+  }
+}
+
+void DeferredSearch::flush()
+{
+  if (!m_owner) {
+    return;
+  }
+  g_deferred_search = nullptr;
+  m_owner = false;
+  for (const auto number : m_numbers) {
+    write_search_row(m_db, number);
   }
 }
 

@@ -5,7 +5,9 @@
 #include "store/events.h"
 
 #include <cstdint>
+#include <set>
 #include <string_view>
+#include <vector>
 
 namespace ej::store {
 
@@ -18,6 +20,27 @@ bool apply_event(Database& db, const Event& event);
 // numbers first. The result depends only on the set of events, never on the order they arrived in.
 // The caller holds a write transaction.
 void rebuild_derived_tables(Database& db);
+
+// Applies events already sorted in (lamport, replica, id) order after everything applied before,
+// the search rows written once at the end. False when they could not be applied in place (a
+// claim of numbers that only a rebuild can honour): the caller rebuilds.
+bool apply_events(Database& db, const std::vector<Event>& sorted);
+
+// While it lives, the search rows of changed attempts are collected, and written once each by
+// flush() (nested: the outer one writes them).
+class DeferredSearch {
+public:
+  explicit DeferredSearch(Database& db);
+  ~DeferredSearch();
+  void flush();
+  DeferredSearch(const DeferredSearch&) = delete;
+  DeferredSearch& operator=(const DeferredSearch&) = delete;
+
+private:
+  Database& m_db;
+  std::set<std::int64_t> m_numbers;
+  bool m_owner = false;
+};
 
 namespace projection {
 
