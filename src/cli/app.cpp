@@ -61,6 +61,7 @@ void register_commands(CLI::App& app)
   register_record(app);
   register_sharing(app);
   register_checkout(app);
+  register_rerun(app);
   register_maintenance(app);
   one_value_per_option(app);
 }

@@ -26,6 +26,7 @@ void register_compare(CLI::App& app);        // compare.cpp: compare, judge
 void register_record(CLI::App& app);         // record.cpp: record
 void register_render(CLI::App& app, CLI::App& plan); // render_command.cpp: plan render, report
 void register_checkout(CLI::App& app);               // checkout.cpp: checkout
+void register_rerun(CLI::App& app);                  // rerun.cpp: rerun
 void register_sharing(CLI::App& app);                // sync.cpp: sync, export, import
 
 } // namespace ej::cli

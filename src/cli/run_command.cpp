@@ -36,6 +36,7 @@ struct RunOptions {
   std::optional<int> repeat;
   std::vector<std::string> env;
   std::string label;
+  std::optional<int> revision; // --revision: an earlier revision of the benchmark (ej rerun)
   bool quiet = false;
   std::string gpus;
   bool no_wait = false;
@@ -181,7 +182,12 @@ void run_benchmark(const RunOptions& options)
   }
   auto detached = DetachedReport::from_environment(); // set when this ej is that background one
   auto journal = open_journal(workspace);
-  const auto bench = store::find_benchmark(journal.db(), options.bench);
+  const auto bench = options.revision ? store::find_bench_revision(journal.db(), options.bench, *options.revision)
+                                      : store::find_benchmark(journal.db(), options.bench);
+  if (!bench && options.revision && store::find_benchmark(journal.db(), options.bench)) {
+    throw UsageError("benchmark {} has no revision {}; see 'ej bench show {}'", options.bench, *options.revision,
+                     options.bench);
+  }
   if (!bench) {
     throw Error(
         "no benchmark named '{}'; register it with 'ej bench add {} ... -- COMMAND' (see 'ej bench list')",
@@ -352,6 +358,8 @@ void register_run(CLI::App& app)
       "--env", options->env,
       "NAME=VALUE for this run (repeatable); a secret-named one is redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
+  command->add_option("--revision", options->revision,
+                      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
   command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
   command->add_option("--gpus", options->gpus,
                       "GPUs to use, as CUDA_VISIBLE_DEVICES takes them (0,1); the run waits until no other "

@@ -2,6 +2,7 @@
 #include "support/ej_repo.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace ej::test;
 
@@ -72,4 +73,33 @@ TEST_CASE("a code state whose commit is gone is refused with the reason")
   const auto result = repo.ej({"checkout", "1", (scratch / "out").string()});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("not in this repository"));
+}
+
+TEST_CASE("ej rerun runs a dirty run again on its exact code, in a worktree it removes, and compares")
+{
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh", "echo \"time_ms: $(cat value.txt)\"\n");
+  write_text(repo.path() / "value.txt", "10\n");
+  git(repo.path(), {"add", "."});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  repo.ok({"bench", "add", "b", "--metric", "time_ms=kv:time_ms", "--unit", "time_ms=ms", "--repeat", "3", "--", "sh",
+           "bench.sh"});
+  write_text(repo.path() / "value.txt", "7\n"); // uncommitted: only the stored diff carries it
+  repo.ok({"run", "b", "--quiet"});
+  write_text(repo.path() / "value.txt", "99\n"); // the work tree moves on
+  const auto result = repo.ej({"rerun", "r1"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("run #1") && Catch::Contains("run #2"));
+  const auto shown = repo.ok({"show", "run", "2", "--json"});
+  CHECK_THAT(shown, Catch::Contains("rerun of run #1"));
+  CHECK_THAT(repo.ok({"show", "run", "2"}), Catch::Contains("median 7 ms")); // the stored diff's 7, not 99
+  const auto original = nlohmann::json::parse(repo.ok({"show", "run", "1", "--json"}));
+  const auto again = nlohmann::json::parse(shown);
+  CHECK(again["git"]["commit"] == original["git"]["commit"]);
+  CHECK(again["git"]["diff_blob"] == original["git"]["diff_blob"]); // the same code state, byte for byte
+  CHECK(read_text(repo.path() / "value.txt") == "99\n");
+  const auto leftovers = repo.ej_dir() / "rerun";
+  CHECK((!std::filesystem::exists(leftovers) || std::filesystem::is_empty(leftovers)));
+  CHECK(git(repo.path(), {"worktree", "list"}).find("rerun") == std::string::npos);
 }
