@@ -307,7 +307,8 @@ TEST_CASE("a live run of an ej installed as ej-1.2 is not taken for abandoned by
   const auto copy = bin.path() / "ej-1.2";
   std::filesystem::copy_file(EJ_BINARY, copy);
   std::filesystem::permissions(copy, std::filesystem::perms::owner_all);
-  repo.ok({"bench", "add", "long", "--repeat", "10", "--shell", "echo x >> count.txt; sleep 0.1"});
+  // About 5 s of repeats: long enough for two ej commands to look at it under a sanitizer.
+  repo.ok({"bench", "add", "long", "--repeat", "12", "--shell", "echo x >> count.txt; sleep 0.4"});
   const auto ej = start_command({copy.string(), "run", "long", "--quiet"}, {repo.path(), {}, {}});
   REQUIRE(wait_for_file(repo.path() / "count.txt", 20));
   repo.ok({"log"});
