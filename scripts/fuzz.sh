@@ -25,7 +25,7 @@ run_one() {
     echo "fuzz: $target FAILED; the input is in $artifacts/" >&2
     return 1
   fi
-  echo "fuzz: $target ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$scratch/$target.log" | grep -o '[0-9]*$') runs)"
+  echo "fuzz: $target ok ($(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$scratch/$target.log" | grep -o '[0-9]*$') runs)"
 }
 export -f run_one
 export build seconds artifacts scratch
