@@ -115,20 +115,24 @@ git_oid write_blob(git_repository* repo, std::string_view content)
   return oid;
 }
 
-// A tree builder over the subtree `name` of parent (empty when it has none).
-TreeBuilderPtr subtree_builder(git_repository* repo, git_tree* parent, const char* name)
+// A tree builder starting from the tree an entry names (empty when there is no entry).
+TreeBuilderPtr builder_from(git_repository* repo, const git_tree_entry* entry)
 {
   TreePtr subtree;
-  if (parent != nullptr) {
-    if (const auto* entry = git_tree_entry_byname(parent, name); entry != nullptr) {
-      git_tree* raw = nullptr;
-      check(git_tree_lookup(&raw, repo, git_tree_entry_id(entry)), "read a journal tree");
-      subtree.reset(raw);
-    }
+  if (entry != nullptr) {
+    git_tree* raw = nullptr;
+    check(git_tree_lookup(&raw, repo, git_tree_entry_id(entry)), "read a journal tree");
+    subtree.reset(raw);
   }
   git_treebuilder* raw = nullptr;
   check(git_treebuilder_new(&raw, repo, subtree.get()), "build a journal tree");
   return TreeBuilderPtr(raw);
+}
+
+// A tree builder over the subtree `name` of parent (empty when it has none).
+TreeBuilderPtr subtree_builder(git_repository* repo, git_tree* parent, const char* name)
+{
+  return builder_from(repo, parent != nullptr ? git_tree_entry_byname(parent, name) : nullptr);
 }
 
 git_oid write_tree(git_treebuilder* builder)
@@ -302,15 +306,7 @@ void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& 
   insert(events.get(), name + ".blobs", write_blob(repo, blob_list), GIT_FILEMODE_BLOB);
   auto blobs = subtree_builder(repo, parent_tree.get(), "blobs");
   for (const auto& [prefix, entries] : by_prefix) {
-    TreePtr blobs_tree;
-    if (const auto* entry = git_treebuilder_get(blobs.get(), prefix.c_str()); entry != nullptr) {
-      git_tree* raw = nullptr;
-      check(git_tree_lookup(&raw, repo, git_tree_entry_id(entry)), "read a journal tree");
-      blobs_tree.reset(raw);
-    }
-    git_treebuilder* raw = nullptr;
-    check(git_treebuilder_new(&raw, repo, blobs_tree.get()), "build a journal tree");
-    TreeBuilderPtr bucket(raw);
+    auto bucket = builder_from(repo, git_treebuilder_get(blobs.get(), prefix.c_str()));
     for (const auto& [hash, oid] : entries) {
       insert(bucket.get(), hash, oid, GIT_FILEMODE_BLOB);
     }
