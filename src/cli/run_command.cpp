@@ -266,9 +266,11 @@ void run_benchmark(const RunOptions& options)
     check_result_files_fetchable(plan);
   }
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
-  // gives its jobs their GPUs itself; the lock is this machine's, so it covers runs here only.
-  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string());
-  const bool locks_gpus = !slurm && !target.remote();
+  // gives its jobs their GPUs itself. The locks of an ssh host are kept here under its name: they
+  // keep apart the runs that this machine starts there (not those another machine's ej starts).
+  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string(),
+                                 target.remote() ? target.on().value("hostname", "") : std::string());
+  const bool locks_gpus = !slurm;
   std::unique_ptr<run::GpuLock> gpu_lock;
   if (locks_gpus) {
     gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);

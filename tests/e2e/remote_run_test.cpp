@@ -407,3 +407,28 @@ TEST_CASE("a full disk on the host while shipping the code is said as such, and 
   CHECK_THAT(result.err, Catch::Contains("--root DIR"));
   CHECK(json::parse(repo.ok({"runs", "--json"})).empty());
 }
+
+TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GPUs")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto started = repo.path() / ".git" / "started";
+  repo.ok(
+      {"bench", "add", "slow", "--repeat", "1", "--shell", "echo $$ > '" + started.string() + "'; sleep 3"});
+  repo.ok({"bench", "add", "quick", "--repeat", "1", "--", "true"});
+  auto env = ssh_env(*server);
+  env["EJ_GPU_LOCK_DIR"] = (repo.path() / ".git" / "gpu-locks").string();
+  const auto first = start_ej(repo, {"run", "slow", "--on", "box"}, env);
+  REQUIRE(wait_for_file(started, 30));
+  const auto busy = repo.ej({"run", "quick", "--on", "box", "--no-wait"}, env);
+  CHECK(busy.exit_code == 1);
+  CHECK_THAT(busy.err, Catch::Contains("all GPUs are busy: run #1 on "));
+  CHECK(wait_command(first.pid) == 0);
+  // Another host's GPUs are not this one's, and once the first run ended the host is free.
+  repo.ok({"run", "quick", "--on", "box", "--no-wait"}, env);
+  CHECK(json::parse(repo.ok({"runs", "--json"})).size() == 2);
+}
