@@ -42,8 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0; // ej stores UTF-8 text only
   }
   // Control characters are shown as pictures (tested elsewhere); here only markdown syntax.
-  for (const char c : input) {
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == '\r') {
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const auto c = static_cast<unsigned char>(input[i]);
+    const bool c1 = c == 0xc2 && i + 1 < input.size() && static_cast<unsigned char>(input[i + 1]) <= 0x9f;
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c1) {
       return 0;
     }
   }
