@@ -94,6 +94,7 @@ struct ShowOptions {
   bool diff = false;
   bool output = false;
   bool follow = false;
+  std::string export_json; // with run N: the file for hyperfine's JSON layout
 };
 
 void print_history(const core::AttemptHistory& history)
@@ -176,6 +177,10 @@ void run_show(const ShowOptions& options)
   if (options.what.size() == 2 && options.what[0] == "run") {
     if (options.follow) {
       follow_run(options.what[1]);
+      return;
+    }
+    if (!options.export_json.empty()) {
+      export_run_json(options.what[1], options.export_json);
       return;
     }
     show_run(options.what[1], options.output, options.json);
@@ -269,6 +274,9 @@ void register_read_commands(CLI::App& app)
   show->add_flag("--json", show_options->json, "Print JSON");
   show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
   show->add_flag("--output", show_options->output, "With run N: print the captured output");
+  show->add_option(
+      "--export-json", show_options->export_json,
+      "With run N: write it to FILE in hyperfine's --export-json layout (for hyperfine's scripts)");
   show->add_flag(
       "--follow", show_options->follow,
       "With run N: print a detached run's output as it comes, until it ends (exit 1 unless it finished)");
