@@ -8,6 +8,7 @@
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/param_range.h"
+#include "remote/result_fetch.h"
 #include "run/environment.h"
 #include "run/owner.h"
 #include "run/signals.h"
@@ -165,14 +166,13 @@ std::string interruption_reason(const Workspace& workspace, int run, const std::
   return reason;
 }
 
-// A metric's @FILE is read from this machine's file system: on a host it would not be found.
-void refuse_result_files_remotely(const RunPlan& plan)
+// A metric's @FILE on a host is brought back after each repeat: only from under the working
+// directory.
+void check_result_files_fetchable(const RunPlan& plan)
 {
   for (const auto& metric : plan.metrics) {
     if (!metric.file.empty()) {
-      throw UsageError("metric '{}' reads the file {}, and result files are not fetched back from other hosts "
-                       "yet: read the value from the benchmark's output there",
-                       metric.name, metric.file);
+      remote::check_fetchable(metric.name, metric.file);
     }
   }
 }
@@ -269,7 +269,7 @@ void run_benchmark(const RunOptions& options)
   RunTarget target(workspace, slurm ? std::string("local") : options.on.empty() ? plan.definition.host : options.on,
                    code_state);
   if (target.remote()) {
-    refuse_result_files_remotely(plan);
+    check_result_files_fetchable(plan);
   }
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
   // gives its jobs their GPUs itself; the lock is this machine's, so it covers runs here only.
