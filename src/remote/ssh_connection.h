@@ -1,6 +1,7 @@
 #pragma once
 
 #include "run/process.h"
+#include "util/error.h"
 
 #include <filesystem>
 #include <optional>
@@ -50,6 +51,12 @@ private:
   std::filesystem::path m_socket_dir;
   std::filesystem::path m_socket;
 };
+
+// What a command on the host said when it failed (stderr), read for a full disk: ENOSPC or EDQUOT
+// in words, or GNU tar's short write ("Wrote only 2560 of 10240 bytes"), which is how it says a
+// full disk when the last block does not fit. Returns the error that says so, or nullopt.
+std::optional<Error> disk_full_error(std::string_view doing, std::string_view destination,
+                                     std::string_view said);
 
 // EJ_SSH_COMMAND, or empty.
 std::string ssh_command_from_environment();

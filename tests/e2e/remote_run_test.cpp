@@ -372,3 +372,38 @@ TEST_CASE("the result files of remote repeats are brought back after each repeat
   const auto state = std::filesystem::path(std::getenv("HOME")) / ".cache" / "ej" / "runs";
   CHECK((!std::filesystem::exists(state) || std::filesystem::is_empty(state)));
 }
+
+TEST_CASE("a full disk on the host while shipping the code is said as such, and no run is left behind")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  // The host's root on a 1 MB file system (this test runs as root, as CI does).
+  const auto small = repo.path() / ".." / (repo.path().filename().string() + "-small-root");
+  std::filesystem::create_directories(small);
+  const auto mounted = run_command({"mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.string()});
+  if (mounted.exit_code != 0) {
+    WARN("skipped: cannot mount a small tmpfs here (" << mounted.err << ")");
+    return;
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { run_command({"umount", "-l", path.string()}); }
+  } unmount{small};
+  std::string big;
+  for (int i = 0; i < 200000; ++i) {
+    big += std::to_string(i * 7919) + "\n"; // ~1.3 MB that does not compress away in tar
+  }
+  write_text(repo.path() / "data.txt", big);
+  git(repo.path(), {"add", "data.txt"});
+  git(repo.path(), {"commit", "-q", "-m", "data"});
+  repo.ok({"host", "add", "box", "ssh:" + server->alias(), "--root", small.string()});
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  const auto result = repo.ej({"run", "t", "--on", "box"}, ssh_env(*server));
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("the disk there is full"));
+  CHECK_THAT(result.err, Catch::Contains("--root DIR"));
+  CHECK(json::parse(repo.ok({"runs", "--json"})).empty());
+}
