@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "core/param_range.h"
 #include "core/redact.h"
 #include "core/slug.h"
 #include "measure/direction.h"
@@ -60,7 +61,7 @@ std::vector<core::ParamAxis> parse_params(const std::vector<std::string>& option
   std::vector<core::ParamAxis> axes;
   for (const auto& option : options) {
     auto [name, list] = split_assignment(option, "--param");
-    core::ParamAxis axis{name, util::split(list, ',')};
+    core::ParamAxis axis{name, core::expand_param_values(list)};
     for (const auto& value : axis.values) {
       if (value.empty()) {
         throw UsageError("--param '{}' has an empty value; write AXIS=V1,V2,...", option);
@@ -432,7 +433,9 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_option("--shell", o.shell, "Run this string with /bin/sh -c instead of an argv command");
   command->add_option("--cwd", o.cwd, "Working directory, relative to the repository root");
   command->add_option("--env", o.env, "K=V set for the benchmark (repeatable; no secrets: see below)");
-  command->add_option("--param", o.params, "AXIS=V1,V2,... substituted for {AXIS} (repeatable)");
+  command->add_option("--param", o.params,
+                      "AXIS=V1,V2,... or a range AXIS=MIN..MAX[:STEP] (1024..4096:1024), substituted for "
+                      "{AXIS} (repeatable)");
   command->add_option("--warmup", o.warmup, "Unrecorded runs before measuring");
   command->add_option("--repeat", o.repeat, "Measured repeats (fixed count)");
   command->add_option("--min-repeats", o.min_repeats, "Adaptive: at least N repeats");

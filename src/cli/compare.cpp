@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/compare_export.h"
 #include "cli/output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -128,8 +129,21 @@ struct CompareOptions {
   std::string bench;
   std::string against;
   bool json = false;
+  std::string format;
   bool force = false;
 };
+
+CompareFormat output_format(const CompareOptions& options)
+{
+  if (options.format.empty()) {
+    return options.json ? CompareFormat::Json : CompareFormat::Text;
+  }
+  const auto format = parse_compare_format(options.format);
+  if (options.json && format != CompareFormat::Json) {
+    throw UsageError("--json and --format {} contradict each other; give one", options.format);
+  }
+  return format;
+}
 
 void run_compare(const CompareOptions& options)
 {
@@ -153,20 +167,18 @@ void run_compare(const CompareOptions& options)
   request.force = options.force;
   request.read_repeats = true;
   const auto report = evidence::compare_sets(reader, reference, candidate, request);
-  if (options.json) {
-    auto series = nlohmann::json::array();
-    for (const auto& s : report.series) {
-      series.push_back(comparison_json(s));
-    }
-    print_json({{"reference", reference.label},
-                {"candidate", candidate.label},
-                {"bench", candidate.bench},
-                {"series", series},
-                {"outcome", measure::to_string(evidence::summarize_outcomes(report.series))},
-                {"crossover", report.crossover},
-                {"environment_changes", report.env_changes},
-                {"warnings", report.warnings}});
+  switch (output_format(options)) {
+  case CompareFormat::Json:
+    print_json(comparison_report_json(reference.label, candidate.label, candidate.bench, report));
     return;
+  case CompareFormat::Markdown:
+    fmt::print("{}", comparison_markdown(reference.label, candidate.label, candidate.bench, report));
+    return;
+  case CompareFormat::Csv:
+    fmt::print("{}", comparison_csv(report));
+    return;
+  case CompareFormat::Text:
+    break;
   }
   fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label,
              candidate.bench);
@@ -273,7 +285,9 @@ void register_compare(CLI::App& app)
   compare->add_option("--against", options->against,
                       "With one side: 'then' (default: the baseline pinned when it ran) or 'current'");
   compare->add_flag("--force", options->force, "Compare even across benchmark revisions");
-  compare->add_flag("--json", options->json, "Print JSON");
+  compare->add_flag("--json", options->json, "Print JSON (the same as --format json)");
+  compare->add_option("--format", options->format,
+                      "markdown (a table to paste into a pull request), csv, json or text (the default)");
   compare->callback([options] { run_compare(*options); });
 
   auto judge_options = std::make_shared<JudgeOptions>();

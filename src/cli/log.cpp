@@ -95,6 +95,7 @@ struct ShowOptions {
   bool diff = false;
   bool output = false;
   bool follow = false;
+  std::string export_json; // with run N: the file for hyperfine's JSON layout
 };
 
 void print_history(const core::AttemptHistory& history)
@@ -180,6 +181,10 @@ void run_show(const ShowOptions& options)
     const auto& run = options.what.back();
     if (options.follow) {
       follow_run(run);
+      return;
+    }
+    if (!options.export_json.empty()) {
+      export_run_json(run, options.export_json);
       return;
     }
     show_run(run, options.output, options.json);
@@ -273,6 +278,9 @@ void register_read_commands(CLI::App& app)
   show->add_flag("--json", show_options->json, "Print JSON");
   show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
   show->add_flag("--output", show_options->output, "With run N: print the captured output");
+  show->add_option(
+      "--export-json", show_options->export_json,
+      "With run N: write it to FILE in hyperfine's --export-json layout (for hyperfine's scripts)");
   show->add_flag(
       "--follow", show_options->follow,
       "With run N: print a detached run's output as it comes, until it ends (exit 1 unless it finished)");

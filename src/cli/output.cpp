@@ -44,9 +44,23 @@ std::string paint_status(core::Status status)
   return std::string(name);
 }
 
+nlohmann::json with_schema(nlohmann::json json)
+{
+  if (json.is_object()) {
+    json["schema"] = k_json_schema;
+  } else if (json.is_array()) {
+    for (auto& element : json) {
+      if (element.is_object()) {
+        element["schema"] = k_json_schema;
+      }
+    }
+  }
+  return json;
+}
+
 void print_json(const nlohmann::json& json)
 {
-  const auto text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  const auto text = with_schema(json).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);
 }
@@ -90,7 +104,7 @@ nlohmann::json to_json(const core::AttemptHistory& history)
   auto json = to_json(history.attempt);
   auto& changes = json["status_history"] = nlohmann::json::array();
   for (const auto& change : history.status_changes) {
-    changes.push_back({{"time", util::format_utc(change.time_ms)},
+    changes.push_back({{"created", util::format_utc(change.time_ms)},
                        {"from", change.from},
                        {"to", change.to},
                        {"reason", change.reason},
@@ -98,7 +112,7 @@ nlohmann::json to_json(const core::AttemptHistory& history)
   }
   auto& notes = json["notes"] = nlohmann::json::array();
   for (const auto& note : history.notes) {
-    notes.push_back({{"time", util::format_utc(note.time_ms)}, {"text", note.text}});
+    notes.push_back({{"created", util::format_utc(note.time_ms)}, {"text", note.text}});
   }
   auto& links = json["links"] = nlohmann::json::array();
   for (const auto* list : {&history.links_out, &history.links_in}) {

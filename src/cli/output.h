@@ -16,7 +16,16 @@ enum class Colour { Bold, Dim, Red, Green, Yellow, Blue, Magenta, Cyan };
 std::string paint(std::string_view text, Colour colour);
 std::string paint_status(core::Status status);
 
-// Prints JSON to stdout, indented, with a final newline (invalid UTF-8 replaced, never an exception).
+// The version of every JSON output's layout (docs/json.md). Raised when a field changes meaning or
+// goes; new fields do not raise it.
+inline constexpr int k_json_schema = 1;
+
+// The JSON with its "schema" field: in the object, or in every object of a list (a list stays a
+// list, so that `jq '.[]'` keeps working).
+nlohmann::json with_schema(nlohmann::json json);
+
+// Prints JSON (with_schema) to stdout, indented, with a final newline (invalid UTF-8 replaced,
+// never an exception).
 void print_json(const nlohmann::json& json);
 
 // A number as JSON: null while it is provisional (the "name" field says @k3f9qx then).

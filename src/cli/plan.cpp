@@ -182,8 +182,10 @@ void run_plan_baseline(const BaselineOptions& options)
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& b : history) {
-      out.push_back(
-          {{"bench", b.bench}, {"run", b.run}, {"time", util::format_utc(b.time_ms)}, {"reason", b.reason}});
+      out.push_back({{"bench", b.bench},
+                     {"run", b.run},
+                     {"created", util::format_utc(b.time_ms)},
+                     {"reason", b.reason}});
     }
     print_json(out);
     return;

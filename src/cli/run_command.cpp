@@ -7,6 +7,7 @@
 #include "cli/run_target.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
+#include "core/param_range.h"
 #include "remote/host_registry.h"
 #include "remote/result_fetch.h"
 #include "run/environment.h"
@@ -40,6 +41,9 @@ struct RunOptions {
   std::string label;
   std::optional<int> revision; // --revision: an earlier revision of the benchmark (ej rerun)
   bool quiet = false;
+  bool show_output = false;
+  std::optional<int> warmup;
+  std::string prepare;
   std::string gpus;
   bool no_wait = false;
   bool detach = false;
@@ -133,7 +137,7 @@ std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<
     }
     // Only registered values: a run of another value would not be what the revision describes.
     auto& values = chosen[name];
-    for (const auto& value : util::split(option.substr(equals + 1), ',')) {
+    for (const auto& value : core::expand_param_values(option.substr(equals + 1))) {
       if (std::find(axis->values.begin(), axis->values.end(), value) == axis->values.end()) {
         throw UsageError(
             "'{}' is not a value of the axis {} ({}); add it with 'ej bench edit ... --param {}=...'", value,
@@ -200,6 +204,33 @@ void check_result_files_fetchable(const RunPlan& plan)
   }
 }
 
+// On a terminal, hyperfine's convention: a progress line, the benchmark's output hidden unless
+// --show-output (which shows it instead of the line). Elsewhere (a pipe, a file, --detach's log)
+// the output passes through unless --quiet, and there is no progress line.
+void choose_output(const RunOptions& options, RunPlan& plan)
+{
+  const bool terminal = util::is_terminal(STDERR_FILENO);
+  plan.progress = terminal && !options.quiet && !options.show_output;
+  plan.echo = options.show_output || (!terminal && !options.quiet);
+  plan.echo_build = !options.quiet;
+}
+
+// What this run was asked beyond the benchmark's revision, kept with its outputs.
+nlohmann::json run_options_json(const RunOptions& options)
+{
+  auto out = nlohmann::json::object();
+  if (options.warmup) {
+    out["warmup"] = *options.warmup;
+  }
+  if (options.repeat) {
+    out["repeat"] = *options.repeat;
+  }
+  if (!options.prepare.empty()) {
+    out["prepare"] = options.prepare;
+  }
+  return out;
+}
+
 void run_benchmark(const RunOptions& options)
 {
   const auto workspace = locate_workspace();
@@ -230,6 +261,12 @@ void run_benchmark(const RunOptions& options)
   if (options.repeat && *options.repeat < 1) {
     throw UsageError("--repeat must be at least 1");
   }
+  if (options.warmup && *options.warmup < 0) {
+    throw UsageError("--warmup must be 0 or more");
+  }
+  if (options.show_output && options.quiet) {
+    throw UsageError("--show-output and --quiet contradict each other; give one");
+  }
   RunPlan plan;
   std::vector<std::string> damage;
   plan.definition = core::bench_definition_from_json(bench->definition, damage);
@@ -246,8 +283,9 @@ void run_benchmark(const RunOptions& options)
   journal.redactor().add_variables(plan.extra_env); // --env HF_TOKEN=... never reaches the journal
   journal.redactor().add_variables(plan.definition.env);
   plan.repeat_override = options.repeat;
-  plan.echo = !options.quiet;
-  plan.progress = util::is_terminal(STDERR_FILENO);
+  plan.warmup_override = options.warmup;
+  plan.prepare = options.prepare;
+  choose_output(options, plan);
   const auto label = checked_text(options.label, "label");
   auto slurm = slurm_target(options);
   const auto gpus = chosen_gpus(options.gpus, plan);
@@ -336,6 +374,9 @@ void run_benchmark(const RunOptions& options)
       return;
     }
     auto outputs = outcome.outputs;
+    if (const auto asked = run_options_json(options); !asked.empty()) {
+      outputs["options"] = asked;
+    }
     if (!outcome.last_stdout.empty() || !outcome.last_stderr.empty()) {
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
       outputs["stderr_blob"] = writer.put_blob(outcome.last_stderr);
@@ -385,7 +426,8 @@ void register_run(CLI::App& app)
   auto* command = app.add_subcommand("run", "Run a registered benchmark, repeatedly, and record everything");
   command->add_option("bench", options->bench, "Benchmark name")->required();
   command->add_option("--attempt", options->attempt, "The attempt these results belong to");
-  command->add_option("--param", options->params, "AXIS=V1,V2,...: run only these values (repeatable)");
+  command->add_option("--param", options->params,
+                      "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
   command->add_option("--repeat", options->repeat,
                       "Repeats per combination (overrides the benchmark's policy)");
   command->add_option(
@@ -394,7 +436,17 @@ void register_run(CLI::App& app)
   command->add_option("--label", options->label, "A note that names this run");
   command->add_option("--revision", options->revision,
                       "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
-  command->add_flag("--quiet", options->quiet, "Do not show the benchmark's output live");
+  command->add_option("--warmup", options->warmup,
+                      "Unmeasured runs before the repeats of each combination (overrides the benchmark's)");
+  command->add_option("--prepare", options->prepare,
+                      "A shell command run before each repeat and warmup, not timed (hyperfine's --prepare), "
+                      "e.g. 'sync; echo 3 > /proc/sys/vm/drop_caches'");
+  command->add_flag(
+      "--show-output", options->show_output,
+      "Show the benchmark's output live on a terminal (hidden there by default, behind the progress "
+      "line); it is always kept in the run's capture");
+  command->add_flag("--quiet", options->quiet,
+                    "No progress line and no benchmark output live (a pipe gets the output by default)");
   command->add_option("--gpus", options->gpus,
                       "GPUs to use, as CUDA_VISIBLE_DEVICES takes them (0,1); the run waits until no other "
                       "ej run of this machine uses them");

@@ -1,5 +1,7 @@
 #include "cli/run_loop.h"
 
+#include "cli/run_prepare.h"
+#include "cli/run_progress.h"
 #include "core/numbering.h"
 #include "core/run_records.h"
 #include "measure/extract.h"
@@ -29,11 +31,16 @@ constexpr std::int64_t k_flush_interval_ns = 1'000'000'000;
 
 bool reads_stream_whole(const std::vector<measure::MetricSpec>& metrics, bool from_stderr);
 
-run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& values)
+// The benchmark's command for one combination, or `shell` instead of it (--prepare) with the same
+// directory, environment and launcher.
+run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& values,
+                             const std::optional<std::string>& shell = std::nullopt)
 {
   const auto& d = plan.definition;
   run::ProcessSpec spec;
-  if (!d.shell.empty()) {
+  if (shell) {
+    spec.shell = core::substitute(*shell, values);
+  } else if (!d.shell.empty()) {
     spec.shell = core::substitute(d.shell, values);
   } else {
     for (const auto& arg : d.argv) {
@@ -70,6 +77,13 @@ std::string last_lines(const std::string& text, std::size_t count)
   std::vector<std::string> tail(all.end() - static_cast<std::ptrdiff_t>(std::min(count, all.size())),
                                 all.end());
   return util::join(tail, "\n");
+}
+
+// "exited with 3: <the last lines of its stderr>", secrets hidden.
+std::string failure_text(store::Journal& journal, const run::ProcessResult& result)
+{
+  const auto err_tail = last_lines(journal.redactor().redact(result.err.text()), 3); // whole, then cut
+  return run::describe(result) + (err_tail.empty() ? "" : ": " + err_tail);
 }
 
 std::string status_for(run::Ending ending)
@@ -116,8 +130,8 @@ struct PendingRepeat {
 // time ends when ej reaps it, and ej busy writing would reap it late.
 class RepeatWriter {
 public:
-  RepeatWriter(store::Journal& journal, int run, std::string run_id)
-    : m_journal(journal), m_run(run), m_run_id(std::move(run_id))
+  RepeatWriter(store::Journal& journal, int run, std::string run_id, RunProgress& progress)
+      : m_journal(journal), m_run(run), m_run_id(std::move(run_id)), m_progress(progress)
   {
   }
 
@@ -174,10 +188,10 @@ private:
       m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
       if (!m_warned) {
         m_warned = true;
-        fmt::print(stderr,
-                   "ej: the repeats cannot be written to the journal yet ({}); ej keeps them and tries "
-                   "again a second after each refusal\n",
-                   error.what());
+        m_progress.say(
+            fmt::format("ej: the repeats cannot be written to the journal yet ({}); ej keeps them and "
+                        "tries again a second after each refusal",
+                        error.what()));
       }
     }
   }
@@ -185,6 +199,7 @@ private:
   store::Journal& m_journal;
   int m_run;
   std::string m_run_id;
+  RunProgress& m_progress;
   static constexpr std::size_t k_max_pending = 100'000;
   std::vector<PendingRepeat> m_pending;
   std::size_t m_written = 0;
@@ -267,19 +282,19 @@ std::vector<std::string> result_file_names(const std::vector<measure::MetricSpec
 // Extracts every metric from one repeat into its record. Throws the first metric's failure.
 void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
                      measure::LiveExtraction& live, PendingRepeat& record, std::vector<double>& primary,
-                     std::vector<std::string>& said)
+                     std::vector<std::string>& said, RunProgress& progress)
 {
   const auto out = result.out.text();
   const auto err = result.err.text();
   const measure::ExtractInput input{
       whole_stream(result.out, out, "stdout"), whole_stream(result.err, err, "stderr"),
-      [&files, &said](const measure::MetricSpec& metric) {
+      [&files, &said, &progress](const measure::MetricSpec& metric) {
         auto file = files.open(metric);
         // Which file a glob chose, said once per choice.
         const auto& choice = files.last_choice();
         if (!choice.empty() && std::find(said.begin(), said.end(), choice) == said.end()) {
           said.push_back(choice);
-          fmt::print(stderr, "ej: metric '{}' reads {}\n", metric.name, choice);
+          progress.say(fmt::format("ej: metric '{}' reads {}", metric.name, choice));
         }
         return file;
       },
@@ -299,19 +314,15 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
   }
 }
 
-void print_progress(const RunPlan& plan, const core::ParamValues& values, int done, int planned,
-                    const std::vector<double>& primary, std::int64_t started_ns)
+// The unit of the primary metric, for the progress line's median.
+std::string primary_unit(const RunPlan& plan)
 {
-  const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
-  std::string median = "-";
-  if (!primary.empty()) {
-    median = fmt::format("{:.4g}", measure::summarize(primary).median);
+  for (const auto& metric : plan.metrics) {
+    if (metric.name == plan.definition.primary) {
+      return measure::effective_unit(metric);
+    }
   }
-  const double eta = done > 0 ? elapsed / done * (planned - done) : 0;
-  const auto label = core::describe(values);
-  std::fprintf(stderr, "ej: %s%srepeat %d/%d  median %s: %s  elapsed %.1fs  eta %.1fs\n", label.c_str(),
-               label.empty() ? "" : "  ", done, planned, plan.definition.primary.c_str(), median.c_str(),
-               elapsed, eta);
+  return "s"; // wall_s
 }
 
 } // namespace
@@ -320,8 +331,13 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
 {
   RunOutcome outcome;
   outcome.status = "finished";
-  RepeatWriter writer(journal, plan.run_number, plan.run_id);
   const auto& policy = plan.definition.policy;
+  const int warmups = plan.warmup_override.value_or(policy.warmup);
+  const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
+  const int combinations = static_cast<int>(plan.combinations.size());
+  RunProgress progress(plan.progress, plan.definition.primary.empty() ? "wall_s" : plan.definition.primary,
+                       primary_unit(plan), combinations, combinations * (warmups + planned));
+  RepeatWriter writer(journal, plan.run_number, plan.run_id, progress);
   const auto started_ns = util::monotonic_ns();
   run::ProcessResult last;
   int index = 0;
@@ -334,7 +350,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   measure::LiveExtraction live(plan.metrics);
   const auto prepare_files = [&](const std::filesystem::path& cwd) {
     for (const auto& line : files.before_repeat(plan.host->local_path(cwd))) {
-      fmt::print(stderr, "ej: {}\n", line);
+      progress.say("ej: " + line);
     }
   };
 
@@ -343,31 +359,48 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     outcome.reason = std::move(reason);
   };
 
+  int combination = 0;
   for (const auto& values : plan.combinations) {
     auto spec = process_for(plan, values);
-    spec.on_output = [&live](run::Stream stream, std::string_view data) {
+    spec.on_output = [&live, &progress](run::Stream stream, std::string_view data) {
       live.feed(stream == run::Stream::Err, data);
+      progress.output(data);
     };
     run::Launcher launcher(plan.host->prepare(spec));
+    PrepareStep prepare(plan.prepare.empty() ? std::nullopt
+                                             : std::optional(process_for(plan, values, plan.prepare)),
+                        *plan.host);
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
-    const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
+    progress.combination(++combination, core::describe(values), planned);
     std::vector<double> primary;
-    for (int warm = 0; warm < policy.warmup && outcome.status == "finished"; ++warm) {
+    for (int warm = 0; warm < warmups && outcome.status == "finished"; ++warm) {
       prepare_files(spec.cwd);
+      if (const auto failed = prepare.run()) {
+        stop(status_for(failed->ending),
+             fmt::format("--prepare before warmup {}{} {}", warm + 1, where, failure_text(journal, *failed)));
+        break;
+      }
       live.stop(); // a warmup's output is not read
+      progress.repeat_started(warm + 1, true);
       last = launcher.run();
       plan.host->settle(last);
+      progress.repeat_ended(std::nullopt);
       writer.add(repeat_record(index++, params, true, last));
       if (!last.succeeded()) {
-        const auto err_tail = last_lines(journal.redactor().redact(last.err.text()), 3); // whole, then cut
-        stop(status_for(last.ending), fmt::format("warmup {}{} {}{}", warm + 1, where, run::describe(last),
-                                                  err_tail.empty() ? "" : ": " + err_tail));
+        stop(status_for(last.ending),
+             fmt::format("warmup {}{} {}", warm + 1, where, failure_text(journal, last)));
       }
     }
     for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
       prepare_files(spec.cwd); // never read a previous repeat's results, never lose the user's
+      if (const auto failed = prepare.run()) {
+        stop(status_for(failed->ending), fmt::format("--prepare before repeat {}{} {}", repeat + 1, where,
+                                                     failure_text(journal, *failed)));
+        break;
+      }
       live.start_repeat();
+      progress.repeat_started(repeat + 1, false);
       last = launcher.run();
       plan.host->settle(last);
       live.end_repeat();
@@ -380,14 +413,13 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       ++outcome.repeats;
       if (!last.succeeded()) {
         writer.add(std::move(record));
-        const auto err_tail = last_lines(journal.redactor().redact(last.err.text()), 3); // whole, then cut
-        stop(status_for(last.ending), fmt::format("repeat {}{} {}{}", repeat + 1, where, run::describe(last),
-                                                  err_tail.empty() ? "" : ": " + err_tail));
+        stop(status_for(last.ending),
+             fmt::format("repeat {}{} {}", repeat + 1, where, failure_text(journal, last)));
         break;
       }
       record.samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
       try {
-        extract_samples(plan, last, files, live, record, primary, said);
+        extract_samples(plan, last, files, live, record, primary, said, progress);
       } catch (const std::exception& error) {
         writer.add(std::move(record));
         stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
@@ -397,9 +429,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         primary.push_back(last.wall_s);
       }
       writer.add(std::move(record));
-      if (plan.progress) {
-        print_progress(plan, values, repeat + 1, planned, primary, started_ns);
-      }
+      progress.repeat_ended(plan.progress && !primary.empty() ? std::optional(measure::median(primary))
+                                                              : std::nullopt);
       if (policy.adaptive && !plan.repeat_override) {
         const int done = repeat + 1;
         const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;

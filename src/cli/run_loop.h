@@ -23,8 +23,11 @@ struct RunPlan {
   std::filesystem::path work_tree; // on the host
   run::Host* host = nullptr;       // where the repeats run
   std::optional<int> repeat_override;
-  bool echo = true;
-  bool progress = false;
+  std::optional<int> warmup_override; // ej run --warmup
+  std::string prepare;                // ej run --prepare: a shell command before each repeat, untimed
+  bool echo = true;                   // the benchmark's output live on ej's stdout/stderr
+  bool echo_build = true;             // the build step's
+  bool progress = false;              // the progress line on stderr (a terminal)
   // Put before each repeat's command: "srun --jobid=J ... --" runs it as a step of a Slurm job.
   std::vector<std::string> launch_prefix;
 };

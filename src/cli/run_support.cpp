@@ -2,6 +2,8 @@
 
 #include "cli/output.h"
 #include "core/numbering.h"
+#include "evidence/reader.h"
+#include "evidence/run_summary.h"
 #include "measure/statistics.h"
 #include "run/owner.h"
 #include "store/run_queries.h"
@@ -114,24 +116,9 @@ void print_run_summary(store::Journal& journal, int number)
   }
   fmt::print("run {} {} {}: {} repeat(s){}\n", core::number_label(run->number), run->bench, run->status,
              measured, run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
-  for (const auto& s : run_series(store::run_samples(journal.db(), number))) {
-    auto name = s.metric;
-    if (!s.params.empty()) {
-      name += " [" + s.params + "]";
-    }
-    if (!s.key.empty()) {
-      name += " " + s.key;
-    }
-    if (s.values.empty()) {
-      fmt::print("  {:<40} no samples{}\n", name,
-                 s.skipped > 0 ? fmt::format(" ({} skipped)", s.skipped) : "");
-      continue;
-    }
-    const auto summary = measure::summarize(s.values);
-    fmt::print("  {:<40} n={:<4} median {:.6g} {}  (min {:.6g}, max {:.6g}{})\n", name, summary.n,
-               summary.median, s.unit, summary.min, summary.max,
-               summary.cv ? fmt::format(", cv {:.2f}%", *summary.cv * 100.0) : "");
-  }
+  evidence::Reader reader(journal);
+  fmt::print("{}", evidence::run_summary_text(run_series(store::run_samples(journal.db(), number)),
+                                              reader.rules(run->bench, run->revision)));
 }
 
 } // namespace ej::cli

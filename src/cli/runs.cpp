@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/live_runs.h"
 #include "cli/output.h"
+#include "cli/run_exports.h"
 #include "cli/run_support.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -14,10 +15,13 @@
 #include "store/events.h"
 #include "store/run_queries.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strings.h"
 #include "util/time.h"
 
 #include <fmt/format.h>
+
+#include <filesystem>
 
 // Reading runs: ej runs, ej show run N.
 namespace ej::cli {
@@ -108,12 +112,24 @@ struct RunsOptions {
   std::string attempt;
   int limit = 0;
   bool json = false;
+  std::string format;
   bool running = false;
   bool queue = false;
 };
 
-void run_runs(const RunsOptions& options)
+void run_runs(RunsOptions options)
 {
+  if (options.format == "json") {
+    options.json = true;
+  } else if (!options.format.empty() && options.format != "csv" && options.format != "text") {
+    throw UsageError("--format takes csv, json or text, not '{}'", options.format);
+  }
+  if (!options.format.empty() && options.format != "json" && options.json) {
+    throw UsageError("--json and --format {} contradict each other; give one", options.format);
+  }
+  if (options.format == "csv" && (options.running || options.queue)) {
+    throw UsageError("--format csv lists finished runs; --running and --queue print text or --json");
+  }
   if (options.running) {
     list_running_runs(options.json);
     return;
@@ -131,6 +147,10 @@ void run_runs(const RunsOptions& options)
   }
   const auto runs = store::list_runs(journal.db(), filter);
   evidence::Reader reader(journal);
+  if (options.format == "csv") {
+    fmt::print("{}", runs_csv(reader, runs));
+    return;
+  }
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& run : runs) {
@@ -159,6 +179,23 @@ void run_runs(const RunsOptions& options)
 }
 
 } // namespace
+
+void export_run_json(const std::string& id, const std::filesystem::path& file)
+{
+  const auto target = std::filesystem::absolute(file); // before anything could change directory
+  const int number = parse_run_number(id);
+  auto journal = open_journal(locate_workspace());
+  const auto run = store::find_run(journal.db(), number);
+  if (!run) {
+    throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
+  }
+  evidence::Reader reader(journal);
+  const auto text =
+      hyperfine_json(reader, *run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  util::write_file_atomic(target, text);
+  fmt::print(stderr, "ej: wrote run {} to {} in hyperfine's JSON layout\n", core::number_label(number),
+             file.string());
+}
 
 void show_run(const std::string& id, bool output, bool json)
 {
@@ -224,6 +261,14 @@ void show_run(const std::string& id, bool output, bool json)
   if (const auto build = run->outputs.find("build"); build != run->outputs.end() && build->is_object()) {
     fmt::print("  build:     {} ({})\n", build->value("state", ""), build->value("command", ""));
   }
+  if (const auto asked = run->outputs.find("options"); asked != run->outputs.end() && asked->is_object()) {
+    if (asked->contains("prepare")) {
+      fmt::print("  prepare:   {}\n", asked->value("prepare", ""));
+    }
+    if (asked->contains("warmup")) {
+      fmt::print("  warmup:    {} (ej run --warmup)\n", asked->value("warmup", 0));
+    }
+  }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
   if (output) {
     const auto cut_note = [&](const char* key) {
@@ -249,6 +294,8 @@ void register_runs(CLI::App& app)
   runs->add_option("--attempt", options->attempt, "Only runs of this attempt");
   runs->add_option("-n", options->limit, "At most N runs")->check(CLI::NonNegativeNumber);
   runs->add_flag("--json", options->json, "Print JSON (with samples and summaries)");
+  runs->add_option("--format", options->format,
+                   "csv (one row per run and series, with mean, stddev, median, min, max), json or text");
   auto* running = runs->add_flag("--running", options->running,
                                  "Only the runs an ej is running now (or that wait for GPUs)");
   runs->add_flag("--queue", options->queue,

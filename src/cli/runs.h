@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 
 namespace ej::evidence {
@@ -17,5 +18,7 @@ namespace ej::cli {
 nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples);
 // `ej show run N [--output] [--json]`.
 void show_run(const std::string& id, bool output, bool json);
+// `ej show run N --export-json FILE`: the run in hyperfine's JSON layout.
+void export_run_json(const std::string& id, const std::filesystem::path& file);
 
 } // namespace ej::cli

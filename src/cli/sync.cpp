@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/journal_sync.h"
@@ -71,15 +72,14 @@ void run_sync(const SyncCommandOptions& options)
       numbered.push_back(
           {{"kind", n.kind}, {"from", core::number_label(n.from)}, {"to", core::number_label(n.to)}});
     }
-    fmt::print("{}\n", nlohmann::json{{"remote", remote},
-                                      {"dry_run", options.dry_run},
-                                      {"sent", report.sent},
-                                      {"received", report.received},
-                                      {"replicas", report.replicas},
-                                      {"unclaimed", report.unclaimed},
-                                      {"missing_blobs", report.missing_blobs},
-                                      {"numbered", numbered}}
-                           .dump(2));
+    print_json(nlohmann::json{{"remote", remote},
+                              {"dry_run", options.dry_run},
+                              {"sent", report.sent},
+                              {"received", report.received},
+                              {"replicas", report.replicas},
+                              {"unclaimed", report.unclaimed},
+                              {"missing_blobs", report.missing_blobs},
+                              {"numbered", numbered}});
     return;
   }
   if (options.dry_run) {

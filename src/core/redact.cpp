@@ -289,7 +289,8 @@ std::optional<std::string> secret_argument(const std::vector<std::string>& argv)
     }
     const auto equals = arg.find('=');
     const auto flag = std::string_view(arg).substr(0, equals);
-    if (!secret_flag(flag.substr(flag.find_first_not_of('-')))) {
+    const auto name = flag.find_first_not_of('-');
+    if (name == std::string_view::npos || !secret_flag(flag.substr(name))) { // "--" ends options: no flag
       continue;
     }
     std::string_view value;

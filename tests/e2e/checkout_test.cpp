@@ -93,7 +93,7 @@ TEST_CASE("ej rerun runs a dirty run again on its exact code, in a worktree it r
   CHECK_THAT(result.out, Catch::Contains("run #1") && Catch::Contains("run #2"));
   const auto shown = repo.ok({"show", "run", "2", "--json"});
   CHECK_THAT(shown, Catch::Contains("rerun of run #1"));
-  CHECK_THAT(repo.ok({"show", "run", "2"}), Catch::Contains("median 7 ms")); // the stored diff's 7, not 99
+  CHECK_THAT(repo.ok({"show", "run", "2"}), Catch::Contains("median:      7.000 ms")); // the stored diff's 7, not 99
   const auto original = nlohmann::json::parse(repo.ok({"show", "run", "1", "--json"}));
   const auto again = nlohmann::json::parse(shown);
   CHECK(again["git"]["commit"] == original["git"]["commit"]);

@@ -98,5 +98,7 @@ TEST_CASE("secret arguments are found by flag, by token shape and by URL credent
   CHECK_FALSE(secret_argument({"./bench", "--token", "\"$HF_TOKEN\""}).has_value());
   CHECK_FALSE(secret_argument({"./bench", "--token-file", "tok.txt"}).has_value());
   CHECK_FALSE(secret_argument({"./bench", "--key", "size", "--max-tokens", "128"}).has_value());
+  // "--" alone (set -- 10 14, a shell benchmark's words) is no flag: it was an out-of-range substr.
+  CHECK_FALSE(secret_argument({"set", "--", "10", "14"}).has_value());
   CHECK_FALSE(secret_argument({"./bench", "--size", "4096", "--password"}).has_value());
 }

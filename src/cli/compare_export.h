@@ -1,0 +1,27 @@
+#pragma once
+
+#include "evidence/compare_sets.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+// `ej compare --format markdown|csv|json`: the comparison to paste into a pull request, to read
+// with a spreadsheet, or as `--json` gives it.
+namespace ej::cli {
+
+enum class CompareFormat { Text, Markdown, Csv, Json };
+
+// "markdown", "csv", "json" (also "md", "text"); throws ej::UsageError on anything else.
+CompareFormat parse_compare_format(const std::string& text);
+
+nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,
+                                      const std::string& bench, const evidence::ComparisonReport& report);
+// A GitHub table, one row per series, under a line naming both sides; warnings and environment
+// changes as a list after it.
+std::string comparison_markdown(const std::string& reference, const std::string& candidate,
+                                const std::string& bench, const evidence::ComparisonReport& report);
+// One row per series; the columns are fields of the JSON's "series" (docs/json.md).
+std::string comparison_csv(const evidence::ComparisonReport& report);
+
+} // namespace ej::cli

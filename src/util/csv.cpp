@@ -1,0 +1,29 @@
+#include "util/csv.h"
+
+namespace ej::util {
+
+std::string csv_field(std::string_view text)
+{
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    return std::string(text);
+  }
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  return out + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& fields)
+{
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    out += (i == 0 ? "" : ",") + csv_field(fields[i]);
+  }
+  return out + "\n";
+}
+
+} // namespace ej::util
