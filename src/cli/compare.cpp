@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -133,7 +134,7 @@ struct CompareOptions {
 
 void run_compare(const CompareOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   evidence::Reader reader(journal);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;

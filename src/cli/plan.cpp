@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -55,7 +56,7 @@ struct ListOptions {
 
 void run_plan_list(const ListOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto plans = store::list_plans(journal.db());
   if (options.json) {
     auto out = nlohmann::json::array();
@@ -81,7 +82,7 @@ struct ShowOptions {
 
 void run_plan_show(const ShowOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto plan = store::find_plan(journal.db(), options.slug);
   if (!plan) {
     throw Error("no plan named '{}'; see 'ej plan list'", options.slug);

@@ -1,4 +1,5 @@
 #include "cli/runs.h"
+#include "cli/reading.h"
 
 #include "cli/commands.h"
 #include "cli/live_runs.h"
@@ -121,7 +122,7 @@ void run_runs(const RunsOptions& options)
     list_gpu_queue(options.json);
     return;
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   store::RunFilter filter;
   filter.bench = options.bench;
   filter.limit = options.limit;
@@ -167,7 +168,7 @@ void show_run(const std::string& id, bool output, bool json)
   } catch (const UsageError&) {
     throw UsageError("'{}' is not a run number; see 'ej runs'", id);
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   evidence::Reader reader(journal);
   if (!run) {
