@@ -130,11 +130,12 @@ std::vector<std::string> SshConnection::argv(const std::string& remote_command) 
 }
 
 run::ProcessResult SshConnection::run(const std::string& remote_command, std::string_view doing,
-                                      std::string_view input, double timeout_s) const
+                                      std::string_view input, double timeout_s, bool keep_whole) const
 {
   run::ProcessSpec spec;
   spec.argv = argv(remote_command);
   spec.timeout_s = timeout_s;
+  spec.keep_whole_out = keep_whole;
   const auto stdin_file = input_file(input);
   spec.stdin_fd = stdin_file.get();
   auto result = run::run_process(spec);

@@ -32,8 +32,9 @@ public:
 
   // Runs remote_command with `input` on its stdin; returns what it did. A failure of ssh itself
   // (the connection, exit 255 without the command's own status) throws ej::Error naming `doing`.
+  // keep_whole: stdout is kept whole (Capture::whole) however large.
   run::ProcessResult run(const std::string& remote_command, std::string_view doing,
-                         std::string_view input = {}, double timeout_s = 120) const;
+                         std::string_view input = {}, double timeout_s = 120, bool keep_whole = false) const;
   // The same, and throws unless the command succeeded: what the remote side said is in the message.
   std::string check(const std::string& remote_command, std::string_view doing, std::string_view input = {},
                     double timeout_s = 120) const;

@@ -334,3 +334,41 @@ TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no proces
   auto run = show_run(repo, 1);
   CHECK(run["status"] == "timeout");
 }
+
+TEST_CASE("the result files of remote repeats are brought back after each repeat and read here")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  // Each repeat writes its own value into a plain file and a newer match of a glob; a file
+  // from before the run is moved aside on the host, never read nor lost.
+  write_text(
+      repo.path() / "bench.sh",
+      "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count\n"
+      "test -e out.json && echo stale >&2\n"
+      "mkdir -p results; printf '{\"v\": %s}' $((n*10)) > out.json\n"
+      "printf 'old' > results/r-0.txt; sleep 0.05; printf 'tps=%s\\n' $((n*100)) > results/r-$n.txt\n");
+  write_text(repo.path() / "out.json", "{\"v\": -1}");
+  git(repo.path(), {"add", "bench.sh", "out.json"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "b", "--repeat", "3", "--metric", "v=json:/v@out.json", "--metric",
+           "tps=kv:tps@\"results/r-*.txt\"", "--", "sh", "bench.sh"});
+  const auto result = repo.ej({"run", "b", "--on", "box"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("'out.json' was there before the run: moved aside to "
+                                         "'out.json.before-run-1' (kept)"));
+  CHECK_THAT(result.err, !Catch::Contains("stale")); // the previous repeat's file is removed first
+  auto run = show_run(repo, 1, true);
+  CHECK(samples_of(run, "v") == std::vector<double>{10, 20, 30});
+  CHECK(samples_of(run, "tps") == std::vector<double>{100, 200, 300});
+  const std::string work_dir = run["on"]["work_dir"];
+  CHECK(read_text(std::filesystem::path(work_dir) / "out.json.before-run-1") == "{\"v\": -1}");
+  // The run's state on the host (what was moved aside, the marker) is gone: the host's home is
+  // this user's, and no other test keeps result files there.
+  const auto state = std::filesystem::path(std::getenv("HOME")) / ".cache" / "ej" / "runs";
+  CHECK((!std::filesystem::exists(state) || std::filesystem::is_empty(state)));
+}
