@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/param_range.h"
@@ -363,7 +364,7 @@ void print_definition(const core::BenchRevision& bench)
 
 void run_bench_list(bool json)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto benches = store::list_benchmarks(journal.db());
   if (json) {
     auto out = nlohmann::json::array();
@@ -390,7 +391,7 @@ void run_bench_list(bool json)
 
 void run_bench_show(const std::string& name, bool json)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto revisions = store::bench_revisions(journal.db(), name);
   if (revisions.empty()) {
     throw Error("no benchmark named '{}'; see 'ej bench list'", name);

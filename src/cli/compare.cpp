@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 #include "cli/compare_export.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -147,7 +148,7 @@ CompareFormat output_format(const CompareOptions& options)
 
 void run_compare(const CompareOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   evidence::Reader reader(journal);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;

@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "run/env_diff.h"
@@ -59,7 +60,7 @@ void print_section(const std::string& prefix, const nlohmann::json& value)
 
 void run_env_show(const std::string& id, bool json)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto snapshot = run_environment(journal, id);
   if (json) {
     print_json(snapshot);
@@ -71,7 +72,7 @@ void run_env_show(const std::string& id, bool json)
 
 void run_env_diff(const std::string& a, const std::string& b, bool json)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto changes = run::diff_environments(run_environment(journal, a)["fingerprint"],
                                               run_environment(journal, b)["fingerprint"]);
   if (json) {
@@ -121,7 +122,7 @@ void run_probe_add(const ProbeOptions& options)
 
 void run_probe_list(bool json)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto probes = store::list_probes(journal.db());
   if (json) {
     auto out = nlohmann::json::array();

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/live_runs.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -83,7 +84,7 @@ void run_log(const LogOptions& options)
     }
     filter.since_ms = *since;
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto attempts = store::list_attempts(journal.db(), filter);
   print_attempts(journal, attempts, options.json,
                  "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
@@ -194,7 +195,7 @@ void run_show(const ShowOptions& options)
     throw UsageError("use 'ej show ID' for an attempt or 'ej show run N' for a run");
   }
   const int number = parse_attempt_number(options.what[0]);
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {
     throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
@@ -246,7 +247,7 @@ struct SearchOptions {
 
 void run_search(const SearchOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto numbers = store::search_attempts(journal.db(), options.text, options.limit);
   std::vector<core::Attempt> attempts;
   for (const int number : numbers) {

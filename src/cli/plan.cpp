@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -61,7 +62,7 @@ struct ListOptions {
 
 void run_plan_list(const ListOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto plans = store::list_plans(journal.db());
   if (options.json) {
     auto out = nlohmann::json::array();
@@ -87,7 +88,7 @@ struct ShowOptions {
 
 void run_plan_show(const ShowOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto plan = store::find_plan(journal.db(), options.slug);
   if (!plan) {
     throw Error("no plan named '{}'; see 'ej plan list'", options.slug);

@@ -1,5 +1,6 @@
 #include "cli/runs.h"
 #include "cli/arguments.h"
+#include "cli/reading.h"
 
 #include "cli/commands.h"
 #include "cli/live_runs.h"
@@ -138,7 +139,7 @@ void run_runs(RunsOptions options)
     list_gpu_queue(options.json);
     return;
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   store::RunFilter filter;
   filter.bench = options.bench;
   filter.limit = options.limit;
@@ -184,7 +185,7 @@ void export_run_json(const std::string& id, const std::filesystem::path& file)
 {
   const auto target = std::filesystem::absolute(file); // before anything could change directory
   const int number = parse_run_number(id);
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   if (!run) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
@@ -200,7 +201,7 @@ void export_run_json(const std::string& id, const std::filesystem::path& file)
 void show_run(const std::string& id, bool output, bool json)
 {
   const int number = parse_run_number(id);
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   evidence::Reader reader(journal);
   if (!run) {

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -149,7 +150,7 @@ struct WhyOptions {
 
 void run_why(const WhyOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal_for_reading(locate_workspace());
   const auto matches = find_matches(journal, options.query, options.limit);
   std::vector<core::AttemptHistory> histories;
   for (const int number : matches) {

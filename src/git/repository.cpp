@@ -128,28 +128,6 @@ void append_untracked(git_repository* repo, const std::filesystem::path& work_tr
 
 } // namespace
 
-std::optional<RepositoryLocation> find_repository(const std::filesystem::path& start)
-{
-  auto repo = open_repository(start);
-  if (!repo || git_repository_is_bare(repo.get())) {
-    return std::nullopt;
-  }
-  const char* workdir = git_repository_workdir(repo.get());
-  if (workdir == nullptr) {
-    return std::nullopt;
-  }
-  // Both come with a trailing '/': parent_path of the normal form drops it.
-  return RepositoryLocation{
-      std::filesystem::path(workdir).lexically_normal().parent_path(),
-      std::filesystem::path(git_repository_commondir(repo.get())).lexically_normal().parent_path()};
-}
-
-std::optional<std::filesystem::path> find_work_tree(const std::filesystem::path& start)
-{
-  auto location = find_repository(start);
-  return location ? std::optional(location->work_tree) : std::nullopt;
-}
-
 CodeState read_code_state(const std::filesystem::path& work_tree, const UntrackedLimits& limits)
 {
   auto repo = open_repository(work_tree);

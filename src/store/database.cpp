@@ -294,11 +294,20 @@ Database Database::open(const std::filesystem::path& path, OpenMode mode)
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, busy_timeout_ms());
+  // The -wal and -shm files stay between invocations (SQLite deletes them when the last connection
+  // closes, and the next ej pays to make them again), and only a connection that wrote checkpoints
+  // at close (WriteTransaction::commit): a reader leaves the file as it found it. A writer's
+  // checkpoint at close empties the WAL (journal_size_limit=0), so that the next ej to open the
+  // journal has no log to replay, and the database file alone holds every commit between commands.
+  int persist = 1;
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   // Settings of this connection only: nothing is written to the file. They read the schema,
   // which a full disk can refuse (no room for the -shm): the caller's try_read sees that too and
   // reads the file immutable instead.
   const int settings =
-      sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", nullptr, nullptr, nullptr);
+      sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA journal_size_limit=0",
+                   nullptr, nullptr, nullptr);
   if (settings != SQLITE_OK && !(mode == OpenMode::ReadWrite && sqlite3_system_errno(db) == ENOSPC)) {
     throw_sqlite_error(db, settings, "opening the journal");
   }
@@ -383,6 +392,7 @@ void WriteTransaction::commit()
 {
   m_db.exec("COMMIT");
   m_done = true;
+  sqlite3_db_config(m_db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr); // see Database::open
 }
 
 ReadTransaction::ReadTransaction(Database& db) : m_db(db)

@@ -1,4 +1,5 @@
 #include "store/journal.h"
+#include "store/journal_reading.h"
 
 #include "store/projection.h"
 #include "store/schema.h"
@@ -204,15 +205,22 @@ std::optional<std::string> network_filesystem(const std::filesystem::path& dir)
   return network_filesystem_name(static_cast<std::uint64_t>(info.f_type));
 }
 
-Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
+void refuse_empty_file(const std::filesystem::path& path)
 {
-  const auto path = journal_file(ej_dir);
   std::error_code ec;
-  if (!may_create && std::filesystem::file_size(path, ec) == 0 && !ec) {
+  if (std::filesystem::file_size(path, ec) == 0 && !ec) {
     throw Error(
         "the journal {} is an empty file (0 bytes), not a journal: restore it from a backup, or remove it "
         "and run 'ej init' to start a new one",
         path.string());
+  }
+}
+
+Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
+{
+  const auto path = journal_file(ej_dir);
+  if (!may_create) {
+    refuse_empty_file(path);
   }
   std::optional<std::string> read_only_reason;
   auto db = Database::open(path, OpenMode::ReadWrite);
@@ -319,6 +327,33 @@ Journal Journal::open(const std::filesystem::path& ej_dir)
     throw Error("no journal here ({} does not exist); run 'ej init' first", journal_file(ej_dir).string());
   }
   return open_database(ej_dir, false);
+}
+
+Journal open_for_reading(const std::filesystem::path& ej_dir)
+{
+  refuse_symlinks(ej_dir);
+  const auto path = journal_file(ej_dir);
+  refuse_empty_file(path);
+  std::optional<Database> db;
+  try {
+    db = Database::open(path, OpenMode::ReadOnly);
+  } catch (const Error&) {
+    // Journal::open says what is wrong, or finds the way in (a read-only mount).
+    return Journal::open(ej_dir);
+  }
+  if (db->try_read() != SQLITE_OK) {
+    return Journal::open(ej_dir);
+  }
+  check_is_ej_journal(*db);
+  if (db->query_integer("PRAGMA user_version") < current_schema_version()) {
+    return Journal::open(ej_dir); // an older schema is migrated first
+  }
+  auto replica = load_or_create_replica_id(*db, false);
+  if (replica.empty()) {
+    return Journal::open(ej_dir);
+  }
+  return {std::move(*db), std::move(replica),
+          fmt::format("the journal {} was opened for reading only (a bug in ej: report it)", path.string())};
 }
 
 Journal Journal::open_memory()

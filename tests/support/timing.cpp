@@ -43,23 +43,56 @@ Measured measure_once(const std::vector<std::string>& argv, const std::filesyste
   return out;
 }
 
-Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs)
-{
-  std::vector<double> times;
+namespace {
+
+struct Samples {
+  std::vector<double> times_ms;
   Timing timing;
-  for (int run = 0; run < runs; ++run) {
-    const auto measured = measure_once(argv, cwd);
-    times.push_back(measured.seconds * 1000.0);
+
+  void add(const Measured& measured)
+  {
+    times_ms.push_back(measured.seconds * 1000.0);
     timing.peak_rss_kb = std::max(timing.peak_rss_kb, measured.peak_rss_kb);
     if (measured.exit_code != 0) {
       ++timing.failures;
     }
   }
-  std::sort(times.begin(), times.end());
-  timing.median_ms = times[times.size() / 2];
-  timing.min_ms = times.front();
-  timing.max_ms = times.back();
-  return timing;
+
+  Timing summary()
+  {
+    std::sort(times_ms.begin(), times_ms.end());
+    timing.median_ms = times_ms[times_ms.size() / 2];
+    timing.min_ms = times_ms.front();
+    timing.max_ms = times_ms.back();
+    return timing;
+  }
+};
+
+} // namespace
+
+Timing time_command(const std::vector<std::string>& argv, const std::filesystem::path& cwd, int runs)
+{
+  Samples samples;
+  for (int run = 0; run < runs; ++run) {
+    samples.add(measure_once(argv, cwd));
+  }
+  return samples.summary();
+}
+
+std::vector<Timing> time_interleaved(const std::vector<std::vector<std::string>>& commands,
+                                     const std::filesystem::path& cwd, int rounds)
+{
+  std::vector<Samples> samples(commands.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      samples[i].add(measure_once(commands[i], cwd));
+    }
+  }
+  std::vector<Timing> timings;
+  for (auto& each : samples) {
+    timings.push_back(each.summary());
+  }
+  return timings;
 }
 
 void print_timing(const std::string& label, const Timing& timing, double goal_ms, double goal_mb)
@@ -75,6 +108,19 @@ void print_timing(const std::string& label, const Timing& timing, double goal_ms
     std::printf("  (%d runs failed)", timing.failures);
   }
   std::printf("\n");
+}
+
+} // namespace ej::test
+
+namespace ej::test {
+
+void print_ratio(const std::string& label, const Timing& timing, const std::string& reference_label,
+                 const Timing& reference, double goal_ratio)
+{
+  print_timing(label, timing, 0, 0);
+  const double ratio = timing.median_ms / reference.median_ms;
+  std::printf("%-28s %5.2fx %s (goal <= %.1fx: %s)\n", "", ratio, reference_label.c_str(), goal_ratio,
+              ratio <= goal_ratio ? "met" : "NOT MET");
 }
 
 } // namespace ej::test

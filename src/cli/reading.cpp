@@ -1,0 +1,25 @@
+#include "cli/reading.h"
+
+#include "cli/run_support.h"
+#include "store/journal_reading.h"
+#include "store/run_queries.h"
+
+#include <algorithm>
+
+namespace ej::cli {
+
+store::Journal open_journal_for_reading(const Workspace& workspace)
+{
+  if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
+    return open_journal(workspace); // says to run ej init
+  }
+  auto journal = store::open_for_reading(workspace.ej_dir);
+  const auto started = store::runs_with_status(journal.db(), "started");
+  if (std::any_of(started.begin(), started.end(),
+                  [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {
+    return open_journal(workspace); // recovers them
+  }
+  return journal;
+}
+
+} // namespace ej::cli

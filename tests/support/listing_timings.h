@@ -1,0 +1,16 @@
+#pragma once
+
+#include "support/timing.h"
+
+#include <filesystem>
+#include <string>
+
+namespace ej::test {
+
+// The commands that list or show a few attempts, against `git log -n 50` on the same repository,
+// interleaved in one run, each line with its ratio to git's (goal: at most 1.5x, however large the
+// journal: nothing may scan all attempts to show a few). Returns git's timing, for other ratios.
+Timing print_listing_timings(const std::filesystem::path& repo, const std::string& ej, int attempt,
+                             int rounds);
+
+} // namespace ej::test
