@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -134,6 +135,9 @@ struct CompareOptions {
 void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal(locate_workspace());
+  if (!options.bench.empty()) {
+    require_benchmark(journal, options.bench);
+  }
   evidence::Reader reader(journal);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;

@@ -1,4 +1,6 @@
 #include "cli/commands.h"
+#include "cli/current_plan.h"
+#include "cli/lookup.h"
 #include "cli/workspace.h"
 #include "evidence/document_data.h"
 #include "render/html_report.h"
@@ -199,13 +201,10 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
 {
   prefer_merging_freed_blocks();
   prefer_huge_pages();
-  const auto plan = store::find_plan(journal.db(), options.slug);
-  if (!plan) {
-    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
-  }
+  const auto plan = require_plan(journal, options.slug);
   Rendered out;
-  out.title = plan->title;
-  out.doc = document_path(workspace, options.out.empty() ? plan->doc_path : options.out);
+  out.title = plan.title;
+  out.doc = document_path(workspace, options.out.empty() ? plan.doc_path : options.out);
   out.relative = out.doc.lexically_relative(std::filesystem::weakly_canonical(workspace.work_tree)).string();
   out.chart = out.doc;
   out.chart.replace_extension(".svg");
@@ -257,10 +256,11 @@ void write_document(store::Journal& journal, const Rendered& r)
   transaction.commit();
 }
 
-void run_render(const RenderOptions& options)
+void run_render(RenderOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::KeepUntilExit);
   for (const auto& warning : r.merged.warnings) {
     fmt::print(stderr, "ej: warning: {}\n", warning);
@@ -285,10 +285,11 @@ void run_render(const RenderOptions& options)
   fmt::print("wrote {} and {}\n", r.relative, r.chart.filename().string());
 }
 
-void run_report(const RenderOptions& options)
+void run_report(RenderOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
   const auto html =
       render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
@@ -307,7 +308,7 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto options = std::make_shared<RenderOptions>();
   auto* render =
       plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
-  render->add_option("slug", options->slug, "The plan")->required();
+  render->add_option("slug", options->slug, "The plan (default: the current plan, or the only one)");
   render->add_option("--out", options->out, "Document path inside the repository (default: the plan's)");
   render->add_flag("--stdout", options->to_stdout, "Print the document instead of writing it");
   render->add_option("--template", options->template_file, "A Mustache template instead of the default");
@@ -319,7 +320,8 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto report_options = std::make_shared<RenderOptions>();
   auto* report_command =
       app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
-  report_command->add_option("slug", report_options->slug, "The plan")->required();
+  report_command->add_option("slug", report_options->slug,
+                             "The plan (default: the current plan, or the only one)");
   report_command->add_option("--html", report_options->html, "The HTML file to write")->required();
   report_command->add_option("--template", report_options->template_file,
                              "A Mustache template instead of the default");

@@ -2,7 +2,9 @@
 
 #include "cli/commands.h"
 #include "cli/live_runs.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
+#include "cli/pager.h"
 #include "cli/run_support.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -123,10 +125,12 @@ void run_runs(const RunsOptions& options)
   }
   auto journal = open_journal(locate_workspace());
   store::RunFilter filter;
-  filter.bench = options.bench;
+  if (!options.bench.empty()) {
+    filter.bench = require_benchmark(journal, options.bench).name;
+  }
   filter.limit = options.limit;
   if (!options.attempt.empty()) {
-    filter.attempt = parse_attempt_number(options.attempt);
+    filter.attempt = require_attempt(journal, parse_attempt_number(options.attempt)).number;
   }
   const auto runs = store::list_runs(journal.db(), filter);
   evidence::Reader reader(journal);
@@ -173,6 +177,7 @@ void show_run(const std::string& id, bool output, bool json)
   if (!run) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
+  page_output();
   const auto blob_text = [&](const char* key) {
     const auto hash = run->outputs.value(key, "");
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/pager.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -151,6 +152,7 @@ void run_why(const WhyOptions& options)
 {
   auto journal = open_journal(locate_workspace());
   const auto matches = find_matches(journal, options.query, options.limit);
+  page_output();
   std::vector<core::AttemptHistory> histories;
   for (const int number : matches) {
     if (auto attempt = store::find_attempt(journal.db(), number)) {
