@@ -32,9 +32,10 @@ void run_help(const CLI::App& root, const HelpOptions& options)
         find_command(root, {options.words.begin(), options.words.begin() + matched}, nullptr);
     throw_unknown_command(*parent, options.words[matched]);
   }
-  // CLI11 names a command in its usage line by the path it is given ("ej plan" + "use").
-  const auto* parent = command->get_parent();
-  fmt::print("{}", command->help(parent == nullptr ? "" : command_path(*parent)));
+  // The formatter itself: App::help() of a command with a parsed subcommand (ej itself, here
+  // running `help`) shows that subcommand's help instead.
+  fmt::print(
+      "{}", command->get_formatter()->make_help(command, command_path(*command), CLI::AppFormatMode::Normal));
 }
 
 struct CompletionOptions {

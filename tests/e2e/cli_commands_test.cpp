@@ -97,7 +97,7 @@ TEST_CASE("--help shows examples and the defaults of options")
   CHECK(search.exit_code == 0);
   CHECK_THAT(search.out,
              Catch::Contains("(default 20)") && Catch::Contains("Examples:\n  ej search allreduce"));
-  const auto color = run_ej(dir.path(), {"log", "--help"});
+  const auto color = run_ej(dir.path(), {"--help"});
   CHECK_THAT(color.out, Catch::Contains("--color") && Catch::Contains("(default: auto)"));
 }
 
