@@ -12,6 +12,8 @@ cmake -S . -B build/release -G Ninja -DEJ_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDe
 cmake --build build/release -j "$jobs"
 echo "== tests =="
 (cd build/release && ctest --output-on-failure -j "$jobs" --timeout 300)
+echo "== Debian package (cpack, unpacked into a scratch root) =="
+scripts/check-deb.sh build/release
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build/asan -G Ninja -DEJ_WERROR=ON -DEJ_SANITIZE=ON -DEJ_PERF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null

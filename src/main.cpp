@@ -1,5 +1,7 @@
 #include "cli/app.h"
+#include "cli/usage.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 #include <iostream>
 
@@ -15,13 +17,12 @@ int main(int argc, char** argv)
   } catch (const ej::ExitCode& exit) {
     return exit.code;
   } catch (const CLI::ParseError& error) {
-    std::cerr << "ej: usage: " << error.what() << "\nRun 'ej --help' or 'ej COMMAND --help'.\n";
-    return 2;
+    return ej::cli::report_parse_error(app, error); // the word not understood, and what was meant
   } catch (const ej::UsageError& error) {
-    std::cerr << "ej: usage: " << error.what() << "\n";
+    std::cerr << "ej: usage: " << ej::util::visible_controls(error.what()) << "\n";
     return 2;
   } catch (const ej::Error& error) {
-    std::cerr << "ej: error: " << error.what() << "\n";
+    std::cerr << "ej: error: " << ej::util::visible_controls(error.what()) << "\n";
     return 1;
   } catch (const std::exception& error) {
     std::cerr << "ej: error: unexpected failure: " << error.what() << "\n";

@@ -1,6 +1,12 @@
 #include "cli/app.h"
 
+#include "cli/command_tree.h"
 #include "cli/commands.h"
+#include "cli/examples.h"
+#include "cli/help.h"
+#include "cli/pager.h"
+#include "cli/version.h"
+#include "util/term.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -41,11 +47,27 @@ const CLI::Validator& finite_number()
   return validator;
 }
 
+// Options every command takes (ej --no-pager log, ej log --no-pager), as git's are.
+void add_terminal_options(CLI::App& app)
+{
+  app.fallthrough(); // subcommands created after this pass options they do not know up to here
+  app.add_option_function<std::string>(
+         "--color", [](const std::string& when) { util::set_colour_mode(*util::parse_colour_mode(when)); },
+         "Colours: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN")
+      ->default_str("auto");
+  app.add_flag_callback(
+      "--no-pager", [] { disable_pager(); }, "Do not send long output (log, show, why) through the pager");
+}
+
 void register_commands(CLI::App& app)
 {
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ej 0.1.0");
-  app.footer("Exit codes: 0 ok, 1 error, 2 usage. 'ej COMMAND --help' for a command's options.");
+  app.set_version_flag(
+      "-V,--version", [] { return version_text(); }, "Print the version and the commit");
+  app.footer("Exit codes: 0 ok, 1 error, 2 usage. 'ej help COMMAND' for a command's options.");
+  add_terminal_options(app);
   register_init(app);
   register_plan(app);
   register_attempt_commands(app);
@@ -63,6 +85,9 @@ void register_commands(CLI::App& app)
   register_checkout(app);
   register_rerun(app);
   register_maintenance(app);
+  register_help(app);
+  add_command_examples(app);
+  show_defaults(app);
   one_value_per_option(app);
 }
 

@@ -1,4 +1,6 @@
 #include "cli/commands.h"
+#include "cli/current_plan.h"
+#include "cli/lookup.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/slug.h"
@@ -12,15 +14,6 @@
 namespace ej::cli {
 
 namespace {
-
-core::Attempt require_attempt(store::Journal& journal, int number)
-{
-  auto attempt = store::find_attempt(journal.db(), number);
-  if (!attempt) {
-    throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
-  }
-  return *attempt;
-}
 
 std::vector<std::string> checked_tags(const std::vector<std::string>& tags)
 {
@@ -68,17 +61,14 @@ void run_try(const TryOptions& options)
   auto journal = open_journal(workspace);
   int number = 0;
   const auto code_state = read_code_state(workspace); // outside the write lock
+  const auto plan = choose_plan(journal, options.plan);
   journal.write([&](store::Writer& writer) {
-    if (!store::find_plan(journal.db(), options.plan)) {
-      throw Error("no plan named '{}'; create it with 'ej plan new {} --title ...' or see 'ej plan list'",
-                  options.plan, options.plan);
-    }
     store::events::AttemptCreated created;
     for (const auto& [kind, to] : links) {
       created.links.push_back({kind, store::events::Ref::to(require_attempt(journal, to).id)});
     }
     created.number = store::next_attempt_number(journal.db());
-    created.plan = options.plan;
+    created.plan = plan;
     created.title = title;
     created.hypothesis = hypothesis;
     created.command = command;
@@ -178,7 +168,9 @@ void register_attempt_commands(CLI::App& app)
   auto try_options = std::make_shared<TryOptions>();
   auto* attempt = app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
   attempt->add_option("title", try_options->title, "What is tried, e.g. \"NCCL_ALGO=Tree\"")->required();
-  attempt->add_option("--plan", try_options->plan, "The plan it belongs to")->required();
+  attempt->add_option(
+      "--plan", try_options->plan,
+      "The plan it belongs to (default: the current plan, see 'ej plan use', or the only one)");
   attempt->add_option("--hypothesis", try_options->hypothesis, "Why it should help");
   attempt->add_option("--tag", try_options->tags, "A tag (repeatable)");
   attempt->add_option("--command", try_options->command, "The exact command that tests it");

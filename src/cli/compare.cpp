@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/compare_export.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/reading.h"
 #include "cli/verdict_output.h"
@@ -149,6 +150,9 @@ CompareFormat output_format(const CompareOptions& options)
 void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal_for_reading(locate_workspace());
+  if (!options.bench.empty()) {
+    require_benchmark(journal, options.bench);
+  }
   evidence::Reader reader(journal);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;

@@ -1,7 +1,10 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/current_plan.h"
 #include "cli/live_runs.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
+#include "cli/pager.h"
 #include "cli/reading.h"
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
@@ -58,6 +61,7 @@ void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& a
 
 struct LogOptions {
   std::string plan;
+  bool all_plans = false;
   std::string status;
   std::string tag;
   std::string since;
@@ -68,7 +72,6 @@ struct LogOptions {
 void run_log(const LogOptions& options)
 {
   store::AttemptFilter filter;
-  filter.plan = options.plan;
   filter.tag = options.tag;
   filter.limit = options.limit;
   if (!options.status.empty()) {
@@ -85,7 +88,11 @@ void run_log(const LogOptions& options)
     filter.since_ms = *since;
   }
   auto journal = open_journal_for_reading(locate_workspace());
+  if (!options.all_plans) {
+    filter.plan = plan_filter(journal, options.plan).value_or("");
+  }
   const auto attempts = store::list_attempts(journal.db(), filter);
+  page_output();
   print_attempts(journal, attempts, options.json,
                  "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
 }
@@ -196,14 +203,12 @@ void run_show(const ShowOptions& options)
   }
   const int number = parse_attempt_number(options.what[0]);
   auto journal = open_journal_for_reading(locate_workspace());
-  const auto attempt = store::find_attempt(journal.db(), number);
-  if (!attempt) {
-    throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
-  }
-  const auto history = store::load_history(journal.db(), *attempt);
+  const auto attempt = require_attempt(journal, number);
+  page_output();
+  const auto history = store::load_history(journal.db(), attempt);
   std::optional<std::string> diff;
-  if (options.diff && !attempt->git.diff_blob.empty()) {
-    diff = journal.blob(attempt->git.diff_blob);
+  if (options.diff && !attempt.git.diff_blob.empty()) {
+    diff = journal.blob(attempt.git.diff_blob);
   }
   if (options.json) {
     auto out = to_json(history);
@@ -231,10 +236,10 @@ void run_show(const ShowOptions& options)
   evidence::Reader reader(journal);
   print_runs_of(reader, number);
   if (options.diff) {
-    if (!attempt->git.dirty) {
-      fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(attempt->git));
+    if (!attempt.git.dirty) {
+      fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(attempt.git));
     } else {
-      fmt::print("\ndiff against {}:\n{}", attempt->git.commit.substr(0, 10), diff.value_or(""));
+      fmt::print("\ndiff against {}:\n{}", attempt.git.commit.substr(0, 10), diff.value_or(""));
     }
   }
 }
@@ -264,7 +269,9 @@ void register_read_commands(CLI::App& app)
 {
   auto log_options = std::make_shared<LogOptions>();
   auto* log = app.add_subcommand("log", "List attempts, newest first");
-  log->add_option("--plan", log_options->plan, "Only this plan");
+  auto* plan =
+      log->add_option("--plan", log_options->plan, "Only this plan (default: the current plan, if any)");
+  log->add_flag("--all-plans", log_options->all_plans, "Every plan, the current one too")->excludes(plan);
   log->add_option("--status", log_options->status, "Only this status");
   log->add_option("--tag", log_options->tag, "Only attempts with this tag");
   log->add_option("--since", log_options->since, "Only attempts changed since DATE (YYYY-MM-DD)");

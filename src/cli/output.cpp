@@ -9,10 +9,15 @@
 
 namespace ej::cli {
 
-std::string paint(std::string_view text, Colour colour)
+bool stdout_colour()
 {
   static const bool enabled = util::use_colour(STDOUT_FILENO);
-  if (!enabled) {
+  return enabled;
+}
+
+std::string paint(std::string_view text, Colour colour)
+{
+  if (!stdout_colour()) {
     return std::string(text);
   }
   const char* code = "";

@@ -7,12 +7,16 @@
 #include <string>
 #include <string_view>
 
-// How commands print: colours only on a terminal and never with NO_COLOR; JSON with stable names.
+// How commands print: colours only on a terminal (or with --color=always) and never with NO_COLOR
+// or TERM=dumb; JSON with stable names.
 namespace ej::cli {
 
 enum class Colour { Bold, Dim, Red, Green, Yellow, Blue, Magenta, Cyan };
 
-// Wraps text in an ANSI colour when stdout is a terminal and NO_COLOR is unset.
+// Whether stdout is coloured (--color, NO_COLOR, TERM=dumb, a terminal): decided once, on the
+// terminal itself, before a pager takes stdout over.
+bool stdout_colour();
+// Wraps text in an ANSI colour when stdout_colour().
 std::string paint(std::string_view text, Colour colour);
 std::string paint_status(core::Status status);
 

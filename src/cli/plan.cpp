@@ -1,5 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/current_plan.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/reading.h"
 #include "cli/verdict_output.h"
@@ -9,6 +11,7 @@
 #include "core/target.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "store/local_config.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -64,6 +67,7 @@ void run_plan_list(const ListOptions& options)
 {
   auto journal = open_journal_for_reading(locate_workspace());
   const auto plans = store::list_plans(journal.db());
+  const auto current = store::current_plan(journal.db());
   if (options.json) {
     auto out = nlohmann::json::array();
     for (const auto& plan : plans) {
@@ -77,7 +81,8 @@ void run_plan_list(const ListOptions& options)
     return;
   }
   for (const auto& plan : plans) {
-    fmt::print("{:<24} {:>4} attempts  {}\n", paint(plan.slug, Colour::Bold), plan.attempt_count, plan.title);
+    fmt::print("{:<24} {:>4} attempts  {}{}\n", paint(plan.slug, Colour::Bold), plan.attempt_count,
+               plan.title, plan.slug == current ? paint("  (current)", Colour::Dim) : "");
   }
 }
 
@@ -89,18 +94,15 @@ struct ShowOptions {
 void run_plan_show(const ShowOptions& options)
 {
   auto journal = open_journal_for_reading(locate_workspace());
-  const auto plan = store::find_plan(journal.db(), options.slug);
-  if (!plan) {
-    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
-  }
+  const auto plan = require_plan(journal, choose_plan(journal, options.slug));
   store::AttemptFilter filter;
-  filter.plan = plan->slug;
+  filter.plan = plan.slug;
   auto attempts = store::list_attempts(journal.db(), filter);
   std::reverse(attempts.begin(), attempts.end());
   evidence::Reader reader(journal);
-  reader.prefetch_plan(plan->slug, attempts);
+  reader.prefetch_plan(plan.slug, attempts);
   if (options.json) {
-    auto out = to_json(*plan);
+    auto out = to_json(plan);
     auto& list = out["attempt_list"] = nlohmann::json::array();
     for (const auto& attempt : attempts) {
       auto entry = to_json(attempt);
@@ -114,14 +116,14 @@ void run_plan_show(const ShowOptions& options)
     print_json(out);
     return;
   }
-  fmt::print("{} {}\n", paint(plan->slug, Colour::Bold), plan->title);
-  if (!plan->goal.empty()) {
-    fmt::print("goal:     {}\n", indent_continuation(plan->goal, "          "));
+  fmt::print("{} {}\n", paint(plan.slug, Colour::Bold), plan.title);
+  if (!plan.goal.empty()) {
+    fmt::print("goal:     {}\n", indent_continuation(plan.goal, "          "));
   }
-  if (!plan->target.empty()) {
-    fmt::print("target:   {}\n", plan->target);
+  if (!plan.target.empty()) {
+    fmt::print("target:   {}\n", plan.target);
   }
-  fmt::print("document: {}\ncreated:  {}\n", plan->doc_path, util::format_utc(plan->created_ms));
+  fmt::print("document: {}\ncreated:  {}\n", plan.doc_path, util::format_utc(plan.created_ms));
   fmt::print("\n{} attempt(s)\n", attempts.size());
   for (const auto& attempt : attempts) {
     const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
@@ -145,13 +147,11 @@ struct BaselineOptions {
   bool json = false;
 };
 
-void run_plan_baseline(const BaselineOptions& options)
+void run_plan_baseline(BaselineOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  if (!store::find_plan(journal.db(), options.slug)) {
-    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
-  }
+  options.slug = choose_plan(journal, options.slug);
   if (options.run) {
     const int number = parse_run_number(*options.run);
     const auto reason = checked_text(options.reason, "reason");
@@ -223,7 +223,8 @@ void run_plan_baseline(const BaselineOptions& options)
 
 void register_plan(CLI::App& app)
 {
-  auto* plan = app.add_subcommand("plan", "Plans (campaigns of attempts): new, list, show, baseline, render");
+  auto* plan =
+      app.add_subcommand("plan", "Plans (campaigns of attempts): new, list, show, use, baseline, render");
   plan->require_subcommand(1);
 
   auto new_options = std::make_shared<NewOptions>();
@@ -242,19 +243,21 @@ void register_plan(CLI::App& app)
 
   auto show_options = std::make_shared<ShowOptions>();
   auto* show = plan->add_subcommand("show", "Show a plan and its attempts");
-  show->add_option("slug", show_options->slug, "The plan")->required();
+  show->add_option("slug", show_options->slug, "The plan (default: the current plan, or the only one)");
   show->add_flag("--json", show_options->json, "Print JSON");
   show->callback([show_options] { run_plan_show(*show_options); });
 
   auto baseline_options = std::make_shared<BaselineOptions>();
   auto* baseline =
       plan->add_subcommand("baseline", "Show the plan's baseline and its history, or pin a new one");
-  baseline->add_option("slug", baseline_options->slug, "The plan")->required();
+  baseline->add_option("slug", baseline_options->slug,
+                       "The plan (default: the current plan, or the only one)");
   baseline->add_option("--run", baseline_options->run, "Pin this run as the baseline of its benchmark");
   baseline->add_option("--reason", baseline_options->reason, "Why (required when the baseline moves)");
   baseline->add_flag("--json", baseline_options->json, "Print the history as JSON");
   baseline->callback([baseline_options] { run_plan_baseline(*baseline_options); });
 
+  register_plan_use(*plan);
   register_render(app, *plan);
 }
 

@@ -1,5 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
+#include "cli/current_plan.h"
+#include "cli/lookup.h"
 #include "cli/workspace.h"
 #include "evidence/document_data.h"
 #include "render/html_report.h"
@@ -191,13 +193,10 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
 {
   prefer_merging_freed_blocks();
   prefer_huge_pages();
-  const auto plan = store::find_plan(journal.db(), options.slug);
-  if (!plan) {
-    throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
-  }
+  const auto plan = require_plan(journal, options.slug);
   Rendered out;
-  out.title = plan->title;
-  out.doc = document_path(workspace, options, plan->doc_path);
+  out.title = plan.title;
+  out.doc = document_path(workspace, options, plan.doc_path);
   out.relative = repository_relative(workspace, out.doc);
   out.chart = out.doc;
   out.chart.replace_extension(".svg");
@@ -249,10 +248,11 @@ void write_document(store::Journal& journal, const Rendered& r)
   transaction.commit();
 }
 
-void run_render(const RenderOptions& options)
+void run_render(RenderOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::KeepUntilExit);
   for (const auto& warning : r.merged.warnings) {
     fmt::print(stderr, "ej: warning: {}\n", warning);
@@ -277,10 +277,11 @@ void run_render(const RenderOptions& options)
   fmt::print("wrote {} and {}\n", r.relative, r.chart.filename().string());
 }
 
-void run_report(const RenderOptions& options)
+void run_report(RenderOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
   const auto html =
       render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
@@ -299,7 +300,7 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto options = std::make_shared<RenderOptions>();
   auto* render =
       plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
-  render->add_option("slug", options->slug, "The plan")->required();
+  render->add_option("slug", options->slug, "The plan (default: the current plan, or the only one)");
   render->add_option(
       "--out", options->out,
       "Document path inside the repository, relative to the current directory (default: the plan's)");
@@ -313,7 +314,8 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto report_options = std::make_shared<RenderOptions>();
   auto* report_command =
       app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
-  report_command->add_option("slug", report_options->slug, "The plan")->required();
+  report_command->add_option("slug", report_options->slug,
+                             "The plan (default: the current plan, or the only one)");
   report_command->add_option("--html", report_options->html, "The HTML file to write")->required();
   report_command->add_option("--template", report_options->template_file,
                              "A Mustache template instead of the default");

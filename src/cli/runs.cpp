@@ -4,7 +4,9 @@
 
 #include "cli/commands.h"
 #include "cli/live_runs.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
+#include "cli/pager.h"
 #include "cli/run_exports.h"
 #include "cli/run_support.h"
 #include "cli/verdict_output.h"
@@ -141,10 +143,12 @@ void run_runs(RunsOptions options)
   }
   auto journal = open_journal_for_reading(locate_workspace());
   store::RunFilter filter;
-  filter.bench = options.bench;
+  if (!options.bench.empty()) {
+    filter.bench = require_benchmark(journal, options.bench).name;
+  }
   filter.limit = options.limit;
   if (!options.attempt.empty()) {
-    filter.attempt = parse_attempt_number(options.attempt);
+    filter.attempt = require_attempt(journal, parse_attempt_number(options.attempt)).number;
   }
   const auto runs = store::list_runs(journal.db(), filter);
   evidence::Reader reader(journal);
@@ -207,6 +211,7 @@ void show_run(const std::string& id, bool output, bool json)
   if (!run) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
+  page_output();
   const auto blob_text = [&](const char* key) {
     const auto hash = run->outputs.value(key, "");
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");

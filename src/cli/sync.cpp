@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -116,8 +117,8 @@ void run_export(const ExportOptions& options)
   auto journal = open_journal(locate_workspace());
   auto& db = journal.db();
   store::ReadTransaction snapshot(db);
-  if (!options.plan.empty() && !store::find_plan(db, options.plan)) {
-    throw Error("no plan named '{}'; see 'ej plan list'", options.plan);
+  if (!options.plan.empty()) {
+    require_plan(journal, options.plan);
   }
   const auto events = options.plan.empty() ? store::all_events(db) : store::plan_events(db, options.plan);
   std::ofstream file;

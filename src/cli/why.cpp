@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/pager.h"
 #include "cli/reading.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
@@ -152,6 +153,7 @@ void run_why(const WhyOptions& options)
 {
   auto journal = open_journal_for_reading(locate_workspace());
   const auto matches = find_matches(journal, options.query, options.limit);
+  page_output();
   std::vector<core::AttemptHistory> histories;
   for (const int number : matches) {
     if (auto attempt = store::find_attempt(journal.db(), number)) {

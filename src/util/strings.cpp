@@ -52,6 +52,14 @@ std::string to_lower(std::string_view text)
   return out;
 }
 
+std::string to_upper(std::string_view text)
+{
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
 bool contains_ci(std::string_view haystack, std::string_view needle)
 {
   return to_lower(haystack).find(to_lower(needle)) != std::string::npos;

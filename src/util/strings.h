@@ -10,6 +10,7 @@ std::string_view trim(std::string_view text);
 std::vector<std::string> split(std::string_view text, char separator);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string to_lower(std::string_view text);
+std::string to_upper(std::string_view text);
 bool contains_ci(std::string_view haystack, std::string_view needle);
 bool is_valid_utf8(std::string_view text);
 // Replaces invalid UTF-8 sequences by U+FFFD so that JSON output never fails.

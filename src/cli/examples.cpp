@@ -1,0 +1,110 @@
+#include "cli/examples.h"
+
+#include "cli/command_tree.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ej::cli {
+
+namespace {
+
+// One or two examples per command, by command path; commands whose registration already writes
+// its examples (compare, judge, sync, export, checkout, rerun, fsck) are not here. A unit test
+// checks that every command has examples and that every path here names a command.
+const std::map<std::string, std::vector<std::string>>& example_table()
+{
+  static const std::map<std::string, std::vector<std::string>> table{
+      {"", {"ej init && ej plan new eagle-fast-verify --title \"EAGLE-3 fast verify\"", "ej help run"}},
+      {"init", {"ej init"}},
+      {"plan",
+       {"ej plan new eagle-fast-verify --title \"EAGLE-3 fast verify\" --target \"verify_ms < 15\"",
+        "ej plan use eagle-fast-verify"}},
+      {"plan new",
+       {"ej plan new eagle-fast-verify --title \"EAGLE-3 fast verify\" --target \"verify_ms < 15\"",
+        "ej plan new nccl-tuning --title \"NCCL tuning\" --doc docs/nccl.md"}},
+      {"plan list", {"ej plan list", "ej plan list --json"}},
+      {"plan show", {"ej plan show eagle-fast-verify", "ej plan show --json"}},
+      {"plan baseline",
+       {"ej plan baseline eagle-fast-verify", "ej plan baseline --run r7 --reason \"CUDA 13.0\""}},
+      {"plan render", {"ej plan render eagle-fast-verify", "ej plan render --check"}},
+      {"report", {"ej report eagle-fast-verify --html eagle.html"}},
+      {"try",
+       {"ej try \"NCCL_ALGO=Tree\" --plan eagle-fast-verify --hypothesis \"fewer hops at 8 GPUs\"",
+        "ej try \"cuda-graph-max-bs 16\" --tag cuda-graphs   # in the current plan"}},
+      {"status",
+       {"ej status 12 rejected --reason \"2% slower at batch 1\"",
+        "ej status 12 blocked --reason \"needs CUDA 13\""}},
+      {"note", {"ej note 12 \"profile shows the allreduce waiting on rank 3\""}},
+      {"attempt", {"ej attempt edit 12 --title \"NCCL_ALGO=Ring\""}},
+      {"attempt edit",
+       {"ej attempt edit 12 --title \"NCCL_ALGO=Ring\"", "ej attempt edit 12 --tag nccl --untag wip"}},
+      {"log", {"ej log -n 10", "ej log --status rejected --since 2025-06-01 --all-plans"}},
+      {"show", {"ej show 12 --diff", "ej show run 5 --output"}},
+      {"search", {"ej search allreduce", "ej search \"symmetric memory\" -n 5"}},
+      {"why", {"ej why 12", "ej why nccl"}},
+      {"bench",
+       {"ej bench add decode --metric 'tok_s=kv:Output token throughput (tok/s)' -- ./bench --steps 64",
+        "ej bench list"}},
+      {"bench add",
+       {"ej bench add decode --metric 'tok_s=kv:Output token throughput (tok/s)' -- ./bench --steps 64",
+        "ej bench add transpose --param variant=naive,blocked --repeat 10 --metric "
+        "'time_ms=regex:time_ms=([0-9.]+)' "
+        "--unit time_ms=ms -- ./cpu-bench --variant {variant}"}},
+      {"bench edit", {"ej bench edit decode --repeat 20", "ej bench edit decode --min-effect 2"}},
+      {"bench list", {"ej bench list", "ej bench list --json"}},
+      {"bench show", {"ej bench show decode"}},
+      {"bench test",
+       {"ej bench test --metric 'verify_ms=regex:verify: ([0-9.]+) ms' out.txt",
+        "./bench | ej bench test --bench decode -"}},
+      {"run",
+       {"ej run decode --attempt 12", "ej run transpose --param variant=blocked --repeat 5 --on gpu-box"}},
+      {"runs", {"ej runs --bench decode", "ej runs --attempt 12 --json"}},
+      {"wait", {"ej wait r5 --timeout 600"}},
+      {"cancel", {"ej cancel r5"}},
+      {"host", {"ej host add gpu-box ssh:gpu-box.lan --root /scratch/ej", "ej host check gpu-box"}},
+      {"host add",
+       {"ej host add gpu-box ssh:gpu-box.lan",
+        "ej host add dgx ssh:me@dgx --root /scratch/ej --env CUDA_HOME=/usr/local/cuda"}},
+      {"host list", {"ej host list"}},
+      {"host check", {"ej host check gpu-box"}},
+      {"env", {"ej env show r5", "ej env diff r4 r5"}},
+      {"env show", {"ej env show r5", "ej env show r5 --json"}},
+      {"env diff", {"ej env diff r4 r5"}},
+      {"env probe", {"ej env probe add pip -- pip freeze", "ej env probe list"}},
+      {"env probe add", {"ej env probe add pip -- pip freeze", "ej env probe add nvcc -- nvcc --version"}},
+      {"env probe list", {"ej env probe list"}},
+      {"env probe remove", {"ej env probe remove pip"}},
+      {"record", {"ej record 12 --bench decode --metric tok_s=92.6 --source \"colleague's H100 run\""}},
+      {"import", {"ej import journal.jsonl", "ssh box ej export | ej import -"}},
+      {"reindex", {"ej reindex"}},
+      {"purge", {"read -rs V; ej purge --secret \"$V\""}},
+  };
+  return table;
+}
+
+CLI::App& find_mutable(CLI::App& root, const std::string& path)
+{
+  CLI::App* node = &root;
+  std::string rest = path;
+  while (!rest.empty()) {
+    const auto space = rest.find(' ');
+    node = node->get_subcommand(rest.substr(0, space));
+    rest = space == std::string::npos ? "" : rest.substr(space + 1);
+  }
+  return *node;
+}
+
+} // namespace
+
+void add_command_examples(CLI::App& root)
+{
+  for (const auto& [path, lines] : example_table()) {
+    auto& command = find_mutable(root, path); // CLI11 throws OptionNotFound for a path that is gone
+    if (examples(command).empty()) {
+      add_examples(command, lines);
+    }
+  }
+}
+
+} // namespace ej::cli

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "core/records.h"
+#include "core/run_records.h"
+#include "store/journal.h"
+
+#include <string>
+
+// Names and numbers given on the command line, checked against the journal: a filter that names
+// nothing is an error naming it (exit 1), never an empty listing that looks like no history.
+namespace ej::cli {
+
+core::Plan require_plan(store::Journal& journal, const std::string& slug);
+core::BenchRevision require_benchmark(store::Journal& journal, const std::string& name);
+core::Attempt require_attempt(store::Journal& journal, int number);
+
+} // namespace ej::cli

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <string>
+
+namespace ej::cli {
+
+// "ej 0.1.0 (commit 1a2b3c4d5e6f, dirty)": the version and the git commit the binary was built
+// from, written by the build into generated/build_info.cpp. Cheap: no journal, no libgit2.
+std::string version_text();
+
+} // namespace ej::cli
