@@ -129,12 +129,14 @@ struct CompareOptions {
   std::string against;
   bool json = false;
   bool force = false;
+  bool exclude_throttled = false;
 };
 
 void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal(locate_workspace());
   evidence::Reader reader(journal);
+  reader.exclude_throttled(options.exclude_throttled);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;
   evidence::RunSet candidate;
@@ -165,6 +167,11 @@ void run_compare(const CompareOptions& options)
                 {"outcome", measure::to_string(evidence::summarize_outcomes(report.series))},
                 {"crossover", report.crossover},
                 {"environment_changes", report.env_changes},
+                {"throttled",
+                 {{"reference", reference.throttled},
+                  {"candidate", candidate.throttled},
+                  {"repeats_read", reference.device_repeats + candidate.device_repeats},
+                  {"excluded", reference.throttled_excluded || candidate.throttled_excluded}}},
                 {"warnings", report.warnings}});
     return;
   }
@@ -273,6 +280,8 @@ void register_compare(CLI::App& app)
   compare->add_option("--against", options->against,
                       "With one side: 'then' (default: the baseline pinned when it ran) or 'current'");
   compare->add_flag("--force", options->force, "Compare even across benchmark revisions");
+  compare->add_flag("--exclude-throttled", options->exclude_throttled,
+                    "Judge without the repeats that ran on a throttled GPU (see 'ej show run')");
   compare->add_flag("--json", options->json, "Print JSON");
   compare->callback([options] { run_compare(*options); });
 
