@@ -189,15 +189,15 @@ void run_import(const std::string& path)
     }
   }
   int bad_lines = 0;
-  const auto events = store::decode_events(event_lines, &bad_lines);
+  auto events = store::decode_events(event_lines, &bad_lines);
   if (events.empty() && bad_lines > 0) {
     throw Error(
         "{} holds no ej events ({} line(s) are not event envelopes; see docs/events.md): nothing imported",
         path, bad_lines);
   }
   auto journal = open_journal(locate_workspace());
-  const auto report =
-      store::import_events(journal, events, [&](const std::string& hash) -> std::optional<std::string> {
+  const auto report = store::import_events(
+      journal, std::move(events), [&](const std::string& hash) -> std::optional<std::string> {
         const auto it = blobs.find(hash);
         return it == blobs.end() ? std::nullopt : std::optional(it->second);
       });

@@ -99,13 +99,13 @@ int count_unknown(store::Database& db, const std::vector<store::Event>& events)
   return static_cast<int>(unknown.size());
 }
 
-store::ImportReport import_remote(store::Journal& journal, git::JournalRefs& refs, const Incoming& incoming)
+store::ImportReport import_remote(store::Journal& journal, git::JournalRefs& refs, Incoming incoming)
 {
   const auto blob = [&](const std::string& hash) -> std::optional<std::string> {
     const auto it = incoming.blob_commit.find(hash);
     return it == incoming.blob_commit.end() ? std::nullopt : refs.batch_blob(it->second, hash);
   };
-  return store::import_events(journal, incoming.events, blob, [&](store::Database& db) {
+  return store::import_events(journal, std::move(incoming.events), blob, [&](store::Database& db) {
     for (const auto& [replica, tip] : incoming.tips) {
       store::set_meta_value(db, tip_key(replica), tip);
     }
@@ -198,7 +198,7 @@ void claim_numbers(store::Journal& journal, git::JournalRefs& refs, const std::s
       }
     }
     if (!accepted.empty()) {
-      store::import_events(journal, accepted, [](const std::string&) { return std::nullopt; });
+      store::import_events(journal, std::move(accepted), [](const std::string&) { return std::nullopt; });
       for (const auto& [id, was] : before) {
         const auto now = current_number(db, was.first, id);
         if (now != was.second) {
@@ -211,8 +211,7 @@ void claim_numbers(store::Journal& journal, git::JournalRefs& refs, const std::s
     }
     // Lost the race for some numbers: read what the winner published, then try the next ones.
     refs.fetch(remote);
-    const auto incoming = read_remote(journal, refs, remote);
-    report.received += import_remote(journal, refs, incoming).received;
+    report.received += import_remote(journal, refs, read_remote(journal, refs, remote)).received;
   }
   throw Error(
       "could not claim numbers on {} after {} tries (other replicas kept claiming the same ones); run "
@@ -239,7 +238,7 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
     report.sent = publish(journal, refs);
   }
   refs.fetch(options.remote);
-  const auto incoming = read_remote(journal, refs, options.remote);
+  auto incoming = read_remote(journal, refs, options.remote);
   report.replicas = incoming.replicas;
   if (options.dry_run) {
     report.received = count_unknown(journal.db(), incoming.events);
@@ -248,7 +247,7 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
     }
     return report;
   }
-  const auto imported = import_remote(journal, refs, incoming);
+  const auto imported = import_remote(journal, refs, std::move(incoming));
   report.received = imported.received;
   report.missing_blobs = static_cast<int>(imported.missing_blobs.size());
   claim_numbers(journal, refs, options.remote, report);

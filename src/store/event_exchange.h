@@ -46,7 +46,7 @@ struct ImportReport {
 // tables up to date: events that sort after everything already applied are applied as they are,
 // otherwise (older events from a replica, claims of numbers) the tables are rebuilt. extra runs in
 // the same transaction (a sync records how far it read each replica).
-ImportReport import_events(Journal& journal, const std::vector<Event>& events,
+ImportReport import_events(Journal& journal, std::vector<Event> events,
                            const std::function<std::optional<std::string>(const std::string&)>& blob,
                            const std::function<void(Database&)>& extra = {});
 

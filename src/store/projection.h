@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ej::store {
@@ -26,6 +28,12 @@ void rebuild_derived_tables(Database& db);
 // claim of numbers that only a rebuild can honour): the caller rebuilds.
 bool apply_events(Database& db, const std::vector<Event>& sorted);
 
+// The number each attempt or run id resolved to during a bulk application (see DeferredSearch).
+struct KnownNumbers {
+  std::unordered_map<std::string, std::int64_t> attempts;
+  std::unordered_map<std::string, std::int64_t> runs;
+};
+
 // While it lives, the search rows of changed attempts are collected, and written once each by
 // flush() (nested: the outer one writes them).
 class DeferredSearch {
@@ -39,6 +47,7 @@ public:
 private:
   Database& m_db;
   std::set<std::int64_t> m_numbers;
+  KnownNumbers m_known;
   bool m_owner = false;
 };
 

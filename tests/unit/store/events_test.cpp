@@ -7,6 +7,7 @@
 #include "store/run_queries.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <iterator>
@@ -111,6 +112,33 @@ TEST_CASE("an event of an unknown type is kept, exported and changes no table")
   REQUIRE(back.size() == 1);
   CHECK(back[0].payload["sm_mhz"] == 1980);
   CHECK(bad == 2);
+}
+
+TEST_CASE("a text of many megabytes decodes, in parts, to the same events in the same order")
+{
+  std::string lines;
+  for (int lamport = 1; lamport <= 40000; ++lamport) {
+    store::Event event;
+    event.id = fmt::format("01J{:023}", lamport);
+    event.replica = "r";
+    event.lamport = lamport;
+    event.type = "test.filler";
+    event.schema_version = 2;
+    event.payload = {{"text", std::string(200, 'x') + std::to_string(lamport)}};
+    lines += store::encode_event(event);
+    if (lamport % 9999 == 0) {
+      lines += "not an event\n"; // bad lines in several parts, counted once each
+    }
+  }
+  REQUIRE(lines.size() > 8U << 20); // more than one part
+  int bad = 0;
+  const auto back = store::decode_events(lines, &bad);
+  REQUIRE(back.size() == 40000);
+  CHECK(bad == 4);
+  for (std::size_t i = 1; i < back.size(); ++i) {
+    REQUIRE(back[i].lamport == back[i - 1].lamport + 1);
+  }
+  CHECK(back.back().payload["text"] == std::string(200, 'x') + "40000");
 }
 
 TEST_CASE("importing events twice changes nothing; older events rebuild the tables in event order")
