@@ -141,7 +141,7 @@ if [ $full_build -eq 1 ] && [ -x "$cuda_example" ]; then
       check nvidia-smi --query-gpu=index,clocks.sm,clocks.max.sm,clocks_throttle_reasons.active --format=csv
       check "$ej" show run 3
       "$ej" show run 3 --json > "$out/ej-run-3-locked.json"
-      check "$ej" env diff r2 r3
+      check "$ej" env diff 2 3
       check "$ej" compare r2 r3
       "$ej" compare r2 r3 --json > "$out/ej-compare-locked.json"
     else

@@ -424,7 +424,7 @@ void register_run(CLI::App& app)
                    ->expected(0, 1);
   command->callback([options, lock] {
     options->devices.lock_clocks = lock->count() > 0;
-    if (!options->lock_mhz.empty()) {
+    if (!options->lock_mhz.empty() && !options->lock_mhz.front().empty()) { // CLI11 gives "" for no value
       try {
         options->devices.lock_mhz = std::stoi(options->lock_mhz.front());
       } catch (const std::exception&) {

@@ -166,7 +166,7 @@ TEST_CASE("the clocks policy is part of the environment: ej env diff and compare
   repo.ok({"run", "gpu", "--quiet", "--lock-clocks"}, env);
   CHECK(read_text(repo.path() / "nvml.log") ==
         "lock 0 4294967041 4294967041\nlock 1 4294967041 4294967041\nreset 0\nreset 1\n");
-  const auto diff = repo.ok({"env", "diff", "r1", "r2"});
+  const auto diff = repo.ok({"env", "diff", "1", "2"});
   CHECK_THAT(diff, Catch::Contains("GPU clocks policy: default -> locked base"));
   const auto compared = repo.ok({"compare", "r1", "r2"});
   CHECK_THAT(compared, Catch::Contains("GPU clocks policy: default -> locked base"));

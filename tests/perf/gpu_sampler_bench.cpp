@@ -48,7 +48,7 @@ int main()
     return argv;
   };
   // Round after round, every variant in turn: a busy moment of the machine falls on all of them.
-  constexpr int k_rounds = 9;
+  constexpr int k_rounds = 7;
   std::vector<std::vector<double>> marginal(variants.size());
   for (int round = 0; round < k_rounds; ++round) {
     for (std::size_t i = 0; i < variants.size(); ++i) {

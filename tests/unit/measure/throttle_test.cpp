@@ -19,7 +19,7 @@ measure::MeasuredRepeat repeat(int index, double sm, std::vector<std::string> re
 
 } // namespace
 
-TEST_CASE("a repeat with a thermal, power or hardware slowdown reason is throttled; idle is not")
+TEST_CASE("a repeat with a thermal, power or hardware slowdown reason is throttled, an idle one is not")
 {
   const auto report =
       measure::find_throttled({repeat(0, 1980, {"gpu_idle"}), repeat(1, 1980, {"hw_thermal_slowdown"}),
@@ -43,7 +43,7 @@ TEST_CASE("a repeat whose SM clock fell more than the threshold below its combin
   CHECK(measure::find_throttled(repeats, 5).indexes() == std::set<int>{2, 4});
 }
 
-TEST_CASE("a lost GPU throttles its repeat; repeats without device state are not counted")
+TEST_CASE("a lost GPU throttles its repeat, and repeats without device state are not counted")
 {
   auto lost = repeat(1, 1980);
   lost.device[0].lost = true;

@@ -190,7 +190,7 @@ TEST_CASE("an nvidia-smi that reports no GPU gives no sampler, with what it said
 }
 
 TEST_CASE(
-    "locked clocks are reset when the lock goes; a refused lock leaves none locked and says root is needed")
+    "locked clocks are reset when the lock goes, and a refused lock leaves none locked and says root is needed")
 {
   ej::test::TempDir dir;
   use_fake_nvml(dir, "");
