@@ -136,7 +136,7 @@ TEST_CASE("throttled repeats are counted in comparisons and verdicts, and left o
              Catch::Contains("judged without them (the benchmark's --exclude-throttled)"));
 }
 
-TEST_CASE("--lock-clocks locks the run's GPUs and resets them when ej is interrupted by SIGINT or SIGTERM")
+TEST_CASE("ej run --lock-clocks locks the run's GPUs and resets them when ej is interrupted by SIGINT or SIGTERM")
 {
   for (const int signal : {SIGINT, SIGTERM}) {
     INFO("signal " << signal);
