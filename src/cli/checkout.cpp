@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -24,10 +25,8 @@ void run_checkout(const CheckoutOptions& options)
   auto journal = open_journal(workspace);
   core::GitContext git;
   std::string name;
-  const bool is_run = options.what.size() > 1 && (options.what[0] == 'r' || options.what.rfind("run:", 0) == 0);
-  if (is_run) {
-    const auto digits = options.what.rfind("run:", 0) == 0 ? options.what.substr(4) : options.what.substr(1);
-    const int number = parse_attempt_number(digits);
+  if (const auto run_number = run_reference(options.what)) {
+    const int number = *run_number;
     const auto run = store::find_run(journal.db(), number);
     if (!run) {
       throw Error("there is no run {}; see 'ej runs'", core::number_label(number));

@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/workspace.h"
@@ -16,12 +17,7 @@ namespace {
 
 nlohmann::json run_environment(store::Journal& journal, const std::string& id)
 {
-  int number = 0;
-  try {
-    number = parse_attempt_number(id);
-  } catch (const UsageError&) {
-    throw UsageError("'{}' is not a run number; see 'ej runs'", id);
-  }
+  const int number = parse_run_number(id);
   const auto run = store::find_run(journal.db(), number);
   if (!run) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));

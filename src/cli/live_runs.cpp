@@ -1,4 +1,5 @@
 #include "cli/live_runs.h"
+#include "cli/arguments.h"
 
 #include "cli/commands.h"
 #include "cli/detach.h"
@@ -31,15 +32,6 @@ namespace {
 
 constexpr auto k_poll = std::chrono::milliseconds(100);
 constexpr double k_cancel_wait_s = 15; // for the run's ej to stop its benchmark and record the run
-
-int run_number_argument(const std::string& id)
-{
-  try {
-    return parse_attempt_number(id);
-  } catch (const UsageError&) {
-    throw UsageError("'{}' is not a run number; see 'ej runs'", id);
-  }
-}
 
 core::RunRecord existing_run(store::Journal& journal, int number)
 {
@@ -78,7 +70,7 @@ struct WaitOptions {
 
 void run_wait(const WaitOptions& options)
 {
-  const int number = run_number_argument(options.run);
+  const int number = parse_run_number(options.run);
   auto journal = open_journal(locate_workspace());
   auto run = existing_run(journal, number);
   const auto start = std::chrono::steady_clock::now();
@@ -108,7 +100,7 @@ struct CancelOptions {
 
 void run_cancel(const CancelOptions& options)
 {
-  const int number = run_number_argument(options.run);
+  const int number = parse_run_number(options.run);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   auto run = existing_run(journal, number);
@@ -163,7 +155,7 @@ void copy_new_output(int fd, std::uint64_t& offset)
 
 void follow_run(const std::string& id)
 {
-  const int number = run_number_argument(id);
+  const int number = parse_run_number(id);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   auto run = existing_run(journal, number);

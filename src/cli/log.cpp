@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/live_runs.h"
 #include "cli/output.h"
@@ -173,12 +174,15 @@ void print_runs_of(evidence::Reader& reader, int attempt)
 
 void run_show(const ShowOptions& options)
 {
-  if (options.what.size() == 2 && options.what[0] == "run") {
+  // A run: "ej show run 5", "ej show r5", "ej show run:5".
+  const bool run_words = options.what.size() == 2 && options.what[0] == "run";
+  if (run_words || (options.what.size() == 1 && run_reference(options.what[0]))) {
+    const auto& run = options.what.back();
     if (options.follow) {
-      follow_run(options.what[1]);
+      follow_run(run);
       return;
     }
-    show_run(options.what[1], options.output, options.json);
+    show_run(run, options.output, options.json);
     return;
   }
   if (options.what.size() != 1) {

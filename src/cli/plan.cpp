@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/verdict_output.h"
@@ -37,8 +38,13 @@ void run_plan_new(const NewOptions& options)
   if (!target.empty()) {
     target = core::to_string(core::parse_target(target)); // refuses what does not parse, with the reason
   }
-  const auto doc = options.doc.empty() ? "journal/" + options.slug + ".md" : options.doc;
   const auto workspace = locate_workspace();
+  // --doc is relative to the current directory; the plan keeps it relative to the work tree root.
+  const auto doc =
+      options.doc.empty()
+          ? "journal/" + options.slug + ".md"
+          : repository_relative(workspace, checked_document_path(workspace, command_line_path(options.doc),
+                                                                 options.doc, "--doc"));
   auto journal = open_journal(workspace);
   journal.write([&](store::Writer& writer) {
     if (store::find_plan(journal.db(), options.slug)) {
@@ -146,7 +152,7 @@ void run_plan_baseline(const BaselineOptions& options)
     throw Error("no plan named '{}'; see 'ej plan list'", options.slug);
   }
   if (options.run) {
-    const int number = parse_attempt_number(*options.run);
+    const int number = parse_run_number(*options.run);
     const auto reason = checked_text(options.reason, "reason");
     journal.write([&](store::Writer& writer) {
       const auto run = store::find_run(journal.db(), number);

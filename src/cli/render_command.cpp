@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
 #include "evidence/document_data.h"
@@ -42,24 +43,15 @@ struct RenderOptions {
   std::string html;
 };
 
-// A document path inside the work tree (the document belongs to the repository).
-std::filesystem::path document_path(const Workspace& workspace, const std::string& path)
+// The document: --out relative to the current directory, else the plan's own path, relative to
+// the work tree root (where plans keep it).
+std::filesystem::path document_path(const Workspace& workspace, const RenderOptions& options,
+                                    const std::string& plan_doc)
 {
-  const auto root = std::filesystem::weakly_canonical(workspace.work_tree);
-  const auto full = std::filesystem::weakly_canonical(root / path);
-  const auto relative = full.lexically_relative(root);
-  if (relative.empty() || *relative.begin() == ".." || relative.is_absolute()) {
-    throw Error("the document path {} is outside the repository {}; give a path inside it with --out", path,
-                root.string());
+  if (!options.out.empty()) {
+    return checked_document_path(workspace, command_line_path(options.out), options.out, "--out");
   }
-  if (*relative.begin() == ".ej" || *relative.begin() == ".git") {
-    throw Error("the document path {} is inside .ej/ or .git/; give another path with --out", path);
-  }
-  if (full.extension() == ".svg") {
-    throw Error("the document path {} ends in .svg, the name of its chart; give a markdown path with --out",
-                path);
-  }
-  return full;
+  return checked_document_path(workspace, workspace.work_tree / plan_doc, plan_doc, "--out");
 }
 
 // ej before schema 3 kept the region hashes in ej_dir/documents.json, read-modified-written
@@ -205,8 +197,8 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
   }
   Rendered out;
   out.title = plan->title;
-  out.doc = document_path(workspace, options.out.empty() ? plan->doc_path : options.out);
-  out.relative = out.doc.lexically_relative(std::filesystem::weakly_canonical(workspace.work_tree)).string();
+  out.doc = document_path(workspace, options, plan->doc_path);
+  out.relative = repository_relative(workspace, out.doc);
   out.chart = out.doc;
   out.chart.replace_extension(".svg");
   std::string name;
@@ -292,7 +284,7 @@ void run_report(const RenderOptions& options)
   const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
   const auto html =
       render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
-  const auto target = std::filesystem::absolute(options.html);
+  const auto target = command_line_path(options.html);
   if (std::filesystem::is_directory(target)) {
     throw Error("{} is a directory; give a file name to --html", target.string());
   }
@@ -308,7 +300,9 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto* render =
       plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
   render->add_option("slug", options->slug, "The plan")->required();
-  render->add_option("--out", options->out, "Document path inside the repository (default: the plan's)");
+  render->add_option(
+      "--out", options->out,
+      "Document path inside the repository, relative to the current directory (default: the plan's)");
   render->add_flag("--stdout", options->to_stdout, "Print the document instead of writing it");
   render->add_option("--template", options->template_file, "A Mustache template instead of the default");
   render->add_flag("--check", options->check,

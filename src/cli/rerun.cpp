@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
@@ -106,13 +107,7 @@ void run_rerun(const RerunOptions& options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  auto text = options.run;
-  if (text.rfind("run:", 0) == 0) {
-    text = text.substr(4);
-  } else if (!text.empty() && text[0] == 'r') {
-    text = text.substr(1);
-  }
-  const int number = parse_attempt_number(text);
+  const int number = parse_run_number(options.run);
   const auto original = store::find_run(journal.db(), number);
   if (!original) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));

@@ -8,6 +8,8 @@
 #include "cli/run_target.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
+#include "remote/host_registry.h"
+#include "remote/result_fetch.h"
 #include "run/environment.h"
 #include "run/owner.h"
 #include "run/signals.h"
@@ -49,7 +51,8 @@ struct RunOptions {
   std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
 };
 
-// --on slurm[:PARTITION]: the Slurm job the repeats run in; nullopt for anywhere else.
+// --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
+// anywhere else.
 std::optional<SlurmTarget> slurm_target(const RunOptions& options)
 {
   if (options.on.empty() || options.on == "local") {
@@ -58,16 +61,41 @@ std::optional<SlurmTarget> slurm_target(const RunOptions& options)
     }
     return std::nullopt;
   }
-  if (options.on != "slurm" && !options.on.starts_with("slurm:")) {
+  if (options.on != "slurm" && !options.on.starts_with("slurm:") && !options.on.starts_with("slurm@")) {
     if (!options.slurm_args.empty()) {
       throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
     }
     return std::nullopt; // ssh:HOST or a host: RunTarget's
   }
   SlurmTarget target;
-  target.partition = options.on == "slurm" ? "" : options.on.substr(6);
+  auto rest = options.on.substr(5); // "", ":PARTITION", "@HOST", "@HOST:PARTITION"
+  if (rest.starts_with("@")) {
+    const auto colon = rest.find(':');
+    target.login_host = rest.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
+    rest = colon == std::string::npos ? "" : rest.substr(colon);
+    if (target.login_host.empty()) {
+      throw UsageError("--on slurm@HOST needs the login host: a host added with 'ej host add', or an ssh "
+                       "destination (slurm@login.cluster:gpu)");
+    }
+  }
+  target.partition = rest.empty() ? "" : rest.substr(1);
   target.sbatch_args = options.slurm_args;
   return target;
+}
+
+// What RunTarget connects to for slurm@HOST: a host added with `ej host add` (its root and
+// variables), else the ssh destination; "local" for a cluster whose file system is this one.
+std::string login_host_target(const Workspace& workspace, const std::string& login_host)
+{
+  if (login_host.empty()) {
+    return "local";
+  }
+  for (const auto& host : remote::load_hosts(workspace.ej_dir / "hosts.json")) {
+    if (host.name == login_host) {
+      return login_host;
+    }
+  }
+  return "ssh:" + login_host;
 }
 
 // On this machine: the run holds its GPUs (waiting for them when it has to) while it measures,
@@ -176,14 +204,13 @@ std::string interruption_reason(const Workspace& workspace, int run, const std::
   return reason;
 }
 
-// A metric's @FILE is read from this machine's file system: on a host it would not be found.
-void refuse_result_files_remotely(const RunPlan& plan)
+// A metric's @FILE on a host is brought back after each repeat: only from under the working
+// directory.
+void check_result_files_fetchable(const RunPlan& plan)
 {
   for (const auto& metric : plan.metrics) {
     if (!metric.file.empty()) {
-      throw UsageError("metric '{}' reads the file {}, and result files are not fetched back from other hosts "
-                       "yet: read the value from the benchmark's output there",
-                       metric.name, metric.file);
+      remote::check_fetchable(metric.name, metric.file);
     }
   }
 }
@@ -237,25 +264,32 @@ void run_benchmark(const RunOptions& options)
   plan.echo = !options.quiet;
   plan.progress = util::is_terminal(STDERR_FILENO);
   const auto label = checked_text(options.label, "label");
-  const auto slurm = slurm_target(options);
+  auto slurm = slurm_target(options);
   const auto gpus = chosen_gpus(options.gpus, plan);
 
   const auto code_state = read_code_state(workspace); // outside the write lock
   // Here, or on the host --on names (the code state shipped there first): a host that cannot be
   // reached leaves no run behind. A Slurm job runs on the cluster's file system, which is this one.
-  RunTarget target(workspace, slurm ? std::string("local") : options.on.empty() ? plan.definition.host : options.on,
+  RunTarget target(workspace,
+                   slurm ? login_host_target(workspace, slurm->login_host)
+                         : (options.on.empty() ? plan.definition.host : options.on),
                    code_state);
+  if (slurm && target.remote()) {
+    slurm->via = target.command_via(); // sbatch, scontrol and scancel run on the login host
+  }
   if (target.remote()) {
-    refuse_result_files_remotely(plan);
+    check_result_files_fetchable(plan);
   }
   if (options.devices.lock_clocks && (slurm || target.remote())) {
     throw UsageError("--lock-clocks locks this machine's GPUs; on another host lock them there (nvidia-smi "
                      "-lgc) before the run");
   }
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
-  // gives its jobs their GPUs itself; the lock is this machine's, so it covers runs here only.
-  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string());
-  const bool locks_gpus = !slurm && !target.remote();
+  // gives its jobs their GPUs itself. The locks of an ssh host are kept here under its name: they
+  // keep apart the runs that this machine starts there (not those another machine's ej starts).
+  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string(),
+                                 target.remote() ? target.on().value("hostname", "") : std::string());
+  const bool locks_gpus = !slurm;
   std::unique_ptr<run::GpuLock> gpu_lock;
   if (locks_gpus) {
     gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
@@ -301,11 +335,11 @@ void run_benchmark(const RunOptions& options)
 
   // Elsewhere the GPUs are read on the host, beside each repeat: on an ssh host that has them, on
   // any Slurm node (whose GPUs the login node's snapshot cannot tell; it writes to the cluster's
-  // file system, which is this one).
+  // file system: this one, or the login host's for slurm@HOST).
   if ((slurm || (target.remote() && run::has_gpus(snapshot.fingerprint))) && options.devices.sample_ms > 0) {
     plan.host_sampling = run::HostSampling{
         options.devices.sample_ms, gpus.all ? std::string() : util::join(gpus.devices, ","),
-        slurm ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
+        slurm && !target.remote() ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
               : (target.work_tree().parent_path() / ("ej-gpu-" + plan.run_id + ".csv")).string()};
   }
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
@@ -326,7 +360,7 @@ void run_benchmark(const RunOptions& options)
   if (outcome.status == "interrupted") {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
   }
-  if (slurm && plan.host_sampling) {
+  if (slurm && !target.remote() && plan.host_sampling) {
     std::error_code ignored;
     std::filesystem::remove(plan.host_sampling->file, ignored);
   }
@@ -408,9 +442,11 @@ void register_run(CLI::App& app)
                     "return the run number at once");
   command->add_option("--slurm-arg", options->slurm_args,
                       "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
-  command->add_option("--on", options->on,
-                      "Run on ssh:HOST, a host added with 'ej host add', or slurm[:PARTITION] (default: the "
-                      "benchmark's --on, else here; 'local': here)");
+  command->add_option(
+      "--on", options->on,
+      "Run on ssh:HOST, a host added with 'ej host add', slurm[:PARTITION], or "
+      "slurm@HOST[:PARTITION] through a login host (default: the benchmark's --on, else here; "
+      "'local': here)");
   command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
   command
       ->add_option("--gpu-sample-ms", options->devices.sample_ms,

@@ -75,15 +75,19 @@ run::GpuSet chosen_gpus(const std::string& gpus_option, RunPlan& plan)
   return run::GpuSet{};
 }
 
-run::LockTicket gpu_ticket(const run::GpuSet& gpus, const std::string& bench, const std::string& journal)
+run::LockTicket gpu_ticket(const run::GpuSet& gpus, const std::string& bench, const std::string& journal,
+                           const std::string& machine)
 {
   run::LockTicket ticket;
   ticket.gpus = gpus;
   ticket.bench = bench;
   ticket.journal = journal;
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  ticket.host = name;
+  ticket.host = machine;
+  if (ticket.host.empty()) {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    ticket.host = name;
+  }
   return ticket;
 }
 

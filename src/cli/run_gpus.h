@@ -14,7 +14,9 @@ namespace ej::cli {
 run::GpuSet chosen_gpus(const std::string& gpus_option, RunPlan& plan);
 
 // The ticket a run shows other ejs while it waits for or holds its GPUs.
-run::LockTicket gpu_ticket(const run::GpuSet& gpus, const std::string& bench, const std::string& journal);
+// machine: the host the GPUs are on as it names itself; empty: this one.
+run::LockTicket gpu_ticket(const run::GpuSet& gpus, const std::string& bench, const std::string& journal,
+                           const std::string& machine = {});
 
 // Waits for the GPUs, saying on stderr for whom ("waiting for run #12 on gpu-box, GPUs 0-7");
 // nullptr when a signal came while waiting.

@@ -282,6 +282,17 @@ bool reads_stream_whole(const std::vector<measure::MetricSpec>& metrics, bool fr
   return false;
 }
 
+std::vector<std::string> result_file_names(const std::vector<measure::MetricSpec>& metrics)
+{
+  std::vector<std::string> names;
+  for (const auto& metric : metrics) {
+    if (!metric.file.empty() && std::find(names.begin(), names.end(), metric.file) == names.end()) {
+      names.push_back(metric.file);
+    }
+  }
+  return names;
+}
+
 // Extracts every metric from one repeat into its record. Throws the first metric's failure.
 void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
                      measure::LiveExtraction& live, PendingRepeat& record, std::vector<double>& primary,
@@ -344,11 +355,14 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   run::ProcessResult last;
   int index = 0;
   bool budget_spent = false;
-  measure::ResultFiles files(plan.metrics, plan.work_tree, fmt::format("run-{}", plan.run_number));
+  const auto run_label = fmt::format("run-{}", plan.run_number);
+  plan.host->fetch_result_files(result_file_names(plan.metrics), run_label, plan.work_tree);
+  // A host's result files are read from the local copy it brings back after each repeat.
+  measure::ResultFiles files(plan.metrics, plan.host->local_path(plan.work_tree), run_label);
   std::vector<std::string> said; // the glob choices told the user
   measure::LiveExtraction live(plan.metrics);
   const auto prepare_files = [&](const std::filesystem::path& cwd) {
-    for (const auto& line : files.before_repeat(cwd)) {
+    for (const auto& line : files.before_repeat(plan.host->local_path(cwd))) {
       fmt::print(stderr, "ej: {}\n", line);
     }
   };

@@ -24,11 +24,12 @@ nlohmann::json job_json(const run::SlurmJobInfo& job)
 
 RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTarget& target)
 {
-  auto allocation = run::SlurmAllocation::enclosing(); // inside salloc or a batch script: that one
+  // Inside salloc or a batch script here: that allocation. Through a login host: always a new job.
+  auto allocation = target.login_host.empty() ? run::SlurmAllocation::enclosing() : std::nullopt;
   if (!allocation) {
     try {
       allocation.emplace(run::SlurmAllocation::submit(target.partition, target.sbatch_args,
-                                                      fmt::format("ej-run-{}", plan.run_number)));
+                                                      fmt::format("ej-run-{}", plan.run_number), target.via));
     } catch (const Error& error) {
       RunOutcome refused; // the run is recorded already: it ends, saying why
       refused.status = "failed";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/run_loop.h"
+#include "run/slurm_job.h"
 #include "store/journal.h"
 
 #include <string>
@@ -12,6 +13,8 @@ namespace ej::cli {
 struct SlurmTarget {
   std::string partition;                // empty: the cluster's default
   std::vector<std::string> sbatch_args; // --slurm-arg, passed to sbatch as given
+  std::string login_host;               // slurm@HOST: the ssh login host the cluster is reached through
+  run::SlurmCommandVia via;             // how Slurm's commands reach it (empty: here)
 };
 
 // Submits (or uses the enclosing allocation), waits for it to run, measures the repeats in it and

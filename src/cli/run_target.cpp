@@ -47,6 +47,15 @@ run::Host& RunTarget::host()
   return m_local;
 }
 
+run::SlurmCommandVia RunTarget::command_via() const
+{
+  if (!m_session) {
+    return {};
+  }
+  const auto* session = m_session.get();
+  return [session](const std::vector<std::string>& argv) { return session->command_argv(argv); };
+}
+
 run::EnvSnapshot RunTarget::snapshot(const run::EnvOptions& options) const
 {
   if (m_session) {

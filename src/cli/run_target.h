@@ -6,6 +6,7 @@
 #include "remote/ssh_session.h"
 #include "run/environment.h"
 #include "run/host.h"
+#include "run/slurm_job.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,9 @@ public:
   // For run.started: {"name", "target", "hostname", "work_dir"}; null for a run here.
   const nlohmann::json& on() const { return m_on; }
   run::EnvSnapshot snapshot(const run::EnvOptions& options) const;
+  // Runs a command on the host through the run's connection, with the host's variables (a Slurm
+  // login host's sbatch, say); empty for this machine.
+  run::SlurmCommandVia command_via() const;
   // Where the build state of a benchmark is kept on the host.
   std::filesystem::path build_marker(const std::string& bench) const;
 

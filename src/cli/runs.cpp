@@ -1,4 +1,5 @@
 #include "cli/runs.h"
+#include "cli/arguments.h"
 
 #include "cli/commands.h"
 #include "cli/device_output.h"
@@ -164,12 +165,7 @@ void run_runs(const RunsOptions& options)
 
 void show_run(const std::string& id, bool output, bool json)
 {
-  int number = 0;
-  try {
-    number = parse_attempt_number(id);
-  } catch (const UsageError&) {
-    throw UsageError("'{}' is not a run number; see 'ej runs'", id);
-  }
+  const int number = parse_run_number(id);
   auto journal = open_journal(locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   evidence::Reader reader(journal);

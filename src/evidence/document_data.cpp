@@ -376,6 +376,7 @@ TemplateData timeline_entry(const core::Attempt& attempt, std::string date, std:
   put(entry, "number", attempt.number);
   put(entry, "title", cell(attempt.title));
   put(entry, "change", std::move(change));
+  put(entry, "has_reason", !reason.empty());
   put(entry, "reason", std::move(reason));
   return entry;
 }
@@ -395,7 +396,7 @@ void add_medians(TemplateData& row, const RunSet& set, const PrimaryMetric& prim
     const auto where = series_where(series);
     chart.points.push_back({where.empty() ? core::number_label(attempt.number)
                                           : fmt::format("{} {}", core::number_label(attempt.number), where),
-                            stats.median, stats.q1, stats.q3, attempt.status, where});
+                            stats.median, stats.q1, stats.q3, attempt.status});
   }
   if (medians.empty()) {
     return;
@@ -427,13 +428,12 @@ std::string target_cell(const RunSet& set, const core::Target& target)
   return met.empty() ? "no" : "at " + util::join(met, "; ");
 }
 
-// "-58.6% [-61.1%, -50.7%]", "+3.78%" (no test), or the range over a sweep "-60.0% … +0.50%".
+// "-58.6%", or the range over a sweep "-60.0% … +0.50%"; the interval has a column of its own.
 std::string change_cell(const Verdict& verdict)
 {
   if (!verdict.sweep()) {
     const auto& s = verdict.combinations.front();
-    const auto interval = interval_text(s.comparison, s.unit);
-    return change_text(s.comparison, s.unit) + (interval.empty() ? "" : " " + interval);
+    return change_text(s.comparison, s.unit);
   }
   const auto by_change = [](const SeriesComparison& a, const SeriesComparison& b) {
     const auto value = [](const SeriesComparison& s) {
@@ -446,23 +446,51 @@ std::string change_cell(const Verdict& verdict)
   return change_text(low->comparison, low->unit) + " … " + change_text(high->comparison, high->unit);
 }
 
-// The outcome, or what it could not rest on: "no test (single figures)".
+// "[-61.1%, -50.7%]", or empty without a test or over a sweep (each combination has its own).
+std::string interval_cell(const Verdict& verdict)
+{
+  if (verdict.sweep()) {
+    return "";
+  }
+  const auto& s = verdict.combinations.front();
+  return interval_text(s.comparison, s.unit);
+}
+
+// The outcome, or "no test" without one: short, so that the table fits the page; the evidence line
+// of the attempt says the rest.
 std::string outcome_cell(const Verdict& verdict)
 {
   if (verdict.sweep()) {
-    return fmt::format("{} ({} combinations)", measure::to_string(verdict.outcome),
-                       verdict.combinations.size());
+    return std::string(measure::to_string(verdict.outcome));
   }
   const auto& c = verdict.combinations.front().comparison;
-  switch (c.basis) {
-  case measure::Basis::SingleFigures:
-    return "no test (single figures)";
-  case measure::Basis::TooFewSamples:
-    return fmt::format("no test (n = {} vs {})", c.n_reference, c.n_candidate);
-  case measure::Basis::Test:
-    break;
+  if (c.basis != measure::Basis::Test) {
+    return "no test"; // single figures, or too few samples: the evidence line says which
   }
   return std::string(measure::to_string(c.outcome));
+}
+
+// Short words of a table cell held together with no-break spaces ("no change"): squeezed by a long
+// title column, a browser would wrap them, however short.
+std::string unbreakable(const std::string& text)
+{
+  std::string out;
+  for (const char c : text) {
+    out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
+  }
+  return out;
+}
+
+// The commit the newest run that ej measured ran at: what the figures belong to (imported runs
+// have none).
+std::string measured_commit(const RunSet& set)
+{
+  for (auto it = set.runs.rbegin(); it != set.runs.rend(); ++it) {
+    if (it->status != "imported" && !it->git.commit.empty()) {
+      return it->git.commit.substr(0, 7) + (it->git.dirty ? "+" : "");
+    }
+  }
+  return "";
 }
 
 } // namespace
@@ -502,6 +530,8 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   auto summary = render::template_list(attempts.size());
   std::map<std::string, TemplateData> grouped;
   std::vector<std::pair<std::int64_t, TemplateData>> timeline_entries;
+  bool has_commits = false; // a column only when a row fills it
+  bool has_intervals = false;
   for (const auto& attempt : attempts) {
     const auto history = store::load_history(journal.db(), attempt);
     auto verdict = judge_attempt(reader, attempt.number).verdict;
@@ -520,18 +550,27 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     put(row, "has_median", false);
     put(row, "unit", cell(primary.unit));
     put(row, "change", "—");
+    put(row, "interval", "—");
     put(row, "outcome", "—");
     put(row, "target_met", "—");
-    put(row, "commit", short_commit(attempt.git.commit));
+    put(row, "commit", "—");
     if (set != nullptr) {
       add_medians(row, *set, primary, attempt, out.chart);
       if (target) {
         put(row, "target_met", target_cell(*set, *target));
       }
+      if (const auto commit = measured_commit(*set); !commit.empty()) {
+        put(row, "commit", commit);
+        has_commits = true;
+      }
     }
     if (verdict) {
       put(row, "change", cell(change_cell(*verdict)));
-      put(row, "outcome", cell(outcome_cell(*verdict)));
+      put(row, "outcome", cell(unbreakable(outcome_cell(*verdict))));
+      if (const auto interval = interval_cell(*verdict); !interval.empty()) {
+        put(row, "interval", cell(interval));
+        has_intervals = true;
+      }
     }
     auto detail = attempt_data(reader, history, primary, verdict);
     for (const auto& group : groups()) {
@@ -591,6 +630,8 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   put(out.data, "has_attempts", !summary.is_empty_list());
   put(out.data, "attempt_count", summary.list_value().size());
   put(out.data, "has_timeline", !timeline.is_empty_list());
+  put(out.data, "has_commits", has_commits);
+  put(out.data, "has_intervals", has_intervals);
   put(out.data, "chart", std::move(chart));
   put(out.data, "baseline", std::move(baseline));
   put(out.data, "summary", std::move(summary));

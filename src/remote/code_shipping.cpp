@@ -29,11 +29,8 @@ void pipe_into_host(const SshConnection& connection, const std::string& producer
     return;
   }
   const auto said = util::join(util::lines(result.err.text()), "; ");
-  if (util::contains_ci(said, "No space left on device") || util::contains_ci(said, "Disk quota exceeded")) {
-    throw Error(
-        "cannot {} on {}: the disk there is full ({}); free space on the host, or give another root with "
-        "'ej host add NAME ssh:HOST --root DIR'",
-        doing, connection.destination(), util::first_line(said, 300));
+  if (auto full = disk_full_error(doing, connection.destination(), said)) {
+    throw *full;
   }
   if (result.ending == run::Ending::Exited && result.exit_code == 255) {
     throw Error("{}", connection.describe_failure(result, doing));

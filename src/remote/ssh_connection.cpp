@@ -130,11 +130,12 @@ std::vector<std::string> SshConnection::argv(const std::string& remote_command) 
 }
 
 run::ProcessResult SshConnection::run(const std::string& remote_command, std::string_view doing,
-                                      std::string_view input, double timeout_s) const
+                                      std::string_view input, double timeout_s, bool keep_whole) const
 {
   run::ProcessSpec spec;
   spec.argv = argv(remote_command);
   spec.timeout_s = timeout_s;
+  spec.keep_whole_out = keep_whole;
   const auto stdin_file = input_file(input);
   spec.stdin_fd = stdin_file.get();
   auto result = run::run_process(spec);
@@ -159,16 +160,27 @@ std::string SshConnection::check(const std::string& remote_command, std::string_
           "benchmark's own tools on the host",
           doing, m_destination, said);
     }
-    if (util::contains_ci(said, "No space left on device") ||
-        util::contains_ci(said, "Disk quota exceeded")) {
-      throw Error(
-          "cannot {} on {}: the disk there is full ({}); free space on the host, or give another root "
-          "with 'ej host add NAME ssh:HOST --root DIR'",
-          doing, m_destination, said);
+    if (auto full = disk_full_error(doing, m_destination, said)) {
+      throw *full;
     }
     throw Error("cannot {} on {}: {}", doing, m_destination, said);
   }
   return result.out.text();
+}
+
+std::optional<Error> disk_full_error(std::string_view doing, std::string_view destination,
+                                     std::string_view said)
+{
+  const auto short_write =
+      said.find("Wrote only ") != std::string_view::npos && said.find(" bytes") != std::string_view::npos;
+  if (!short_write && !util::contains_ci(said, "No space left on device") &&
+      !util::contains_ci(said, "Disk quota exceeded")) {
+    return std::nullopt;
+  }
+  return Error(
+      "cannot {} on {}: the disk there is full ({}); free space on the host, or give another root with "
+      "'ej host add NAME ssh:HOST --root DIR'",
+      doing, destination, util::first_line(said, 300));
 }
 
 std::string SshConnection::describe_failure(const run::ProcessResult& result, std::string_view doing) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "run/process.h"
+#include "util/error.h"
 
 #include <filesystem>
 #include <optional>
@@ -32,8 +33,9 @@ public:
 
   // Runs remote_command with `input` on its stdin; returns what it did. A failure of ssh itself
   // (the connection, exit 255 without the command's own status) throws ej::Error naming `doing`.
+  // keep_whole: stdout is kept whole (Capture::whole) however large.
   run::ProcessResult run(const std::string& remote_command, std::string_view doing,
-                         std::string_view input = {}, double timeout_s = 120) const;
+                         std::string_view input = {}, double timeout_s = 120, bool keep_whole = false) const;
   // The same, and throws unless the command succeeded: what the remote side said is in the message.
   std::string check(const std::string& remote_command, std::string_view doing, std::string_view input = {},
                     double timeout_s = 120) const;
@@ -49,6 +51,12 @@ private:
   std::filesystem::path m_socket_dir;
   std::filesystem::path m_socket;
 };
+
+// What a command on the host said when it failed (stderr), read for a full disk: ENOSPC or EDQUOT
+// in words, or GNU tar's short write ("Wrote only 2560 of 10240 bytes"), which is how it says a
+// full disk when the last block does not fit. Returns the error that says so, or nullopt.
+std::optional<Error> disk_full_error(std::string_view doing, std::string_view destination,
+                                     std::string_view said);
 
 // EJ_SSH_COMMAND, or empty.
 std::string ssh_command_from_environment();

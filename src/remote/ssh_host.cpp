@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
@@ -49,6 +50,31 @@ std::string last_line(const std::string& text)
   return {};
 }
 
+// The whole of a large output, from its spool file.
+std::string read_spooled(const run::Capture& capture)
+{
+  if (!capture.whole || !capture.whole->ok()) {
+    throw Error("the result files brought back from the host did not fit in memory nor on disk ({}): free "
+                "space in $TMPDIR and run again",
+                capture.whole ? capture.whole->error() : "no whole copy was kept");
+  }
+  std::string text(capture.whole->size(), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const auto n =
+        ::pread(capture.whole->fd(), text.data() + done, text.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      throw Error("cannot read back the result files brought from the host: {}",
+                  n < 0 ? std::strerror(errno) : "short file");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return text;
+}
+
 } // namespace
 
 SshHost::SshHost(const SshConnection& connection, std::string wrapper_path,
@@ -79,7 +105,11 @@ run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
     check = spec.argv.empty() ? std::string() : spec.argv.front();
     words.insert(words.end(), spec.argv.begin(), spec.argv.end());
   }
-  const auto command = wrapper_command(m_wrapper_path, m_nonce, spec.cwd.string(), check, words);
+  auto command = wrapper_command(m_wrapper_path, m_nonce, spec.cwd.string(), check, words);
+  m_cwd = spec.cwd;
+  if (m_results) {
+    command = m_results->before_repeat(spec.cwd) + " && " + command;
+  }
 
   run::ProcessSpec local = std::move(spec);
   local.argv = m_connection.argv(command);
@@ -120,6 +150,11 @@ void SshHost::settle(run::ProcessResult& result)
   }
   if (!trailer) {
     const auto said = last_line(result.err.text());
+    if (said.rfind("ej-result-files: ", 0) == 0) { // the step before the repeat refused
+      result.error = said.substr(17);
+      result.ending = run::Ending::SpawnFailed;
+      return;
+    }
     result.error = fmt::format("the connection to {} was lost ({}); the process group there was ended",
                                m_connection.destination(), said.empty() ? run::describe(result) : said);
     result.ending = run::Ending::Interrupted;
@@ -141,6 +176,57 @@ void SshHost::settle(run::ProcessResult& result)
   result.user_s = trailer->user_s;
   result.sys_s = trailer->sys_s;
   result.max_rss_kb = 0; // the host's shell cannot tell it
+  if (m_results && result.succeeded()) {
+    bring_back_results(result);
+  }
+}
+
+// A repeat whose result files cannot be brought back was not measured: it ends the run as
+// interrupted (most often the connection went), with the repeats before it kept.
+void SshHost::bring_back_results(run::ProcessResult& result)
+{
+  try {
+    const auto fetched =
+        m_connection.run(m_results->fetch_command(m_cwd), "bring back the result files", {}, 120,
+                         /*keep_whole=*/true);
+    if (!fetched.succeeded()) {
+      throw Error("{}", last_line(fetched.err.text()));
+    }
+    const auto printed = fetched.out.cut_bytes > 0 ? read_spooled(fetched.out) : fetched.out.text();
+    for (const auto& line : m_results->unpack(printed, m_cwd)) {
+      std::fprintf(stderr, "ej: on %s: %s\n", m_connection.destination().c_str(), line.c_str());
+    }
+  } catch (const Error& error) {
+    result.ending = run::Ending::Interrupted;
+    result.error = fmt::format("the result files of the repeat could not be brought back from {}: {}",
+                               m_connection.destination(), error.what());
+  }
+}
+
+void SshHost::fetch_result_files(const std::vector<std::string>& spec_files, const std::string& run_label,
+                                 const std::filesystem::path& work_tree)
+{
+  if (spec_files.empty()) {
+    return;
+  }
+  const auto home = std::filesystem::path(m_wrapper_path).parent_path().string(); // ~/.cache/ej there
+  m_results = std::make_unique<ResultFetch>(spec_files, run_label, home + "/runs/" + m_nonce, work_tree);
+}
+
+std::filesystem::path SshHost::local_path(const std::filesystem::path& path) const
+{
+  return m_results ? m_results->local_path(path) : path;
+}
+
+SshHost::~SshHost()
+{
+  if (m_results) {
+    try {
+      m_connection.run(m_results->cleanup_command(), "remove the run's state", {}, 30);
+    } catch (const std::exception&) {
+      // A few bytes left under ~/.cache/ej/runs on the host; the run itself is recorded.
+    }
+  }
 }
 
 std::optional<std::string> SshHost::read_text(const std::filesystem::path& path)

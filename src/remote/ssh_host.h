@@ -1,6 +1,7 @@
 #pragma once
 
 #include "remote/remote_wrapper.h"
+#include "remote/result_fetch.h"
 #include "remote/ssh_connection.h"
 #include "run/host.h"
 #include "util/unique_fd.h"
@@ -26,8 +27,14 @@ public:
   void settle(run::ProcessResult& result) override;
   std::optional<std::string> read_text(const std::filesystem::path& path) override;
   void write_text(const std::filesystem::path& path, const std::string& text) override;
+  void fetch_result_files(const std::vector<std::string>& spec_files, const std::string& run_label,
+                          const std::filesystem::path& work_tree) override;
+  std::filesystem::path local_path(const std::filesystem::path& path) const override;
+  ~SshHost() override;
 
 private:
+  void bring_back_results(run::ProcessResult& result);
+
   const SshConnection& m_connection;
   std::string m_wrapper_path;
   std::vector<std::pair<std::string, std::string>> m_env;
@@ -36,6 +43,8 @@ private:
   util::UniqueFd m_stdin_read;
   util::UniqueFd m_stdin_write;
   std::shared_ptr<TrailerFilter> m_filter;
+  std::unique_ptr<ResultFetch> m_results;
+  std::filesystem::path m_cwd; // of the process prepared last
 };
 
 } // namespace ej::remote

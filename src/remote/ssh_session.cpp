@@ -49,6 +49,16 @@ ShippedCode SshSession::ship(const CodeToShip& code, const std::string& repo_nam
   return ship_code(*m_connection, code, repo_dir(repo_name));
 }
 
+std::vector<std::string> SshSession::command_argv(const std::vector<std::string>& argv) const
+{
+  std::vector<std::string> words = {"env"};
+  for (const auto& [name, value] : m_entry.env) {
+    words.push_back(name + "=" + value);
+  }
+  words.insert(words.end(), argv.begin(), argv.end());
+  return m_connection->argv(util::shell_join(words));
+}
+
 run::EnvSnapshot SshSession::snapshot(const run::EnvOptions& options, const std::string& work_dir) const
 {
   // The host's own variables reach every process there: the snapshot says so.

@@ -28,6 +28,9 @@ public:
   std::string repo_dir(const std::string& repo_name) const;
   ShippedCode ship(const CodeToShip& code, const std::string& repo_name) const;
   run::EnvSnapshot snapshot(const run::EnvOptions& options, const std::string& work_dir) const;
+  // The local argv that runs argv on the host through the connection, with the host's variables
+  // (ej host add --env) set.
+  std::vector<std::string> command_argv(const std::vector<std::string>& argv) const;
   // The host the build step and the repeats run on.
   SshHost& host() { return *m_host; }
 

@@ -18,21 +18,29 @@ void free_html(char* html) noexcept
 
 using HtmlPtr = util::Handle<char, free_html>;
 
+// GitHub's own markdown style (github-markdown-css), so that the page shows what the document
+// looks like on GitHub: the same column width, font size and table cell padding.
 constexpr std::string_view k_style = R"(
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; line-height: 1.5;
-       color: #1f2328; background: #ffffff; margin: 0; }
-main { max-width: 980px; margin: 0 auto; padding: 24px 32px 64px; }
-h1, h2, h3 { line-height: 1.25; margin-top: 1.6em; }
-h1 { border-bottom: 1px solid #d0d7de; padding-bottom: .3em; }
-table { border-collapse: collapse; margin: 1em 0; display: block; overflow-x: auto; }
-th, td { border: 1px solid #d0d7de; padding: 4px 10px; vertical-align: top; }
-th { background: #f6f8fa; }
-tr:nth-child(2n) td { background: #fbfcfd; }
-code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 90%; }
-code { background: #f6f8fa; padding: .1em .3em; border-radius: 4px; }
-pre { background: #f6f8fa; padding: 12px; overflow-x: auto; border-radius: 6px; }
-pre code { background: none; padding: 0; }
-blockquote { margin: 0; padding: 0 1em; color: #57606a; border-left: 4px solid #d0d7de; }
+body { font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif;
+       font-size: 16px; line-height: 1.5; color: #1f2328; background: #ffffff; margin: 0; }
+main { box-sizing: border-box; max-width: 980px; margin: 0 auto; padding: 45px; }
+@media (max-width: 767px) { main { padding: 15px; } }
+h1, h2, h3 { line-height: 1.25; margin-top: 24px; margin-bottom: 16px; font-weight: 600; }
+h1 { font-size: 2em; border-bottom: 1px solid #d1d9e0b3; padding-bottom: .3em; }
+h2 { font-size: 1.5em; border-bottom: 1px solid #d1d9e0b3; padding-bottom: .3em; }
+h3 { font-size: 1.25em; }
+table { border-spacing: 0; border-collapse: collapse; display: block; width: max-content; max-width: 100%;
+        overflow: auto; margin: 0 0 16px; }
+th, td { border: 1px solid #d1d9e0; padding: 6px 13px; }
+th { font-weight: 600; }
+tr { background: #ffffff; border-top: 1px solid #d1d9e0b3; }
+tr:nth-child(2n) { background: #f6f8fa; }
+code, pre { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
+            font-size: 85%; }
+code { background: #818b981f; padding: .2em .4em; border-radius: 6px; }
+pre { background: #f6f8fa; padding: 16px; overflow: auto; border-radius: 6px; line-height: 1.45; }
+pre code { background: none; padding: 0; font-size: 100%; }
+blockquote { margin: 0; padding: 0 1em; color: #59636e; border-left: .25em solid #d1d9e0; }
 svg { max-width: 100%; height: auto; display: block; margin: 1em 0; }
 )";
 

@@ -1,6 +1,7 @@
 #include "render/markdown_check.h"
 
 #include "render/cmark_parse.h"
+#include "render/markdown_escape.h"
 
 #include <cstring>
 
@@ -17,8 +18,15 @@ void append_text(cmark_node* node, std::string& out)
 {
   switch (cmark_node_get_type(node)) {
   case CMARK_NODE_TEXT:
-  case CMARK_NODE_CODE:
     out += cmark_node_get_literal(node);
+    return;
+  case CMARK_NODE_CODE: {
+    const std::string_view code = cmark_node_get_literal(node);
+    const std::string fence(code_span_fence(code), '`');
+    out += fence;
+    out += code;
+    out += fence;
+  }
     return;
   case CMARK_NODE_SOFTBREAK:
   case CMARK_NODE_LINEBREAK:

@@ -14,7 +14,6 @@ struct ChartPoint {
   std::optional<double> low; // interval drawn as a bar from low to high when both are set
   std::optional<double> high;
   std::optional<core::Status> status; // colours the point
-  std::string group;                  // points of one group are joined by a line ("size=2" of a sweep)
 };
 
 struct ChartData {
@@ -27,11 +26,13 @@ struct ChartData {
   std::optional<double> target;
 };
 
-// A plain SVG 1.1 line chart of the points (median marker, optional interval bar) with the
-// baseline and target as labelled horizontal lines. Deterministic: fixed size (720x360), numbers
-// with one decimal, text escaped for XML, no ids or timestamps. No points: a "no results yet"
-// frame; equal values get a range around them; many points thin the x labels. Non-finite values
-// are not drawn.
+// A plain SVG 1.1 chart of the points (median marker coloured by status, optional interval bar),
+// one per attempt (and combination), never joined by lines: attempts are different code, not a
+// series. The baseline and target are dashed horizontal lines labelled right of the plot, the unit
+// is said once (the y axis), and a legend names the colours and lines drawn. Deterministic: fixed
+// size (720x360), numbers with one decimal, text escaped for XML, no ids or timestamps. No
+// points: a "no results yet" frame; equal values get a range around them; x labels are thinned
+// so they never overlap. Non-finite values are not drawn.
 std::string render_chart_svg(const ChartData& chart);
 
 // Text escaped for XML character data and attribute values.

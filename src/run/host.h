@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ej::run {
 
@@ -26,6 +27,16 @@ public:
   // A small file of this host (a build-state marker), nullopt when there is none.
   virtual std::optional<std::string> read_text(const std::filesystem::path& path) = 0;
   virtual void write_text(const std::filesystem::path& path, const std::string& text) = 0;
+
+  // Result files (a metric's @FILE) of the repeats to come, in directories under work_tree. This
+  // machine reads them where they are; a remote host brings those of each repeat back, in settle(),
+  // into a local directory that stands for its work tree (local_path).
+  virtual void fetch_result_files(const std::vector<std::string>&, const std::string& /*run_label*/,
+                                  const std::filesystem::path& /*work_tree*/)
+  {
+  }
+  // Where a directory of this host is read from here.
+  virtual std::filesystem::path local_path(const std::filesystem::path& path) const { return path; }
 };
 
 // This machine.

@@ -26,6 +26,22 @@ namespace {
 
 constexpr auto k_poll = std::chrono::milliseconds(200);
 
+// A Slurm client command, here or through the login host (`via`); run_tool's "not installed" names
+// the Slurm command and where it is missing.
+ToolResult spawn_tool(const std::vector<std::string>& argv, const std::string& name)
+{
+  auto result = run_tool(argv);
+  if (name != argv.at(0) && result.output == fmt::format("{} is not installed (not found in PATH)", argv[0])) {
+    result.output = fmt::format("{} is not installed (not found in PATH on the login host)", name);
+  }
+  return result;
+}
+
+ToolResult run_tool(const std::vector<std::string>& argv, const SlurmCommandVia& via)
+{
+  return via ? spawn_tool(via(argv), argv.at(0)) : spawn_tool(argv, argv.at(0));
+}
+
 std::string field(const std::map<std::string, std::string>& fields, const std::string& name)
 {
   const auto found = fields.find(name);
@@ -92,7 +108,7 @@ std::optional<std::pair<std::string, std::string>> run_ending_for(const SlurmJob
 
 SlurmAllocation SlurmAllocation::submit(const std::string& partition,
                                         const std::vector<std::string>& sbatch_args,
-                                        const std::string& job_name)
+                                        const std::string& job_name, SlurmCommandVia via)
 {
   std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=" + job_name, "--output=/dev/null"};
   if (!partition.empty()) {
@@ -101,7 +117,7 @@ SlurmAllocation SlurmAllocation::submit(const std::string& partition,
   argv.insert(argv.end(), sbatch_args.begin(), sbatch_args.end());
   // The batch script only holds the allocation: the repeats are its steps.
   argv.insert(argv.end(), {"--wrap", "exec sleep infinity"});
-  const auto result = run_tool(argv);
+  const auto result = run_tool(argv, via);
   const auto line = std::string(util::trim(result.output));
   const auto job = line.substr(0, line.find(';')); // "12;cluster"
   const bool number = !job.empty() && job.find_first_not_of("0123456789") == std::string::npos;
@@ -110,7 +126,7 @@ SlurmAllocation SlurmAllocation::submit(const std::string& partition,
                 line.empty() ? fmt::format("it exited with {}", result.exit_code)
                              : util::first_line(line, 300));
   }
-  return SlurmAllocation(job, true);
+  return SlurmAllocation(job, true, std::move(via));
 }
 
 std::optional<SlurmAllocation> SlurmAllocation::enclosing()
@@ -119,11 +135,12 @@ std::optional<SlurmAllocation> SlurmAllocation::enclosing()
   if (job == nullptr || *job == '\0') {
     return std::nullopt;
   }
-  return SlurmAllocation(job, false);
+  return SlurmAllocation(job, false, {});
 }
 
 SlurmAllocation::SlurmAllocation(SlurmAllocation&& other) noexcept
-    : m_job(std::move(other.m_job)), m_owned(std::exchange(other.m_owned, false))
+    : m_job(std::move(other.m_job)), m_owned(std::exchange(other.m_owned, false)),
+      m_via(std::move(other.m_via))
 {
 }
 
@@ -134,7 +151,7 @@ SlurmAllocation::~SlurmAllocation()
 
 std::optional<SlurmJobInfo> SlurmAllocation::info() const
 {
-  const auto result = run_tool({"scontrol", "show", "job", "-d", "-o", m_job});
+  const auto result = run_tool({"scontrol", "show", "job", "-d", "-o", m_job}, m_via);
   if (result.exit_code != 0) {
     return std::nullopt; // "Invalid job id": purged after MinJobAge
   }
@@ -181,7 +198,7 @@ void SlurmAllocation::cancel() noexcept
   }
   m_owned = false;
   try {
-    run_tool({"scancel", m_job});
+    run_tool({"scancel", m_job}, m_via);
   } catch (...) {
     // A job that cannot be cancelled ends at its time limit; nothing more to do from here.
   }

@@ -32,13 +32,17 @@ SlurmJobInfo parse_scontrol_job(std::string_view text);
 // pending or running, or when it completed.
 std::optional<std::pair<std::string, std::string>> run_ending_for(const SlurmJobInfo& job);
 
+// Turns a Slurm client command (sbatch, scontrol, scancel) into the local argv that runs it: on
+// a cluster reached through an ssh login host, an ssh through the run's connection. Empty: here.
+using SlurmCommandVia = std::function<std::vector<std::string>(const std::vector<std::string>&)>;
+
 class SlurmAllocation {
 public:
   // Submits a job that holds an allocation (sbatch --parsable ... --wrap 'exec sleep infinity'),
   // in `partition` when not empty, with the user's sbatch options. Throws ej::Error when sbatch
   // refuses, with what it said.
   static SlurmAllocation submit(const std::string& partition, const std::vector<std::string>& sbatch_args,
-                                const std::string& job_name);
+                                const std::string& job_name, SlurmCommandVia via = {});
   // The allocation ej runs inside (SLURM_JOB_ID), when there is one; never cancelled by ej.
   static std::optional<SlurmAllocation> enclosing();
 
@@ -61,10 +65,14 @@ public:
   void cancel() noexcept;
 
 private:
-  SlurmAllocation(std::string job, bool owned) : m_job(std::move(job)), m_owned(owned) {}
+  SlurmAllocation(std::string job, bool owned, SlurmCommandVia via)
+      : m_job(std::move(job)), m_owned(owned), m_via(std::move(via))
+  {
+  }
 
   std::string m_job;
   bool m_owned = true;
+  SlurmCommandVia m_via;
 };
 
 } // namespace ej::run

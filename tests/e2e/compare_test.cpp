@@ -537,3 +537,34 @@ TEST_CASE("a benchmark printing nan or inf gives an extract-error run with the r
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.err, Catch::Contains("not a finite number"));
 }
+
+TEST_CASE("every command that takes a run reads r5, run:5 and 5 alike")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  repo.ok({"try", "an idea", "--plan", "p"});
+  repo.ok({"bench", "add", "b", "--repeat", "2", "--metric", "x=regex:x=([0-9.]+)", "--", "sh", "-c",
+           "echo x=1"});
+  repo.ok({"run", "b", "--attempt", "1", "--quiet"});
+  repo.ok({"run", "b", "--attempt", "1", "--quiet"});
+  const auto by_words = repo.ok({"show", "run", "2", "--json"});
+  for (const std::string name : {"r2", "run:2", "run2"}) {
+    INFO(name);
+    CHECK(repo.ok({"show", name, "--json"}) == by_words);
+    CHECK(repo.ok({"show", "run", name, "--json"}) == by_words);
+    CHECK(repo.ok({"env", "show", name, "--json"}) == repo.ok({"env", "show", "2", "--json"}));
+    repo.ok({"env", "diff", "r1", name});
+    repo.ok({"wait", name});
+    repo.ok({"compare", "r1", name});
+  }
+  repo.ok({"plan", "baseline", "p", "--run", "r1"});
+  CHECK_THAT(repo.ok({"plan", "baseline", "p"}), Catch::Contains("run #1"));
+  // An attempt is still an attempt, and a typo names itself.
+  CHECK_THAT(repo.ok({"show", "1"}), Catch::Contains("an idea"));
+  const auto typo = repo.ej({"show", "rx2"});
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.err, Catch::Contains("'rx2'"));
+  const auto bad_run = repo.ej({"env", "show", "runx"});
+  CHECK(bad_run.exit_code == 2);
+  CHECK_THAT(bad_run.err, Catch::Contains("is not a run"));
+}

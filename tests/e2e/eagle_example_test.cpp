@@ -1,6 +1,8 @@
 // The EAGLE-3 example (examples/eagle-fast-verify/): replay.sh must reproduce the committed plan
 // document and chart byte for byte, and the document must hold the campaign as replayed.
+#include "render/html_report.h"
 #include "render/markdown_check.h"
+#include "support/browser.h"
 #include "support/command.h"
 #include "support/temp_dir.h"
 
@@ -81,15 +83,15 @@ TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with it
   }
   CHECK(found == expected);
   // The write-ups' figures, imported with `ej record`.
-  CHECK(medians["No speculation (reference server)"] == "89.50 tok/s");
-  CHECK(medians["EAGLE-3 speculative decoding"] == "54.10 tok/s");
-  CHECK(medians["FlashInfer attention backend"] == "92.60 tok/s");
-  CHECK(medians["FlashInfer allreduce fusion on CUDA 13"] == "96.10 tok/s");
+  CHECK(medians["No speculation (reference server)"] == "89.50");      // the unit is in the header
+  CHECK(medians["EAGLE-3 speculative decoding"] == "54.10");           // the unit is in the header
+  CHECK(medians["FlashInfer attention backend"] == "92.60");           // the unit is in the header
+  CHECK(medians["FlashInfer allreduce fusion on CUDA 13"] == "96.10"); // the unit is in the header
   CHECK(medians["NCCL_ALGO=Tree"] == "—");
   // Judged against the baseline of its time: EAGLE-3 on CUDA 12.8 against 89.5 tok/s, not against
   // the CUDA 13 baseline it never ran against; one figure a side is no test.
   CHECK(changes["EAGLE-3 speculative decoding"] == "-39.6%");
-  CHECK(outcomes["EAGLE-3 speculative decoding"] == "no test (single figures)");
+  CHECK(outcomes["EAGLE-3 speculative decoding"] == "no\u00a0test"); // held together: it never wraps
   CHECK(changes["FlashInfer allreduce fusion on CUDA 13"] == "+3.78%");
   CHECK(changes["No speculation (reference server)"] == "—"); // the baseline itself
   CHECK(
@@ -98,6 +100,47 @@ TEST_CASE("the EAGLE-3 plan document lists every attempt of the campaign with it
   // The author's prose, added between two renders, survived the second one.
   CHECK(markdown.find("the dates here are") != std::string::npos);
   CHECK(markdown.find("imported: the write-ups of the campaign") != std::string::npos);
+}
+
+TEST_CASE("the EAGLE-3 document reads as written by hand: no needless escapes, no empty sections")
+{
+  const auto markdown = read_text(k_example_dir / "eagle-fast-verify.md");
+  for (const std::string needless :
+       {"\\~30", "\\-39.6", "\\+3.78", "\\<", "\\[", "None.", "|---|---|---|---|---|---|---|---|"}) {
+    INFO(needless);
+    CHECK(markdown.find(needless) == std::string::npos);
+  }
+  CHECK(markdown.find("takes ~30 ms") != std::string::npos);
+  CHECK(markdown.find("**Evidence:** -39.6% 1.65x lower throughput") != std::string::npos);
+  CHECK(markdown.find("## Inconclusive") == std::string::npos); // no attempt is
+  CHECK(markdown.find("## Open") == std::string::npos);
+  const auto svg = read_text(k_example_dir / "eagle-fast-verify.svg");
+  CHECK(svg.find("<polyline") == std::string::npos);       // attempts are not a series
+  CHECK(svg.find(">adopted</text>") != std::string::npos); // the legend
+  CHECK(svg.find("tok_s tok/s") == std::string::npos);
+}
+
+TEST_CASE("the EAGLE-3 report's tables fit the page in a real browser, without a number or date wrapped")
+{
+  const auto chromium = ej::test::find_chromium();
+  if (chromium.empty()) {
+    WARN("skipped: chromium not installed (scripts/install-deps.sh --test)");
+    return;
+  }
+  const auto markdown = read_text(k_example_dir / "eagle-fast-verify.md");
+  const auto html = ej::render::render_html_report(
+      "EAGLE-3 fast verify", markdown,
+      {{"eagle-fast-verify.svg", read_text(k_example_dir / "eagle-fast-verify.svg")}});
+  TempDir dir("ej-eagle-layout");
+  // 900 px: a little narrower than GitHub shows a markdown file in a 1280 px window.
+  const auto problems =
+      ej::test::layout_problems(chromium, html, 900, {"attempt", "why it moved", "reason"}, dir.path());
+  std::string all;
+  for (const auto& problem : problems) {
+    all += problem + "\n";
+  }
+  INFO(all);
+  CHECK(problems.empty());
 }
 
 TEST_CASE("replay.sh fails clearly when the ej binary is missing")

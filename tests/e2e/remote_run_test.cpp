@@ -336,6 +336,104 @@ TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no proces
   CHECK(run["status"] == "timeout");
 }
 
+TEST_CASE("the result files of remote repeats are brought back after each repeat and read here")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  // Each repeat writes its own value into a plain file and a newer match of a glob; a file
+  // from before the run is moved aside on the host, never read nor lost.
+  write_text(
+      repo.path() / "bench.sh",
+      "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count\n"
+      "test -e out.json && echo stale >&2\n"
+      "mkdir -p results; printf '{\"v\": %s}' $((n*10)) > out.json\n"
+      "printf 'old' > results/r-0.txt; sleep 0.05; printf 'tps=%s\\n' $((n*100)) > results/r-$n.txt\n");
+  write_text(repo.path() / "out.json", "{\"v\": -1}");
+  git(repo.path(), {"add", "bench.sh", "out.json"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "b", "--repeat", "3", "--metric", "v=json:/v@out.json", "--metric",
+           "tps=kv:tps@\"results/r-*.txt\"", "--", "sh", "bench.sh"});
+  const auto result = repo.ej({"run", "b", "--on", "box"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("'out.json' was there before the run: moved aside to "
+                                         "'out.json.before-run-1' (kept)"));
+  CHECK_THAT(result.err, !Catch::Contains("stale")); // the previous repeat's file is removed first
+  auto run = show_run(repo, 1, true);
+  CHECK(samples_of(run, "v") == std::vector<double>{10, 20, 30});
+  CHECK(samples_of(run, "tps") == std::vector<double>{100, 200, 300});
+  const std::string work_dir = run["on"]["work_dir"];
+  CHECK(read_text(std::filesystem::path(work_dir) / "out.json.before-run-1") == "{\"v\": -1}");
+  // The run's state on the host (what was moved aside, the marker) is gone: the host's home is
+  // this user's, and no other test keeps result files there.
+  const auto state = std::filesystem::path(std::getenv("HOME")) / ".cache" / "ej" / "runs";
+  CHECK((!std::filesystem::exists(state) || std::filesystem::is_empty(state)));
+}
+
+TEST_CASE("a full disk on the host while shipping the code is said as such, and no run is left behind")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  // The host's root on a 1 MB file system (this test runs as root, as CI does).
+  const auto small = repo.path() / ".." / (repo.path().filename().string() + "-small-root");
+  std::filesystem::create_directories(small);
+  const auto mounted = run_command({"mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.string()});
+  if (mounted.exit_code != 0) {
+    WARN("skipped: cannot mount a small tmpfs here (" << mounted.err << ")");
+    return;
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { run_command({"umount", "-l", path.string()}); }
+  } unmount{small};
+  std::string big;
+  for (int i = 0; i < 200000; ++i) {
+    big += std::to_string(i * 7919) + "\n"; // ~1.3 MB that does not compress away in tar
+  }
+  write_text(repo.path() / "data.txt", big);
+  git(repo.path(), {"add", "data.txt"});
+  git(repo.path(), {"commit", "-q", "-m", "data"});
+  repo.ok({"host", "add", "box", "ssh:" + server->alias(), "--root", small.string()});
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  const auto result = repo.ej({"run", "t", "--on", "box"}, ssh_env(*server));
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("the disk there is full"));
+  CHECK_THAT(result.err, Catch::Contains("--root DIR"));
+  CHECK(json::parse(repo.ok({"runs", "--json"})).empty());
+}
+
+TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GPUs")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto started = repo.path() / ".git" / "started";
+  repo.ok(
+      {"bench", "add", "slow", "--repeat", "1", "--shell", "echo $$ > '" + started.string() + "'; sleep 3"});
+  repo.ok({"bench", "add", "quick", "--repeat", "1", "--", "true"});
+  auto env = ssh_env(*server);
+  env["EJ_GPU_LOCK_DIR"] = (repo.path() / ".git" / "gpu-locks").string();
+  const auto first = start_ej(repo, {"run", "slow", "--on", "box"}, env);
+  REQUIRE(wait_for_file(started, 30));
+  const auto busy = repo.ej({"run", "quick", "--on", "box", "--no-wait"}, env);
+  CHECK(busy.exit_code == 1);
+  CHECK_THAT(busy.err, Catch::Contains("all GPUs are busy: run #1 on "));
+  CHECK(wait_command(first.pid) == 0);
+  // Another host's GPUs are not this one's, and once the first run ended the host is free.
+  repo.ok({"run", "quick", "--on", "box", "--no-wait"}, env);
+  CHECK(json::parse(repo.ok({"runs", "--json"})).size() == 2);
+}
+
 TEST_CASE("a GPU run on an ssh host reads the GPUs there, with nvidia-smi beside each repeat")
 {
   const auto server = start_sshd();

@@ -3,6 +3,7 @@
 #include "support/fake_gpus.h"
 #include "support/runs.h"
 #include "support/slurm_cluster.h"
+#include "support/sshd_server.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -137,6 +138,28 @@ TEST_CASE("a Slurm run over its time limit is recorded timeout and its job cance
   CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
 }
 
+TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm's word for it")
+{
+  REQUIRE_SLURM();
+#if defined(__SANITIZE_ADDRESS__)
+  // Slurm's time limits count in minutes: a minute of waiting adds nothing a sanitizer could find
+  // that the release suite's run of this test and the other Slurm tests do not.
+  WARN("skipped under sanitizers: a job must outlive Slurm's one-minute time limit");
+  return;
+#endif
+  EjRepo repo;
+  repo.ok({"bench", "add", "slow", "--repeat", "1", "--shell", "exec sleep 120"});
+  const auto result = repo.ej({"run", "slow", "--on", "slurm", "--slurm-arg=--time=0:01"}, cluster().env());
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "timeout");
+  const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " on "));
+  CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("reached its time limit (00:01:00)"));
+  CHECK_THAT(job_state(job), Catch::StartsWith("TIMEOUT"));
+}
+
 TEST_CASE("sbatch refusing the job is an error that says what sbatch said and the run is recorded failed")
 {
   REQUIRE_SLURM();
@@ -164,6 +187,47 @@ TEST_CASE("Ctrl-C during a Slurm run cancels its job and records the run interru
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
   CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+}
+
+TEST_CASE("slurm@HOST ships the code state to the login host and runs the job through it")
+{
+  REQUIRE_SLURM();
+  if (const auto why = SshdServer::unavailable()) {
+    WARN("skipped: " << *why);
+    return;
+  }
+  SshdServer server;
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh", "echo value=1\n");
+  git(repo.path(), {"add", "bench.sh"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  const auto root =
+      (repo.path() / ".." / (repo.path().filename().string() + "-login-root")).lexically_normal();
+  // The login host's own variables reach sbatch, scontrol, scancel and every step there.
+  repo.ok({"host", "add", "login", "ssh:" + server.alias(), "--root", root.string(), "--env",
+           "SLURM_CONF=" + cluster().env().at("SLURM_CONF")});
+  repo.ok({"bench", "add", "b", "--repeat", "2", "--metric", "value=kv:value", "--", "sh", "bench.sh"});
+  write_text(repo.path() / "bench.sh", "echo value=2 job=$SLURM_JOB_ID; pwd >&2\n"); // only the diff has it
+  // Not in ej's environment: what reaches the cluster goes through the login host.
+  const auto result = repo.ej({"run", "b", "--on", "slurm@login:" + cluster().partition()},
+                              {{"EJ_SSH_COMMAND", server.ssh_command()}, {"SLURM_CONF", "/nonexistent"}});
+  INFO(result.err << cluster().logs());
+  REQUIRE(result.exit_code == 0);
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["status"] == "finished");
+  CHECK(samples_of(run, "value") == std::vector<double>{2, 2});
+  const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
+  CHECK_THAT(run["stdout"].get<std::string>(), Catch::Contains("job=" + job));
+  CHECK(run["on"]["name"] == "login");
+  const std::string work_dir = run["on"]["work_dir"];
+  CHECK_THAT(work_dir, Catch::StartsWith(root.string()));
+  CHECK_THAT(run["stderr"].get<std::string>(),
+             Catch::Contains(work_dir));                      // the steps ran in the shipped tree
+  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED")); // given back through the login host
+
+  const auto bad = repo.ej({"run", "b", "--on", "slurm@"}, {{"EJ_SSH_COMMAND", server.ssh_command()}});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--on slurm@HOST needs the login host"));
 }
 
 TEST_CASE("a GPU run on Slurm reads the node's GPUs with nvidia-smi beside each step")

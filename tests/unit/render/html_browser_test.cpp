@@ -1,6 +1,7 @@
 #include "render/html_report.h"
 #include "render/svg_chart.h"
 
+#include "support/browser.h"
 #include "support/command.h"
 #include "support/temp_dir.h"
 
@@ -14,28 +15,9 @@
 
 using namespace ej::render;
 
-namespace {
-
-// Debian's chromium, when the test set-up could install it.
-std::filesystem::path find_chromium()
-{
-  const char* path = std::getenv("PATH");
-  for (const auto& dir : ej::util::split(path != nullptr ? path : "", ':')) {
-    for (const char* name : {"chromium", "chromium-browser"}) {
-      const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
-      if (::access(candidate.c_str(), X_OK) == 0) {
-        return candidate;
-      }
-    }
-  }
-  return {};
-}
-
-} // namespace
-
 TEST_CASE("a headless browser shows the HTML report with its table and chart")
 {
-  const auto chromium = find_chromium();
+  const auto chromium = ej::test::find_chromium();
   if (chromium.empty()) {
     WARN("skipped: chromium not installed");
     return;
@@ -43,8 +25,8 @@ TEST_CASE("a headless browser shows the HTML report with its table and chart")
   ChartData chart;
   chart.title = "throughput";
   chart.metric = "tok/s";
-  chart.points = {{"#1", 54.1, std::nullopt, std::nullopt, ej::core::Status::Rejected, ""},
-                  {"#2", 96.1, std::nullopt, std::nullopt, ej::core::Status::Adopted, ""}};
+  chart.points = {{"#1", 54.1, std::nullopt, std::nullopt, ej::core::Status::Rejected},
+                  {"#2", 96.1, std::nullopt, std::nullopt, ej::core::Status::Adopted}};
   chart.baseline = 89.5;
   const std::string markdown =
       "# Report\n\n| attempt | tok/s |\n|---|---|\n| #2 | 96.1 |\n\n![chart](chart:t)\n";

@@ -16,8 +16,8 @@ std::string sample_svg()
   chart.metric = "verify_ms";
   chart.unit = "ms";
   chart.higher_is_better = false;
-  chart.points = {{"#1", 21.5, 20.0, 23.0, ej::core::Status::Rejected, ""},
-                  {"#2", 14.2, 13.9, 14.6, ej::core::Status::Adopted, ""}};
+  chart.points = {{"#1", 21.5, 20.0, 23.0, ej::core::Status::Rejected},
+                  {"#2", 14.2, 13.9, 14.6, ej::core::Status::Adopted}};
   chart.target = 15;
   return render_chart_svg(chart);
 }

@@ -17,11 +17,12 @@ public:
   std::string next()
   {
     static const std::vector<std::string> alphabet = {
-        "|",   "`",   "*",  "_",  "[",   "]",    "(",    ")",     "<",       ">",
-        "#",   "\\",  "!",  "&",  ";",   ":",    "-",    "+",     ".",       "=",
-        "~",   " ",   " ",  " ",  "\t",  "a",    "b",    "Z",     "x",       "0",
-        "1",   "9",   "é",  "→",  "🚀",   "\n",   "\r\n", "&amp;", "&#32;",   "http://x.y",
-        "<b>", "1. ", "- ", "# ", "```", "    ", "**",   "__",    "![a](b)", "NCCL_ALGO"};
+        "|",      "`",    "*",   "_",    "[",       "]",         "(",          ")",   "<",   ">",  "#",
+        "\\",     "!",    "&",   ";",    ":",       "-",         "+",          ".",   "=",   "~",  " ",
+        " ",      " ",    "\t",  "a",    "b",       "Z",         "x",          "0",   "1",   "9",  "é",
+        "→",      "🚀",    "\n",  "\r\n", "&amp;",   "&#32;",     "http://x.y", "<b>", "1. ", "- ", "# ",
+        "```",    "    ", "**",  "__",   "![a](b)", "NCCL_ALGO", "~~",         "~~~", "`x`", "``", "[1, 2]",
+        "&#x1F;", "---",  "|-|", "*x*",  "~30",     "-3.3%",     "a_b_"};
     const auto length = m_engine() % 24;
     std::string out;
     for (std::uint32_t i = 0; i < length; ++i) {
@@ -122,7 +123,10 @@ TEST_CASE("escaped paragraphs and list items read back as the original lines ove
     const auto escaped = escape_markdown_inline(value);
     const auto expected = expected_lines(value, "\n");
     INFO("value: " << value << "\nescaped: " << escaped);
-    for (const auto& markdown : {escaped + "\n", "- " + escaped + "\n", "**Reason:** " + escaped + "\n"}) {
+    const std::vector<std::pair<std::string, std::string>> contexts = {
+        {"", ""}, {"- ", ""}, {"**Reason:** ", "Reason: "}}; // markdown before the text, what it reads as
+    for (const auto& [before, prefix] : contexts) {
+      const auto markdown = before + escaped + "\n";
       const auto paragraphs = parse_markdown_paragraphs(markdown);
       CHECK(parse_markdown_tables(markdown).empty());
       if (expected.empty()) {
@@ -130,7 +134,6 @@ TEST_CASE("escaped paragraphs and list items read back as the original lines ove
         continue;
       }
       REQUIRE(paragraphs.size() == 1);
-      const std::string prefix = markdown.rfind("**", 0) == 0 ? "Reason: " : "";
       CHECK(paragraphs[0] == prefix + expected);
     }
   }
@@ -149,16 +152,60 @@ TEST_CASE("escaped headings read back as the original text on one line over 2000
   }
 }
 
+TEST_CASE("two escaped texts side by side in one paragraph read back as both, over 2000 random pairs")
+{
+  // Emphasis or a link must not start in one text and end in the next.
+  TextGenerator generator;
+  for (int i = 0; i < 2000; ++i) {
+    const auto first = expected_lines(generator.next(), " ");
+    const auto second = expected_lines(generator.next(), " ");
+    if (first.empty() || second.empty()) {
+      continue;
+    }
+    for (const std::string separator : {" ", ": ", " (", ", "}) {
+      const auto markdown = "- run #1 \"" + escape_markdown_inline(first) + "\"" + separator +
+                            escape_markdown_inline(second) + "\n";
+      INFO("first: " << first << "\nsecond: " << second << "\nmarkdown: " << markdown);
+      const auto paragraphs = parse_markdown_paragraphs(markdown);
+      REQUIRE(paragraphs.size() == 1);
+      CHECK(paragraphs[0] == "run #1 \"" + first + "\"" + separator + second);
+    }
+  }
+}
+
 TEST_CASE("escaping leaves ordinary text readable")
 {
   CHECK(escape_markdown_inline("NCCL_ALGO=Tree is 3.5% faster (R&D)") ==
-        "NCCL_ALGO=Tree is 3.5% faster (R\\&D)");
+        "NCCL_ALGO=Tree is 3.5% faster (R&D)");
+  CHECK(escape_markdown_inline("net negative: the verify pass takes ~30 ms") ==
+        "net negative: the verify pass takes ~30 ms");
+  CHECK(escape_markdown_inline("-3.3% inconclusive [-3.3, -3.3] vs x < 15") ==
+        "-3.3% inconclusive [-3.3, -3.3] vs x < 15");
   CHECK(escape_markdown_inline("use *fast* path | [link](x) <b> `code`") ==
-        "use \\*fast\\* path \\| \\[link\\](x) \\<b> \\`code\\`");
+        "use \\*fast\\* path | \\[link\\](x) \\<b> `code`");
   CHECK(escape_markdown_inline("# not a heading\n\n- not a list\n1. nor this") ==
         "\\# not a heading\\\n\\- not a list\\\n1\\. nor this");
+  CHECK(escape_markdown_inline("a ~~struck~~ b, 2*3*4, C:\\path\\*") ==
+        "a \\~\\~struck\\~\\~ b, 2\\*3\\*4, C:\\path\\\\\\*");
   CHECK(escape_table_cell("a|b\nc") == "a\\|b c");
+  CHECK(escape_table_cell("+3.5% [2.9%, 4.1%]") == "+3.5% [2.9%, 4.1%]");
   CHECK(escape_table_cell("  x ") == "&#32;&#32;x&#32;");
-  CHECK(escape_markdown_line("Issue #12\nsecond line") == "Issue \\#12 second line");
+  CHECK(escape_markdown_line("Issue #12\nsecond line") == "Issue #12 second line");
+  CHECK(escape_markdown_line("C# and F#") == "C# and F#");
+  CHECK(escape_markdown_line("closing #") == "closing \\#");
   CHECK(escape_markdown_inline("&amp; & &#32;") == "\\&amp; & \\&#32;");
+}
+
+TEST_CASE("inline code in user text stays code, and reads back as the text")
+{
+  const std::string note = "try `-march=native` and ``a`b``";
+  const auto escaped = escape_markdown_inline(note);
+  CHECK(escaped == note);
+  const auto paragraphs = parse_markdown_paragraphs("- " + escaped + "\n");
+  REQUIRE(paragraphs.size() == 1);
+  CHECK(paragraphs[0] == note);
+  // Not written as markdown writes code: escaped, so it reads back as typed.
+  CHECK(escape_markdown_inline("`` x ``") == "\\`\\` x \\`\\`");
+  CHECK(escape_table_cell("`a | b`") == "\\`a \\| b\\`");
+  CHECK(escape_table_cell("`-O3`") == "`-O3`");
 }

@@ -1,0 +1,78 @@
+#include "cli/arguments.h"
+
+#include "util/error.h"
+
+namespace ej::cli {
+
+namespace {
+
+// The text after a run prefix, or nullopt without one. "run" alone is a word, not a run.
+std::optional<std::string_view> without_run_prefix(std::string_view text)
+{
+  for (const std::string_view prefix : {"run:", "run", "r"}) {
+    if (text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix) {
+      return text.substr(prefix.size());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> number_of(std::string_view text)
+{
+  try {
+    return parse_attempt_number(text); // the same digits, '#' and provisional names as attempts
+  } catch (const UsageError&) {
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+std::optional<int> run_reference(std::string_view text)
+{
+  const auto rest = without_run_prefix(text);
+  return rest ? number_of(*rest) : std::nullopt;
+}
+
+int parse_run_number(std::string_view text)
+{
+  if (const auto number = run_reference(text)) {
+    return *number;
+  }
+  if (const auto number = number_of(text)) {
+    return *number;
+  }
+  throw UsageError("'{}' is not a run; name one as 'ej runs' lists them, e.g. 5, r5, run:5 or @k3f9qx", text);
+}
+
+std::filesystem::path command_line_path(std::string_view text)
+{
+  return std::filesystem::absolute(std::filesystem::path(text)).lexically_normal();
+}
+
+std::filesystem::path checked_document_path(const Workspace& workspace, const std::filesystem::path& full,
+                                            std::string_view given, std::string_view option)
+{
+  const auto root = std::filesystem::weakly_canonical(workspace.work_tree);
+  const auto resolved = std::filesystem::weakly_canonical(full);
+  const auto relative = resolved.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == ".." || relative.is_absolute()) {
+    throw Error("the document path {} is outside the repository {}; give a path inside it with {}", given,
+                root.string(), option);
+  }
+  if (*relative.begin() == ".ej" || *relative.begin() == ".git") {
+    throw Error("the document path {} is inside .ej/ or .git/; give another path with {}", given, option);
+  }
+  if (resolved.extension() == ".svg") {
+    throw Error("the document path {} ends in .svg, the name of its chart; give a markdown path with {}",
+                given, option);
+  }
+  return resolved;
+}
+
+std::string repository_relative(const Workspace& workspace, const std::filesystem::path& full)
+{
+  return full.lexically_relative(std::filesystem::weakly_canonical(workspace.work_tree)).generic_string();
+}
+
+} // namespace ej::cli

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "cli/workspace.h"
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+
+// What the command line names, read the same way by every command: runs and paths.
+namespace ej::cli {
+
+// A run: "5", "#5", "r5", "run5", "run:5", or a provisional name ("@k3f9qx", "r@k3f9qx"); anything
+// else is a usage error that names the argument.
+int parse_run_number(std::string_view text);
+
+// For commands that take an attempt or a run (ej show, ej checkout, ej compare): the run that a
+// text with a run prefix names ("r5", "run:5", "run5", "r@k3f9qx"), or nullopt for anything else.
+std::optional<int> run_reference(std::string_view text);
+
+// A path given on the command line: relative to the current directory, as every tool reads it.
+std::filesystem::path command_line_path(std::string_view text);
+
+// A plan document's path (absolute), checked: inside the work tree, not in .git/ or .ej/, and not
+// named like its chart. `given` is how the user wrote it and `option` where (--out, --doc), for the
+// messages.
+std::filesystem::path checked_document_path(const Workspace& workspace, const std::filesystem::path& full,
+                                            std::string_view given, std::string_view option);
+
+// The work tree root relative form of a document path ("journal/eagle.md"), as plans store it.
+std::string repository_relative(const Workspace& workspace, const std::filesystem::path& full);
+
+} // namespace ej::cli

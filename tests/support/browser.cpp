@@ -1,0 +1,114 @@
+#include "support/browser.h"
+
+#include "support/command.h"
+#include "support/temp_dir.h"
+#include "util/strings.h"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+namespace ej::test {
+
+namespace {
+
+// Runs in the page once it is laid out: one problem a line, inside <pre id="ej-layout">.
+const char* const k_measure = R"(<script>
+(() => {
+  const wrapping = new Set(WRAPPING);
+  const problems = [];
+  for (const table of document.querySelectorAll('table')) {
+    const names = [...table.rows[0].cells].map(c => c.textContent.trim());
+    if (table.scrollWidth > table.clientWidth + 1) {
+      problems.push(`table [${names.join(' | ')}] is ${table.scrollWidth}px wide in ${table.clientWidth}px`);
+    }
+    for (const row of [...table.rows].slice(1)) { // a header may take two lines
+      [...row.cells].forEach((cell, i) => {
+        if (wrapping.has(names[i])) return;
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = [...range.getClientRects()].map(r => r.top).sort((a, b) => a - b);
+        const lines = tops.filter((top, k) => k === 0 || top - tops[k - 1] > 8).length;
+        if (lines > 1) problems.push(`"${cell.textContent}" in column "${names[i]}" takes ${lines} lines`);
+      });
+    }
+  }
+  const out = document.createElement('pre');
+  out.id = 'ej-layout';
+  out.textContent = 'BEGIN\n' + problems.join('\n') + '\nEND';
+  document.body.appendChild(out);
+})();
+</script>
+)";
+
+std::string unescape_html(std::string text)
+{
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"&lt;", "<"},
+                                 {"&gt;", ">"},
+                                 {"&quot;", "\""},
+                                 {"&#39;", "'"},
+                                 {"&amp;", "&"}}) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+      text.replace(at, from.size(), to);
+    }
+  }
+  return text;
+}
+
+} // namespace
+
+std::filesystem::path find_chromium()
+{
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : util::split(path != nullptr ? path : "", ':')) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        return candidate;
+      }
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> layout_problems(const std::filesystem::path& chromium, const std::string& html,
+                                         int width, const std::vector<std::string>& wrapping_columns,
+                                         const std::filesystem::path& dir)
+{
+  std::string names = "[";
+  for (const auto& column : wrapping_columns) {
+    names += (names.size() > 1 ? "," : "") + std::string("\"") + column + "\"";
+  }
+  names += "]";
+  std::string script = k_measure;
+  script.replace(script.find("WRAPPING"), 8, names);
+  auto page = html;
+  const auto end = page.rfind("</body>");
+  REQUIRE(end != std::string::npos);
+  page.insert(end, script);
+  const auto file = dir / "layout.html";
+  write_text(file, page);
+
+  CommandOptions options;
+  options.env["HOME"] = dir.string();
+  const auto result = run_command(
+      {chromium.string(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+       "--hide-scrollbars", "--user-data-dir=" + (dir / "chromium-profile").string(),
+       "--window-size=" + std::to_string(width) + ",900", "--dump-dom", "file://" + file.string()},
+      options);
+  INFO("chromium: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto begin = result.out.find("BEGIN\n");
+  const auto finish = result.out.find("\nEND", begin);
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(finish != std::string::npos);
+  std::vector<std::string> problems;
+  for (const auto& line : util::split(result.out.substr(begin + 6, finish - begin - 6), '\n')) {
+    if (!line.empty()) {
+      problems.push_back(unescape_html(line));
+    }
+  }
+  return problems;
+}
+
+} // namespace ej::test
