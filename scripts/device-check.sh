@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Checks ej's CUDA example on a machine with an NVIDIA GPU (written for one H200), in one go:
 # installs missing packages, builds into build-device/, shows nvidia-smi, runs ej-example-cuda
-# (both variants, a few sizes), the e2e tests of the examples, and ej itself on the examples.
+# (both variants, a few sizes), the e2e tests of the examples, and ej itself on the examples:
+# both variants under `ej run` with the GPUs read during every repeat (NVML, every 20 ms), then
+# with the clocks locked (when root), compared, judged, the environment shown and diffed; the
+# JSON of runs, repeats' device state, comparisons and environments goes to $OUT.
 # Run it once from the repository root. Everything it prints is also written to
 # "$OUT/device-check.log" when OUT is set. Exits non-zero if any step failed; later steps still run.
 set -uo pipefail
@@ -113,15 +116,47 @@ if [ $full_build -eq 1 ] && [ -x "$cuda_example" ]; then
       --better bandwidth_gbs=higher -- "$cuda_abs" --variant '{variant}'
     check "$ej" try "unfused baseline" --plan fused-rmsnorm
     check "$ej" try "fused kernel" --plan fused-rmsnorm --hypothesis "one pass saves a read and a write of the sum"
-    check "$ej" run rmsnorm --attempt 1 --param variant=unfused --quiet
-    check "$ej" run rmsnorm --attempt 2 --param variant=fused --quiet
+    out="${OUT:-$scratch}"
+    # The GPUs are read every 20 ms during each repeat: per repeat, SM and memory clocks, power,
+    # peak temperature, throttle reasons (see 'ej show run').
+    check "$ej" run rmsnorm --attempt 1 --param variant=unfused --quiet --gpus 0 --gpu-sample-ms 20
+    check "$ej" run rmsnorm --attempt 2 --param variant=fused --quiet --gpus 0 --gpu-sample-ms 20
     check "$ej" plan baseline fused-rmsnorm --run 1
     check "$ej" compare r1 r2
+    "$ej" compare r1 r2 --json > "$out/ej-compare.json"
+    check "$ej" compare r1 r2 --exclude-throttled
+    "$ej" compare r1 r2 --exclude-throttled --json > "$out/ej-compare-unthrottled.json"
     check "$ej" judge 2
+    "$ej" judge 2 --json > "$out/ej-judge.json"
+    check "$ej" show run 1
     check "$ej" show run 2
+    "$ej" show run 1 --json > "$out/ej-run-1.json"
+    "$ej" show run 2 --json > "$out/ej-run-2.json"
     check "$ej" env show 2
-    "$ej" runs --json > "${OUT:-$scratch}/ej-runs.json"
-    "$ej" env show 2 --json > "${OUT:-$scratch}/ej-env.json"
+    "$ej" runs --json > "$out/ej-runs.json"
+    "$ej" env show 2 --json > "$out/ej-env.json"
+    # Locked clocks need root; the run says why when it cannot, and the clocks are reset after.
+    if [ "$(id -u)" = 0 ]; then
+      check "$ej" run rmsnorm --param variant=fused --quiet --gpus 0 --gpu-sample-ms 20 --lock-clocks
+      check nvidia-smi --query-gpu=index,clocks.sm,clocks.max.sm,clocks_throttle_reasons.active --format=csv
+      check "$ej" show run 3
+      "$ej" show run 3 --json > "$out/ej-run-3-locked.json"
+      check "$ej" env diff 2 3
+      check "$ej" compare r2 r3
+      "$ej" compare r2 r3 --json > "$out/ej-compare-locked.json"
+    else
+      echo "device-check: not root, --lock-clocks skipped"
+    fi
+    # One repeat's device state and the throttle count, for the report.
+    step "device state of run #2's first measured repeat"
+    python3 - "$out/ej-run-2.json" <<'PY' || true
+import json, sys
+run = json.load(open(sys.argv[1]))
+measured = [r for r in run["repeats"] if not r["warmup"]]
+print(json.dumps(measured[0]["device"], indent=1))
+print("throttled:", run["throttled"]["repeats"], "of", run["throttled"]["of"], run["throttled"]["summary"])
+print("gpu warnings:", run["gpu_warnings"])
+PY
     check "$ej" plan render fused-rmsnorm
     cp journal/fused-rmsnorm.md journal/fused-rmsnorm.svg "${OUT:-$scratch}/" 2>/dev/null
     popd >/dev/null

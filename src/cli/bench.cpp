@@ -46,6 +46,8 @@ struct BenchOptions {
   std::optional<double> min_effect;
   std::optional<std::string> build;
   std::optional<std::string> host;
+  std::optional<double> clock_drop;
+  std::optional<bool> exclude_throttled;
 };
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option)
@@ -232,6 +234,11 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   d.min_effect_pct = options.min_effect.value_or(d.min_effect_pct);
   d.build = options.build.value_or(d.build);
   d.host = options.host.value_or(d.host);
+  d.clock_drop_pct = options.clock_drop.value_or(d.clock_drop_pct);
+  if (d.clock_drop_pct <= 0 || d.clock_drop_pct >= 100) {
+    throw UsageError("--clock-drop takes a percentage between 0 and 100");
+  }
+  d.exclude_throttled = options.exclude_throttled.value_or(d.exclude_throttled);
   if (d.host == "local") {
     d.host.clear();
   }
@@ -360,6 +367,10 @@ void print_definition(const core::BenchRevision& bench)
   if (!d.host.empty()) {
     fmt::print("  on:       {}\n", d.host);
   }
+  if (d.exclude_throttled || d.clock_drop_pct != 10) {
+    fmt::print("  throttled: SM clock {}% below the median{}\n", d.clock_drop_pct,
+               d.exclude_throttled ? "; comparisons judge without throttled repeats" : "");
+  }
 }
 
 void run_bench_list(bool json)
@@ -458,6 +469,13 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
                       "Shell command run in the working directory before the repeats (never timed; reused "
                       "while the code state is the same; '' removes it)");
   command->add_option("--on", o.host, "The host 'ej run' uses by default (see 'ej host add'; 'local': here)");
+  command
+      ->add_option("--clock-drop", o.clock_drop,
+                   "GPU runs: a repeat whose SM clock is PCT below its combination's median is throttled "
+                   "(default 10)")
+      ->check(finite_number());
+  command->add_option("--exclude-throttled", o.exclude_throttled,
+                      "GPU runs: compare and judge without throttled repeats by default (true|false)");
   command->footer(
       "A definition is stored in the journal, so a secret in it is refused: --password=X or --token X "
       "in the command, a token or user:pw@ in a URL, --env NAME=V with a secret-looking NAME. Export "

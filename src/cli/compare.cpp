@@ -133,6 +133,7 @@ struct CompareOptions {
   bool json = false;
   std::string format;
   bool force = false;
+  bool exclude_throttled = false;
 };
 
 CompareFormat output_format(const CompareOptions& options)
@@ -154,6 +155,7 @@ void run_compare(const CompareOptions& options)
     require_benchmark(journal, options.bench);
   }
   evidence::Reader reader(journal);
+  reader.exclude_throttled(options.exclude_throttled);
   const auto against = parse_against(options.against);
   evidence::RunSet reference;
   evidence::RunSet candidate;
@@ -173,9 +175,15 @@ void run_compare(const CompareOptions& options)
   request.read_repeats = true;
   const auto report = evidence::compare_sets(reader, reference, candidate, request);
   switch (output_format(options)) {
-  case CompareFormat::Json:
-    print_json(comparison_report_json(reference.label, candidate.label, candidate.bench, report));
+  case CompareFormat::Json: {
+    auto out = comparison_report_json(reference.label, candidate.label, candidate.bench, report);
+    out["throttled"] = {{"reference", reference.throttled},
+                        {"candidate", candidate.throttled},
+                        {"repeats_read", reference.device_repeats + candidate.device_repeats},
+                        {"excluded", reference.throttled_excluded || candidate.throttled_excluded}};
+    print_json(out);
     return;
+  }
   case CompareFormat::Markdown:
     fmt::print("{}", comparison_markdown(reference.label, candidate.label, candidate.bench, report));
     return;
@@ -290,6 +298,8 @@ void register_compare(CLI::App& app)
   compare->add_option("--against", options->against,
                       "With one side: 'then' (default: the baseline pinned when it ran) or 'current'");
   compare->add_flag("--force", options->force, "Compare even across benchmark revisions");
+  compare->add_flag("--exclude-throttled", options->exclude_throttled,
+                    "Judge without the repeats that ran on a throttled GPU (see 'ej show run')");
   compare->add_flag("--json", options->json, "Print JSON (the same as --format json)");
   compare->add_option("--format", options->format,
                       "markdown (a table to paste into a pull request), csv, json or text (the default)");

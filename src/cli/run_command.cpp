@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 #include "cli/detach.h"
+#include "cli/run_devices.h"
 #include "cli/run_gpus.h"
 #include "cli/run_loop.h"
 #include "cli/run_slurm.h"
@@ -50,6 +51,8 @@ struct RunOptions {
   std::string on;                      // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
   std::vector<std::string> slurm_args; // passed to sbatch
   bool no_build = false;               // --no-build
+  DeviceOptions devices;               // --gpu-sample-ms, --lock-clocks [SM_MHZ]
+  std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
 };
 
 // --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
@@ -99,9 +102,10 @@ std::string login_host_target(const Workspace& workspace, const std::string& log
   return "ssh:" + login_host;
 }
 
-// On this machine: the run holds its GPUs (waiting for them when it has to) while it measures.
-RunOutcome measure_here(store::Journal& journal, const RunPlan& plan, std::unique_ptr<run::GpuLock> gpu_lock,
-                        run::LockTicket ticket)
+// On this machine: the run holds its GPUs (waiting for them when it has to) while it measures,
+// with their clocks locked when asked and their state read during every repeat.
+RunOutcome measure_here(store::Journal& journal, RunPlan& plan, std::unique_ptr<run::GpuLock> gpu_lock,
+                        run::LockTicket ticket, const DeviceOptions& device_options)
 {
   if (gpu_lock) {
     gpu_lock->set_run(plan.run_number);
@@ -116,8 +120,19 @@ RunOutcome measure_here(store::Journal& journal, const RunPlan& plan, std::uniqu
         fmt::format("interrupted while waiting for {}; nothing was measured", run::describe(ticket.gpus));
     return outcome;
   }
-  return measure_run(journal,
-                     plan); // the lock goes at return: the next run may start while this one is written
+  std::optional<RunDevices> devices;
+  try {
+    devices.emplace(ticket.gpus, device_options); // only once the GPUs are this run's
+  } catch (const Error& error) {
+    RunOutcome outcome;
+    outcome.status = "failed";
+    outcome.reason = error.what();
+    return outcome;
+  }
+  plan.sampler = devices->sampler();
+  auto outcome = measure_run(journal, plan);
+  plan.sampler = nullptr;
+  return outcome; // the clocks are reset and the lock goes: the next run may start while this one is written
 }
 
 std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<std::string>& options,
@@ -303,6 +318,10 @@ void run_benchmark(const RunOptions& options)
   if (target.remote()) {
     check_result_files_fetchable(plan);
   }
+  if (options.devices.lock_clocks && (slurm || target.remote())) {
+    throw UsageError("--lock-clocks locks this machine's GPUs; on another host lock them there (nvidia-smi "
+                     "-lgc) before the run");
+  }
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
   // gives its jobs their GPUs itself. The locks of an ssh host are kept here under its name: they
   // keep apart the runs that this machine starts there (not those another machine's ej starts).
@@ -320,7 +339,12 @@ void run_benchmark(const RunOptions& options)
   plan.host = &target.host();
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
-  const auto snapshot = target.snapshot(environment_options(journal, plan));
+  auto env_options = environment_options(journal, plan);
+  env_options.gpu_clocks = clocks_policy(options.devices);
+  const auto snapshot = target.snapshot(env_options);
+  for (const auto& warning : run::gpu_warnings(snapshot.fingerprint)) {
+    fmt::print(stderr, "ej: warning: {}\n", warning);
+  }
   journal.write([&](store::Writer& writer) {
     store::events::RunStarted started;
     started.number = store::next_run_number(journal.db());
@@ -347,6 +371,15 @@ void run_benchmark(const RunOptions& options)
              bench->revision, attempt ? fmt::format(" for attempt {}", core::number_label(*attempt)) : "");
   detached.run_recorded(workspace, plan.run_number);
 
+  // Elsewhere the GPUs are read on the host, beside each repeat: on an ssh host that has them, on
+  // any Slurm node (whose GPUs the login node's snapshot cannot tell; it writes to the cluster's
+  // file system: this one, or the login host's for slurm@HOST).
+  if ((slurm || (target.remote() && run::has_gpus(snapshot.fingerprint))) && options.devices.sample_ms > 0) {
+    plan.host_sampling = run::HostSampling{
+        options.devices.sample_ms, gpus.all ? std::string() : util::join(gpus.devices, ","),
+        slurm && !target.remote() ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
+              : (target.work_tree().parent_path() / ("ej-gpu-" + plan.run_id + ".csv")).string()};
+  }
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
   const auto build = run_build_step(target, plan, bench->name, code_state_id(code_state), options.no_build);
@@ -358,12 +391,16 @@ void run_benchmark(const RunOptions& options)
   } else if (slurm) {
     outcome = measure_on_slurm(journal, plan, *slurm);
   } else if (locks_gpus) {
-    outcome = measure_here(journal, plan, std::move(gpu_lock), ticket);
+    outcome = measure_here(journal, plan, std::move(gpu_lock), ticket, options.devices);
   } else {
     outcome = measure_run(journal, plan);
   }
   if (outcome.status == "interrupted") {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
+  }
+  if (slurm && !target.remote() && plan.host_sampling) {
+    std::error_code ignored;
+    std::filesystem::remove(plan.host_sampling->file, ignored);
   }
   std::string ended_by_other;
   journal.write([&](store::Writer& writer) {
@@ -463,7 +500,30 @@ void register_run(CLI::App& app)
       "slurm@HOST[:PARTITION] through a login host (default: the benchmark's --on, else here; "
       "'local': here)");
   command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
-  command->callback([options] { run_benchmark(*options); });
+  command
+      ->add_option("--gpu-sample-ms", options->devices.sample_ms,
+                   "Read the GPUs' clocks, power, temperature and throttle reasons every MS during each "
+                   "repeat (default 50; 0: not at all)")
+      ->check(CLI::NonNegativeNumber);
+  auto* lock = command
+                   ->add_option("--lock-clocks", options->lock_mhz,
+                                "Lock the GPUs' SM clocks for the run at SM_MHZ (default: the base clock); "
+                                "needs root; reset when the run ends, also on Ctrl-C")
+                   ->expected(0, 1);
+  command->callback([options, lock] {
+    options->devices.lock_clocks = lock->count() > 0;
+    if (!options->lock_mhz.empty() && !options->lock_mhz.front().empty()) { // CLI11 gives "" for no value
+      try {
+        options->devices.lock_mhz = std::stoi(options->lock_mhz.front());
+      } catch (const std::exception&) {
+        throw UsageError("--lock-clocks takes an SM clock in MHz (1500), or nothing for the base clock");
+      }
+      if (*options->devices.lock_mhz <= 0) {
+        throw UsageError("--lock-clocks takes an SM clock in MHz (1500), or nothing for the base clock");
+      }
+    }
+    run_benchmark(*options);
+  });
 }
 
 } // namespace ej::cli

@@ -54,6 +54,11 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
   for (const auto& entry : plan.extra_env) {
     spec.env.push_back(entry);
   }
+  if (plan.host_sampling) { // nvidia-smi beside the benchmark, where it runs
+    spec.argv = run::sampled_command(
+        *plan.host_sampling, spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *spec.shell} : spec.argv);
+    spec.shell.reset();
+  }
   if (!plan.launch_prefix.empty()) {
     auto argv = plan.launch_prefix;
     if (spec.shell) {
@@ -117,6 +122,7 @@ struct PendingRepeat {
     out.user_s = repeat.user_s;
     out.sys_s = repeat.sys_s;
     out.max_rss_kb = repeat.max_rss_kb;
+    out.device = repeat.device;
     out.samples.reserve(samples.size());
     for (const auto& sample : samples) {
       out.samples.push_back({sample.metric, sample.key, sample.value, sample.unit, sample.kind});
@@ -220,10 +226,33 @@ core::SampleRecord sample_record(std::string metric, std::string key, double val
   return sample;
 }
 
+// One repeat on its host, with what its GPUs went through when they are read (here, or on the host).
+run::ProcessResult run_repeat(const RunPlan& plan, run::Launcher& launcher, core::DeviceState& device)
+{
+  if (plan.sampler != nullptr) {
+    plan.sampler->start_repeat();
+  }
+  auto result = launcher.run();
+  if (plan.sampler != nullptr) {
+    device = plan.sampler->end_repeat();
+  }
+  plan.host->settle(result);
+  if (plan.host_sampling && !run::InterruptGuard::interrupted() &&
+      result.ending != run::Ending::SpawnFailed) {
+    try {
+      device = run::summarize_host_readings(plan.host->read_text(plan.host_sampling->file).value_or(""));
+    } catch (const Error&) {
+      // the repeat stands without its device state: a lost connection is the next repeat's to say
+    }
+  }
+  return result;
+}
+
 PendingRepeat repeat_record(int index, const std::string& params, bool warmup,
-                            const run::ProcessResult& result)
+                            const run::ProcessResult& result, core::DeviceState device)
 {
   PendingRepeat record;
+  record.repeat.device = std::move(device);
   record.repeat.index = index;
   record.repeat.params = params;
   record.repeat.warmup = warmup || result.stopped; // ej was stopped (Ctrl-Z): not a measurement
@@ -383,10 +412,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
       live.stop(); // a warmup's output is not read
       progress.repeat_started(warm + 1, true);
-      last = launcher.run();
-      plan.host->settle(last);
+      core::DeviceState device;
+      last = run_repeat(plan, launcher, device);
       progress.repeat_ended(std::nullopt);
-      writer.add(repeat_record(index++, params, true, last));
+      writer.add(repeat_record(index++, params, true, last, std::move(device)));
       if (!last.succeeded()) {
         stop(status_for(last.ending),
              fmt::format("warmup {}{} {}", warm + 1, where, failure_text(journal, last)));
@@ -401,10 +430,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
       live.start_repeat();
       progress.repeat_started(repeat + 1, false);
-      last = launcher.run();
-      plan.host->settle(last);
+      core::DeviceState device;
+      last = run_repeat(plan, launcher, device);
       live.end_repeat();
-      auto record = repeat_record(index++, params, false, last);
+      auto record = repeat_record(index++, params, false, last, std::move(device));
       if (last.stopped && last.succeeded()) { // recorded, not measured, and made again
         writer.add(std::move(record));
         --repeat;

@@ -2,7 +2,9 @@
 
 #include "core/bench_definition.h"
 #include "measure/metric_spec.h"
+#include "run/gpu_sampler.h"
 #include "run/host.h"
+#include "run/host_sampling.h"
 #include "store/journal.h"
 
 #include <filesystem>
@@ -30,6 +32,8 @@ struct RunPlan {
   bool progress = false;              // the progress line on stderr (a terminal)
   // Put before each repeat's command: "srun --jobid=J ... --" runs it as a step of a Slurm job.
   std::vector<std::string> launch_prefix;
+  run::GpuSampler* sampler = nullptr;             // reads the GPUs during each repeat; null: none is read
+  std::optional<run::HostSampling> host_sampling; // ...or nvidia-smi on the host beside each repeat
 };
 
 struct RunOutcome {

@@ -3,6 +3,7 @@
 #include "cli/reading.h"
 
 #include "cli/commands.h"
+#include "cli/device_output.h"
 #include "cli/live_runs.h"
 #include "cli/lookup.h"
 #include "cli/output.h"
@@ -89,7 +90,8 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
   if (with_samples) {
     out["series"] = series_json(run_series(store::run_samples(journal.db(), run.number)));
     auto repeats = nlohmann::json::array();
-    for (const auto& r : store::run_repeats(journal.db(), run.number)) {
+    const auto records = store::run_repeats(journal.db(), run.number);
+    for (const auto& r : records) {
       repeats.push_back({{"index", r.index},
                          {"params", params_label(r.params)},
                          {"warmup", r.warmup},
@@ -102,6 +104,7 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
                          {"max_rss_kb", r.max_rss_kb}});
     }
     out["repeats"] = repeats;
+    add_device_json(reader, run, records, out);
     out["outputs"] = run.outputs;
     out["env_readings"] = run.env_readings;
   }
@@ -276,6 +279,7 @@ void show_run(const std::string& id, bool output, bool json)
     }
   }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
+  print_device_state(reader, *run);
   if (output) {
     const auto cut_note = [&](const char* key) {
       const auto cut = run->outputs.value(key, std::uint64_t{0});

@@ -92,6 +92,12 @@ nlohmann::json to_json(const BenchDefinition& definition)
   if (!definition.host.empty()) {
     out["host"] = definition.host;
   }
+  if (definition.clock_drop_pct != 10) {
+    out["clock_drop_pct"] = definition.clock_drop_pct;
+  }
+  if (definition.exclude_throttled) {
+    out["exclude_throttled"] = true;
+  }
   return out;
 }
 
@@ -151,6 +157,8 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     definition.min_effect_pct = number(json, "min_effect_pct", 0.0, "--min-effect", problems);
     definition.build = json.value("build", "");
     definition.host = json.value("host", "");
+    definition.clock_drop_pct = number(json, "clock_drop_pct", 10.0, "--clock-drop", problems);
+    definition.exclude_throttled = json.value("exclude_throttled", false);
   } catch (const std::exception& error) { // a JSON type error, malformed hex bytes
     problems.push_back(error.what());
   }

@@ -41,6 +41,10 @@ struct BenchDefinition {
   double min_effect_pct = 0;         // smallest change that matters
   std::string build;                 // shell command run in the work tree before the repeats, untimed
   std::string host;                  // default `--on` (a host added with `ej host add`); empty: here
+  // GPU runs: a repeat is throttled when its SM clock is this far below its combination's median
+  // (or a slowdown reason was active); exclude_throttled makes comparisons judge without them.
+  double clock_drop_pct = 10;
+  bool exclude_throttled = false;
 };
 
 nlohmann::json to_json(const BenchDefinition& definition);

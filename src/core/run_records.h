@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/device_state.h"
 #include "core/git_context.h"
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,7 @@ struct RepeatRecord {
   double user_s = 0;
   double sys_s = 0;
   std::int64_t max_rss_kb = 0;
+  DeviceState device; // the GPUs during the repeat; empty when none was read
 };
 
 struct SampleRecord {

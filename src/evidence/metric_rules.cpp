@@ -27,6 +27,8 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   }
   rules.primary = definition.primary.empty() ? "wall_s" : definition.primary;
   rules.min_effect_pct = definition.min_effect_pct;
+  rules.clock_drop_pct = definition.clock_drop_pct;
+  rules.exclude_throttled = definition.exclude_throttled;
   return rules;
 }
 

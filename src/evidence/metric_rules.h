@@ -18,6 +18,8 @@ struct MetricRules {
   std::map<std::string, measure::Direction> directions;
   std::string primary = "wall_s";
   double min_effect_pct = 0;
+  double clock_drop_pct = 10;     // a repeat this far below its combination's SM clock is throttled
+  bool exclude_throttled = false; // judged without throttled repeats
 
   measure::Direction direction_of(const std::string& metric) const;
 };

@@ -108,7 +108,7 @@ RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& sele
   set.runs.reserve(1);
   set.runs.push_back(run); // `= {run}` copied the large record twice, through an initializer list
   set.selector = selector;
-  set.series = selected(series_of_run(run.number), selector);
+  set.series = selected(judged_series(run, set), selector);
   if (!usable(run)) {
     set.warnings.push_back(
         fmt::format("run {} is {}{}; its samples may be incomplete", core::number_label(run.number),
@@ -128,6 +128,51 @@ std::optional<RunSet> Reader::run_set(int number, const core::ParamValues& selec
     return std::nullopt;
   }
   return run_set(*run, selector);
+}
+
+const measure::ThrottleReport& Reader::throttled(const core::RunRecord& run)
+{
+  const auto found = m_throttled.find(run.number);
+  if (found != m_throttled.end()) {
+    return found->second;
+  }
+  std::vector<measure::MeasuredRepeat> measured;
+  for (auto& repeat : store::device_repeats(m_journal.db(), run.number)) {
+    measured.push_back({repeat.index, repeat.params, std::move(repeat.device)});
+  }
+  auto report = measured.empty()
+                    ? measure::ThrottleReport{}
+                    : measure::find_throttled(measured, rules(run.bench, run.revision).clock_drop_pct);
+  return m_throttled.emplace(run.number, std::move(report)).first->second;
+}
+
+const std::vector<SeriesSummary>& Reader::judged_series(const core::RunRecord& run, RunSet& set)
+{
+  const auto& report = throttled(run);
+  set.device_repeats += report.repeats_with_state;
+  set.throttled += static_cast<int>(report.throttled.size());
+  if (report.throttled.empty()) {
+    return series_of_run(run.number);
+  }
+  const bool by_benchmark = rules(run.bench, run.revision).exclude_throttled;
+  const bool exclude = m_exclude_throttled || by_benchmark;
+  set.warnings.push_back(fmt::format("run {}: {}; {}", core::number_label(run.number), report.summary(),
+                                     !exclude ? "'ej compare --exclude-throttled' judges without them"
+                                     : by_benchmark
+                                         ? "judged without them (the benchmark's --exclude-throttled)"
+                                         : "judged without them (--exclude-throttled)"));
+  if (!exclude) {
+    return series_of_run(run.number);
+  }
+  set.throttled_excluded = true;
+  auto found = m_unthrottled_series.find(run.number);
+  if (found == m_unthrottled_series.end()) {
+    const auto left_out = report.indexes();
+    auto samples = store::run_samples(m_journal.db(), run.number);
+    std::erase_if(samples, [&](const core::SampleRecord& s) { return left_out.contains(s.repeat); });
+    found = m_unthrottled_series.emplace(run.number, run_series(samples)).first;
+  }
+  return found->second;
 }
 
 const RunSet* Reader::baseline_set(int run)
@@ -164,7 +209,7 @@ std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
   // The runs' series one after the other: as if their samples were grouped together.
   SeriesBuilder builder;
   for (const auto& run : set.runs) {
-    for (const auto& series : series_of_run(run.number)) {
+    for (const auto& series : judged_series(run, set)) {
       if (matches_selector(series.params, selector)) {
         builder.add_series(series);
       }

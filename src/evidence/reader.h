@@ -7,6 +7,7 @@
 #include "evidence/run_set.h"
 #include "evidence/series.h"
 #include "evidence/wording.h"
+#include "measure/throttle.h"
 #include "store/journal.h"
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,13 @@ public:
   Reader& operator=(const Reader&) = delete;
 
   store::Journal& journal() { return m_journal; }
+
+  // Run sets made from now on leave out the repeats that ran on a throttled GPU (ej compare
+  // --exclude-throttled; a benchmark's exclude_throttled option does it for its runs anyway).
+  void exclude_throttled(bool on) { m_exclude_throttled = on; }
+  // The repeats of a run that ran on a throttled GPU (measure::find_throttled with its benchmark
+  // revision's threshold), read once.
+  const measure::ThrottleReport& throttled(const core::RunRecord& run);
 
   // Reads every run and sample of a plan's attempts in two queries (documents judge them all);
   // `attempts` are the plan's attempts, so that those without runs cost nothing either.
@@ -62,6 +70,8 @@ public:
   Quantity quantity(const std::string& metric, const std::string& unit);
 
 private:
+  // The run's series, without its throttled repeats when they are left out; says so in `set`.
+  const std::vector<SeriesSummary>& judged_series(const core::RunRecord& run, RunSet& set);
   std::vector<SeriesSummary> selected(const std::vector<SeriesSummary>& series,
                                       const core::ParamValues& selector);
 
@@ -69,6 +79,9 @@ private:
   std::set<std::string> m_prefetched_plans;
   std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
   std::map<int, std::vector<SeriesSummary>> m_series; // by run
+  std::map<int, std::vector<SeriesSummary>> m_unthrottled_series;
+  std::map<int, measure::ThrottleReport> m_throttled;
+  bool m_exclude_throttled = false;
   std::map<int, std::optional<RunSet>> m_baseline_sets;
   std::map<std::pair<std::string, int>, MetricRules> m_rules;
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines;

@@ -19,6 +19,9 @@ struct RunSet {
   std::vector<SeriesSummary> series; // of the runs' samples, as run_series groups them
   core::ParamValues selector;        // the axis values chosen, empty for all
   std::vector<std::string> warnings; // failed or interrupted runs included, imported runs...
+  int throttled = 0;                 // measured repeats of its runs on a throttled GPU
+  int device_repeats = 0;            // measured repeats whose GPUs were read
+  bool throttled_excluded = false;   // its series leave the throttled repeats out
 
   // When its newest run started: what "the baseline of its time" is measured against.
   std::int64_t time_ms() const;

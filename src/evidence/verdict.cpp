@@ -101,6 +101,10 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
   if (v.imported) {
     tail += "; imported figures, not measured by ej";
   }
+  if (v.throttled > 0) {
+    tail += fmt::format("; {} of {} repeats throttled{}", v.throttled, v.device_repeats,
+                        v.throttled_excluded ? ", left out" : "");
+  }
   v.text = head + moved + tail;
   v.brief = moved.empty() ? v.text : head + tail;
 }
@@ -163,6 +167,9 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.warnings = std::move(report->warnings);
   v.imported = reference->imported() || std::any_of(candidate.runs.begin(), candidate.runs.end(),
                                                     [](const auto& run) { return run.status == "imported"; });
+  v.throttled = reference->throttled + candidate.throttled;
+  v.device_repeats = reference->device_repeats + candidate.device_repeats;
+  v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   v.candidate = std::move(candidate);
   evaluate_target(v, reader.parsed_target(plan));
   set_texts(v, then);

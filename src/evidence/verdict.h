@@ -39,6 +39,9 @@ struct Verdict {
   std::vector<std::string> environment_fields;
   std::vector<std::string> warnings;
   bool imported = false; // either side holds figures recorded with `ej record`
+  int throttled = 0;     // repeats of both sides that ran on a throttled GPU
+  int device_repeats = 0; // repeats of both sides whose GPUs were read
+  bool throttled_excluded = false;
   std::string text;      // one line: the comparison(s), against which baseline, the environment warning
   std::string brief;     // the same without the note that the baseline moved, for lines under one that has it
 

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace ej::remote {
@@ -19,7 +21,19 @@ constexpr int k_snapshot_schema = 1; // the same schema as a local snapshot
 
 std::string snapshot_script(const run::EnvOptions& options, const std::string& work_dir)
 {
-  std::string script = fmt::format(R"sh(echo @@hostname; hostname
+  // The variables the run's processes get there (the host's, the benchmark's): nvidia-smi or nvcc
+  // found through a PATH given with 'ej host add --env' is what the benchmark finds too.
+  std::string script;
+  for (const auto& [name, value] : options.overrides) {
+    const bool word = !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) == 0 &&
+                      std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                      });
+    if (word) { // a name the shell cannot export is not one a process can be given either
+      script += fmt::format("export {}={}\n", name, util::shell_quote(value));
+    }
+  }
+  script += fmt::format(R"sh(echo @@hostname; hostname
 echo @@os; cat /etc/os-release 2>/dev/null
 echo @@kernel; uname -r
 echo @@arch; uname -m
@@ -33,7 +47,7 @@ echo @@nvcc-path; echo "$nvcc"
 echo @@nvcc; [ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | grep release
 echo @@env; env | grep -v '^@@'
 )sh",
-                                   run::k_smi_fields);
+                        run::k_smi_fields);
   for (const auto& probe : options.probes) {
     const auto command = probe.shell ? *probe.shell : util::shell_join(probe.argv);
     script += fmt::format("echo {}; (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null | grep -v '^@@'; "
@@ -140,6 +154,7 @@ run::EnvSnapshot parse_remote_environment(const std::string& output, const run::
     gpus.readings = json::array();
   }
   fp["gpu"] = gpus.fingerprint;
+  run::add_clocks_policy(fp["gpu"], options);
   fp["toolkit"] = {{"nvcc", text_or_null(first(parts, "nvcc"))},
                    {"nvcc_path", text_or_null(first(parts, "nvcc-path"))}};
 

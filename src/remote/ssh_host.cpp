@@ -121,7 +121,7 @@ run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
   const bool echo = local.echo;
   local.echo = false;
   auto downstream = std::move(local.on_output);
-  m_filter =
+  auto filter =
       std::make_shared<TrailerFilter>(m_nonce, [echo, downstream](run::Stream stream, std::string_view data) {
         if (echo) {
           write_all(stream == run::Stream::Out ? STDOUT_FILENO : STDERR_FILENO, data);
@@ -130,16 +130,18 @@ run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
           downstream(stream, data);
         }
       });
-  local.on_output = [filter = m_filter](run::Stream stream, std::string_view data) {
-    filter->feed(stream, data);
-  };
+  std::erase_if(m_filters, [](const auto& kept) { return kept.expired(); });
+  m_filters.push_back(filter);
+  local.on_output = [filter](run::Stream stream, std::string_view data) { filter->feed(stream, data); };
   return local;
 }
 
 void SshHost::settle(run::ProcessResult& result)
 {
-  if (m_filter) {
-    m_filter->finish();
+  for (const auto& kept : m_filters) {
+    if (const auto filter = kept.lock()) {
+      filter->finish();
+    }
   }
   if (result.ending == run::Ending::SpawnFailed) {
     return;

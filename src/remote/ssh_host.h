@@ -42,7 +42,9 @@ private:
   // ssh's stdin: a pipe ej never writes; it closes when ej goes, which the wrapper notices.
   util::UniqueFd m_stdin_read;
   util::UniqueFd m_stdin_write;
-  std::shared_ptr<TrailerFilter> m_filter;
+  // The filters of the processes prepared so far and still alive (a repeat's, a --prepare
+  // command's): one process runs at a time, so settle() finishes them all, idle ones being no-ops.
+  std::vector<std::weak_ptr<TrailerFilter>> m_filters;
   std::unique_ptr<ResultFetch> m_results;
   std::filesystem::path m_cwd; // of the process prepared last
 };

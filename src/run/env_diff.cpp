@@ -223,6 +223,12 @@ private:
   std::vector<EnvChange> m_changes;
 };
 
+json gpu_count(const json& gpu)
+{
+  const json& devices = member(gpu, "devices");
+  return devices.is_array() ? json(devices.size()) : json(0);
+}
+
 } // namespace
 
 std::vector<EnvChange> diff_environments(const json& a_in, const json& b_in)
@@ -243,6 +249,8 @@ std::vector<EnvChange> diff_environments(const json& a_in, const json& b_in)
   differ.value("NVIDIA driver", member(gpu_a, "driver_version"), member(gpu_b, "driver_version"));
   differ.value("CUDA driver", member(gpu_a, "cuda_driver_version"), member(gpu_b, "cuda_driver_version"));
   differ.value("GPU information source", member(gpu_a, "source"), member(gpu_b, "source"));
+  differ.value("GPU count", gpu_count(gpu_a), gpu_count(gpu_b));
+  differ.value("GPU clocks policy", member(gpu_a, "clocks_policy"), member(gpu_b, "clocks_policy"));
   differ.gpus(gpu_a, gpu_b);
   differ.fields("", member(a, "toolkit"), member(b, "toolkit"),
                 {{"nvcc", "nvcc"}, {"nvcc_path", "nvcc path"}});

@@ -203,6 +203,7 @@ EnvSnapshot capture_environment(const EnvOptions& options)
   fp["schema"] = k_snapshot_schema;
   fp["host"] = host_info();
   fp["gpu"] = std::move(gpus.fingerprint);
+  add_clocks_policy(fp["gpu"], options);
   fp["toolkit"] = toolkit_info();
   fp["variables"] = select_variables(environment, options);
   fp["probes"] = json::object();
@@ -217,6 +218,59 @@ EnvSnapshot capture_environment(const EnvOptions& options)
   redactor.redact_json(fp);
   redactor.redact_json(snapshot.readings);
   return snapshot;
+}
+
+namespace {
+
+bool lists_devices(const json& gpu_fingerprint)
+{
+  if (!gpu_fingerprint.is_object()) {
+    return false;
+  }
+  const auto devices = gpu_fingerprint.find("devices");
+  return devices != gpu_fingerprint.end() && devices->is_array() && !devices->empty();
+}
+
+} // namespace
+
+bool has_gpus(const json& fingerprint)
+{
+  const auto gpu = fingerprint.find("gpu");
+  return gpu != fingerprint.end() && lists_devices(*gpu);
+}
+
+void add_clocks_policy(json& gpu_fingerprint, const EnvOptions& options)
+{
+  if (lists_devices(gpu_fingerprint)) {
+    gpu_fingerprint["clocks_policy"] = options.gpu_clocks;
+  }
+}
+
+std::vector<std::string> gpu_warnings(const json& fingerprint)
+{
+  std::vector<std::string> warnings;
+  if (!has_gpus(fingerprint)) {
+    return warnings;
+  }
+  const auto gpu = fingerprint.find("gpu");
+  const auto devices = gpu->find("devices");
+  if (gpu->value("clocks_policy", "default") == "default") {
+    warnings.push_back("the GPU clocks were not locked: GPU Boost may change them between repeats (ej run "
+                       "--lock-clocks, as root)");
+  }
+  std::vector<std::string> off;
+  for (const auto& device : *devices) {
+    if (device.is_object() && device.value("persistence_mode", json()) == "disabled") {
+      off.push_back(device.contains("index") ? device["index"].dump() : "?");
+    }
+  }
+  if (!off.empty()) {
+    warnings.push_back(
+        fmt::format("persistence mode was off on GPU {}: the driver may re-initialise it between "
+                    "repeats (nvidia-smi -pm 1)",
+                    fmt::join(off, ", ")));
+  }
+  return warnings;
 }
 
 std::string fingerprint_id(const EnvSnapshot& snapshot)

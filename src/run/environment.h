@@ -29,6 +29,9 @@ struct EnvOptions {
   // The benchmark's own K=V overrides: recorded as the child sees them (always included).
   std::vector<std::pair<std::string, std::string>> overrides;
   std::vector<ProbeSpec> probes;
+  // How the run sets the GPUs' clocks: "default" (as the driver boosts them), "locked base" or
+  // "locked 1500 MHz" (ej run --lock-clocks). Part of the fingerprint when there are GPUs.
+  std::string gpu_clocks = "default";
 };
 
 // Two parts: `fingerprint` is stable for a machine + setup (hash it, store it once);
@@ -38,7 +41,8 @@ struct EnvOptions {
 // {"schema": 1,
 //  "host": {"hostname", "os" (PRETTY_NAME), "kernel" (uname -r), "arch", "cpu_model",
 //           "cpu_count", "memory_kb"},
-//  "gpu": GpuReport::fingerprint (see run/nvml.h; "source": "none" when there is no GPU),
+//  "gpu": GpuReport::fingerprint (see run/nvml.h; "source": "none" when there is no GPU), with
+//         "clocks_policy": EnvOptions::gpu_clocks when it lists devices,
 //  "toolkit": {"nvcc": "Cuda compilation tools, release 12.8, V12.8.93" | null,
 //              "nvcc_path": s | null},
 //  "variables": {NAME: value, secrets replaced by "<redacted>"},
@@ -51,6 +55,16 @@ struct EnvSnapshot {
 };
 
 EnvSnapshot capture_environment(const EnvOptions& options);
+
+// Whether a fingerprint lists GPUs (a whole fingerprint; its "gpu" part for add_clocks_policy).
+bool has_gpus(const nlohmann::json& fingerprint);
+
+// What a run on GPUs is warned of, from its fingerprint: clocks not locked ("clocks_policy"
+// "default"), GPUs with persistence mode off. Nothing without GPUs.
+std::vector<std::string> gpu_warnings(const nlohmann::json& fingerprint);
+
+// Adds the clocks policy to a GPU fingerprint that lists devices (local and remote snapshots).
+void add_clocks_policy(nlohmann::json& gpu_fingerprint, const EnvOptions& options);
 
 // sha256 of fingerprint.dump(): equal ids mean identical environments.
 std::string fingerprint_id(const EnvSnapshot& snapshot);

@@ -1,5 +1,6 @@
 #include "run/nvml.h"
 
+#include "run/nvml_library.h"
 #include "run/process.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -8,8 +9,6 @@
 
 #include <array>
 #include <cstdlib>
-#include <dlfcn.h>
-#include <memory>
 
 namespace ej::run {
 
@@ -17,93 +16,14 @@ using nlohmann::json;
 
 namespace {
 
-// The few NVML declarations ej needs (ABI-stable across drivers), so that building ej needs no
-// NVIDIA headers and running it needs no driver.
-using NvmlReturn = int;
-constexpr NvmlReturn k_nvml_success = 0;
-struct NvmlDeviceOpaque;
-using NvmlDevice = NvmlDeviceOpaque*;
-struct NvmlMemory {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-constexpr int k_clock_sm = 1;
-constexpr int k_clock_mem = 2;
-constexpr int k_temperature_gpu = 0;
-
-using InitFn = NvmlReturn (*)();
-using CountFn = NvmlReturn (*)(unsigned*);
-using HandleFn = NvmlReturn (*)(unsigned, NvmlDevice*);
-using DeviceStringFn = NvmlReturn (*)(NvmlDevice, char*, unsigned);
-using SystemStringFn = NvmlReturn (*)(char*, unsigned);
-using IntFn = NvmlReturn (*)(int*);
-using MemoryFn = NvmlReturn (*)(NvmlDevice, NvmlMemory*);
-using ClockFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);
-using UintFn = NvmlReturn (*)(NvmlDevice, unsigned*);
-using TemperatureFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);
-using EnableFn = NvmlReturn (*)(NvmlDevice, int*);
-using PairFn = NvmlReturn (*)(NvmlDevice, int*, int*);
-using MigFn = NvmlReturn (*)(NvmlDevice, unsigned*, unsigned*);
-using ReasonsFn = NvmlReturn (*)(NvmlDevice, unsigned long long*);
-using ErrorStringFn = const char* (*)(NvmlReturn);
-
-void close_library(void* handle)
-{
-  ::dlclose(handle);
-}
-using Library = std::unique_ptr<void, decltype(&close_library)>;
-
-template <typename Fn> Fn symbol(void* library, const char* name)
-{
-  return reinterpret_cast<Fn>(::dlsym(library, name));
-}
+using nvml::Device;
+using nvml::k_success;
+using Nvml = nvml::Library;
 
 json enabled(int state)
 {
   return state != 0 ? "enabled" : "disabled";
 }
-
-// Opens NVML, and shuts it down when the query is over.
-class Nvml {
-public:
-  explicit Nvml(const std::string& path)
-      : m_library(::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL), close_library)
-  {
-    if (!m_library) {
-      const char* reason = ::dlerror();
-      throw Error("cannot load {}: {}", path, reason != nullptr ? reason : "unknown reason");
-    }
-    const auto init = get<InitFn>("nvmlInit_v2");
-    if (init == nullptr) {
-      throw Error("{} has no nvmlInit_v2: the NVIDIA driver is too old", path);
-    }
-    if (const NvmlReturn status = init(); status != k_nvml_success) {
-      throw Error("nvmlInit failed: {}", error_text(status));
-    }
-    m_shutdown = get<InitFn>("nvmlShutdown");
-  }
-  ~Nvml()
-  {
-    if (m_shutdown != nullptr) {
-      m_shutdown();
-    }
-  }
-  Nvml(const Nvml&) = delete;
-  Nvml& operator=(const Nvml&) = delete;
-
-  template <typename Fn> Fn get(const char* name) const { return symbol<Fn>(m_library.get(), name); }
-
-  std::string error_text(NvmlReturn status) const
-  {
-    const auto text = get<ErrorStringFn>("nvmlErrorString");
-    return text != nullptr ? text(status) : fmt::format("NVML error {}", status);
-  }
-
-private:
-  Library m_library;
-  InitFn m_shutdown = nullptr;
-};
 
 // Calls an NVML getter when the symbol exists and succeeds; null otherwise ("unknown").
 template <typename Fn, typename Convert, typename... Args>
@@ -116,13 +36,13 @@ json ask(const Nvml& nvml, const char* name, Convert convert, Args... args)
   return convert(fn, args...);
 }
 
-json device_string(const Nvml& nvml, const char* name, NvmlDevice device)
+json device_string(const Nvml& nvml, const char* name, Device device)
 {
-  return ask<DeviceStringFn>(
+  return ask<nvml::DeviceStringFn>(
       nvml, name,
-      [&](DeviceStringFn fn, NvmlDevice d) -> json {
+      [&](nvml::DeviceStringFn fn, Device d) -> json {
         std::array<char, 256> buffer{};
-        if (fn(d, buffer.data(), buffer.size()) != k_nvml_success) {
+        if (fn(d, buffer.data(), buffer.size()) != k_success) {
           return nullptr;
         }
         return std::string(buffer.data());
@@ -130,13 +50,13 @@ json device_string(const Nvml& nvml, const char* name, NvmlDevice device)
       device);
 }
 
-json device_uint(const Nvml& nvml, const char* name, NvmlDevice device, double scale)
+json device_uint(const Nvml& nvml, const char* name, Device device, double scale)
 {
-  return ask<UintFn>(
+  return ask<nvml::UintFn>(
       nvml, name,
-      [&](UintFn fn, NvmlDevice d) -> json {
+      [&](nvml::UintFn fn, Device d) -> json {
         unsigned value = 0;
-        if (fn(d, &value) != k_nvml_success) {
+        if (fn(d, &value) != k_success) {
           return nullptr;
         }
         return static_cast<double>(value) * scale;
@@ -144,27 +64,21 @@ json device_uint(const Nvml& nvml, const char* name, NvmlDevice device, double s
       device);
 }
 
-json clock(const Nvml& nvml, NvmlDevice device, int type)
+json clock(const Nvml& nvml, Device device, int type)
 {
-  return ask<ClockFn>(
+  return ask<nvml::ClockFn>(
       nvml, "nvmlDeviceGetClockInfo",
-      [&](ClockFn fn, NvmlDevice d) -> json {
+      [&](nvml::ClockFn fn, Device d) -> json {
         unsigned mhz = 0;
-        return fn(d, type, &mhz) == k_nvml_success ? json(mhz) : json(nullptr);
+        return fn(d, type, &mhz) == k_success ? json(mhz) : json(nullptr);
       },
       device);
 }
 
-json throttle_reasons(const Nvml& nvml, NvmlDevice device)
+json throttle_reasons(const Nvml& nvml, Device device)
 {
-  for (const char* name :
-       {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"}) {
-    if (const auto fn = nvml.get<ReasonsFn>(name)) {
-      unsigned long long mask = 0;
-      return fn(device, &mask) == k_nvml_success ? throttle_reason_names(mask) : json(nullptr);
-    }
-  }
-  return nullptr;
+  unsigned long long mask = 0;
+  return nvml.throttle_reasons(device, mask) ? throttle_reason_names(mask) : json(nullptr);
 }
 
 std::string cuda_version_text(int version)
@@ -231,34 +145,34 @@ GpuReport query_gpus_nvml(const std::string& library)
   json& fp = report.fingerprint;
   fp["source"] = "nvml";
   fp["driver_version"] = nullptr;
-  if (const auto fn = nvml.get<SystemStringFn>("nvmlSystemGetDriverVersion")) {
+  if (const auto fn = nvml.get<nvml::SystemStringFn>("nvmlSystemGetDriverVersion")) {
     std::array<char, 96> buffer{};
-    if (fn(buffer.data(), buffer.size()) == k_nvml_success) {
+    if (fn(buffer.data(), buffer.size()) == k_success) {
       fp["driver_version"] = std::string(buffer.data());
     }
   }
   fp["cuda_driver_version"] = nullptr;
-  if (const auto fn = nvml.get<IntFn>("nvmlSystemGetCudaDriverVersion_v2")) {
+  if (const auto fn = nvml.get<nvml::IntFn>("nvmlSystemGetCudaDriverVersion_v2")) {
     int version = 0;
-    if (fn(&version) == k_nvml_success) {
+    if (fn(&version) == k_success) {
       fp["cuda_driver_version"] = cuda_version_text(version);
     }
   }
   fp["devices"] = json::array();
   report.readings = json::array();
 
-  const auto count_fn = nvml.get<CountFn>("nvmlDeviceGetCount_v2");
-  const auto handle_fn = nvml.get<HandleFn>("nvmlDeviceGetHandleByIndex_v2");
+  const auto count_fn = nvml.get<nvml::CountFn>("nvmlDeviceGetCount_v2");
+  const auto handle_fn = nvml.get<nvml::HandleFn>("nvmlDeviceGetHandleByIndex_v2");
   unsigned count = 0;
   if (count_fn == nullptr || handle_fn == nullptr) {
     throw Error("{} lacks the device functions: the NVIDIA driver is too old", library);
   }
-  if (const NvmlReturn status = count_fn(&count); status != k_nvml_success) {
+  if (const nvml::Return status = count_fn(&count); status != k_success) {
     throw Error("cannot count GPUs: {}", nvml.error_text(status));
   }
   for (unsigned index = 0; index < count; ++index) {
-    NvmlDevice device = nullptr;
-    if (handle_fn(index, &device) != k_nvml_success) {
+    Device device = nullptr;
+    if (handle_fn(index, &device) != k_success) {
       continue;
     }
     json d;
@@ -267,37 +181,37 @@ GpuReport query_gpus_nvml(const std::string& library)
     d["uuid"] = device_string(nvml, "nvmlDeviceGetUUID", device);
     json memory_total = nullptr;
     json memory_used = nullptr;
-    if (const auto fn = nvml.get<MemoryFn>("nvmlDeviceGetMemoryInfo")) {
-      NvmlMemory memory{};
-      if (fn(device, &memory) == k_nvml_success) {
+    if (const auto fn = nvml.get<nvml::MemoryFn>("nvmlDeviceGetMemoryInfo")) {
+      nvml::Memory memory{};
+      if (fn(device, &memory) == k_success) {
         memory_total = memory.total / (1024 * 1024);
         memory_used = memory.used / (1024 * 1024);
       }
     }
     d["memory_total_mib"] = memory_total;
     d["power_limit_w"] = device_uint(nvml, "nvmlDeviceGetEnforcedPowerLimit", device, 0.001);
-    d["persistence_mode"] = ask<EnableFn>(
+    d["persistence_mode"] = ask<nvml::EnableFn>(
         nvml, "nvmlDeviceGetPersistenceMode",
-        [](EnableFn fn, NvmlDevice dev) {
+        [](nvml::EnableFn fn, Device dev) {
           int state = 0;
-          return fn(dev, &state) == k_nvml_success ? enabled(state) : json(nullptr);
+          return fn(dev, &state) == k_success ? enabled(state) : json(nullptr);
         },
         device);
-    d["ecc_mode"] = ask<PairFn>(
+    d["ecc_mode"] = ask<nvml::PairFn>(
         nvml, "nvmlDeviceGetEccMode",
-        [](PairFn fn, NvmlDevice dev) {
+        [](nvml::PairFn fn, Device dev) {
           int current = 0;
           int pending = 0;
-          return fn(dev, &current, &pending) == k_nvml_success ? enabled(current) : json(nullptr);
+          return fn(dev, &current, &pending) == k_success ? enabled(current) : json(nullptr);
         },
         device);
-    d["mig_mode"] = ask<MigFn>(
+    d["mig_mode"] = ask<nvml::MigFn>(
         nvml, "nvmlDeviceGetMigMode",
-        [](MigFn fn, NvmlDevice dev) {
+        [](nvml::MigFn fn, Device dev) {
           unsigned current = 0;
           unsigned pending = 0;
-          return fn(dev, &current, &pending) == k_nvml_success ? enabled(static_cast<int>(current))
-                                                               : json(nullptr);
+          return fn(dev, &current, &pending) == k_success ? enabled(static_cast<int>(current))
+                                                          : json(nullptr);
         },
         device);
     fp["devices"].push_back(d);
@@ -305,14 +219,14 @@ GpuReport query_gpus_nvml(const std::string& library)
     json r;
     r["index"] = index;
     r["uuid"] = d["uuid"];
-    r["sm_clock_mhz"] = clock(nvml, device, k_clock_sm);
-    r["memory_clock_mhz"] = clock(nvml, device, k_clock_mem);
+    r["sm_clock_mhz"] = clock(nvml, device, nvml::k_clock_sm);
+    r["memory_clock_mhz"] = clock(nvml, device, nvml::k_clock_mem);
     r["power_draw_w"] = device_uint(nvml, "nvmlDeviceGetPowerUsage", device, 0.001);
-    r["temperature_c"] = ask<TemperatureFn>(
+    r["temperature_c"] = ask<nvml::TemperatureFn>(
         nvml, "nvmlDeviceGetTemperature",
-        [](TemperatureFn fn, NvmlDevice dev) {
+        [](nvml::TemperatureFn fn, Device dev) {
           unsigned celsius = 0;
-          return fn(dev, k_temperature_gpu, &celsius) == k_nvml_success ? json(celsius) : json(nullptr);
+          return fn(dev, nvml::k_temperature_gpu, &celsius) == k_success ? json(celsius) : json(nullptr);
         },
         device);
     r["memory_used_mib"] = memory_used;
@@ -402,7 +316,7 @@ GpuReport query_gpus()
 {
   std::string nvml_error;
   try {
-    return query_gpus_nvml();
+    return query_gpus_nvml(nvml::library_path());
   } catch (const Error& error) {
     nvml_error = error.what();
   }

@@ -1,5 +1,7 @@
 #include "run/slurm_job.h"
 
+#include "run/tool.h"
+
 #include "util/error.h"
 #include "util/strings.h"
 #include "util/unique_fd.h"
@@ -24,59 +26,13 @@ namespace {
 
 constexpr auto k_poll = std::chrono::milliseconds(200);
 
-struct ToolResult {
-  int exit_code = -1; // 127 when the command is missing
-  std::string output; // stdout and stderr together
-};
-
-// Runs a Slurm client command and waits for it. Not through Launcher: scancel must still run once
-// an InterruptGuard has seen Ctrl-C, which makes a Launcher refuse to start anything.
+// A Slurm client command, here or through the login host (`via`); run_tool's "not installed" names
+// the Slurm command and where it is missing.
 ToolResult spawn_tool(const std::vector<std::string>& argv, const std::string& name)
 {
-  int ends[2] = {-1, -1};
-  if (::pipe2(ends, O_CLOEXEC) != 0) {
-    throw Error("cannot run {}: {}", argv.at(0), std::strerror(errno));
-  }
-  util::UniqueFd read_end(ends[0]);
-  util::UniqueFd write_end(ends[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), 1);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), 2);
-  std::vector<char*> args;
-  for (const auto& arg : argv) {
-    args.push_back(const_cast<char*>(arg.c_str()));
-  }
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int failed = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  write_end.reset();
-  ToolResult result;
-  if (failed != 0) {
-    result.exit_code = 127;
-    result.output = fmt::format("cannot run {}: {}", argv[0], std::strerror(failed));
-    return result;
-  }
-  char buffer[4096];
-  while (true) {
-    const auto got = ::read(read_end.get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got <= 0) {
-      break;
-    }
-    result.output.append(buffer, static_cast<std::size_t>(got));
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (result.exit_code == 127 && result.output.empty()) {
-    result.output = fmt::format("{} is not installed (not found in PATH{})", name,
-                                name == argv[0] ? "" : " on the login host");
+  auto result = run_tool(argv);
+  if (name != argv.at(0) && result.output == fmt::format("{} is not installed (not found in PATH)", argv[0])) {
+    result.output = fmt::format("{} is not installed (not found in PATH on the login host)", name);
   }
   return result;
 }

@@ -105,7 +105,82 @@ std::vector<Sample> samples_from(const json& object)
   return out;
 }
 
+json range_json(const std::optional<core::Range>& range)
+{
+  if (!range) {
+    return nullptr;
+  }
+  return {{"min", range->min}, {"median", range->median}, {"max", range->max}};
+}
+
+std::optional<core::Range> range_from(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_object()) {
+    return std::nullopt;
+  }
+  return core::Range{real(*it, "min"), real(*it, "median"), real(*it, "max")};
+}
+
+std::optional<double> optional_real(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+}
+
+json optional_json(const std::optional<double>& value)
+{
+  return value ? json(*value) : json(nullptr);
+}
+
 } // namespace
+
+json device_json(const core::DeviceState& device)
+{
+  json list = json::array();
+  for (const auto& gpu : device) {
+    json item = {{"gpu", gpu.index},
+                 {"uuid", gpu.uuid},
+                 {"samples", gpu.samples},
+                 {"sm_clock_mhz", range_json(gpu.sm_clock_mhz)},
+                 {"memory_clock_mhz", range_json(gpu.memory_clock_mhz)},
+                 {"power_w", range_json(gpu.power_w)},
+                 {"temperature_max_c", optional_json(gpu.temperature_max_c)},
+                 {"utilization_max_pct", optional_json(gpu.utilization_max_pct)},
+                 {"reasons", gpu.reasons}};
+    if (gpu.lost) {
+      item["lost"] = true;
+    }
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+core::DeviceState device_from_json(const json& value)
+{
+  core::DeviceState out;
+  if (!value.is_array()) {
+    return out;
+  }
+  for (const auto& item : value) {
+    if (!item.is_object()) {
+      continue;
+    }
+    core::GpuRepeatState gpu;
+    gpu.index = static_cast<int>(integer(item, "gpu"));
+    gpu.uuid = text(item, "uuid");
+    gpu.samples = static_cast<int>(integer(item, "samples"));
+    gpu.sm_clock_mhz = range_from(item, "sm_clock_mhz");
+    gpu.memory_clock_mhz = range_from(item, "memory_clock_mhz");
+    gpu.power_w = range_from(item, "power_w");
+    gpu.temperature_max_c = optional_real(item, "temperature_max_c");
+    gpu.utilization_max_pct = optional_real(item, "utilization_max_pct");
+    gpu.reasons = strings(item, "reasons");
+    gpu.lost = boolean(item, "lost");
+    out.push_back(std::move(gpu));
+  }
+  return out;
+}
 
 json Ref::to_json() const
 {
@@ -329,17 +404,21 @@ json RunRepeats::payload() const
 {
   json list = json::array();
   for (const auto& repeat : repeats) {
-    list.push_back({{"idx", repeat.index},
-                    {"params", repeat.params},
-                    {"warmup", repeat.warmup},
-                    {"ending", repeat.ending},
-                    {"exit_code", repeat.exit_code},
-                    {"signal", repeat.signal},
-                    {"wall_s", repeat.wall_s},
-                    {"user_s", repeat.user_s},
-                    {"sys_s", repeat.sys_s},
-                    {"max_rss_kb", repeat.max_rss_kb},
-                    {"samples", samples_json(repeat.samples)}});
+    json item = {{"idx", repeat.index},
+                 {"params", repeat.params},
+                 {"warmup", repeat.warmup},
+                 {"ending", repeat.ending},
+                 {"exit_code", repeat.exit_code},
+                 {"signal", repeat.signal},
+                 {"wall_s", repeat.wall_s},
+                 {"user_s", repeat.user_s},
+                 {"sys_s", repeat.sys_s},
+                 {"max_rss_kb", repeat.max_rss_kb},
+                 {"samples", samples_json(repeat.samples)}};
+    if (!repeat.device.empty()) {
+      item["device"] = device_json(repeat.device);
+    }
+    list.push_back(std::move(item));
   }
   return {{"run", run.to_json()}, {"repeats", std::move(list)}};
 }
@@ -370,6 +449,9 @@ RunRepeats RunRepeats::read(const Event& event)
     repeat.sys_s = real(item, "sys_s");
     repeat.max_rss_kb = integer(item, "max_rss_kb");
     repeat.samples = samples_from(item);
+    if (const auto device = item.find("device"); device != item.end()) {
+      repeat.device = device_from_json(*device);
+    }
     out.repeats.push_back(std::move(repeat));
   }
   return out;

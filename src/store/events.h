@@ -164,7 +164,12 @@ struct Repeat {
   double wall_s = 0, user_s = 0, sys_s = 0;
   std::int64_t max_rss_kb = 0;
   std::vector<Sample> samples;
+  core::DeviceState device; // "device" in the payload, absent when empty
 };
+
+// A repeat's device state as the payload (and the run_repeats.device column) holds it.
+nlohmann::json device_json(const core::DeviceState& device);
+core::DeviceState device_from_json(const nlohmann::json& value);
 
 // A batch of measured repeats of a run, written as they come.
 struct RunRepeats {

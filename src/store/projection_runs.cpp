@@ -157,23 +157,25 @@ void run_repeats(Database& db, const Event& event)
   const auto batch = events::RunRepeats::read(event);
   const auto run = existing_run(db, event, batch.run);
   auto insert = db.prepare(R"sql(
-    INSERT INTO run_repeats(run, idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+    INSERT INTO run_repeats(run, idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb,
+                            device)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
   for (const auto& repeat : batch.repeats) {
     const auto params = dump(repeat.params);
     insert.reset();
     insert.bind(1, run)
-      .bind(2, static_cast<std::int64_t>(repeat.index))
-      .bind(3, params)
-      .bind(4, repeat.warmup ? 1 : 0)
-      .bind(5, repeat.ending)
-      .bind(6, static_cast<std::int64_t>(repeat.exit_code))
-      .bind(7, static_cast<std::int64_t>(repeat.signal))
-      .bind(8, repeat.wall_s)
-      .bind(9, repeat.user_s)
-      .bind(10, repeat.sys_s)
-      .bind(11, repeat.max_rss_kb)
-      .run();
+        .bind(2, static_cast<std::int64_t>(repeat.index))
+        .bind(3, params)
+        .bind(4, repeat.warmup ? 1 : 0)
+        .bind(5, repeat.ending)
+        .bind(6, static_cast<std::int64_t>(repeat.exit_code))
+        .bind(7, static_cast<std::int64_t>(repeat.signal))
+        .bind(8, repeat.wall_s)
+        .bind(9, repeat.user_s)
+        .bind(10, repeat.sys_s)
+        .bind(11, repeat.max_rss_kb)
+        .bind(12, repeat.device.empty() ? std::string() : events::device_json(repeat.device).dump())
+        .run();
     insert_samples(db, run, repeat.index, params, repeat.samples);
   }
 }

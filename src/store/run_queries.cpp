@@ -1,6 +1,7 @@
 #include "store/run_queries.h"
 
 #include "core/numbering.h"
+#include "store/events.h"
 
 #include <fmt/format.h>
 
@@ -241,10 +242,15 @@ std::optional<nlohmann::json> run_started_payload(Database& db, const std::strin
   return nlohmann::json::parse(select.text(0));
 }
 
-std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
+namespace {
+
+// The repeats of a run that `condition` (SQL, "" for all) lets through, in order.
+std::vector<core::RepeatRecord> repeats_where(Database& db, int run, std::string_view condition)
 {
-  auto select = db.prepare("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, "
-                           "max_rss_kb FROM run_repeats WHERE run = ? ORDER BY idx");
+  auto select =
+      db.prepare(fmt::format("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, "
+                             "sys_s, max_rss_kb, device FROM run_repeats WHERE run = ? {} ORDER BY idx",
+                             condition));
   select.bind(1, run);
   std::vector<core::RepeatRecord> out;
   while (select.step()) {
@@ -259,9 +265,24 @@ std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
     repeat.user_s = select.real(7);
     repeat.sys_s = select.real(8);
     repeat.max_rss_kb = select.integer(9);
-    out.push_back(repeat);
+    if (const auto device = select.text(10); !device.empty()) {
+      repeat.device = events::device_from_json(nlohmann::json::parse(device));
+    }
+    out.push_back(std::move(repeat));
   }
   return out;
+}
+
+} // namespace
+
+std::vector<core::RepeatRecord> run_repeats(Database& db, int run)
+{
+  return repeats_where(db, run, "");
+}
+
+std::vector<core::RepeatRecord> device_repeats(Database& db, int run)
+{
+  return repeats_where(db, run, "AND warmup = 0 AND device <> ''");
 }
 
 std::vector<core::SampleRecord> run_samples(Database& db, int run)

@@ -36,6 +36,8 @@ std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& s
 // start time of the ej that owns the run); nullopt when there is no such event.
 std::optional<nlohmann::json> run_started_payload(Database& db, const std::string& event_id);
 std::vector<core::RepeatRecord> run_repeats(Database& db, int run);
+// The measured (not warmup) repeats of a run whose GPUs were read.
+std::vector<core::RepeatRecord> device_repeats(Database& db, int run);
 // Wall and CPU (user + system) seconds of a run's measured repeats, summed in SQL.
 struct RunTimes {
   double wall_s = 0;

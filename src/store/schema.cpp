@@ -217,15 +217,19 @@ CREATE TABLE number_claims (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 5: each repeat's device state (what the GPUs went through during it, as JSON:
+// events::device_json), empty when no GPU was read. Derived: rebuilt from the events, so that
+// repeats imported from a newer replica before the upgrade get theirs.
+constexpr std::string_view k_version_5 = R"sql(
+ALTER TABLE run_repeats ADD COLUMN device TEXT NOT NULL DEFAULT '';
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-    {1, k_version_1},
-    {2, k_version_2},
-    {3, k_version_3},
-    {4, k_version_4, true},
+      {1, k_version_1}, {2, k_version_2}, {3, k_version_3}, {4, k_version_4, true}, {5, k_version_5, true},
   };
   return steps;
 }

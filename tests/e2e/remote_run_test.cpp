@@ -1,6 +1,7 @@
 // ej run --on ssh:HOST and ej host, against a real OpenSSH server started by the test on
 // 127.0.0.1 (support/sshd_server.h), reached through EJ_SSH_COMMAND as a user's ssh config would.
 #include "support/ej_repo.h"
+#include "support/fake_gpus.h"
 #include "support/runs.h"
 #include "support/sshd_server.h"
 
@@ -431,4 +432,33 @@ TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GP
   // Another host's GPUs are not this one's, and once the first run ended the host is free.
   repo.ok({"run", "quick", "--on", "box", "--no-wait"}, env);
   CHECK(json::parse(repo.ok({"runs", "--json"})).size() == 2);
+}
+
+TEST_CASE("a GPU run on an ssh host reads the GPUs there, with nvidia-smi beside each repeat")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  const auto bin =
+      write_fake_nvidia_smi(repo.path() / ".." / (repo.path().filename().string() + "-bin"), "GPU-remote-0");
+  const auto root = repo.path() / ".." / (repo.path().filename().string() + "-remote-root");
+  repo.ok({"host", "add", "box", "ssh:" + server->alias(), "--root", root.lexically_normal().string(),
+           "--env", "PATH=" + bin.lexically_normal().string() + ":/usr/local/bin:/usr/bin:/bin"});
+  repo.ok({"bench", "add", "g", "--repeat", "3", "--shell", "sleep 0.1"});
+  const auto result = repo.ej({"run", "g", "--on", "box", "--gpu-sample-ms", "10"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto run = show_run(repo, 1);
+  for (const auto& repeat : run["repeats"]) {
+    REQUIRE(repeat["device"].size() == 1);
+    CHECK(repeat["device"][0]["uuid"] == "GPU-remote-0");
+    CHECK(repeat["device"][0]["samples"].get<int>() >= 2);
+    CHECK(repeat["device"][0]["sm_clock_mhz"]["median"] == 1410);
+    CHECK(repeat["wall_s"].get<double>() >= 0.1);
+  }
+  auto env = json::parse(repo.ok({"env", "show", "1", "--json"}));
+  CHECK(env["fingerprint"]["gpu"]["source"] == "nvidia-smi");
+  CHECK(env["fingerprint"]["gpu"]["clocks_policy"] == "default");
 }

@@ -1,5 +1,6 @@
 // `ej run --on slurm`: against a real single-node Slurm started by the test (tests/support).
 #include "support/ej_repo.h"
+#include "support/fake_gpus.h"
 #include "support/runs.h"
 #include "support/slurm_cluster.h"
 #include "support/sshd_server.h"
@@ -9,6 +10,8 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -225,4 +228,30 @@ TEST_CASE("slurm@HOST ships the code state to the login host and runs the job th
   const auto bad = repo.ej({"run", "b", "--on", "slurm@"}, {{"EJ_SSH_COMMAND", server.ssh_command()}});
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("--on slurm@HOST needs the login host"));
+}
+
+TEST_CASE("a GPU run on Slurm reads the node's GPUs with nvidia-smi beside each step")
+{
+  REQUIRE_SLURM();
+  EjRepo repo;
+  const auto bin = write_fake_nvidia_smi(repo.path() / "bin", "GPU-node-0");
+  repo.ok({"bench", "add", "g", "--repeat", "2", "--shell", "sleep 0.1"});
+  auto env = cluster().env();
+  const char* path = std::getenv("PATH");
+  env["PATH"] =
+      bin.string() + ":" + (env.count("PATH") != 0 ? env["PATH"] : std::string(path != nullptr ? path : ""));
+  const auto result = repo.ej(
+      {"run", "g", "--on", "slurm:" + cluster().partition(), "--slurm-arg=--time=5", "--gpu-sample-ms", "10"},
+      env);
+  INFO(result.err << cluster().logs());
+  REQUIRE(result.exit_code == 0);
+  const auto run = show_run(repo, 1);
+  for (const auto& repeat : run["repeats"]) {
+    REQUIRE(repeat["device"].size() == 1);
+    CHECK(repeat["device"][0]["uuid"] == "GPU-node-0");
+    CHECK(repeat["device"][0]["samples"].get<int>() >= 2);
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(repo.ej_dir())) {
+    CHECK_THAT(entry.path().filename().string(), !Catch::StartsWith("gpu-")); // the readings' file is gone
+  }
 }

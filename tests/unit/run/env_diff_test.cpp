@@ -72,10 +72,21 @@ TEST_CASE("GPUs added or removed are reported by index, host changes by field")
   json b = snapshot("13.0", "580", "x", "", json::object(), 7);
   b["host"]["kernel"] = "6.8.0-60-generic";
   const auto changes = diff_environments(a, b);
-  REQUIRE(changes.size() == 2);
+  REQUIRE(changes.size() == 3);
   CHECK(format_change(changes[0]) == "kernel: 6.8.0-55-generic -> 6.8.0-60-generic");
-  CHECK(format_change(changes[1]) == "GPU 7: removed NVIDIA B200");
-  CHECK(format_change(diff_environments(b, a)[1]) == "GPU 7: added NVIDIA B200");
+  CHECK(format_change(changes[1]) == "GPU count: 8 -> 7");
+  CHECK(format_change(changes[2]) == "GPU 7: removed NVIDIA B200");
+  CHECK(format_change(diff_environments(b, a)[2]) == "GPU 7: added NVIDIA B200");
+}
+
+TEST_CASE("the GPUs' clocks policy is part of the environment")
+{
+  json a = snapshot("13.0", "580", "x", "", json::object(), 2);
+  json b = a;
+  a["gpu"]["clocks_policy"] = "default";
+  b["gpu"]["clocks_policy"] = "locked 1500 MHz";
+  CHECK(format_changes(diff_environments(a, b)) ==
+        std::vector<std::string>{"GPU clocks policy: default -> locked 1500 MHz"});
 }
 
 TEST_CASE("probe lines without a package name are plain additions and removals")
