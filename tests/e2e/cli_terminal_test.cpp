@@ -47,7 +47,7 @@ bool coloured(const std::string& text)
 
 } // namespace
 
-TEST_CASE("on a terminal ej log is coloured and goes through the pager; on a pipe neither")
+TEST_CASE("on a terminal ej log is coloured and goes through the pager, on a pipe neither")
 {
   LogRepo r;
   const auto terminal = r.at_terminal({"log"}, {{"EJ_PAGER", k_paging}});
@@ -62,7 +62,7 @@ TEST_CASE("on a terminal ej log is coloured and goes through the pager; on a pip
   CHECK_THAT(pipe.out, Catch::Contains("blocked kernels"));
 }
 
-TEST_CASE("the pager is EJ_PAGER, else PAGER, else less -FRX; --no-pager, cat or empty means none")
+TEST_CASE("the pager is EJ_PAGER, else PAGER, else less -FRX, --no-pager, cat or empty means none")
 {
   LogRepo r;
   CHECK_THAT(r.at_terminal({"log"}, {{"PAGER", "sed s/^/from-pager:/"}}).output,
@@ -83,7 +83,7 @@ TEST_CASE("the pager is EJ_PAGER, else PAGER, else less -FRX; --no-pager, cat or
   }
 }
 
-TEST_CASE("show, why and show run --output page too; commands with short output do not")
+TEST_CASE("show, why and show run --output page too, commands with short output do not")
 {
   LogRepo r;
   CHECK_THAT(r.at_terminal({"show", "1"}, {{"EJ_PAGER", k_paging}, {"NO_COLOR", "1"}}).output,
@@ -96,7 +96,7 @@ TEST_CASE("show, why and show run --output page too; commands with short output 
   CHECK_THAT(r.at_terminal({"plan", "list"}, {{"EJ_PAGER", k_paging}}).output, !Catch::Contains("paged:"));
 }
 
-TEST_CASE("--color, NO_COLOR and TERM=dumb decide the colours")
+TEST_CASE("the colours follow --color, NO_COLOR and TERM=dumb")
 {
   LogRepo r;
   const std::map<std::string, std::string> no_pager{{"EJ_PAGER", "cat"}};

@@ -91,7 +91,7 @@ TEST_CASE("ej init works from a subdirectory and puts the journal at the work tr
   CHECK(std::filesystem::exists(repo.db_path()));
 }
 
-TEST_CASE("plans are created, listed and shown; bad slugs and duplicates are refused")
+TEST_CASE("plans are created, listed and shown, bad slugs and duplicates are refused")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "eagle-fast-verify", "--title", "EAGLE-3 fast verify", "--goal", "verify under 15 ms",
@@ -141,7 +141,7 @@ TEST_CASE("an attempt records its git context, and a dirty one its exact diff")
   CHECK(json::parse(repo.ok({"show", "3", "--json"}))["git"]["branch"] == "");
 }
 
-TEST_CASE("status changes need a valid status and, for verdicts, a reason; history is kept")
+TEST_CASE("status changes need a valid status and, for verdicts, a reason, history is kept")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
@@ -212,7 +212,7 @@ TEST_CASE("notes and edits are recorded and shown in the timeline")
   CHECK(repo.ej({"try", "  ", "--plan", "p"}).exit_code == 2);
 }
 
-TEST_CASE("text with newlines, pipes, backticks, HTML and unicode is stored faithfully; invalid UTF-8 is refused")
+TEST_CASE("text with newlines, pipes, backticks, HTML and unicode is stored faithfully, invalid UTF-8 is refused")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
@@ -259,7 +259,7 @@ TEST_CASE("ej why explains status, reasons, blockers, retries and notes")
   CHECK(json::parse(repo.ok({"why", "fusion", "--json"})).size() == 2);
 }
 
-TEST_CASE("ej search ranks matches in titles, hypotheses, reasons and notes; query syntax is text")
+TEST_CASE("ej search ranks matches in titles, hypotheses, reasons and notes, query syntax is text")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});

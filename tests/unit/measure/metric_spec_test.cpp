@@ -61,7 +61,7 @@ TEST_CASE("an argument ending in @FILE reads that file instead of stdout")
   CHECK(parse_metric_spec("m=json:/results/0/mean@r.json").arg == "/results/0/mean");
 }
 
-TEST_CASE("a quoted @FILE may hold spaces, '@' and globs; unquoted globs are files except after a regex")
+TEST_CASE("a quoted @FILE may hold spaces, '@' and globs, unquoted globs are files except after a regex")
 {
   const auto criterion = parse_metric_spec("q=criterion:#median@\"target/criterion/fib 20/new/estimates.json\"");
   CHECK(criterion.arg == "#median");
@@ -73,8 +73,8 @@ TEST_CASE("a quoted @FILE may hold spaces, '@' and globs; unquoted globs are fil
   CHECK(vllm.arg == "mean_ttft_ms");
   CHECK(vllm.file == "results/vllm-*.json");
   // After a regex, '*' and '?' are the pattern's: a glob there is quoted.
-  CHECK(parse_metric_spec("m=regex:user@host.*").file.empty());
-  CHECK(parse_metric_spec("m=regex:user@host.*").arg == "user@host.*");
+  CHECK(parse_metric_spec("m=regex:user ([0-9]+)@host.*").file.empty());
+  CHECK(parse_metric_spec("m=regex:user ([0-9]+)@host.*").arg == "user ([0-9]+)@host.*");
   const auto quoted = parse_metric_spec("m=regex:took ([0-9]+)@\"logs/*.log\"");
   CHECK(quoted.file == "logs/*.log");
   CHECK(quoted.arg == "took ([0-9]+)");

@@ -36,7 +36,7 @@ TEST_CASE("json on SGLang's --output-file JSONL reads the last record, or one se
   CHECK(last[0].value == extract_text("t=json:output_throughput;per=request_rate", text).back().value);
 }
 
-TEST_CASE("json ;per= reads records whose key is Infinity, and vLLM's saved results keyed by rate")
+TEST_CASE("json with ,per= reads records whose key is Infinity, and vLLM's saved results keyed by rate")
 {
   const auto inf = extract_text("tput=json:output_throughput;per=request_rate",
                                 fixture("sglang_bench_serving_offline_inf.jsonl"));
@@ -57,7 +57,7 @@ TEST_CASE("json ;per= reads records whose key is Infinity, and vLLM's saved resu
   CHECK(saw_inf); // a string "inf" as written
 }
 
-TEST_CASE("json ;per= names the record that lacks the field, and a record cut short")
+TEST_CASE("json with ,per= names the record that lacks the field, and a record cut short")
 {
   const std::string text = "{\"rate\": 1, \"t\": 5}\n{\"t\": 6}\n";
   CHECK_THROWS_WITH(extract_text("t=json:t;per=rate", text), Catch::Contains("metric 't'") &&
@@ -69,7 +69,7 @@ TEST_CASE("json ;per= names the record that lacks the field, and a record cut sh
   CHECK_THROWS_AS(parse_metric_spec("t=json:t;per=$.rate"), ej::UsageError);
 }
 
-TEST_CASE("kv ;per= keys every SGLang 'Serving Benchmark Result' block by its request rate")
+TEST_CASE("kv with ,per= keys every SGLang 'Serving Benchmark Result' block by its request rate")
 {
   const auto text = fixture("sglang_bench_serving_console_qps1.txt") + "\n" +
                     fixture("sglang_bench_serving_console_qps4.txt") + "\n" +

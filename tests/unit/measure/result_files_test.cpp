@@ -60,7 +60,7 @@ TEST_CASE("a result file that was there before the run is moved aside and kept, 
   CHECK(read_text(dir / "history.jsonl.before-run-7.2") == "{\"t\": 2}\n");
 }
 
-TEST_CASE("a glob reads the newest match written during the repeat and says which; it touches nothing")
+TEST_CASE("a glob reads the newest match written during the repeat and says which, it touches nothing")
 {
   ej::test::TempDir dir;
   write_text(dir / "results" / "vllm-old.json", "{\"t\": 0}");

@@ -73,7 +73,7 @@ TEST_CASE("a line longer than the longest piece is cut there, and nothing is los
   CHECK(joined == text);
 }
 
-TEST_CASE("text in memory is one piece; an unavailable source says why on every read")
+TEST_CASE("text in memory is one piece, an unavailable source says why on every read")
 {
   const std::string text = "a: 1\nb: 2\n";
   const TextSource source(text);
@@ -89,7 +89,7 @@ TEST_CASE("text in memory is one piece; an unavailable source says why on every 
   CHECK_THROWS_WITH(missing.whole(storage), Catch::Contains("the disk was full"));
 }
 
-TEST_CASE("opening a missing file gives nothing; a FIFO or a directory is refused at once")
+TEST_CASE("opening a missing file gives nothing, a FIFO or a directory is refused at once")
 {
   ej::test::TempDir dir;
   CHECK_FALSE(TextSource::open(dir / "absent.json"));

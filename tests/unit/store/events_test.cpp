@@ -69,7 +69,7 @@ TEST_CASE("each builder's payload reads back through its reader")
   CHECK_FALSE(edit_read.hypothesis);
 }
 
-TEST_CASE("a version-1 payload names attempts by number; a version-2 one by id")
+TEST_CASE("a version-1 payload names attempts by number, a version-2 one by id")
 {
   const auto v1 = events::AttemptNote::read(as_event(events::AttemptNote::type, {{"attempt", 12}, {"text", "x"}}, 1));
   CHECK(v1.attempt.number == 12);
@@ -141,7 +141,7 @@ TEST_CASE("a text of many megabytes decodes, in parts, to the same events in the
   CHECK(back.back().payload["text"] == std::string(200, 'x') + "40000");
 }
 
-TEST_CASE("importing events twice changes nothing; older events rebuild the tables in event order")
+TEST_CASE("importing events twice changes nothing, older events rebuild the tables in event order")
 {
   auto source = store::Journal::open_memory();
   source.write([](store::Writer& writer) {
