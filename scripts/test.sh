@@ -23,8 +23,8 @@ echo "== tests under sanitizers =="
   LSAN_OPTIONS="suppressions=../../tests/lsan.supp" \
   ctest --output-on-failure -j "$jobs" --timeout 600)
 
-echo "== fuzz targets (clang, libFuzzer; 20 s each) =="
+echo "== fuzz targets (clang, libFuzzer; 12 s each) =="
 CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DEJ_WERROR=ON -DEJ_FUZZ=ON -DEJ_TESTS=OFF -DEJ_PERF=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j "$jobs" --target ej_fuzzers
-scripts/fuzz.sh build/fuzz 20 "$jobs"
+scripts/fuzz.sh build/fuzz 12 "$jobs"
