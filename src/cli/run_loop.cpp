@@ -9,6 +9,7 @@
 #include "measure/result_files.h"
 #include "measure/statistics.h"
 #include "run/process.h"
+#include "run/run_cgroup.h"
 #include "run/signals.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -377,6 +378,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   measure::ResultFiles files(plan.metrics, plan.host->local_path(plan.work_tree), run_label);
   std::vector<std::string> said; // the glob choices told the user
   measure::LiveExtraction live(plan.metrics);
+  std::optional<run::RunContainment> containment;
+  if (plan.host->is_this_machine()) {
+    containment.emplace(); // before the first process of the run
+  }
   const auto prepare_files = [&](const std::filesystem::path& cwd) {
     for (const auto& line : files.before_repeat(plan.host->local_path(cwd))) {
       progress.say("ej: " + line);
@@ -503,6 +508,17 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                        {"stdout_cut_bytes", last.out.cut_bytes},
                        {"stderr_bytes", last.err.total_bytes},
                        {"stderr_cut_bytes", last.err.cut_bytes}};
+  }
+  if (containment) {
+    const auto leftovers = containment->finish();
+    outcome.outputs["leftovers"] = {{"processes", leftovers.processes}, {"found_by", leftovers.found_by}};
+    if (leftovers.processes > 0) {
+      progress.say(
+          fmt::format("ej: the benchmark left {} process{} running outside its process group "
+                      "(setsid, a daemon); stopped (found by {})",
+                      leftovers.processes, leftovers.processes == 1 ? "" : "es",
+                      leftovers.found_by == "cgroup" ? "the run's cgroup" : "the EJ_GUARD variable"));
+    }
   }
   return outcome;
 }

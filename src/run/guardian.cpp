@@ -1,6 +1,7 @@
 #include "run/guardian.h"
 
 #include "run/owner.h"
+#include "run/run_cgroup.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +18,13 @@
 #include <unistd.h>
 
 namespace ej::run {
+
+// One page shared with the guardian: it reads it once ej is gone.
+struct Guardian::Shared {
+  std::atomic<int> group{0};
+  std::atomic<int> has_cgroup{0}; // 1 while `cgroup` names the run's cgroup
+  char cgroup[4000] = {};
+};
 
 namespace {
 
@@ -82,15 +90,14 @@ bool has_marker(const char* pid, const char* marker, std::size_t marker_size)
   return found;
 }
 
-// Kills every process whose environment holds the marker; true when there was one.
-bool sweep(const char* marker, std::size_t marker_size)
+// Kills every process but ej whose environment holds the marker entry; returns how many.
+int sweep(const char* marker, std::size_t marker_size, pid_t self)
 {
   const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (proc < 0) {
-    return false;
+    return 0;
   }
-  const pid_t self = ::getpid();
-  bool killed = false;
+  int killed = 0;
   alignas(8) char entries[8192];
   while (true) {
     const long n = ::syscall(SYS_getdents64, proc, entries, sizeof entries);
@@ -114,8 +121,8 @@ bool sweep(const char* marker, std::size_t marker_size)
         numeric = numeric && *c >= '0' && *c <= '9';
         pid = pid * 10 + (*c - '0');
       }
-      if (numeric && pid != self && has_marker(name, marker, marker_size)) {
-        killed |= ::kill(pid, SIGKILL) == 0;
+      if (numeric && pid != self && has_marker(name, marker, marker_size) && ::kill(pid, SIGKILL) == 0) {
+        ++killed;
       }
     }
   }
@@ -123,8 +130,19 @@ bool sweep(const char* marker, std::size_t marker_size)
   return killed;
 }
 
+// "\0EJ_GUARD=...\0" into `entry`: the whole entry, not a prefix of another ej's. Returns its size.
+std::size_t marker_entry(const char* marker, char (&entry)[80]) noexcept
+{
+  std::memset(entry, 0, sizeof entry);
+  std::size_t size = 1;
+  for (const char* c = marker; *c != '\0' && size < sizeof entry - 1; ++c) {
+    entry[size++] = *c;
+  }
+  return size + 1; // the closing NUL
+}
+
 // The guardian's whole life, after fork: system calls only (ej may have had other threads).
-[[noreturn]] void guard(int alive_fd, std::atomic<int>* group, const char* marker)
+[[noreturn]] void guard(int alive_fd, Guardian::Shared* shared, const char* marker)
 {
   ::setpgid(0, 0);
   struct sigaction ignore {};
@@ -143,7 +161,7 @@ bool sweep(const char* marker, std::size_t marker_size)
       break; // ej is gone
     }
   }
-  const int target = group->load();
+  const int target = shared->group.load();
   if (target > 0 && ::kill(-target, SIGTERM) == 0) {
     ::kill(-target, SIGCONT); // stopped with ej (Ctrl-Z): TERM acts only once it runs
     const timespec step{0, 20'000'000};
@@ -152,14 +170,12 @@ bool sweep(const char* marker, std::size_t marker_size)
     }
     ::kill(-target, SIGKILL);
   }
-  // "\0EJ_GUARD=...\0": the whole entry, not a prefix of another ej's.
-  char entry[80] = {};
-  std::size_t size = 1;
-  for (const char* c = marker; *c != '\0' && size < sizeof entry - 1; ++c) {
-    entry[size++] = *c;
+  if (shared->has_cgroup.load() == 1) {
+    stop_cgroup(shared->cgroup); // what left the group, its environment cleared or not
   }
-  ++size; // the closing NUL
-  for (int round = 0; round < 3 && sweep(entry, size); ++round) {
+  char entry[80];
+  const std::size_t size = marker_entry(marker, entry);
+  for (int round = 0; round < 3 && sweep(entry, size, ::getpid()) > 0; ++round) {
     // again: a process may have forked while the last sweep ran
   }
   ::_exit(0);
@@ -170,15 +186,14 @@ bool sweep(const char* marker, std::size_t marker_size)
 Guardian* Guardian::instance()
 {
   static Guardian* const guardian = []() -> Guardian* {
-    void* shared =
-        ::mmap(nullptr, sizeof(std::atomic<int>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) {
+    void* memory = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
       return nullptr;
     }
-    auto* group = new (shared) std::atomic<int>(0);
+    auto* shared = new (memory) Shared;
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) {
-      ::munmap(shared, sizeof(std::atomic<int>));
+      ::munmap(memory, sizeof(Shared));
       return nullptr;
     }
     char marker[64];
@@ -186,24 +201,58 @@ Guardian* Guardian::instance()
                   static_cast<unsigned long long>(process_start_ticks(::getpid()).value_or(0)));
     const pid_t pid = ::fork();
     if (pid == 0) {
-      guard(fds[0], group, marker);
+      guard(fds[0], shared, marker);
     }
     ::close(fds[0]);
     if (pid < 0) {
       ::close(fds[1]);
-      ::munmap(shared, sizeof(std::atomic<int>));
+      ::munmap(memory, sizeof(Shared));
       return nullptr;
     }
-    static Guardian instance(fds[1], group, marker);
+    static Guardian instance(fds[1], shared, marker);
     return &instance;
   }();
   return guardian;
 }
 
-Guardian::Guardian(int alive_fd, std::atomic<int>* group, const char* marker)
-    : m_alive_fd(alive_fd), m_group(group), m_marker{}
+Guardian::Guardian(int alive_fd, Shared* shared, const char* marker)
+    : m_alive_fd(alive_fd), m_shared(shared), m_marker{}
 {
   std::snprintf(m_marker, sizeof m_marker, "%s", marker);
+}
+
+void Guardian::watch(pid_t group) noexcept
+{
+  m_shared->group.store(group);
+}
+
+void Guardian::release() noexcept
+{
+  m_shared->group.store(0);
+}
+
+void Guardian::watch_cgroup(const char* directory) noexcept
+{
+  m_shared->has_cgroup.store(0);
+  std::snprintf(m_shared->cgroup, sizeof m_shared->cgroup, "%s", directory);
+  m_shared->has_cgroup.store(1); // after the name: the guardian never reads half of one
+}
+
+void Guardian::release_cgroup() noexcept
+{
+  m_shared->has_cgroup.store(0);
+}
+
+int Guardian::stop_escaped() const noexcept
+{
+  char entry[80];
+  const std::size_t size = marker_entry(m_marker, entry);
+  const int found = sweep(entry, size, ::getpid());
+  // Again, not counted (one killed a moment ago may still be listed): a process may have forked
+  // while the sweep ran.
+  for (int round = 0; round < 2 && found > 0 && sweep(entry, size, ::getpid()) > 0; ++round) {
+  }
+  return found;
 }
 
 Guardian::~Guardian()

@@ -14,7 +14,8 @@ namespace ej::run {
 // Processes that left the benchmark's process group (setsid, a daemon) are found by a variable
 // every benchmark inherits, EJ_GUARD=<ej's pid>.<its start time>: when ej ends, the guardian kills
 // every process of this user whose environment holds it. Only a process that clears its
-// environment escapes that; the benchmark's first process also gets PR_SET_PDEATHSIG.
+// environment escapes that, unless the run has a cgroup of its own (RunCgroup), which the guardian
+// then empties and removes. The benchmark's first process also gets PR_SET_PDEATHSIG.
 class Guardian {
 public:
   // The guardian of this ej, started on first use; nullptr when it could not be started.
@@ -24,16 +25,24 @@ public:
   Guardian(const Guardian&) = delete;
   Guardian& operator=(const Guardian&) = delete;
 
-  void watch(pid_t group) noexcept { m_group->store(group); } // the benchmark's group now
-  void release() noexcept { m_group->store(0); }              // nothing of it is left
+  void watch(pid_t group) noexcept; // the benchmark's group now
+  void release() noexcept;          // nothing of it is left
+  // The run's cgroup, stopped and removed should ej die while it exists.
+  void watch_cgroup(const char* directory) noexcept;
+  void release_cgroup() noexcept;
+  // Stops, as the guardian would, every process but ej that holds the marker: those the benchmark
+  // left outside its process group. Returns how many there were.
+  int stop_escaped() const noexcept;
   // "EJ_GUARD=..." for the benchmarks' environment.
   const char* marker() const noexcept { return m_marker; }
 
+  struct Shared; // what ej tells the guardian, in memory both see
+
 private:
-  Guardian(int alive_fd, std::atomic<int>* group, const char* marker);
+  Guardian(int alive_fd, Shared* shared, const char* marker);
 
   int m_alive_fd; // ej's end of the pipe: closed only when ej ends
-  std::atomic<int>* m_group;
+  Shared* m_shared;
   char m_marker[64];
 };
 

@@ -37,6 +37,8 @@ public:
   }
   // Where a directory of this host is read from here.
   virtual std::filesystem::path local_path(const std::filesystem::path& path) const { return path; }
+  // Whether its processes are this machine's (ej can hold them in a cgroup and stop what is left).
+  virtual bool is_this_machine() const { return false; }
 };
 
 // This machine.
@@ -46,6 +48,7 @@ public:
   void settle(ProcessResult&) override {}
   std::optional<std::string> read_text(const std::filesystem::path& path) override;
   void write_text(const std::filesystem::path& path, const std::string& text) override;
+  bool is_this_machine() const override { return true; }
 };
 
 } // namespace ej::run

@@ -3,6 +3,7 @@
 
 #include "store/projection.h"
 #include "store/schema.h"
+#include "store/visible_payload.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strings.h"
@@ -403,37 +404,6 @@ std::optional<std::string> Journal::blob(const std::string& hash)
   }
   return select.blob(0);
 }
-
-namespace {
-
-// Text in the journal is shown on terminals and in documents: an ESC or BEL in a title, a reason
-// or a line a benchmark printed is stored in its visible form (util::visible_controls). A
-// benchmark's definition is what ej executes, byte for byte, and stays as it was given.
-void make_controls_visible(nlohmann::json& value)
-{
-  if (value.is_string()) {
-    auto& text = value.get_ref<std::string&>();
-    const bool has_control = std::any_of(text.begin(), text.end(), [](char c) {
-      const auto u = static_cast<unsigned char>(c);
-      return (u < 0x20 && u != '\n' && u != '\t') || u == 0x7f || u == 0xc2;
-    });
-    if (has_control) {
-      text = util::visible_controls(text);
-    }
-  } else if (value.is_array()) {
-    for (auto& item : value) {
-      make_controls_visible(item);
-    }
-  } else if (value.is_object()) {
-    for (auto& [key, member] : value.items()) {
-      if (key != "definition") {
-        make_controls_visible(member);
-      }
-    }
-  }
-}
-
-} // namespace
 
 Event Writer::append(std::string_view type, nlohmann::json payload)
 {

@@ -5,6 +5,7 @@
 #include "store/events.h"
 #include "store/projection_runs.h"
 #include "store/schema.h"
+#include "store/visible_payload.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -453,6 +454,13 @@ bool apply_event(Database& db, const Event& event)
   if (it == table.end()) {
     warn_unknown(event);
     return false;
+  }
+  // Written visible by this ej; an older one's event, or one imported from a file, may not be.
+  if (holds_controls(event.payload)) {
+    Event visible = event;
+    make_controls_visible(visible.payload);
+    it->second(db, visible);
+    return true;
   }
   it->second(db, event);
   return true;

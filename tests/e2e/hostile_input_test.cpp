@@ -124,6 +124,35 @@ TEST_CASE("control characters in user text are shown in visible form on the term
   CHECK_THAT(document, Catch::Contains("␛"));
 }
 
+TEST_CASE("control characters in events an older ej wrote raw are shown in visible form all the same")
+{
+  // An ej from before visible forms wrote them as they came; its events arrive here by import (or
+  // sync) unchanged, as every event does.
+  EjRepo older;
+  older.ok({"plan", "new", "p", "--title", "P"});
+  older.ok({"try", "fast XESCX[31mred path", "--plan", "p", "--hypothesis", "bellXBELX"});
+  auto exported = older.ok({"export"});
+  for (const auto& [mark, escaped] : {std::pair{"XESCX", "\\u001b"}, std::pair{"XBELX", "\\u0007"}}) {
+    for (auto at = exported.find(mark); at != std::string::npos; at = exported.find(mark)) {
+      exported.replace(at, std::string_view(mark).size(), escaped);
+    }
+  }
+  write_text(older.path() / "old.jsonl", exported);
+  EjRepo repo;
+  repo.ok({"import", (older.path() / "old.jsonl").string()});
+  for (const auto& args : std::vector<std::vector<std::string>>{{"log"}, {"show", "1"}, {"search", "fast"}}) {
+    const auto out = repo.ok(args);
+    INFO(args[0] << ": " << out);
+    CHECK_FALSE(has_raw_control(out));
+  }
+  CHECK_THAT(repo.ok({"log"}), Catch::Contains("fast ␛[31mred path"));
+  CHECK_THAT(repo.ok({"show", "1"}), Catch::Contains("bell␇"));
+  // The event itself is kept as it came: its id and bytes are the same on every replica.
+  CHECK_THAT(repo.ok({"export"}), Catch::Contains("\\u001b[31mred"));
+  repo.ok({"reindex"});
+  CHECK_THAT(repo.ok({"log"}), Catch::Contains("fast ␛[31mred path"));
+}
+
 TEST_CASE("an argument that is not valid UTF-8 reaches the benchmark byte for byte")
 {
   EjRepo repo;

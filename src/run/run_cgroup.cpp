@@ -1,0 +1,275 @@
+#include "run/run_cgroup.h"
+
+#include "run/guardian.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ej::run {
+
+namespace {
+
+constexpr int k_empty_wait_steps = 100; // of 20 ms: SIGKILLed processes are gone well before 2 s
+
+// `directory` + `name` into `out` (of `size` bytes); false when it does not fit.
+bool join_path(char* out, std::size_t size, const char* directory, const char* name) noexcept
+{
+  const std::size_t a = std::strlen(directory);
+  const std::size_t b = std::strlen(name);
+  if (a + b + 1 > size) {
+    return false;
+  }
+  std::memcpy(out, directory, a);
+  std::memcpy(out + a, name, b + 1);
+  return true;
+}
+
+// Calls `each(pid)` for every pid in `directory`/cgroup.procs but `except`; returns how many, or
+// -1 when the file cannot be read.
+template <typename Each> int for_each_process(const char* directory, pid_t except, Each each) noexcept
+{
+  char path[4200];
+  if (!join_path(path, sizeof path, directory, "/cgroup.procs")) {
+    return -1;
+  }
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return -1;
+  }
+  int count = 0;
+  long pid = -1; // -1: between numbers
+  char buffer[4096];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    for (ssize_t i = 0; i <= n; ++i) {
+      const bool digit = i < n && buffer[i] >= '0' && buffer[i] <= '9';
+      if (digit) {
+        pid = (pid < 0 ? 0 : pid * 10) + (buffer[i] - '0');
+      } else if (pid >= 0 && (i < n || n <= 0)) {
+        if (static_cast<pid_t>(pid) != except) {
+          each(static_cast<pid_t>(pid));
+          ++count;
+        }
+        pid = -1;
+      }
+    }
+    if (n <= 0) {
+      break;
+    }
+  }
+  ::close(fd);
+  return count;
+}
+
+bool write_text(const char* path, const char* text) noexcept
+{
+  const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return false;
+  }
+  const std::size_t size = std::strlen(text);
+  ssize_t n = -1;
+  do {
+    n = ::write(fd, text, size);
+  } while (n < 0 && errno == EINTR);
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  return n == static_cast<ssize_t>(size);
+}
+
+// Kills what `directory` holds but `except` (the ej still inside when it could not move out), and
+// waits for it to be empty of them. Returns how many there were at first.
+int kill_all_inside(const char* directory, pid_t except) noexcept
+{
+  const int found = for_each_process(directory, except, [](pid_t) {});
+  if (found <= 0) {
+    return found < 0 ? 0 : found;
+  }
+  char kill_path[4200];
+  // cgroup.kill (Linux 5.14) reaches processes forking as it runs; a sweep of the list may not.
+  const bool killed_at_once = except == 0 &&
+                              join_path(kill_path, sizeof kill_path, directory, "/cgroup.kill") &&
+                              write_text(kill_path, "1");
+  const timespec step{0, 20'000'000};
+  for (int i = 0; i < k_empty_wait_steps; ++i) {
+    const int left = for_each_process(directory, except, [killed_at_once](pid_t pid) {
+      if (!killed_at_once) {
+        ::kill(pid, SIGKILL);
+      }
+    });
+    if (left <= 0) {
+      break;
+    }
+    ::nanosleep(&step, nullptr);
+  }
+  return found;
+}
+
+// Undoes the \ooo escapes of /proc/self/mountinfo (a space is \040).
+std::string unescape_mount_field(const std::string& field)
+{
+  std::string out;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size()) {
+      const std::string digits = field.substr(i + 1, 3);
+      if (digits.find_first_not_of("01234567") == std::string::npos) {
+        out += static_cast<char>(std::stoi(digits, nullptr, 8));
+        i += 3;
+        continue;
+      }
+    }
+    out += field[i];
+  }
+  return out;
+}
+
+// Where the cgroup2 hierarchy is mounted, and the root of it that mount shows; empty when none.
+std::pair<std::string, std::string> cgroup2_mount()
+{
+  std::ifstream mounts("/proc/self/mountinfo");
+  for (std::string line; std::getline(mounts, line);) {
+    const auto dash = line.find(" - ");
+    if (dash == std::string::npos || line.compare(dash + 3, 8, "cgroup2 ") != 0) {
+      continue;
+    }
+    // id parent major:minor root mount-point ...
+    std::size_t field_start = 0;
+    std::string fields[5];
+    for (auto& field : fields) {
+      const auto end = line.find(' ', field_start);
+      field = line.substr(field_start, end - field_start);
+      field_start = end == std::string::npos ? line.size() : end + 1;
+    }
+    return {unescape_mount_field(fields[4]), unescape_mount_field(fields[3])};
+  }
+  return {};
+}
+
+// ej's cgroup in the v2 hierarchy ("0::/path" in /proc/self/cgroup); empty when it has none.
+std::string own_cgroup()
+{
+  std::ifstream groups("/proc/self/cgroup");
+  for (std::string line; std::getline(groups, line);) {
+    if (line.starts_with("0::")) {
+      return line.substr(3);
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+int stop_cgroup(const char* directory) noexcept
+{
+  const int found = kill_all_inside(directory, 0);
+  ::rmdir(directory);
+  return found;
+}
+
+std::unique_ptr<RunCgroup> RunCgroup::enter(std::string& why_not)
+{
+  if (const char* setting = std::getenv("EJ_CGROUP");
+      setting != nullptr && std::strcmp(setting, "off") == 0) {
+    why_not = "EJ_CGROUP=off";
+    return nullptr;
+  }
+  const auto [mount_point, mount_root] = cgroup2_mount();
+  auto own = own_cgroup();
+  if (mount_point.empty() || own.empty()) {
+    why_not = "this machine has no cgroup2 hierarchy";
+    return nullptr;
+  }
+  // Seen from a mount of part of the hierarchy, ej's cgroup is below that part's root.
+  if (mount_root != "/") {
+    if (!own.starts_with(mount_root)) {
+      why_not = fmt::format("ej's cgroup {} is not under the mounted {}", own, mount_root);
+      return nullptr;
+    }
+    own = own.substr(mount_root.size());
+  }
+  const std::string home = mount_point + (own == "/" ? "" : own);
+  const std::string directory = fmt::format("{}/ej-run-{}", home, ::getpid());
+  // Made before the move, so that no process ej starts from here on is outside its reach.
+  Guardian* guardian = Guardian::instance();
+  ::rmdir(directory.c_str()); // left by an earlier ej of this pid that was killed with its guardian
+  if (::mkdir(directory.c_str(), 0755) != 0) {
+    why_not = fmt::format("cannot make a cgroup in {}: {}", home, std::strerror(errno));
+    return nullptr;
+  }
+  std::unique_ptr<RunCgroup> cgroup(new RunCgroup(directory, home + "/cgroup.procs"));
+  if (guardian != nullptr) {
+    guardian->watch_cgroup(directory.c_str());
+  }
+  if (!write_text((directory + "/cgroup.procs").c_str(), std::to_string(::getpid()).c_str())) {
+    why_not = fmt::format("cannot move into a cgroup of {}: {}", home, std::strerror(errno));
+    cgroup->m_left = true;
+    if (guardian != nullptr) {
+      guardian->release_cgroup();
+    }
+    ::rmdir(directory.c_str());
+    return nullptr;
+  }
+  return cgroup;
+}
+
+RunCgroup::RunCgroup(std::string directory, std::string home_procs)
+    : m_directory(std::move(directory)), m_home_procs(std::move(home_procs))
+{
+}
+
+RunCgroup::~RunCgroup()
+{
+  if (!m_left) {
+    leave();
+  }
+}
+
+int RunCgroup::leave()
+{
+  m_left = true;
+  if (!write_text(m_home_procs.c_str(), std::to_string(::getpid()).c_str())) {
+    // Still inside: stop the others; the cgroup goes with ej, through its guardian.
+    return kill_all_inside(m_directory.c_str(), ::getpid());
+  }
+  const int left_behind = stop_cgroup(m_directory.c_str());
+  if (Guardian* guardian = Guardian::instance(); guardian != nullptr) {
+    guardian->release_cgroup();
+  }
+  return left_behind;
+}
+
+} // namespace ej::run
+
+namespace ej::run {
+
+RunContainment::RunContainment()
+{
+  std::string why_not; // not said: without a cgroup the environment marker still finds most
+  m_cgroup = RunCgroup::enter(why_not);
+}
+
+Leftovers RunContainment::finish()
+{
+  if (m_cgroup) {
+    const int processes = m_cgroup->leave();
+    m_cgroup.reset();
+    return {processes, "cgroup"};
+  }
+  const Guardian* guardian = Guardian::instance();
+  return {guardian != nullptr ? guardian->stop_escaped() : 0, "environment"};
+}
+
+} // namespace ej::run

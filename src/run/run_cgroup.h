@@ -1,0 +1,67 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace ej::run {
+
+// A cgroup (v2) of its own for one run, where the machine lets ej make one: ej moves itself into a
+// new child of its own cgroup for the length of the run, so that every process the benchmark
+// starts is born inside it (a forked child inherits its parent's cgroup: nothing per repeat) and
+// none can leave it: setsid, a double fork or a cleared environment do not. When the run ends ej
+// moves back and stops what is still inside; should ej die first, its guardian does.
+//
+// Where it cannot (no writable cgroup2 hierarchy: most non-root users, many containers, or
+// EJ_CGROUP=off), processes that left the benchmark's process group are still found by the
+// variable every one of them inherits (see Guardian), except those that cleared their environment.
+class RunCgroup {
+public:
+  // Entered, or nullptr with why_not saying why not.
+  static std::unique_ptr<RunCgroup> enter(std::string& why_not);
+
+  ~RunCgroup(); // leave() if it was not called
+  RunCgroup(const RunCgroup&) = delete;
+  RunCgroup& operator=(const RunCgroup&) = delete;
+
+  // Moves ej back where it was, stops every process still inside and removes the cgroup. Returns
+  // how many processes were still inside: those the benchmark left behind.
+  int leave();
+
+  const std::string& directory() const { return m_directory; }
+
+private:
+  RunCgroup(std::string directory, std::string home_procs);
+
+  std::string m_directory;  // the run's cgroup
+  std::string m_home_procs; // cgroup.procs of the cgroup ej came from
+  bool m_left = false;
+};
+
+// Stops every process in the cgroup at `directory` (SIGKILL, through cgroup.kill where the kernel
+// has it), waits a moment for it to empty and removes it. Returns how many processes it held.
+// System calls only: the guardian calls it after ej is gone.
+int stop_cgroup(const char* directory) noexcept;
+
+} // namespace ej::run
+
+namespace ej::run {
+
+// What a run of this machine left running once its repeats were over: processes that left the
+// benchmark's process group (the group itself is stopped after every repeat).
+struct Leftovers {
+  int processes = 0;
+  std::string found_by; // "cgroup", or "environment" (those that kept EJ_GUARD)
+};
+
+// The processes of one run on this machine, held in a cgroup where it can be made; finish() stops
+// what is left and says how it was found.
+class RunContainment {
+public:
+  RunContainment();
+  Leftovers finish();
+
+private:
+  std::unique_ptr<RunCgroup> m_cgroup;
+};
+
+} // namespace ej::run

@@ -1,0 +1,119 @@
+// A run's cgroup: what the benchmark starts is born inside it, cannot leave it, and is stopped
+// when ej leaves it. Needs a writable cgroup2 hierarchy (root on most machines); says so otherwise.
+#include "run/run_cgroup.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace ej::run;
+
+namespace {
+
+bool alive(pid_t pid)
+{
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z';
+}
+
+// A grandchild that left ej's process group and session and cleared its environment: what neither
+// the group nor the EJ_GUARD variable finds. Returns its pid.
+pid_t start_escaper()
+{
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::setsid();
+    const pid_t grandchild = ::fork();
+    if (grandchild == 0) {
+      char* const argv[] = {const_cast<char*>("sleep"), const_cast<char*>("60"), nullptr};
+      char* const env[] = {nullptr};
+      ::execve("/bin/sleep", argv, env);
+      ::_exit(127);
+    }
+    (void)!::write(fds[1], &grandchild, sizeof grandchild);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  pid_t grandchild = -1;
+  REQUIRE(::read(fds[0], &grandchild, sizeof grandchild) == sizeof grandchild);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return grandchild;
+}
+
+std::string cgroup_of(pid_t pid)
+{
+  std::ifstream groups("/proc/" + std::to_string(pid) + "/cgroup");
+  for (std::string line; std::getline(groups, line);) {
+    if (line.starts_with("0::")) {
+      return line.substr(3);
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("a run's cgroup holds an escaper that cleared its environment, and leaving it stops that")
+{
+  const auto before = cgroup_of(::getpid());
+  std::string why_not;
+  auto cgroup = RunCgroup::enter(why_not);
+  if (!cgroup) {
+    WARN("skipped: no cgroup for a run here (" << why_not << ")");
+    CHECK_FALSE(why_not.empty());
+    return;
+  }
+  CHECK(std::filesystem::is_directory(cgroup->directory()));
+  CHECK(cgroup_of(::getpid()).ends_with("/ej-run-" + std::to_string(::getpid())));
+  const pid_t escaper = start_escaper();
+  REQUIRE(alive(escaper));
+  CHECK(cgroup_of(escaper) == cgroup_of(::getpid()));
+
+  CHECK(cgroup->leave() == 1);
+  CHECK(cgroup_of(::getpid()) == before); // ej is back where it was
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (alive(escaper) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK_FALSE(alive(escaper));
+  CHECK_FALSE(std::filesystem::exists(cgroup->directory()));
+  ::kill(escaper, SIGKILL); // whatever a failed check left behind
+}
+
+TEST_CASE("a run's cgroup left with nothing inside reports no leftovers and is removed")
+{
+  std::string why_not;
+  auto cgroup = RunCgroup::enter(why_not);
+  if (!cgroup) {
+    WARN("skipped: no cgroup for a run here (" << why_not << ")");
+    return;
+  }
+  const auto directory = cgroup->directory();
+  CHECK(cgroup->leave() == 0);
+  CHECK_FALSE(std::filesystem::exists(directory));
+}
+
+TEST_CASE("EJ_CGROUP=off keeps a run out of a cgroup, saying why")
+{
+  ::setenv("EJ_CGROUP", "off", 1);
+  std::string why_not;
+  const auto cgroup = RunCgroup::enter(why_not);
+  ::unsetenv("EJ_CGROUP");
+  CHECK(cgroup == nullptr);
+  CHECK(why_not == "EJ_CGROUP=off");
+}
