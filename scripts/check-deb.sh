@@ -17,8 +17,17 @@ for f in usr/bin/ej usr/share/man/man1/ej.1 usr/share/bash-completion/completion
   [ -f "$scratch/$f" ] || fail "$deb lacks /$f"
 done
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libgit2 libsqlite3 libre2 libfmt libssh2 libcmark-gfm libc6; do
-  case "$depends" in *"$lib"*) ;; *) fail "Depends lacks $lib: $depends" ;; esac
+# Every shared library the binary needs comes from a package it depends on (with EJ_STATIC_DEPS
+# that is libc6 alone; without, libgit2, SQLite and the others too).
+needed=$(objdump -p "$scratch/usr/bin/ej" | awk '$1 == "NEEDED" { print $2 }')
+[ -n "$needed" ] || fail "cannot read the shared libraries usr/bin/ej needs"
+for soname in $needed; do
+  path=$(ldconfig -p | awk -v so="$soname" '$1 == so && /x86-64/ { print $NF; exit }')
+  [ -n "$path" ] || fail "ej needs $soname, which this machine does not have"
+  # dpkg knows a library by the path its package put it at: /lib or /usr/lib (merged /usr).
+  package=$( (dpkg-query -S "$path" || dpkg-query -S "$(readlink -f "$path")") 2>/dev/null | head -1 | cut -d: -f1 || true)
+  [ -n "$package" ] || fail "no package holds $path (for $soname)"
+  case "$depends" in *"$package"*) ;; *) fail "ej needs $soname (package $package), which Depends lacks: $depends" ;; esac
 done
 version=$("$scratch/usr/bin/ej" --version)
 case "$version" in "ej $(dpkg-deb -f "$deb" Version) (commit "*) ;; *) fail "unexpected ej --version: $version" ;; esac

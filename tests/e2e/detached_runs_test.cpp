@@ -66,7 +66,7 @@ TEST_CASE("a detached run returns its number at once and follow shows its output
   CHECK(running[0]["number"] == 1);
   CHECK(running[0]["status"] == "started");
   CHECK(running[0]["log"] == (repo.ej_dir() / "runs" / "1.log").string());
-  CHECK(wait_for_text(repo.ej_dir() / "runs" / "1.log", "tick", 10) == "ej: run #1 of ticks r1\ntick\n");
+  CHECK(wait_for_text(repo.ej_dir() / "runs" / "1.log", "\ntick\n", 10) == "ej: run #1 of ticks r1\ntick\n");
   write_text(repo.path() / "go", "");
   const auto follow = repo.ej({"show", "run", "1", "--follow"});
   INFO(follow.err);
