@@ -295,7 +295,8 @@ void register_read_commands(CLI::App& app)
   show->callback([show_options] { run_show(*show_options); });
 
   auto search_options = std::make_shared<SearchOptions>();
-  auto* search = app.add_subcommand("search", "Full-text search over titles, hypotheses, reasons and notes");
+  auto* search = app.add_subcommand(
+      "search", "Full-text search over titles, hypotheses, commands, tags, reasons and notes, newest first");
   search->add_option("text", search_options->text, "Words to find")->required();
   search->add_option("-n", search_options->limit, "At most N results (default 20)")
       ->check(CLI::PositiveNumber);

@@ -21,7 +21,8 @@ namespace ej::cli {
 
 namespace {
 
-// Number ("12", "#12"), then tag, title and full text; every match once, in that order.
+// Number ("12", "#12"), then tag, title and full text, each newest first; every match once, in
+// that order.
 std::vector<int> find_matches(store::Journal& journal, const std::string& query, int limit)
 {
   std::vector<int> matches;
@@ -42,8 +43,8 @@ std::vector<int> find_matches(store::Journal& journal, const std::string& query,
   } catch (const UsageError&) {
     // not a number: search by text below
   }
-  add(store::attempts_with_tag(journal.db(), query));
-  add(store::attempts_with_title(journal.db(), query));
+  add(store::attempts_with_tag(journal.db(), query, limit));
+  add(store::attempts_with_title(journal.db(), query, limit));
   add(store::search_attempts(journal.db(), query, limit));
   if (static_cast<int>(matches.size()) > limit) {
     matches.resize(static_cast<std::size_t>(limit));

@@ -96,6 +96,22 @@ std::string fts_query(const std::string& text)
   return query;
 }
 
+// The whole text as one FTS5 phrase: its words in order.
+std::string fts_phrase(const std::string& text)
+{
+  if (text.find_first_not_of(" \t\n") == std::string::npos) {
+    return {};
+  }
+  std::string phrase = "\"";
+  for (const char c : text) {
+    phrase += c;
+    if (c == '"') {
+      phrase += '"';
+    }
+  }
+  return phrase + "\"";
+}
+
 } // namespace
 
 std::vector<core::Plan> list_plans(Database& db)
@@ -232,27 +248,32 @@ int next_attempt_number(Database& db)
 
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit)
 {
-  const auto query = fts_query(text);
+  auto query = fts_query(text);
   if (query.empty()) {
     return {};
   }
-  auto select = db.prepare(
-    "SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY bm25(attempt_search), rowid LIMIT ?");
-  select.bind(1, query).bind(2, limit);
+  auto select =
+      db.prepare("SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid DESC LIMIT ?");
+  select.bind(1, query + " *").bind(2, limit); // the last word may be the start of one
   return numbers(select);
 }
 
-std::vector<int> attempts_with_tag(Database& db, const std::string& tag)
+std::vector<int> attempts_with_tag(Database& db, const std::string& tag, int limit)
 {
-  auto select = db.prepare("SELECT attempt FROM attempt_tags WHERE tag = ? ORDER BY attempt");
-  select.bind(1, tag);
+  auto select = db.prepare("SELECT attempt FROM attempt_tags WHERE tag = ? ORDER BY attempt DESC LIMIT ?");
+  select.bind(1, tag).bind(2, limit);
   return numbers(select);
 }
 
-std::vector<int> attempts_with_title(Database& db, const std::string& text)
+std::vector<int> attempts_with_title(Database& db, const std::string& text, int limit)
 {
-  auto select = db.prepare("SELECT number FROM attempts WHERE instr(lower(title), lower(?)) > 0 ORDER BY number");
-  select.bind(1, text);
+  const auto phrase = fts_phrase(text);
+  if (phrase.empty()) {
+    return {};
+  }
+  auto select =
+      db.prepare("SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid DESC LIMIT ?");
+  select.bind(1, "title : " + phrase + " *").bind(2, limit);
   return numbers(select);
 }
 

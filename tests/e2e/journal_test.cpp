@@ -253,13 +253,18 @@ TEST_CASE("ej why explains status, reasons, blockers, retries and notes")
   CHECK_THAT(fusion, Catch::Contains("Retried by #4"));
 
   CHECK_THAT(repo.ok({"why", "toolkit"}), Catch::Contains("#1 CUDA 13 upgrade"));
+  // Words of a title in order, the last one begun: the title matches come before other text's.
+  const auto by_title = json::parse(repo.ok({"why", "fusion after the up", "--json"}));
+  REQUIRE_FALSE(by_title.empty());
+  CHECK(by_title[0]["number"] == 4);
   const auto missing = repo.ej({"why", "quantum annealing"});
   CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("no attempt matches"));
   CHECK(json::parse(repo.ok({"why", "fusion", "--json"})).size() == 2);
 }
 
-TEST_CASE("ej search ranks matches in titles, hypotheses, reasons and notes, query syntax is text")
+TEST_CASE(
+    "ej search lists matches in titles, hypotheses, reasons and notes newest first, query syntax is text")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
@@ -267,7 +272,11 @@ TEST_CASE("ej search ranks matches in titles, hypotheses, reasons and notes, que
   repo.ok({"try", "expert parallelism", "--plan", "p"});
   repo.ok({"status", "2", "rejected", "--reason", "allreduce cost dominates with padding"});
   const auto results = json::parse(repo.ok({"search", "padding", "--json"}));
-  CHECK(results.size() == 2);
+  REQUIRE(results.size() == 2);
+  CHECK(results[0]["number"] == 2); // newest first, as git log --grep lists
+  CHECK(results[1]["number"] == 1);
+  CHECK(json::parse(repo.ok({"search", "paral", "--json"})).size() == 1); // the last word as a start
+  CHECK(json::parse(repo.ok({"search", "-n", "1", "padding", "--json"}))[0]["number"] == 2);
   for (const auto* query : {"\"", "AND OR NOT", "cuda-graph-max-bs", "a:b", "(", "*"}) {
     INFO(query);
     CHECK(repo.ej({"search", query}).exit_code == 0);
