@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <limits>
 #include <new>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -115,13 +116,16 @@ int sweep(const char* marker, std::size_t marker_size, pid_t self)
       const auto* entry = reinterpret_cast<const Entry*>(entries + offset);
       offset += entry->reclen;
       const char* name = entry->name;
-      pid_t pid = 0;
+      // A pid, or a name of /proc that is none ("self", "sys", ...): never overflows.
+      long pid = 0;
       bool numeric = *name != '\0';
-      for (const char* c = name; *c != '\0'; ++c) {
-        numeric = numeric && *c >= '0' && *c <= '9';
-        pid = pid * 10 + (*c - '0');
+      for (const char* c = name; *c != '\0' && numeric; ++c) {
+        numeric = *c >= '0' && *c <= '9' && pid < (1L << 40);
+        pid = numeric ? pid * 10 + (*c - '0') : 0;
       }
-      if (numeric && pid != self && has_marker(name, marker, marker_size) && ::kill(pid, SIGKILL) == 0) {
+      numeric = numeric && pid > 0 && pid <= std::numeric_limits<pid_t>::max();
+      if (numeric && pid != self && has_marker(name, marker, marker_size) &&
+          ::kill(static_cast<pid_t>(pid), SIGKILL) == 0) {
         ++killed;
       }
     }

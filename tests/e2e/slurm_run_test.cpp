@@ -42,6 +42,21 @@ std::string job_state(const std::string& job)
                                  : shown.out.substr(at + 9, shown.out.find(' ', at) - at - 9);
 }
 
+// The job's state once it has ended: slurmctld may still say RUNNING or COMPLETING for a moment
+// after scancel returned, longer on a loaded machine.
+std::string final_job_state(const std::string& job)
+{
+  std::string state;
+  for (int tries = 0; tries < 100; ++tries) {
+    state = job_state(job);
+    if (!state.starts_with("RUNNING") && !state.starts_with("COMPLETING") && !state.starts_with("PENDING")) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return state;
+}
+
 // The id of the job ej submitted for run N, once squeue knows it.
 std::string job_of_run(int run)
 {
@@ -81,7 +96,7 @@ TEST_CASE(
   CHECK(slurm["time_limit"] == "00:05:00");
   const auto job = slurm["job"].get<std::string>();
   CHECK_THAT(run["stdout"].get<std::string>(), Catch::Contains("job=" + job));
-  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED")); // its allocation given back at the end
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED")); // its allocation given back at the end
 }
 
 TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is recorded interrupted")
@@ -101,7 +116,7 @@ TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is reco
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("cancelled with 'ej cancel'"));
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
   CHECK(wait_gone(std::stoi(read_text(repo.path() / "step.pid")), 10));
 }
 
@@ -135,7 +150,7 @@ TEST_CASE("a Slurm run over its time limit is recorded timeout and its job cance
   CHECK_THAT(reason, Catch::Contains("timed out after 1.0 s"));
   const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
   CHECK_THAT(reason, Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
 }
 
 TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm's word for it")
@@ -157,7 +172,7 @@ TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm'
   const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " on "));
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("reached its time limit (00:01:00)"));
-  CHECK_THAT(job_state(job), Catch::StartsWith("TIMEOUT"));
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("TIMEOUT"));
 }
 
 TEST_CASE("sbatch refusing the job is an error that says what sbatch said and the run is recorded failed")
@@ -186,7 +201,7 @@ TEST_CASE("Ctrl-C during a Slurm run cancels its job and records the run interru
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
 }
 
 TEST_CASE("slurm@HOST ships the code state to the login host and runs the job through it")
@@ -223,7 +238,7 @@ TEST_CASE("slurm@HOST ships the code state to the login host and runs the job th
   CHECK_THAT(work_dir, Catch::StartsWith(root.string()));
   CHECK_THAT(run["stderr"].get<std::string>(),
              Catch::Contains(work_dir));                      // the steps ran in the shipped tree
-  CHECK_THAT(job_state(job), Catch::StartsWith("CANCELLED")); // given back through the login host
+  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED")); // given back through the login host
 
   const auto bad = repo.ej({"run", "b", "--on", "slurm@"}, {{"EJ_SSH_COMMAND", server.ssh_command()}});
   CHECK(bad.exit_code == 2);
