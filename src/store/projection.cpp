@@ -40,12 +40,13 @@ void remember_number(const char* table, const std::string& id, std::int64_t numb
 }
 
 // The columns of an attempt's search row, selected from the derived tables for the attempts that
-// `chosen` (an SQL condition on a.number) names.
+// `chosen` (an SQL condition on a.number) names. Its rowid is the number negated: newest first is
+// the index's own order (schema version 6).
 std::string search_rows_select(std::string_view chosen)
 {
   return fmt::format(R"sql(
     INSERT INTO attempt_search(rowid, title, hypothesis, command, tags, reasons, notes)
-    SELECT a.number, a.title, a.hypothesis, a.command,
+    SELECT -a.number, a.title, a.hypothesis, a.command,
       coalesce((SELECT group_concat(tag, ' ') FROM attempt_tags WHERE attempt = a.number), ''),
       coalesce((SELECT group_concat(reason, ' ') FROM status_changes WHERE attempt = a.number), ''),
       coalesce((SELECT group_concat(text, ' ') FROM notes WHERE attempt = a.number), '')
@@ -55,7 +56,7 @@ std::string search_rows_select(std::string_view chosen)
 
 void write_search_row(Database& db, std::int64_t number)
 {
-  db.prepare("DELETE FROM attempt_search WHERE rowid = ?").bind(1, number).run();
+  db.prepare("DELETE FROM attempt_search WHERE rowid = -?").bind(1, number).run();
   db.prepare(search_rows_select("a.number = ?")).bind(1, number).run();
 }
 
@@ -67,7 +68,7 @@ void write_search_rows(Database& db, const std::set<std::int64_t>& numbers)
     return;
   }
   const auto list = nlohmann::json(numbers).dump();
-  db.prepare("DELETE FROM attempt_search WHERE rowid IN (SELECT value FROM json_each(?))")
+  db.prepare("DELETE FROM attempt_search WHERE rowid IN (SELECT -value FROM json_each(?))")
       .bind(1, list)
       .run();
   db.prepare(search_rows_select("a.number IN (SELECT value FROM json_each(?))")).bind(1, list).run();
@@ -101,7 +102,7 @@ void renumber(Database& db, const std::string& kind, std::int64_t from, std::int
     update("status_changes", "attempt");
     update("notes", "attempt");
     update("runs", "attempt");
-    db.prepare("DELETE FROM attempt_search WHERE rowid = ?").bind(1, from).run();
+    db.prepare("DELETE FROM attempt_search WHERE rowid = -?").bind(1, from).run();
     refresh_search(db, to);
     if (g_deferred_search != nullptr && g_deferred_search->erase(from) > 0) {
       g_deferred_search->insert(to);

@@ -253,7 +253,7 @@ std::vector<int> search_attempts(Database& db, const std::string& text, int limi
     return {};
   }
   auto select =
-      db.prepare("SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid DESC LIMIT ?");
+      db.prepare("SELECT -rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid LIMIT ?");
   select.bind(1, query + " *").bind(2, limit); // the last word may be the start of one
   return numbers(select);
 }
@@ -272,8 +272,8 @@ std::vector<int> attempts_with_title(Database& db, const std::string& text, int 
     return {};
   }
   auto select =
-      db.prepare("SELECT rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid DESC LIMIT ?");
-  select.bind(1, "title : " + phrase + " *").bind(2, limit);
+      db.prepare("SELECT -rowid FROM attempt_search WHERE attempt_search MATCH ? ORDER BY rowid LIMIT ?");
+  select.bind(1, "title : " + phrase).bind(2, limit);
   return numbers(select);
 }
 

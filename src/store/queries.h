@@ -31,13 +31,13 @@ int next_attempt_number(Database& db);
 int number_of_attempt(Database& db, const std::string& id);
 
 // The newest `limit` attempts (highest numbers first, as `git log --grep` lists) whose title,
-// hypothesis, command, tags, reasons or notes hold every word of text (SQLite FTS5; a word matches
-// case-insensitively, the last one also as the start of a word). Newest first rather than ranked:
+// hypothesis, command, tags, reasons or notes hold every word of text (SQLite FTS5; whole words,
+// case-insensitively). Newest first rather than ranked:
 // a ranking reads every match, and on a large journal a common word matches most attempts.
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit);
 // The newest `limit` attempts with the tag.
 std::vector<int> attempts_with_tag(Database& db, const std::string& tag, int limit);
-// The newest `limit` attempts whose title holds text's words in order (the last as a prefix).
+// The newest `limit` attempts whose title holds text's words in order.
 std::vector<int> attempts_with_title(Database& db, const std::string& text, int limit);
 
 } // namespace ej::store

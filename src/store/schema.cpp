@@ -224,12 +224,20 @@ constexpr std::string_view k_version_5 = R"sql(
 ALTER TABLE run_repeats ADD COLUMN device TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 6: the search index keys an attempt by its number negated, so that FTS5 meets the newest
+// attempts first walking forwards (ORDER BY rowid, LIMIT n stops after n). Backwards it reads a
+// word's whole list first: on 100,000 attempts that alone was 7 ms. Derived: rebuilt.
+constexpr std::string_view k_version_6 = R"sql(
+DELETE FROM attempt_search;
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1}, {2, k_version_2}, {3, k_version_3}, {4, k_version_4, true}, {5, k_version_5, true},
+      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
+      {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
   };
   return steps;
 }

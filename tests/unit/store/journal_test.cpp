@@ -156,12 +156,46 @@ TEST_CASE("a journal from version 1 with data migrates to the current version af
   CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
   CHECK(store::find_attempt(journal.db(), 1)->reason == "no gain on PCIe");
   CHECK(store::check_journal(journal.db(), true).problems.empty());
+  CHECK(store::search_attempts(journal.db(), "PCIe", 10) == std::vector<int>{1}); // the index rebuilt
   if (store::current_schema_version() > 1) {
     CHECK(std::filesystem::exists(ej_dir / "journal.db.backup-v1"));
     auto backup = store::Database::open(ej_dir / "journal.db.backup-v1", store::OpenMode::ReadOnly);
     CHECK(backup.query_integer("PRAGMA user_version") == 1);
     CHECK(backup.query_integer("SELECT count(*) FROM events") == 4);
   }
+}
+
+TEST_CASE("a version 5 journal's search index, keyed by attempt number, is rebuilt newest first")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  {
+    auto journal = store::Journal::create(ej_dir);
+    journal.write([](store::Writer& writer) {
+      writer.append("plan.created",
+                    {{"slug", "p"}, {"title", "Plan"}, {"goal", ""}, {"target", ""}, {"doc", "d.md"}});
+      for (int number = 1; number <= 3; ++number) {
+        writer.append("attempt.created", {{"attempt", number},
+                                          {"plan", "p"},
+                                          {"title", "fused allreduce"},
+                                          {"hypothesis", ""},
+                                          {"command", ""},
+                                          {"tags", json::array()},
+                                          {"links", json::array()},
+                                          {"git", json::object()}});
+      }
+    });
+    // As version 5 kept it: rowid = the attempt's number.
+    journal.db().exec("DELETE FROM attempt_search");
+    journal.db().exec("INSERT INTO attempt_search(rowid, title, hypothesis, command, tags, reasons, notes) "
+                      "SELECT number, title, '', '', '', '', '' FROM attempts");
+    journal.db().exec("PRAGMA user_version = 5");
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  CHECK(store::search_attempts(journal.db(), "allreduce", 2) == std::vector<int>{3, 2});
+  CHECK(journal.db().query_integer("SELECT min(rowid) FROM attempt_search") == -3);
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
 }
 
 TEST_CASE("a journal written by a newer ej opens read-only and refuses writes")
