@@ -47,6 +47,7 @@ struct ProcessResult {
   int signal = 0;    // the signal that ended the child (also after TimedOut/Interrupted)
   std::string error; // SpawnFailed: what went wrong and what to do; Interrupted: why, when not a signal
   double wall_s = 0; // monotonic, spawn to reaping
+  double limit_s = 0; // TimedOut: the limit it ran past (wall_s also counts the stop and the reaping)
   double user_s = 0;
   double sys_s = 0;
   std::int64_t max_rss_kb = 0;   // peak resident set of the child (largest of its process tree)

@@ -187,6 +187,9 @@ TEST_CASE("a program that ignores SIGTERM is killed after the grace period")
   CHECK(result.signal == SIGKILL);
   CHECK(result.wall_s >= 0.6);
   CHECK(result.wall_s < 2.5);
+  // The limit the user set, not the wall time, which also holds the grace period.
+  CHECK(result.limit_s == 0.3);
+  CHECK(describe(result) == "timed out after 0.3 s");
 }
 
 TEST_CASE("background processes left by a finished program are stopped")
