@@ -100,7 +100,7 @@ void run_plan_show(const ShowOptions& options)
   auto attempts = store::list_attempts(journal.db(), filter);
   std::reverse(attempts.begin(), attempts.end());
   evidence::Reader reader(journal);
-  reader.prefetch_plan(plan.slug, attempts);
+  reader.stream_plan(plan.slug, attempts);
   if (options.json) {
     auto out = to_json(plan);
     auto& list = out["attempt_list"] = nlohmann::json::array();
@@ -111,6 +111,7 @@ void run_plan_show(const ShowOptions& options)
         entry["outcome"] = entry["verdict"]["outcome"];
         entry["meets_target"] = entry["verdict"]["meets_target"];
       }
+      reader.forget_attempt(attempt.number);
       list.push_back(std::move(entry));
     }
     print_json(out);
@@ -127,6 +128,7 @@ void run_plan_show(const ShowOptions& options)
   fmt::print("\n{} attempt(s)\n", attempts.size());
   for (const auto& attempt : attempts) {
     const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
+    reader.forget_attempt(attempt.number);
     std::string evidence;
     if (verdict) {
       evidence = "  " + verdict->text;

@@ -7,6 +7,7 @@
 #include "evidence/verdict.h"
 #include "evidence/wording.h"
 #include "measure/statistics.h"
+#include "render/frozen_data.h"
 #include "render/markdown_escape.h"
 #include "render/number_format.h"
 #include "run/env_diff.h"
@@ -24,16 +25,17 @@ namespace ej::evidence {
 
 namespace {
 
+using render::FrozenWriter;
 using render::put;
 using render::TemplateData;
 
 // A text, or false when it is empty (so that {{#commit}} sections skip it).
-void put_text_or_false(TemplateData& object, const std::string& key, std::string text)
+void put_text_or_false(FrozenWriter& object, std::string_view key, const std::string& text)
 {
   if (text.empty()) {
-    put(object, key, false);
+    object.put(key, false);
   } else {
-    put(object, key, std::move(text));
+    object.put(key, text);
   }
 }
 
@@ -139,35 +141,36 @@ std::string medians_text(const std::vector<double>& medians)
   return medians.size() == 1 ? number(*low) : number(*low) + " … " + number(*high);
 }
 
-TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary)
+void write_runs(FrozenWriter& out, Reader& reader, int attempt, const PrimaryMetric& primary)
 {
   const auto& newest_first = reader.runs_of_attempt(attempt);
-  auto out = render::template_list(newest_first.size());
+  out.begin_list("runs");
+  std::vector<std::string> medians;
+  std::vector<std::string> others;
   for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
     const auto& run = *it;
-    auto& entry = render::append(out, render::template_object());
-    put(entry, "number", run.number);
-    put(entry, "bench", inline_text(run.bench));
-    put(entry, "status", run.status);
-    put(entry, "date", util::format_date(run.started_ms));
-    put(entry, "imported", run.status == "imported");
-    put(entry, "source", inline_text(run.source));
-    put(entry, "reason", inline_text(run.reason));
-    put(entry, "has_reason", !run.reason.empty());
-    put_text_or_false(entry, "commit", short_commit(run.git.commit));
-    put(entry, "median", false);
-    put(entry, "unit", inline_text(primary.unit));
+    out.begin_object();
+    out.put("number", run.number);
+    out.put("bench", inline_text(run.bench));
+    out.put("status", run.status);
+    out.put("date", util::format_date(run.started_ms));
+    out.put("imported", run.status == "imported");
+    out.put("source", inline_text(run.source));
+    out.put("reason", inline_text(run.reason));
+    out.put("has_reason", !run.reason.empty());
+    put_text_or_false(out, "commit", short_commit(run.git.commit));
+    out.put("unit", inline_text(primary.unit));
     const auto judgement = judge_run(reader, run);
     if (judgement.verdict) {
       // The attempt's evidence line above says whether the baseline has moved since.
-      put(entry, "verdict", inline_text(judgement.verdict->brief));
+      out.put("verdict", inline_text(judgement.verdict->brief));
     } else {
-      put(entry, "verdict", false);
+      out.put("verdict", false);
     }
-    put(entry, "label", inline_text(run.label));
-    put(entry, "has_label", !run.label.empty());
-    std::vector<std::string> medians;
-    std::vector<std::string> others;
+    out.put("label", inline_text(run.label));
+    out.put("has_label", !run.label.empty());
+    medians.clear();
+    others.clear();
     std::size_t primary_n = 0;
     if (run.bench == primary.bench) {
       for (const auto& series : reader.series_of_run(run.number)) {
@@ -189,13 +192,16 @@ TemplateData runs_data(Reader& reader, int attempt, const PrimaryMetric& primary
     }
     if (!medians.empty()) {
       // One combination: "27.80"; a sweep: "size=1: 27.80; size=2: 11.50" (the unit follows).
-      put(entry, "median", util::join(medians, "; "));
-      put(entry, "n", primary_n);
+      out.put("median", util::join(medians, "; "));
+      out.put("n", primary_n);
+    } else {
+      out.put("median", false);
     }
-    put(entry, "others", util::join(others, ", "));
-    put(entry, "has_others", !others.empty());
+    out.put("others", util::join(others, ", "));
+    out.put("has_others", !others.empty());
+    out.end_object();
   }
-  return out;
+  out.end_list();
 }
 
 std::string command_fence(const std::string& command)
@@ -209,27 +215,32 @@ std::string command_fence(const std::string& command)
   return std::string(std::max<std::size_t>(3, 1 + longest), '`');
 }
 
+// An attempt's section, frozen (render/frozen_data.h): the document's sections hold every run of
+// the plan, and the renderer thaws one attempt's at a time.
 TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, const PrimaryMetric& primary,
                           const std::optional<Verdict>& verdict)
 {
   auto& journal = reader.journal();
   const auto& a = history.attempt;
-  auto blocked_by = render::template_list();
-  auto links = render::template_list();
+  FrozenWriter out;
+  struct Blocker {
+    int number;
+    std::string title;
+    std::string status;
+    bool resolved;
+  };
+  std::vector<Blocker> blocked_by;
+  std::vector<std::string> links;
   for (const auto& link : history.links_out) {
     const auto other = store::find_attempt(journal.db(), link.to);
     const auto other_title = other ? inline_text(other->title) : std::string("(missing)");
     if (link.kind == "blocked-by") {
-      auto& entry = render::append(blocked_by, render::template_object());
-      put(entry, "number", link.to);
-      put(entry, "title", other_title);
-      put(entry, "status", other ? std::string(core::to_string(other->status)) : "missing");
-      put(entry, "resolved", other && other->status == core::Status::Adopted);
+      blocked_by.push_back({link.to, other_title,
+                            other ? std::string(core::to_string(other->status)) : "missing",
+                            other && other->status == core::Status::Adopted});
     } else {
-      auto& entry = render::append(links, render::template_object());
-      put(entry, "text",
-          fmt::format("{} {} {}", link.kind == "retry-of" ? "retries" : link.kind,
-                      core::number_label(link.to), other_title));
+      links.push_back(fmt::format("{} {} {}", link.kind == "retry-of" ? "retries" : link.kind,
+                                  core::number_label(link.to), other_title));
     }
   }
   for (const auto& link : history.links_in) {
@@ -238,50 +249,65 @@ TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, c
     const char* verb = link.kind == "supersedes" ? "superseded by"
                        : link.kind == "retry-of" ? "retried by"
                                                  : "blocks";
-    auto& entry = render::append(links, render::template_object());
-    put(entry, "text", fmt::format("{} {} {}", verb, core::number_label(link.from), other_title));
-  }
-  auto notes = render::template_list(history.notes.size());
-  for (const auto& note : history.notes) {
-    auto& entry = render::append(notes, render::template_object());
-    put(entry, "date", util::format_date(note.time_ms));
-    put(entry, "text", inline_text(note.text));
+    links.push_back(fmt::format("{} {} {}", verb, core::number_label(link.from), other_title));
   }
   std::vector<std::string> tag_texts;
-  auto tags = render::template_list(a.tags.size());
   for (const auto& tag : a.tags) {
     tag_texts.push_back(inline_text(tag));
-    render::append(tags, render::template_text(tag_texts.back()));
   }
-  auto runs = runs_data(reader, a.number, primary);
-  auto out = render::template_object();
-  put(out, "number", a.number);
-  put(out, "title", render::escape_markdown_line(a.title));
-  put(out, "status", core::to_string(a.status));
-  put(out, "reason", inline_text(a.reason));
-  put(out, "has_reason", !a.reason.empty());
-  put(out, "hypothesis", inline_text(a.hypothesis));
-  put(out, "has_hypothesis", !a.hypothesis.empty());
-  put(out, "command", a.command);
-  put(out, "command_fence", command_fence(a.command));
-  put(out, "has_command", !a.command.empty());
-  put(out, "has_tags", !tag_texts.empty());
-  put(out, "tag_list", util::join(tag_texts, ", "));
-  put(out, "tags", std::move(tags));
-  put(out, "has_blocked_by", !blocked_by.is_empty_list());
-  put(out, "blocked_by", std::move(blocked_by));
-  put(out, "has_links", !links.is_empty_list());
-  put(out, "links", std::move(links));
-  put(out, "has_runs", !runs.is_empty_list());
-  put(out, "runs", std::move(runs));
-  put(out, "has_notes", !notes.is_empty_list());
-  put(out, "notes", std::move(notes));
+  out.put("number", a.number);
+  out.put("title", render::escape_markdown_line(a.title));
+  out.put("status", core::to_string(a.status));
+  out.put("reason", inline_text(a.reason));
+  out.put("has_reason", !a.reason.empty());
+  out.put("hypothesis", inline_text(a.hypothesis));
+  out.put("has_hypothesis", !a.hypothesis.empty());
+  out.put("command", a.command);
+  out.put("command_fence", command_fence(a.command));
+  out.put("has_command", !a.command.empty());
+  out.put("has_tags", !tag_texts.empty());
+  out.put("tag_list", util::join(tag_texts, ", "));
+  out.begin_list("tags");
+  for (const auto& tag : tag_texts) {
+    out.item(tag);
+  }
+  out.end_list();
+  out.put("has_blocked_by", !blocked_by.empty());
+  out.begin_list("blocked_by");
+  for (const auto& blocker : blocked_by) {
+    out.begin_object();
+    out.put("number", blocker.number);
+    out.put("title", blocker.title);
+    out.put("status", blocker.status);
+    out.put("resolved", blocker.resolved);
+    out.end_object();
+  }
+  out.end_list();
+  out.put("has_links", !links.empty());
+  out.begin_list("links");
+  for (const auto& link : links) {
+    out.begin_object();
+    out.put("text", link);
+    out.end_object();
+  }
+  out.end_list();
+  out.put("has_runs", !reader.runs_of_attempt(a.number).empty());
+  write_runs(out, reader, a.number, primary);
+  out.put("has_notes", !history.notes.empty());
+  out.begin_list("notes");
+  for (const auto& note : history.notes) {
+    out.begin_object();
+    out.put("date", util::format_date(note.time_ms));
+    out.put("text", inline_text(note.text));
+    out.end_object();
+  }
+  out.end_list();
   put_text_or_false(out, "commit", short_commit(a.git.commit));
-  put(out, "dirty", a.git.dirty);
-  put(out, "verdict", verdict ? inline_text(verdict->text) : std::string());
-  put(out, "has_verdict", verdict.has_value());
-  put(out, "created", util::format_date(a.created_ms));
-  return out;
+  out.put("dirty", a.git.dirty);
+  out.put("verdict", verdict ? inline_text(verdict->text) : std::string());
+  out.put("has_verdict", verdict.has_value());
+  out.put("created", util::format_date(a.created_ms));
+  return out.take_frozen();
 }
 
 struct Group {
@@ -526,7 +552,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   }
 
   Reader reader(journal); // the journal is only read here
-  reader.prefetch_plan(slug, attempts);
+  reader.stream_plan(slug, attempts, Reader::Ahead::OnThread); // the caller holds a ReadTransaction
   auto summary = render::template_list(attempts.size());
   std::map<std::string, TemplateData> grouped;
   std::vector<std::pair<std::int64_t, TemplateData>> timeline_entries;
@@ -573,6 +599,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
       }
     }
     auto detail = attempt_data(reader, history, primary, verdict);
+    reader.forget_attempt(attempt.number); // done with it: the plan's runs are never all in memory
     for (const auto& group : groups()) {
       if (std::find(group.statuses.begin(), group.statuses.end(), attempt.status) != group.statuses.end()) {
         auto [it, inserted] = grouped.try_emplace(group.key, render::template_list());

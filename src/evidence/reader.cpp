@@ -29,39 +29,67 @@ std::string selector_suffix(const core::ParamValues& selector)
 
 } // namespace
 
-void Reader::prefetch_plan(const std::string& plan, const std::vector<core::Attempt>& attempts)
+void Reader::stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts, Ahead ahead)
 {
+  std::vector<int> ascending;
   for (const auto& attempt : attempts) {
     m_attempt_plans[attempt.number] = attempt.plan;
-    m_runs_by_attempt.try_emplace(attempt.number);
+    ascending.push_back(attempt.number);
   }
-  for (auto& [attempt, runs] : store::plan_runs(m_journal.db(), plan)) {
-    m_attempt_plans[attempt] = plan;
-    m_runs_by_attempt[attempt] = std::move(runs);
+  std::sort(ascending.begin(), ascending.end());
+  m_streamed_plan = plan;
+  m_streamed_up_to = 0;
+  m_prefetch.reset();
+  m_stream.reset();
+  if (ahead == Ahead::OnThread) {
+    m_prefetch = PlanPrefetch::start(m_journal.db(), plan, std::move(ascending));
   }
-  // Each run's samples come together: its series are complete when the next run's begin.
-  SeriesBuilder builder;
-  std::optional<int> current;
-  const auto finish_run = [&] {
-    if (current) {
-      m_series.insert_or_assign(*current, builder.take());
-    }
-  };
-  store::for_each_plan_sample(m_journal.db(), plan, [&](const store::SampleView& sample) {
-    if (sample.run != current) {
-      finish_run();
-      current = sample.run;
-    }
-    builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
-  });
-  finish_run();
-  // A prefetched run without samples has no series: remember that too.
-  for (const auto& [attempt, runs] : m_runs_by_attempt) {
-    for (const auto& run : runs) {
-      m_series.try_emplace(run.number);
-    }
+  if (!m_prefetch) {
+    m_stream.emplace(m_journal.db(), plan);
   }
-  m_prefetched_plans.insert(plan);
+}
+
+bool Reader::read_streamed(int attempt)
+{
+  if ((!m_stream && !m_prefetch) || attempt <= m_streamed_up_to) {
+    return false;
+  }
+  const auto plan = m_attempt_plans.find(attempt);
+  if (plan == m_attempt_plans.end() || plan->second != m_streamed_plan) {
+    return false;
+  }
+  m_streamed_up_to = attempt;
+  auto read = m_prefetch ? m_prefetch->take(attempt) : std::optional(read_attempt(*m_stream, attempt));
+  if (!read) {
+    return false; // (not in the prefetch's order: read directly)
+  }
+  for (auto& [run, series] : read->series) {
+    m_series.insert_or_assign(run, std::move(series));
+  }
+  for (const auto& run : read->runs) {
+    m_series.try_emplace(run.number); // a run without samples has no series: remember that too
+    auto found = read->device_repeats.find(run.number);
+    m_device_repeats.insert_or_assign(run.number, found != read->device_repeats.end()
+                                                      ? std::move(found->second)
+                                                      : std::vector<core::RepeatRecord>{});
+  }
+  m_runs_by_attempt[attempt] = std::move(read->runs);
+  return true;
+}
+
+void Reader::forget_attempt(int attempt)
+{
+  const auto found = m_runs_by_attempt.find(attempt);
+  if (found == m_runs_by_attempt.end()) {
+    return;
+  }
+  for (const auto& run : found->second) {
+    m_series.erase(run.number);
+    m_unthrottled_series.erase(run.number);
+    m_throttled.erase(run.number);
+    m_device_repeats.erase(run.number);
+  }
+  m_runs_by_attempt.erase(found);
 }
 
 const std::vector<core::RunRecord>& Reader::runs_of_attempt(int attempt)
@@ -69,6 +97,9 @@ const std::vector<core::RunRecord>& Reader::runs_of_attempt(int attempt)
   const auto found = m_runs_by_attempt.find(attempt);
   if (found != m_runs_by_attempt.end()) {
     return found->second;
+  }
+  if (read_streamed(attempt)) {
+    return m_runs_by_attempt[attempt];
   }
   store::RunFilter filter;
   filter.attempt = attempt;
@@ -137,7 +168,10 @@ const measure::ThrottleReport& Reader::throttled(const core::RunRecord& run)
     return found->second;
   }
   std::vector<measure::MeasuredRepeat> measured;
-  for (auto& repeat : store::device_repeats(m_journal.db(), run.number)) {
+  const auto streamed = m_device_repeats.find(run.number);
+  auto repeats = streamed != m_device_repeats.end() ? std::move(streamed->second)
+                                                    : store::device_repeats(m_journal.db(), run.number);
+  for (auto& repeat : repeats) {
     measured.push_back({repeat.index, repeat.params, std::move(repeat.device)});
   }
   auto report = measured.empty()

@@ -4,15 +4,18 @@
 #include "core/run_records.h"
 #include "core/target.h"
 #include "evidence/metric_rules.h"
+#include "evidence/plan_prefetch.h"
 #include "evidence/run_set.h"
 #include "evidence/series.h"
 #include "evidence/wording.h"
 #include "measure/throttle.h"
 #include "store/journal.h"
+#include "store/run_queries.h"
 
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,9 +43,16 @@ public:
   // revision's threshold), read once.
   const measure::ThrottleReport& throttled(const core::RunRecord& run);
 
-  // Reads every run and sample of a plan's attempts in two queries (documents judge them all);
-  // `attempts` are the plan's attempts, so that those without runs cost nothing either.
-  void prefetch_plan(const std::string& plan, const std::vector<core::Attempt>& attempts);
+  // Reads the runs, samples and device repeats of a plan's attempts through one PlanStream
+  // (documents and plan show judge them all) instead of queries per attempt and run: each attempt
+  // when it is first asked for, in ascending order. `attempts` are the plan's attempts.
+  // Ahead::OnThread reads them on a thread of its own (PlanPrefetch), when the journal allows; the
+  // caller is then inside a ReadTransaction that has read, and destroys this Reader before it writes.
+  enum class Ahead { No, OnThread };
+  void stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts, Ahead ahead = Ahead::No);
+  // Drops what was read for the attempt and its runs: a document of 100,000 runs, done with an
+  // attempt, keeps none of it. Asked for again, it is read again.
+  void forget_attempt(int attempt);
 
   // One run (only the combinations the selector names); nullopt when there is no such run.
   std::optional<RunSet> run_set(int run, const core::ParamValues& selector = {});
@@ -75,8 +85,15 @@ private:
   std::vector<SeriesSummary> selected(const std::vector<SeriesSummary>& series,
                                       const core::ParamValues& selector);
 
+  // Reads the attempt from the stream when it is an attempt of the streamed plan not passed yet.
+  bool read_streamed(int attempt);
+
   store::Journal& m_journal;
-  std::set<std::string> m_prefetched_plans;
+  std::optional<store::PlanStream> m_stream;
+  std::unique_ptr<PlanPrefetch> m_prefetch; // when it reads ahead on a thread (instead of m_stream)
+  std::string m_streamed_plan;
+  int m_streamed_up_to = 0;                                      // the last attempt read from it
+  std::map<int, std::vector<core::RepeatRecord>> m_device_repeats; // of streamed runs (none: empty)
   std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
   std::map<int, std::vector<SeriesSummary>> m_series; // by run
   std::map<int, std::vector<SeriesSummary>> m_unthrottled_series;

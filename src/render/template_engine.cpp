@@ -1,5 +1,7 @@
 #include "render/template_engine.h"
 
+#include "render/frozen_data.h"
+
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -7,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -154,7 +157,8 @@ struct TooMuchWork {};
 struct TooMuchOutput {};
 
 // Resolves partials from the options (not from the data, as kainjow does by default) and remembers
-// what could not be resolved, so that render_template can fail instead of printing nothing.
+// what could not be resolved, so that render_template can fail instead of printing nothing. A
+// frozen item (frozen_data.h) is thawed when a section enters it and dropped when it leaves.
 class Context : public mustache::context<std::string> {
 public:
   Context(const mustache::data* data, const std::map<std::string, mustache::data>& partials,
@@ -180,6 +184,27 @@ public:
     return found;
   }
 
+  void push(const mustache::data* data) override
+  {
+    const auto* frozen = frozen_bytes(*data);
+    if (frozen != nullptr) {
+      m_thawed.push_back(std::make_unique<mustache::data>(thaw(*frozen)));
+      data = m_thawed.back().get();
+    }
+    m_pushed_thawed.push_back(frozen != nullptr);
+    mustache::context<std::string>::push(data);
+  }
+
+  void pop() override
+  {
+    mustache::context<std::string>::pop();
+    // The root, pushed by the base's constructor, is never popped: every pop has its push here.
+    if (m_pushed_thawed.back()) {
+      m_thawed.pop_back();
+    }
+    m_pushed_thawed.pop_back();
+  }
+
   const mustache::data* get_partial(const std::string& name) const override
   {
     const auto found = m_partials.find(name);
@@ -199,6 +224,8 @@ private:
   mutable std::set<std::string> m_missing_partials;
   std::size_t m_max_lookups;
   mutable std::size_t m_lookups = 0;
+  std::vector<std::unique_ptr<mustache::data>> m_thawed; // the frozen items sections are in
+  std::vector<bool> m_pushed_thawed;                     // per push: whether it thawed one
 };
 
 // kainjow parses, renders and destroys nested sections recursively: 40,000 of them overflow the

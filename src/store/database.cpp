@@ -288,7 +288,7 @@ Database Database::open(const std::filesystem::path& path, OpenMode mode)
         mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   }
-  Database database(db, path);
+  Database database(db, path, mode);
   if (rc != SQLITE_OK) {
     throw_sqlite_error(db, rc, "opening the journal");
   }
@@ -341,7 +341,7 @@ Database Database::open_memory()
 {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open(":memory:", &db);
-  Database database(db, ":memory:");
+  Database database(db, ":memory:", OpenMode::ReadWrite);
   if (rc != SQLITE_OK) {
     throw_sqlite_error(db, rc, "opening an in-memory database");
   }

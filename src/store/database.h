@@ -102,15 +102,20 @@ public:
   std::int64_t query_integer(std::string_view sql);
   sqlite3* handle() const { return m_db.get(); }
   const std::filesystem::path& path() const { return m_path; }
+  // As opened: another connection to the same file opens it the same way (ReadOnly for ReadWrite
+  // when it only reads). An in-memory database has no file to open again.
+  OpenMode mode() const { return m_mode; }
+  bool in_memory() const { return m_path == ":memory:"; }
 
 private:
-  Database(sqlite3* db, std::filesystem::path path)
-    : m_db(db), m_path(std::move(path)), m_pool(std::make_unique<StatementPool>())
+  Database(sqlite3* db, std::filesystem::path path, OpenMode mode)
+    : m_db(db), m_path(std::move(path)), m_mode(mode), m_pool(std::make_unique<StatementPool>())
   {
   }
 
   util::Handle<sqlite3, sqlite3_close_v2> m_db;
   std::filesystem::path m_path;
+  OpenMode m_mode;
   std::unique_ptr<StatementPool> m_pool; // declared last: finalized before the connection closes
 };
 

@@ -2,8 +2,11 @@
 
 #include "core/numbering.h"
 #include "store/events.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ej::store {
 
@@ -18,6 +21,12 @@ core::BenchRevision read_revision(const Statement& row)
 constexpr const char* k_run_columns =
     "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
     "git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id, source, outputs";
+
+// The same with NULL for the columns judging never reads (RunDetail::ForJudging): SQLite loads
+// every column a query names, however long, whether or not it is read.
+constexpr const char* k_run_columns_for_judging =
+    "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
+    "git_branch, git_dirty, git_diff_blob, env_blob, NULL, host, pid, boot_id, source, NULL";
 
 // Most runs have no parameters, readings or outputs: "{}" needs no parser (a plan document reads
 // ten thousand runs).
@@ -186,30 +195,6 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
   return read_runs(select);
 }
 
-std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan)
-{
-  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE attempt IN (SELECT number FROM attempts "
-                                       "WHERE plan = ?) ORDER BY number DESC",
-                                       k_run_columns));
-  select.bind(1, plan);
-  std::map<int, std::vector<core::RunRecord>> out;
-  std::vector<core::RunRecord>* runs = nullptr; // of the attempt of the row before
-  int current_attempt = 0;
-  while (select.step()) {
-    auto run = read_run(select, RunDetail::ForJudging);
-    if (runs == nullptr || *run.attempt != current_attempt) {
-      // An attempt's runs are mostly contiguous and as many as the attempt's before: reserving that
-      // many saves growing (and moving) the records several times.
-      const auto previous_size = runs != nullptr ? runs->size() : 0;
-      current_attempt = *run.attempt;
-      runs = &out[current_attempt];
-      runs->reserve(previous_size);
-    }
-    runs->push_back(std::move(run));
-  }
-  return out;
-}
-
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
 {
   auto select =
@@ -244,31 +229,48 @@ std::optional<nlohmann::json> run_started_payload(Database& db, const std::strin
 
 namespace {
 
+constexpr const char* k_repeat_columns =
+    "idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb, device";
+
+// The same columns of run_repeats named `alias`, for a query that joins other tables.
+std::string repeat_columns_of(std::string_view alias)
+{
+  std::string out;
+  for (const auto& column : util::split(k_repeat_columns, ',')) {
+    out += fmt::format("{}{}.{}", out.empty() ? "" : ", ", alias, util::trim(column));
+  }
+  return out;
+}
+
+core::RepeatRecord read_repeat(const Statement& row)
+{
+  core::RepeatRecord repeat;
+  repeat.index = static_cast<int>(row.integer(0));
+  repeat.params = row.text(1);
+  repeat.warmup = row.integer(2) != 0;
+  repeat.ending = row.text(3);
+  repeat.exit_code = static_cast<int>(row.integer(4));
+  repeat.signal = static_cast<int>(row.integer(5));
+  repeat.wall_s = row.real(6);
+  repeat.user_s = row.real(7);
+  repeat.sys_s = row.real(8);
+  repeat.max_rss_kb = row.integer(9);
+  if (const auto device = row.text(10); !device.empty()) {
+    repeat.device = events::device_from_json(nlohmann::json::parse(device));
+  }
+  return repeat;
+}
+
 // The repeats of a run that `condition` (SQL, "" for all) lets through, in order.
 std::vector<core::RepeatRecord> repeats_where(Database& db, int run, std::string_view condition)
 {
   auto select =
-      db.prepare(fmt::format("SELECT idx, params, warmup, ending, exit_code, signal, wall_s, user_s, "
-                             "sys_s, max_rss_kb, device FROM run_repeats WHERE run = ? {} ORDER BY idx",
+      db.prepare(fmt::format("SELECT {} FROM run_repeats WHERE run = ? {} ORDER BY idx", k_repeat_columns,
                              condition));
   select.bind(1, run);
   std::vector<core::RepeatRecord> out;
   while (select.step()) {
-    core::RepeatRecord repeat;
-    repeat.index = static_cast<int>(select.integer(0));
-    repeat.params = select.text(1);
-    repeat.warmup = select.integer(2) != 0;
-    repeat.ending = select.text(3);
-    repeat.exit_code = static_cast<int>(select.integer(4));
-    repeat.signal = static_cast<int>(select.integer(5));
-    repeat.wall_s = select.real(6);
-    repeat.user_s = select.real(7);
-    repeat.sys_s = select.real(8);
-    repeat.max_rss_kb = select.integer(9);
-    if (const auto device = select.text(10); !device.empty()) {
-      repeat.device = events::device_from_json(nlohmann::json::parse(device));
-    }
-    out.push_back(std::move(repeat));
+    out.push_back(read_repeat(select));
   }
   return out;
 }
@@ -299,29 +301,79 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   return out;
 }
 
-void for_each_plan_sample(Database& db, const std::string& plan,
-                          const std::function<void(const SampleView&)>& visit)
+PlanStream::PlanStream(Database& db, const std::string& plan)
+    // Each statement's rows come in attempt order straight from the indexes (runs_by_attempt, the
+    // primary keys of samples and run_repeats): nothing is sorted, nothing read ahead. The
+    // attempt's number is the last column of each.
+    : m_runs(db.prepare(fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN (SELECT number FROM "
+                                    "attempts WHERE plan = ?) ORDER BY attempt, number",
+                                    k_run_columns_for_judging))),
+      m_samples(db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind, a.number "
+                           "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
+                           "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal")),
+      m_devices(db.prepare(fmt::format(
+          "SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = a.number JOIN run_repeats rr "
+          "INDEXED BY run_repeats_with_device ON rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND "
+          "rr.device <> '' ORDER BY a.number, r.number, rr.idx",
+          repeat_columns_of("rr"))))
 {
-  auto select =
-      db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind FROM samples s "
-                 "JOIN runs r ON r.number = s.run JOIN attempts a ON a.number = r.attempt WHERE a.plan = ? "
-                 "ORDER BY a.number, r.number, s.repeat_idx, s.ordinal");
-  select.bind(1, plan);
+  m_runs.select.bind(1, plan);
+  m_samples.select.bind(1, plan);
+  m_devices.select.bind(1, plan);
+  m_runs.attempt_column = 22;
+  m_samples.attempt_column = 7;
+  m_devices.attempt_column = 12;
+}
+
+bool PlanStream::Cursor::at(int attempt)
+{
+  if (!started) {
+    started = true;
+    has_row = select.step();
+  }
+  while (has_row && select.integer(attempt_column) < attempt) {
+    has_row = select.step();
+  }
+  return has_row && select.integer(attempt_column) == attempt;
+}
+
+void PlanStream::Cursor::next()
+{
+  has_row = select.step();
+}
+
+std::vector<core::RunRecord> PlanStream::runs(int attempt)
+{
+  std::vector<core::RunRecord> out;
+  for (; m_runs.at(attempt); m_runs.next()) {
+    out.push_back(read_run(m_runs.select, RunDetail::ForJudging));
+  }
+  std::reverse(out.begin(), out.end()); // newest first, as list_runs
+  return out;
+}
+
+void PlanStream::samples(int attempt, const std::function<void(const SampleView&)>& visit)
+{
   // The texts are short (most fit a std::string without allocating), read into buffers reused row
   // after row.
-  std::string params;
-  std::string metric;
-  std::string key;
-  std::string unit;
-  std::string kind;
-  while (select.step()) {
-    params = select.text(1);
-    metric = select.text(2);
-    key = select.text(3);
-    unit = select.text(5);
-    kind = select.text(6);
-    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(4), unit, kind});
+  auto& row = m_samples.select;
+  for (; m_samples.at(attempt); m_samples.next()) {
+    m_params = row.text(1);
+    m_metric = row.text(2);
+    m_key = row.text(3);
+    m_unit = row.text(5);
+    m_kind = row.text(6);
+    visit({static_cast<int>(row.integer(0)), m_params, m_metric, m_key, row.real(4), m_unit, m_kind});
   }
+}
+
+std::map<int, std::vector<core::RepeatRecord>> PlanStream::device_repeats(int attempt)
+{
+  std::map<int, std::vector<core::RepeatRecord>> out;
+  for (; m_devices.at(attempt); m_devices.next()) {
+    out[static_cast<int>(m_devices.select.integer(11))].push_back(read_repeat(m_devices.select));
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)

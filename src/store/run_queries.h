@@ -45,10 +45,6 @@ struct RunTimes {
 };
 RunTimes run_times(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
-// Every run of a plan's attempts, by attempt, newest first: list_runs grouped as it is read, for
-// judging and documents: env_readings and outputs are left empty (null).
-std::map<int, std::vector<core::RunRecord>> plan_runs(Database& db, const std::string& plan);
-
 // A sample as read, its texts valid only during the visit: for readers that keep less of it than
 // a SampleRecord (a plan document keeps only each run's series).
 struct SampleView {
@@ -60,10 +56,42 @@ struct SampleView {
   std::string_view unit;
   std::string_view kind;
 };
-// Every sample of the runs of a plan's attempts, one query instead of one per run: each run's
-// samples together and in the order of run_samples, runs by attempt then number; one visit each.
-void for_each_plan_sample(Database& db, const std::string& plan,
-                          const std::function<void(const SampleView&)>& visit);
+
+// The runs, samples and device repeats of a plan's attempts, read attempt by attempt through
+// three statements kept open: a plan document of 100,000 runs holds one attempt's rows at a time,
+// and reads each row once. Attempts are asked for in ascending order; rows of attempts skipped are
+// passed over, and an attempt asked for after a later one reads nothing (read it directly).
+class PlanStream {
+public:
+  PlanStream(Database& db, const std::string& plan);
+
+  // The attempt's runs, newest first, as list_runs (env_readings and outputs left null: judging
+  // and documents never read them).
+  std::vector<core::RunRecord> runs(int attempt);
+  // Its samples, each run's together and in the order of run_samples, runs in ascending order.
+  void samples(int attempt, const std::function<void(const SampleView&)>& visit);
+  // Its measured repeats that read the GPUs' state (device_repeats), by run.
+  std::map<int, std::vector<core::RepeatRecord>> device_repeats(int attempt);
+
+private:
+  struct Cursor {
+    Statement select;
+    int attempt_column = 0;
+    bool started = false;
+    bool has_row = false;
+    // Steps past the rows of earlier attempts: true while the current row is `attempt`'s.
+    bool at(int attempt);
+    void next();
+  };
+  Cursor m_runs;
+  Cursor m_samples;
+  Cursor m_devices;
+  std::string m_params; // a sample's texts, reused row after row
+  std::string m_metric;
+  std::string m_key;
+  std::string m_unit;
+  std::string m_kind;
+};
 
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db);
 

@@ -231,6 +231,13 @@ constexpr std::string_view k_version_6 = R"sql(
 DELETE FROM attempt_search;
 )sql";
 
+// Version 7: the repeats that read a GPU's state, indexed apart. Most runs have none, and a plan
+// document asks of each of its runs: through the table, that read every repeat of the plan (a
+// third of what a render of 100,000 runs read); through this index, nothing.
+constexpr std::string_view k_version_7 = R"sql(
+CREATE INDEX IF NOT EXISTS run_repeats_with_device ON run_repeats(run, idx) WHERE warmup = 0 AND device <> '';
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -238,6 +245,7 @@ const std::vector<Migration>& migrations()
   static const std::vector<Migration> steps = {
       {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
       {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
+      {7, k_version_7},
   };
   return steps;
 }

@@ -14,6 +14,11 @@ TestJournal::TestJournal() : m_journal(store::Journal::open_memory())
   at("2026-01-01T00:00:00Z");
 }
 
+TestJournal::TestJournal(const std::filesystem::path& ej_dir) : m_journal(store::Journal::create(ej_dir))
+{
+  at("2026-01-01T00:00:00Z");
+}
+
 TestJournal::~TestJournal()
 {
   ::unsetenv("EJ_NOW");

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,8 @@ struct Combination {
 class TestJournal {
 public:
   TestJournal();
+  // A journal in a file (ej_dir/journal.db), for what needs a second connection to it.
+  explicit TestJournal(const std::filesystem::path& ej_dir);
   ~TestJournal();
   TestJournal(const TestJournal&) = delete;
   TestJournal& operator=(const TestJournal&) = delete;

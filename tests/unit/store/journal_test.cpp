@@ -198,6 +198,23 @@ TEST_CASE("a version 5 journal's search index, keyed by attempt number, is rebui
   CHECK(store::check_journal(journal.db(), true).problems.empty());
 }
 
+TEST_CASE("a version 6 journal gains the index of the repeats that read a GPU")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  {
+    auto journal = store::Journal::create(ej_dir);
+    add_plan_and_attempt(journal);
+    journal.db().exec("DROP INDEX run_repeats_with_device");
+    journal.db().exec("PRAGMA user_version = 6");
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  CHECK(journal.db().query_integer(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'run_repeats_with_device'") == 1);
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
 TEST_CASE("a journal written by a newer ej opens read-only and refuses writes")
 {
   test::TempDir dir;

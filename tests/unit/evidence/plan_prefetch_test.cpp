@@ -1,0 +1,103 @@
+#include "evidence/plan_prefetch.h"
+#include "evidence/reader.h"
+#include "store/queries.h"
+#include "support/temp_dir.h"
+#include "unit/evidence/test_journal.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej;
+
+namespace {
+
+// Plan p: attempts 1-5, with 0-3 runs each (attempt 2 has none); plan q: attempt 6.
+void fill(test::TestJournal& t)
+{
+  t.plan("p");
+  t.plan("q");
+  t.bench("b");
+  for (int attempt = 1; attempt <= 6; ++attempt) {
+    t.attempt(attempt, attempt == 6 ? "q" : "p");
+  }
+  int run = 0;
+  for (const int attempt : {1, 3, 1, 4, 5, 6, 5, 5, 3}) {
+    ++run;
+    t.run(run, attempt, {{{}, {10.0 + run, 11.0 + run, 12.0 + run}}});
+  }
+  t.imported(++run, 4, 42.0);
+}
+
+std::vector<int> run_numbers(const std::vector<core::RunRecord>& runs)
+{
+  std::vector<int> out;
+  for (const auto& run : runs) {
+    out.push_back(run.number);
+  }
+  return out;
+}
+
+std::map<int, std::vector<double>> values_by_run(const evidence::StreamedAttempt& attempt)
+{
+  std::map<int, std::vector<double>> out;
+  for (const auto& [run, series] : attempt.series) {
+    for (const auto& s : series) {
+      out[run].insert(out[run].end(), s.values.begin(), s.values.end());
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a plan read ahead on a thread gives each attempt as its own connection reads it")
+{
+  test::TempDir dir;
+  test::TestJournal t(dir / "ej");
+  fill(t);
+  auto& db = t.journal().db();
+  store::ReadTransaction snapshot(db);
+  CHECK(store::list_attempts(db, {}).size() == 6); // the snapshot is taken by a read
+  auto prefetch = evidence::PlanPrefetch::start(db, "p", {1, 2, 3, 4, 5});
+  REQUIRE(prefetch != nullptr);
+  store::PlanStream stream(db, "p");
+  for (const int attempt : {1, 2, 4, 5}) { // 3 is never asked for: passed over
+    INFO("attempt " << attempt);
+    const auto ahead = prefetch->take(attempt);
+    REQUIRE(ahead.has_value());
+    const auto here = evidence::read_attempt(stream, attempt);
+    CHECK(ahead->number == attempt);
+    CHECK(run_numbers(ahead->runs) == run_numbers(here.runs));
+    CHECK(values_by_run(*ahead) == values_by_run(here));
+    CHECK(ahead->device_repeats.size() == here.device_repeats.size());
+  }
+  store::PlanStream again(db, "p");
+  CHECK(run_numbers(evidence::read_attempt(again, 5).runs) == std::vector<int>{8, 7, 5});
+  CHECK_FALSE(prefetch->take(3).has_value()); // asked for after a later one
+  CHECK_FALSE(prefetch->take(6).has_value()); // plan q's
+}
+
+TEST_CASE("a plan is not read ahead from a journal in memory or from one written since the snapshot")
+{
+  test::TestJournal memory;
+  fill(memory);
+  {
+    store::ReadTransaction snapshot(memory.journal().db());
+    CHECK(evidence::PlanPrefetch::start(memory.journal().db(), "p", {1}) == nullptr);
+  }
+  test::TempDir dir;
+  test::TestJournal t(dir / "ej");
+  fill(t);
+  auto& db = t.journal().db();
+  store::ReadTransaction snapshot(db);
+  CHECK(store::list_attempts(db, {}).size() == 6);
+  {
+    test::TestJournal elsewhere(dir / "ej"); // another connection writes, as another ej would
+    elsewhere.attempt(7, "p");
+  }
+  CHECK(evidence::PlanPrefetch::start(db, "p", {1, 2, 3, 4, 5}) == nullptr);
+  // The Reader then reads on its own connection, what its snapshot holds.
+  evidence::Reader reader(t.journal());
+  reader.stream_plan("p", store::list_attempts(db, {}), evidence::Reader::Ahead::OnThread);
+  CHECK(run_numbers(reader.runs_of_attempt(1)) == std::vector<int>{3, 1});
+  CHECK(reader.runs_of_attempt(2).empty());
+}
