@@ -21,6 +21,10 @@ register_benchmarks() {
     --metric 'render_ms=regex:ej plan render big +median +([0-9.]+) ms' --unit render_ms=ms \
     --metric 'check_ms=regex:ej plan render big --check +median +([0-9.]+) ms' --unit check_ms=ms \
     -- "$perf/perf_render_bench"
+  register render-large --repeat 1 --timeout 900 \
+    --metric 'render_ms=regex:ej plan render big +median +([0-9.]+) ms' --unit render_ms=ms \
+    --metric 'rss_mb=regex:ej plan render big +median [^)]*\) +peak RSS +([0-9.]+) MB' --unit rss_mb=MB \
+    -- "$perf/perf_render_bench" --large
   register journal-10k --repeat 1 --timeout 600 \
     --metric 'log_ms=regex:ej log -n 50 +median +([0-9.]+) ms' --unit log_ms=ms \
     --metric 'show_ms=regex:ej show [0-9]+ +median +([0-9.]+) ms' --unit show_ms=ms \

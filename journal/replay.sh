@@ -237,6 +237,17 @@ record "$N" --bench journal-10k --metric log_ms=3.70 --metric show_ms=3.37 --met
 note "on 100,000 attempts (--large, 1,000,020 events) search was still 3.05x and why TEXT 3.93x git log -n 50: FTS5 reads a word's whole doclist to walk it backwards (sqlite3: ORDER BY rowid DESC LIMIT 20 14 ms cold, ASC 0.1 ms). Schema version 6 keys the index by the number negated, so newest first is the forward walk: search 8.05 ms (2.52x), why TEXT 8.98 ms (2.81x) there. A prefix on the last word was tried and dropped: it merges the doclists of every word it begins (2 ms at 10,000 attempts)"
 status adopted "search 11.8 -> 4.3 ms (1.58x git log -n 50), why TEXT 18.7 -> 4.8 ms (1.75x) on 10,000 attempts; on 100,000, with the index in newest-first order, 2.52x and 2.81x (goal 3x)"
 
+try "Render a large plan attempt by attempt: sections frozen until the renderer enters them, runs streamed and read ahead on a thread" \
+  --plan ej-performance --tag render --command "build/tests/perf_render_bench --large" \
+  --hypothesis "10,000 attempts / 100,000 runs took 3.55 s and 564 MB: the template data of every run at once (400 MB of kainjow nodes for a 20 MB document), every run's series read up front (133 MB), a query per run for its GPU-read repeats; held one attempt at a time, read through cursors kept open and on a second core, it fits in 256 MB"
+made_at 22a40d9e61
+note "heap (mallinfo2) after the data: 405 -> 91 MB; the repeats index (schema 7) spared reading 27 MB of run_repeats to find no GPU state; reading ahead on a thread saved ~500 ms of the ~950 ms of reading (the second connection checks it sees the same newest event, else ej reads on its own). Still over 2 s: judging 100,000 runs (~600 ms), building and thawing the run rows (~700 ms), kainjow's render (~550 ms). Output identical byte for byte (--check of the document rendered before)"
+record "$N" --bench render-large --metric render_ms=2804.09 --metric rss_mb=231.1 \
+  --source "perf_render_bench --large on the 2-core VM after the change; before it, the same day: 3552 ms, 564 MB"
+record "$N" --bench render-1000 --metric render_ms=254.78 --metric check_ms=266.23 \
+  --source "perf_render_bench on the 2-core VM after the change; the binary before it, same journal and hour (hyperfine -N): 340 ms, this one 292 ms"
+status inconclusive "peak RSS 564 -> 231 MB (goal 256 MB: met), 3.55 -> 2.80 s (goal 2 s: not met); render of 1,000 attempts 340 -> 292 ms against the binary before it in the same hour (the VM ran slower today than the 172.6 ms recorded)"
+
 # --- The document: render, add the prose that says how it was made, render again.
 ej plan render ej-performance >/dev/null
 cat >"$WORK/prose.md" <<'PROSE'
