@@ -307,22 +307,23 @@ PlanStream::PlanStream(Database& db, const std::string& plan)
     // attempt's number is the last column of each.
     : m_runs(db.prepare(fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN (SELECT number FROM "
                                     "attempts WHERE plan = ?) ORDER BY attempt, number",
-                                    k_run_columns_for_judging))),
+                                    k_run_columns_for_judging)),
+             22),
       m_samples(db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind, a.number "
                            "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
-                           "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal")),
-      m_devices(db.prepare(fmt::format(
-          "SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = a.number JOIN run_repeats rr "
-          "INDEXED BY run_repeats_with_device ON rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND "
-          "rr.device <> '' ORDER BY a.number, r.number, rr.idx",
-          repeat_columns_of("rr"))))
+                           "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal"),
+                7),
+      m_devices(
+          db.prepare(fmt::format("SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = "
+                                 "a.number JOIN run_repeats rr INDEXED BY run_repeats_with_device ON "
+                                 "rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND rr.device <> '' "
+                                 "ORDER BY a.number, r.number, rr.idx",
+                                 repeat_columns_of("rr"))),
+          12)
 {
   m_runs.select.bind(1, plan);
   m_samples.select.bind(1, plan);
   m_devices.select.bind(1, plan);
-  m_runs.attempt_column = 22;
-  m_samples.attempt_column = 7;
-  m_devices.attempt_column = 12;
 }
 
 bool PlanStream::Cursor::at(int attempt)

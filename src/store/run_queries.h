@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 // Typed reads of benchmarks, runs, samples, probes and baselines.
@@ -75,8 +76,9 @@ public:
 
 private:
   struct Cursor {
+    Cursor(Statement statement, int column) : select(std::move(statement)), attempt_column(column) {}
     Statement select;
-    int attempt_column = 0;
+    int attempt_column; // where each row says its attempt
     bool started = false;
     bool has_row = false;
     // Steps past the rows of earlier attempts: true while the current row is `attempt`'s.
