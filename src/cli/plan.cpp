@@ -114,6 +114,7 @@ void run_plan_show(const ShowOptions& options)
       reader.forget_attempt(attempt.number);
       list.push_back(std::move(entry));
     }
+    reader.end_stream();
     print_json(out);
     return;
   }
@@ -126,6 +127,8 @@ void run_plan_show(const ShowOptions& options)
   }
   fmt::print("document: {}\ncreated:  {}\n", plan.doc_path, util::format_utc(plan.created_ms));
   fmt::print("\n{} attempt(s)\n", attempts.size());
+  // Every line is judged before any is printed (Reader::end_stream).
+  std::vector<std::string> evidence_lines;
   for (const auto& attempt : attempts) {
     const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
     reader.forget_attempt(attempt.number);
@@ -136,9 +139,14 @@ void run_plan_show(const ShowOptions& options)
         evidence += *meets ? "  meets target" : "  misses target";
       }
     }
+    evidence_lines.push_back(std::move(evidence));
+  }
+  reader.end_stream();
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const auto& attempt = attempts[i];
     fmt::print("  #{:<5} {} {}{}\n", attempt.number,
                paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
-               attempt.title, paint(evidence, Colour::Dim));
+               attempt.title, paint(evidence_lines[i], Colour::Dim));
   }
 }
 

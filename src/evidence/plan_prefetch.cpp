@@ -3,6 +3,8 @@
 #include "store/run_queries.h"
 #include "util/error.h"
 
+#include <system_error>
+
 namespace ej::evidence {
 
 namespace {
@@ -59,6 +61,9 @@ std::unique_ptr<PlanPrefetch> PlanPrefetch::start(store::Database& db, const std
       db.mode() == store::OpenMode::Immutable ? store::OpenMode::Immutable : store::OpenMode::ReadOnly;
   try {
     auto connection = store::Database::open(db.path(), mode);
+    // In rollback-journal mode a writer waiting for this command's lock blocks a new reader: rather
+    // than wait for it, read on the command's own connection.
+    connection.set_busy_timeout(0);
     connection.exec("BEGIN DEFERRED");
     if (seen_state(connection) != seen_state(db)) {
       return nullptr; // a write came between the two: this connection sees a later journal
@@ -66,9 +71,11 @@ std::unique_ptr<PlanPrefetch> PlanPrefetch::start(store::Database& db, const std
     return std::unique_ptr<PlanPrefetch>(
         new PlanPrefetch(std::move(connection), plan, std::move(ascending_attempts)));
   } catch (const Error&) {
-    // Reading ahead only saves time: without a second connection (no descriptor left, say), the
-    // caller's own reads go on, and they report whatever is wrong with the journal itself.
+    // Reading ahead only saves time: without a second connection (no descriptor left, a lock),
+    // the caller's own reads go on, and they report whatever is wrong with the journal itself.
     return nullptr;
+  } catch (const std::system_error&) {
+    return nullptr; // no thread to be had: the same
   }
 }
 
@@ -118,8 +125,13 @@ std::optional<StreamedAttempt> PlanPrefetch::take(int attempt)
 {
   std::unique_lock lock(m_mutex);
   while (true) {
+    bool dropped = false;
     while (!m_ready.empty() && m_ready.front().number < attempt) {
       m_ready.pop_front(); // asked for past it: never asked for
+      dropped = true;
+    }
+    if (dropped) {
+      m_changed.notify_all(); // room again for the thread, which may be waiting for it
     }
     if (!m_ready.empty()) {
       if (m_ready.front().number != attempt) {

@@ -77,6 +77,12 @@ bool Reader::read_streamed(int attempt)
   return true;
 }
 
+void Reader::end_stream()
+{
+  m_prefetch.reset();
+  m_stream.reset();
+}
+
 void Reader::forget_attempt(int attempt)
 {
   const auto found = m_runs_by_attempt.find(attempt);

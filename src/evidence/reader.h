@@ -50,6 +50,9 @@ public:
   // caller is then inside a ReadTransaction that has read, and destroys this Reader before it writes.
   enum class Ahead { No, OnThread };
   void stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts, Ahead ahead = Ahead::No);
+  // Closes the stream (its statements hold a read transaction until they are done): before a
+  // command prints, so that a slow reader of its output keeps no other ej waiting.
+  void end_stream();
   // Drops what was read for the attempt and its runs: a document of 100,000 runs, done with an
   // attempt, keeps none of it. Asked for again, it is read again.
   void forget_attempt(int attempt);

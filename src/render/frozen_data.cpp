@@ -2,6 +2,7 @@
 
 #include "util/error.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ej::render {
@@ -71,7 +72,7 @@ private:
   {
     std::uint32_t count = 0;
     std::memcpy(&count, take(sizeof count).data(), sizeof count);
-    auto out = template_list(count);
+    auto out = template_list(std::min<std::size_t>(count, m_bytes.size() - m_at)); // an item is 1+ bytes
     while (peek() != End) {
       append(out, value(static_cast<Tag>(next())));
     }
@@ -83,6 +84,9 @@ private:
   {
     std::size_t size = 0;
     for (int shift = 0;; shift += 7) {
+      if (shift > 56) {
+        throw Error("damaged document data (a length too long); this is a bug in ej");
+      }
       const auto byte = static_cast<unsigned char>(next());
       size |= static_cast<std::size_t>(byte & 0x7f) << shift;
       if ((byte & 0x80) == 0) {
@@ -109,6 +113,13 @@ private:
 };
 
 } // namespace
+
+void FrozenWriter::in_list() const
+{
+  if (m_open_lists.empty()) {
+    throw Error("document data: a list item outside a list; this is a bug in ej");
+  }
+}
 
 void FrozenWriter::bytes(std::string_view text)
 {
@@ -139,6 +150,7 @@ void FrozenWriter::begin_list(std::string_view key)
 
 void FrozenWriter::item(std::string_view text)
 {
+  in_list();
   m_bytes.push_back(Text);
   bytes(text);
   ++m_open_lists.back().items;
@@ -146,6 +158,7 @@ void FrozenWriter::item(std::string_view text)
 
 void FrozenWriter::begin_object()
 {
+  in_list();
   m_bytes.push_back(Object);
   ++m_open_lists.back().items;
 }
@@ -157,6 +170,7 @@ void FrozenWriter::end_object()
 
 void FrozenWriter::end_list()
 {
+  in_list();
   m_bytes.push_back(End);
   // The count, so that thawing reserves the list once (a growing list of TemplateData moves
   // every item it holds).

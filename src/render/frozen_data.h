@@ -42,6 +42,7 @@ public:
 
 private:
   void bytes(std::string_view key);
+  void in_list() const;
 
   std::string m_bytes;
   struct OpenList {

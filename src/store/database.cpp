@@ -314,6 +314,11 @@ Database Database::open(const std::filesystem::path& path, OpenMode mode)
   return database;
 }
 
+void Database::set_busy_timeout(int milliseconds)
+{
+  sqlite3_busy_timeout(m_db.get(), milliseconds);
+}
+
 int Database::set_journal_mode(JournalMode mode)
 {
   return sqlite3_exec(m_db.get(),

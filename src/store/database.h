@@ -81,6 +81,8 @@ public:
   // known to be ej's).
   static Database open(const std::filesystem::path& path, OpenMode mode);
   static Database open_memory();
+  // How long a statement waits for a lock another process holds before it fails as busy.
+  void set_busy_timeout(int milliseconds);
   // The SQLite result code (SQLITE_OK when set): a full disk can refuse it.
   int set_journal_mode(JournalMode mode);
   // errno of the last failure SQLite met in the file system (ENOSPC for a full disk).

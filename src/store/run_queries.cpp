@@ -301,9 +301,25 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   return out;
 }
 
+namespace {
+
+// The plan's repeats that read a GPU, through their own index (schema 7) when the journal has it:
+// a journal opened read-only at version 6 was never migrated, and there the table serves.
+std::string device_repeats_sql(Database& db)
+{
+  const bool indexed = db.query_integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                                        "'run_repeats_with_device'") > 0;
+  return fmt::format("SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = a.number JOIN "
+                     "run_repeats rr {} ON rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND "
+                     "rr.device <> '' ORDER BY a.number, r.number, rr.idx",
+                     repeat_columns_of("rr"), indexed ? "INDEXED BY run_repeats_with_device" : "");
+}
+
+} // namespace
+
 PlanStream::PlanStream(Database& db, const std::string& plan)
     // Each statement's rows come in attempt order straight from the indexes (runs_by_attempt, the
-    // primary keys of samples and run_repeats): nothing is sorted, nothing read ahead. The
+    // primary key of samples, run_repeats_with_device): nothing is sorted, nothing read ahead. The
     // attempt's number is the last column of each.
     : m_runs(db.prepare(fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN (SELECT number FROM "
                                     "attempts WHERE plan = ?) ORDER BY attempt, number",
@@ -313,13 +329,7 @@ PlanStream::PlanStream(Database& db, const std::string& plan)
                            "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
                            "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal"),
                 7),
-      m_devices(
-          db.prepare(fmt::format("SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = "
-                                 "a.number JOIN run_repeats rr INDEXED BY run_repeats_with_device ON "
-                                 "rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND rr.device <> '' "
-                                 "ORDER BY a.number, r.number, rr.idx",
-                                 repeat_columns_of("rr"))),
-          12)
+      m_devices(db.prepare(device_repeats_sql(db)), 12)
 {
   m_runs.select.bind(1, plan);
   m_samples.select.bind(1, plan);

@@ -76,6 +76,29 @@ TEST_CASE("a plan read ahead on a thread gives each attempt as its own connectio
   CHECK_FALSE(prefetch->take(6).has_value()); // plan q's
 }
 
+TEST_CASE("asking a plan read ahead for an attempt far along frees the room the thread waits for")
+{
+  test::TempDir dir;
+  test::TestJournal t(dir / "ej");
+  t.plan("p");
+  t.bench("b");
+  std::vector<int> numbers;
+  for (int attempt = 1; attempt <= 150; ++attempt) {
+    t.attempt(attempt, "p");
+    numbers.push_back(attempt);
+  }
+  t.run(1, 150, {{{}, {1.0, 2.0, 3.0}}});
+  auto& db = t.journal().db();
+  store::ReadTransaction snapshot(db);
+  CHECK(store::list_attempts(db, {}).size() == 150);
+  auto prefetch = evidence::PlanPrefetch::start(db, "p", numbers);
+  REQUIRE(prefetch != nullptr);
+  // More attempts than the thread reads ahead lie before it: they are dropped, the thread goes on.
+  const auto last = prefetch->take(150);
+  REQUIRE(last.has_value());
+  CHECK(run_numbers(last->runs) == std::vector<int>{1});
+}
+
 TEST_CASE("a plan is not read ahead from a journal in memory or from one written since the snapshot")
 {
   test::TestJournal memory;

@@ -126,4 +126,9 @@ TEST_CASE("a frozen item thaws into the object written, and nothing else is take
   // Bytes cut short are an error that says so, never a crash or a partial document.
   CHECK_THROWS_AS(thaw(bytes->substr(0, bytes->size() / 2)), ej::Error);
   CHECK_THROWS_AS(thaw(*bytes + "S"), ej::Error);
+  CHECK_THROWS_AS(thaw("S" + std::string(12, '\xff')), ej::Error); // a length past any size
+  // A list item outside a list is a bug of the writer's caller, said as such.
+  FrozenWriter writer;
+  CHECK_THROWS_WITH(writer.item("x"), Catch::Contains("bug in ej"));
+  CHECK_THROWS_WITH(writer.end_list(), Catch::Contains("bug in ej"));
 }

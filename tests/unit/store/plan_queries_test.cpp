@@ -165,27 +165,35 @@ TEST_CASE("a plan stream reads the repeats that read a GPU through their own ind
     measured_run(writer, 2, 1, 3, {0, 2});
     measured_run(writer, 3, 2, 2, {1});
   });
-  store::PlanStream stream(journal.db(), "p");
-  const auto first = stream.device_repeats(1);
-  REQUIRE(first.size() == 1); // run 1 read no GPU
-  REQUIRE(first.at(2).size() == 2);
-  CHECK(first.at(2)[0].index == 0);
-  CHECK(first.at(2)[1].index == 2);
-  CHECK(first.at(2)[1].device.front().sm_clock_mhz->min == 1500);
-  const auto second = stream.device_repeats(2);
-  REQUIRE(second.size() == 1);
-  CHECK(second.at(3).front().index == 1);
-  // As device_repeats reads them one run at a time.
-  CHECK(store::device_repeats(journal.db(), 2).size() == 2);
-  CHECK(store::device_repeats(journal.db(), 1).empty());
-  // Most runs read none: the query must not read every repeat of the plan to find that out.
-  auto plan = journal.db().prepare(
-      "EXPLAIN QUERY PLAN SELECT rr.idx FROM attempts a JOIN runs r ON r.attempt = a.number JOIN run_repeats rr "
-      "INDEXED BY run_repeats_with_device ON rr.run = r.number WHERE a.plan = 'p' AND rr.warmup = 0 AND "
-      "rr.device <> ''");
-  std::string steps;
-  while (plan.step()) {
-    steps += plan.text(3) + "\n";
+  {
+    store::PlanStream stream(journal.db(), "p");
+    const auto first = stream.device_repeats(1);
+    REQUIRE(first.size() == 1); // run 1 read no GPU
+    REQUIRE(first.at(2).size() == 2);
+    CHECK(first.at(2)[0].index == 0);
+    CHECK(first.at(2)[1].index == 2);
+    CHECK(first.at(2)[1].device.front().sm_clock_mhz->min == 1500);
+    const auto second = stream.device_repeats(2);
+    REQUIRE(second.size() == 1);
+    CHECK(second.at(3).front().index == 1);
+    // As device_repeats reads them one run at a time.
+    CHECK(store::device_repeats(journal.db(), 2).size() == 2);
+    CHECK(store::device_repeats(journal.db(), 1).empty());
+    // Most runs read none: the query must not read every repeat of the plan to find that out.
+    auto plan = journal.db().prepare(
+        "EXPLAIN QUERY PLAN SELECT rr.idx FROM attempts a JOIN runs r ON r.attempt = a.number JOIN "
+        "run_repeats rr "
+        "INDEXED BY run_repeats_with_device ON rr.run = r.number WHERE a.plan = 'p' AND rr.warmup = 0 AND "
+        "rr.device <> ''");
+    std::string steps;
+    while (plan.step()) {
+      steps += plan.text(3) + "\n";
+    }
+    CHECK_THAT(steps, Catch::Contains("run_repeats_with_device"));
   }
-  CHECK_THAT(steps, Catch::Contains("run_repeats_with_device"));
+  // A version-6 journal opened read-only was never given the index: the stream reads the table.
+  journal.db().exec("DROP INDEX run_repeats_with_device");
+  store::PlanStream unindexed(journal.db(), "p");
+  CHECK(unindexed.device_repeats(1).at(2).size() == 2);
+  CHECK(unindexed.device_repeats(2).at(3).size() == 1);
 }
