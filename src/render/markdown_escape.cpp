@@ -316,8 +316,9 @@ private:
       case '\\': // an escape before punctuation; a hard line break at the end of a line
         m_escape[i] = last || is_ascii_punctuation(after);
         break;
-      case '<': // raw HTML and autolinks start with a letter, '/', '!' or '?'
-        m_escape[i] = last || is_ascii_letter(after) || after == '/' || after == '!' || after == '?';
+      case '<': // raw HTML and URI autolinks start with a letter, '/', '!' or '?'; <1@bs> is an email
+        m_escape[i] = last || is_ascii_letter(after) || after == '/' || after == '!' || after == '?' ||
+                      starts_email(i + 1);
         break;
       case '&':
         m_escape[i] = starts_entity(i);
@@ -329,6 +330,18 @@ private:
         break;
       }
     }
+  }
+
+  // An email autolink's local part and its '@' ("1@bs>" after a '<'): cmark links <1@bs>.
+  bool starts_email(std::size_t k) const
+  {
+    const auto start = k;
+    while (k < m_line.size() &&
+           (is_ascii_alnum(m_line[k]) ||
+            std::string_view(".!#$%&'*+/=?^_`{|}~-").find(m_line[k]) != std::string_view::npos)) {
+      ++k;
+    }
+    return k > start && k < m_line.size() && m_line[k] == '@';
   }
 
   // "&amp;", "&#32;", "&#x1F;": what cmark could read as a character reference.
