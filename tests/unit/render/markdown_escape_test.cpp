@@ -223,3 +223,31 @@ TEST_CASE("an email autolink in a text is escaped: the fuzzer's <1@bs>")
   }
   CHECK(escape_markdown_inline("latency < 15 ms, a <= b, 1 <2") == "latency < 15 ms, a <= b, 1 <2");
 }
+
+TEST_CASE("plain texts come back as they are, and texts one character from plain are still escaped")
+{
+  // Plain: escaped in one pass (markdown_escape.cpp is_plain), unchanged.
+  for (const std::string value : {"verify", "lab notebook", "NCCL_ALGO=Tree", "CUDA 12.8 -> 13.0",
+                                  "#17 (a, b)", "27.80 ms; n=5", "x_1_y", "C# and F#!"}) {
+    CHECK(escape_markdown_inline(value) == value);
+    CHECK(escape_table_cell(value) == value);
+    CHECK(escape_markdown_line(value) == value);
+  }
+  CHECK(escape_markdown_inline("").empty());
+  CHECK(escape_table_cell("").empty());
+  CHECK(escape_markdown_line("").empty());
+  // One character from plain: the full escaper decides.
+  CHECK(escape_markdown_inline("_x_") == "\\_x\\_");
+  CHECK(escape_markdown_inline("x_") == "x\\_");
+  CHECK(escape_markdown_inline("1. first") == "1\\. first");
+  CHECK(escape_markdown_inline("> quoted") == "\\> quoted");
+  CHECK(escape_markdown_inline("- item") == "\\- item");
+  CHECK(escape_markdown_inline("===") == "\\===");
+  CHECK(escape_table_cell("1. first") == "1. first"); // a cell starts no block
+  CHECK(escape_markdown_line("closing #") == "closing \\#");
+  CHECK(escape_markdown_inline("closing #") == "closing #");
+  CHECK(escape_table_cell(" x") == "&#32;x");
+  CHECK(escape_markdown_inline("x ") == "x");
+  CHECK(escape_markdown_inline("caf\xc3\xa9 *a*") == "caf\xc3\xa9 \\*a\\*");
+  CHECK(escape_markdown_inline("bell\x07") == "bell\xe2\x90\x87");
+}
