@@ -12,6 +12,8 @@ namespace {
 // Attempts read ahead at most: enough to keep the thread busy while one is judged, few enough that
 // the document never holds more than a few hundred attempts' runs.
 constexpr std::size_t k_ahead = 64;
+// Attempts disposed of are freed a batch at a time: woken for fewer, the thread sleeps on.
+constexpr std::size_t k_free_batch = k_ahead / 4;
 
 // Which state of the journal a connection sees: events are only ever added (a purge adds one that
 // says so), so the newest event's rowid and id name the state.
@@ -91,7 +93,7 @@ PlanPrefetch::~PlanPrefetch()
     std::lock_guard lock(m_mutex);
     m_stop = true;
   }
-  m_changed.notify_all();
+  m_thread_wake.notify_all();
   m_thread.join();
 }
 
@@ -100,56 +102,84 @@ void PlanPrefetch::read_all()
   try {
     store::PlanStream stream(m_connection, m_plan);
     for (const int attempt : m_attempts) {
-      auto read = read_attempt(stream, attempt);
+      auto read = std::make_unique<StreamedAttempt>(read_attempt(stream, attempt));
       std::unique_lock lock(m_mutex);
-      m_changed.wait(lock, [&] { return m_stop || m_ready.size() < k_ahead; });
+      m_disposed.free(lock);
+      while (!m_stop && m_ready.size() >= k_ahead) {
+        // Full: sleep until half of it was taken, not until the next take.
+        m_thread_waits = true;
+        m_thread_wake.wait(lock, [&] {
+          return m_stop || m_ready.size() <= k_ahead / 2 || m_disposed.size() >= k_free_batch;
+        });
+        m_thread_waits = false;
+        m_disposed.free(lock);
+      }
       if (m_stop) {
         break;
       }
       m_ready.push_back(std::move(read));
-      lock.unlock();
-      m_changed.notify_all();
+      if (m_taker_waits) {
+        m_taker_wake.notify_one();
+      }
     }
   } catch (...) {
     std::lock_guard lock(m_mutex);
     m_error = std::current_exception();
   }
-  {
-    std::lock_guard lock(m_mutex);
-    m_done = true;
+  std::unique_lock lock(m_mutex);
+  m_done = true;
+  m_taker_wake.notify_one();
+  // Everything read: what the taker disposes of is freed here until it stops the thread.
+  while (true) {
+    m_disposed.free(lock);
+    if (m_stop) {
+      break;
+    }
+    m_thread_waits = true;
+    m_thread_wake.wait(lock, [&] { return m_stop || m_disposed.size() >= k_free_batch; });
+    m_thread_waits = false;
   }
-  m_changed.notify_all();
+  m_disposed.free(lock);
+  m_ready.clear();
 }
 
-std::optional<StreamedAttempt> PlanPrefetch::take(int attempt)
+void PlanPrefetch::dispose(std::unique_ptr<StreamedAttempt> attempt)
+{
+  std::lock_guard lock(m_mutex);
+  m_disposed.give(std::move(attempt));
+  if (m_thread_waits && m_disposed.size() >= k_free_batch) {
+    m_thread_wake.notify_one();
+  }
+}
+
+std::unique_ptr<StreamedAttempt> PlanPrefetch::take(int attempt)
 {
   std::unique_lock lock(m_mutex);
   while (true) {
-    bool dropped = false;
-    while (!m_ready.empty() && m_ready.front().number < attempt) {
-      m_ready.pop_front(); // asked for past it: never asked for
-      dropped = true;
-    }
-    if (dropped) {
-      m_changed.notify_all(); // room again for the thread, which may be waiting for it
-    }
-    if (!m_ready.empty()) {
-      if (m_ready.front().number != attempt) {
-        return std::nullopt;
-      }
-      auto out = std::move(m_ready.front());
+    while (!m_ready.empty() && m_ready.front()->number < attempt) {
+      m_disposed.give(std::move(m_ready.front())); // asked for past it: never asked for
       m_ready.pop_front();
-      lock.unlock();
-      m_changed.notify_all();
-      return out;
+    }
+    std::unique_ptr<StreamedAttempt> out;
+    if (!m_ready.empty() && m_ready.front()->number == attempt) {
+      out = std::move(m_ready.front());
+      m_ready.pop_front();
+    }
+    if (m_thread_waits && m_ready.size() <= k_ahead / 2) {
+      m_thread_wake.notify_one(); // room again for the thread
+    }
+    if (out || !m_ready.empty()) {
+      return out; // (nullptr: the next one read is a later attempt)
     }
     if (m_done) {
       if (m_error) {
         std::rethrow_exception(m_error);
       }
-      return std::nullopt;
+      return nullptr;
     }
-    m_changed.wait(lock);
+    m_taker_waits = true;
+    m_taker_wake.wait(lock);
+    m_taker_waits = false;
   }
 }
 

@@ -4,6 +4,7 @@
 #include "evidence/series.h"
 #include "store/database.h"
 #include "store/run_queries.h"
+#include "util/given_back.h"
 
 #include <condition_variable>
 #include <deque>
@@ -45,9 +46,13 @@ public:
   PlanPrefetch(const PlanPrefetch&) = delete;
   PlanPrefetch& operator=(const PlanPrefetch&) = delete;
 
-  // The attempt, once read (waiting for it); nullopt when it is not next in the order. An error
+  // The attempt, once read (waiting for it); nullptr when it is not next in the order. An error
   // of the thread (a damaged journal) is thrown here.
-  std::optional<StreamedAttempt> take(int attempt);
+  std::unique_ptr<StreamedAttempt> take(int attempt);
+  // Gives a taken attempt back, done with, to be freed on the thread, which allocated all of it:
+  // glibc frees another thread's memory under that thread's arena lock, and the two threads then
+  // wait for each other (freeing the attempts here cost a large render thousands of such waits).
+  void dispose(std::unique_ptr<StreamedAttempt> attempt);
 
 private:
   PlanPrefetch(store::Database connection, std::string plan, std::vector<int> attempts);
@@ -57,8 +62,15 @@ private:
   std::string m_plan;
   std::vector<int> m_attempts;
   std::mutex m_mutex;
-  std::condition_variable m_changed;
-  std::deque<StreamedAttempt> m_ready;
+  // Each side sleeps on a condition of its own and is woken only while it sleeps: the thread when
+  // half of what it read ahead was taken, or much was disposed of; the taker when an attempt is
+  // ready. A wake-up for every attempt taken cost as much in task switches as the reading itself.
+  std::condition_variable m_thread_wake;
+  std::condition_variable m_taker_wake;
+  bool m_thread_waits = false;
+  bool m_taker_waits = false;
+  std::deque<std::unique_ptr<StreamedAttempt>> m_ready;
+  util::GivenBack<StreamedAttempt> m_disposed;
   bool m_done = false;
   bool m_stop = false;
   std::exception_ptr m_error;

@@ -59,21 +59,19 @@ bool Reader::read_streamed(int attempt)
     return false;
   }
   m_streamed_up_to = attempt;
-  auto read = m_prefetch ? m_prefetch->take(attempt) : std::optional(read_attempt(*m_stream, attempt));
+  auto read = m_prefetch ? m_prefetch->take(attempt)
+                         : std::make_unique<StreamedAttempt>(read_attempt(*m_stream, attempt));
   if (!read) {
     return false; // (not in the prefetch's order: read directly)
   }
-  for (auto& [run, series] : read->series) {
-    m_series.insert_or_assign(run, std::move(series));
-  }
+  static const std::vector<SeriesSummary> no_series;
   for (const auto& run : read->runs) {
-    m_series.try_emplace(run.number); // a run without samples has no series: remember that too
-    auto found = read->device_repeats.find(run.number);
-    m_device_repeats.insert_or_assign(run.number, found != read->device_repeats.end()
-                                                      ? std::move(found->second)
-                                                      : std::vector<core::RepeatRecord>{});
+    m_streamed_series.insert_or_assign(run.number, &no_series); // a run without samples has none
   }
-  m_runs_by_attempt[attempt] = std::move(read->runs);
+  for (const auto& [run, series] : read->series) {
+    m_streamed_series.insert_or_assign(run, &series);
+  }
+  m_streamed[attempt] = std::move(read);
   return true;
 }
 
@@ -85,27 +83,38 @@ void Reader::end_stream()
 
 void Reader::forget_attempt(int attempt)
 {
-  const auto found = m_runs_by_attempt.find(attempt);
-  if (found == m_runs_by_attempt.end()) {
-    return;
+  const auto forget_runs = [&](const std::vector<core::RunRecord>& runs) {
+    for (const auto& run : runs) {
+      m_streamed_series.erase(run.number);
+      m_series.erase(run.number);
+      m_unthrottled_series.erase(run.number);
+      m_throttled.erase(run.number);
+    }
+  };
+  if (const auto streamed = m_streamed.find(attempt); streamed != m_streamed.end()) {
+    forget_runs(streamed->second->runs);
+    if (m_prefetch) {
+      m_prefetch->dispose(std::move(streamed->second));
+    }
+    m_streamed.erase(streamed);
   }
-  for (const auto& run : found->second) {
-    m_series.erase(run.number);
-    m_unthrottled_series.erase(run.number);
-    m_throttled.erase(run.number);
-    m_device_repeats.erase(run.number);
+  if (const auto found = m_runs_by_attempt.find(attempt); found != m_runs_by_attempt.end()) {
+    forget_runs(found->second);
+    m_runs_by_attempt.erase(found);
   }
-  m_runs_by_attempt.erase(found);
 }
 
 const std::vector<core::RunRecord>& Reader::runs_of_attempt(int attempt)
 {
+  if (const auto streamed = m_streamed.find(attempt); streamed != m_streamed.end()) {
+    return streamed->second->runs;
+  }
   const auto found = m_runs_by_attempt.find(attempt);
   if (found != m_runs_by_attempt.end()) {
     return found->second;
   }
   if (read_streamed(attempt)) {
-    return m_runs_by_attempt[attempt];
+    return m_streamed[attempt]->runs;
   }
   store::RunFilter filter;
   filter.attempt = attempt;
@@ -114,6 +123,9 @@ const std::vector<core::RunRecord>& Reader::runs_of_attempt(int attempt)
 
 const std::vector<SeriesSummary>& Reader::series_of_run(int run)
 {
+  if (const auto streamed = m_streamed_series.find(run); streamed != m_streamed_series.end()) {
+    return *streamed->second;
+  }
   const auto found = m_series.find(run);
   if (found != m_series.end()) {
     return found->second;
@@ -174,11 +186,20 @@ const measure::ThrottleReport& Reader::throttled(const core::RunRecord& run)
     return found->second;
   }
   std::vector<measure::MeasuredRepeat> measured;
-  const auto streamed = m_device_repeats.find(run.number);
-  auto repeats = streamed != m_device_repeats.end() ? std::move(streamed->second)
-                                                    : store::device_repeats(m_journal.db(), run.number);
-  for (auto& repeat : repeats) {
-    measured.push_back({repeat.index, repeat.params, std::move(repeat.device)});
+  const auto add = [&](const std::vector<core::RepeatRecord>& repeats) {
+    for (const auto& repeat : repeats) {
+      measured.push_back({repeat.index, repeat.params, repeat.device});
+    }
+  };
+  const auto streamed = run.attempt ? m_streamed.find(*run.attempt) : m_streamed.end();
+  if (streamed != m_streamed.end() && m_streamed_series.contains(run.number)) {
+    // Read with the plan: only the repeats that read a GPU were (none: the run has none).
+    const auto& by_run = streamed->second->device_repeats;
+    if (const auto repeats = by_run.find(run.number); repeats != by_run.end()) {
+      add(repeats->second);
+    }
+  } else {
+    add(store::device_repeats(m_journal.db(), run.number));
   }
   auto report = measured.empty()
                     ? measure::ThrottleReport{}

@@ -96,9 +96,12 @@ private:
   std::unique_ptr<PlanPrefetch> m_prefetch; // when it reads ahead on a thread (instead of m_stream)
   std::string m_streamed_plan;
   int m_streamed_up_to = 0;                                      // the last attempt read from it
-  std::map<int, std::vector<core::RepeatRecord>> m_device_repeats; // of streamed runs (none: empty)
-  std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt;
-  std::map<int, std::vector<SeriesSummary>> m_series; // by run
+  // What was read from the stream stays as it was read, until forgotten (and then freed by the
+  // thread that read it): by attempt, and its runs' series by run.
+  std::map<int, std::unique_ptr<StreamedAttempt>> m_streamed;
+  std::map<int, const std::vector<SeriesSummary>*> m_streamed_series;
+  std::map<int, std::vector<core::RunRecord>> m_runs_by_attempt; // not streamed
+  std::map<int, std::vector<SeriesSummary>> m_series;            // by run, not streamed
   std::map<int, std::vector<SeriesSummary>> m_unthrottled_series;
   std::map<int, measure::ThrottleReport> m_throttled;
   bool m_exclude_throttled = false;

@@ -62,18 +62,19 @@ TEST_CASE("a plan read ahead on a thread gives each attempt as its own connectio
   store::PlanStream stream(db, "p");
   for (const int attempt : {1, 2, 4, 5}) { // 3 is never asked for: passed over
     INFO("attempt " << attempt);
-    const auto ahead = prefetch->take(attempt);
-    REQUIRE(ahead.has_value());
+    auto ahead = prefetch->take(attempt);
+    REQUIRE(ahead != nullptr);
     const auto here = evidence::read_attempt(stream, attempt);
     CHECK(ahead->number == attempt);
     CHECK(run_numbers(ahead->runs) == run_numbers(here.runs));
     CHECK(values_by_run(*ahead) == values_by_run(here));
     CHECK(ahead->device_repeats.size() == here.device_repeats.size());
+    prefetch->dispose(std::move(ahead)); // freed on the thread
   }
   store::PlanStream again(db, "p");
   CHECK(run_numbers(evidence::read_attempt(again, 5).runs) == std::vector<int>{8, 7, 5});
-  CHECK_FALSE(prefetch->take(3).has_value()); // asked for after a later one
-  CHECK_FALSE(prefetch->take(6).has_value()); // plan q's
+  CHECK(prefetch->take(3) == nullptr); // asked for after a later one
+  CHECK(prefetch->take(6) == nullptr); // plan q's
 }
 
 TEST_CASE("asking a plan read ahead for an attempt far along frees the room the thread waits for")
@@ -95,7 +96,7 @@ TEST_CASE("asking a plan read ahead for an attempt far along frees the room the 
   REQUIRE(prefetch != nullptr);
   // More attempts than the thread reads ahead lie before it: they are dropped, the thread goes on.
   const auto last = prefetch->take(150);
-  REQUIRE(last.has_value());
+  REQUIRE(last != nullptr);
   CHECK(run_numbers(last->runs) == std::vector<int>{1});
 }
 
@@ -123,4 +124,36 @@ TEST_CASE("a plan is not read ahead from a journal in memory or from one written
   reader.stream_plan("p", store::list_attempts(db, {}), evidence::Reader::Ahead::OnThread);
   CHECK(run_numbers(reader.runs_of_attempt(1)) == std::vector<int>{3, 1});
   CHECK(reader.runs_of_attempt(2).empty());
+}
+
+TEST_CASE("a Reader streaming a plan on a thread forgets an attempt it is done with and reads it again")
+{
+  test::TempDir dir;
+  test::TestJournal t(dir / "ej");
+  t.plan("p");
+  t.bench("b");
+  for (int attempt = 1; attempt <= 200; ++attempt) { // more than the thread reads ahead, three times
+    t.attempt(attempt, "p");
+    t.run(attempt, attempt, {{{}, {1.0 * attempt, 2.0 * attempt}}});
+  }
+  auto& db = t.journal().db();
+  store::ReadTransaction snapshot(db);
+  const auto attempts = store::list_attempts(db, {});
+  REQUIRE(attempts.size() == 200);
+  evidence::Reader reader(t.journal());
+  reader.stream_plan("p", attempts, evidence::Reader::Ahead::OnThread);
+  for (int attempt = 1; attempt <= 200; ++attempt) {
+    INFO("attempt " << attempt);
+    REQUIRE(run_numbers(reader.runs_of_attempt(attempt)) == std::vector<int>{attempt});
+    const auto& series = reader.series_of_run(attempt);
+    REQUIRE(series.size() == 1);
+    CHECK(series.front().values == std::vector<double>{1.0 * attempt, 2.0 * attempt});
+    CHECK(reader.throttled(reader.runs_of_attempt(attempt).front()).repeats_with_state == 0);
+    reader.forget_attempt(attempt); // given back to the thread, which frees it
+  }
+  // Forgotten, and the stream passed: read again from the journal, the same.
+  CHECK(run_numbers(reader.runs_of_attempt(7)) == std::vector<int>{7});
+  CHECK(reader.series_of_run(7).front().values == std::vector<double>{7.0, 14.0});
+  reader.end_stream();
+  CHECK(reader.series_of_run(8).front().values == std::vector<double>{8.0, 16.0});
 }
