@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include <deque>
 #include <map>
 
 namespace ej::evidence {
@@ -555,7 +556,8 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   reader.stream_plan(slug, attempts, Reader::Ahead::OnThread); // the caller holds a ReadTransaction
   auto summary = render::template_list(attempts.size());
   std::map<std::string, TemplateData> grouped;
-  std::vector<std::pair<std::int64_t, TemplateData>> timeline_entries;
+  // A deque: kainjow's data has no noexcept move, so a growing vector would copy every entry.
+  std::deque<std::pair<std::int64_t, TemplateData>> timeline_entries;
   bool has_commits = false; // a column only when a row fills it
   bool has_intervals = false;
   for (const auto& attempt : attempts) {

@@ -12,14 +12,12 @@ namespace {
 // What follows a key (or, in a list, starts an item).
 enum Tag : char { Text = 'S', True = 'T', False = 'F', List = 'L', Object = 'O', End = 'E' };
 
-// The key of a frozen item's one value: no template can name it (a control character), and no
-// data ej builds has it.
-const std::string& frozen_key()
-{
-  static const std::string key = "\x01"
-                                 "frozen";
-  return key;
-}
+// What a frozen item's one text starts with: no text in ej's data does (user text shows its
+// control characters as pictures, util::visible_controls). A frozen item is a list of that one
+// text, not an object: telling it from the items a renderer pushes costs a type test, where an
+// object cost a hash lookup per item (a twentieth of a large render).
+constexpr std::string_view k_frozen_marker = "\x01"
+                                             "frozen\x01";
 
 void write_size(std::string& out, std::size_t size)
 {
@@ -114,6 +112,8 @@ private:
 
 } // namespace
 
+FrozenWriter::FrozenWriter() : m_bytes(k_frozen_marker) {}
+
 void FrozenWriter::in_list() const
 {
   if (m_open_lists.empty()) {
@@ -182,23 +182,31 @@ void FrozenWriter::end_list()
 TemplateData FrozenWriter::take_frozen()
 {
   m_bytes.push_back(End);
-  auto out = template_object();
-  render::put(out, frozen_key(), template_text(std::move(m_bytes)));
-  m_bytes.clear();
+  auto out = template_list(1);
+  append(out, template_text(std::move(m_bytes)));
+  m_bytes.assign(k_frozen_marker);
   return out;
 }
 
 const std::string* frozen_bytes(const TemplateData& data)
 {
-  if (!data.is_object()) {
+  if (!data.is_list()) {
     return nullptr;
   }
-  const auto* found = data.get(frozen_key());
-  return found != nullptr && found->is_string() ? &found->string_value() : nullptr;
+  const auto& items = data.list_value();
+  if (items.size() != 1 || !items.front().is_string()) {
+    return nullptr;
+  }
+  const auto& text = items.front().string_value();
+  return text.starts_with(k_frozen_marker) ? &text : nullptr;
 }
 
 TemplateData thaw(std::string_view frozen)
 {
+  if (!frozen.starts_with(k_frozen_marker)) {
+    throw Error("damaged document data (not frozen); this is a bug in ej");
+  }
+  frozen.remove_prefix(k_frozen_marker.size());
   Thawer thawer(frozen);
   auto out = thawer.object();
   if (!thawer.at_end()) {

@@ -18,6 +18,7 @@ namespace ej::render {
 // Writes one object: put() its values in any order, lists with begin_list ... end_list.
 class FrozenWriter {
 public:
+  FrozenWriter();
   void put(std::string_view key, std::string_view text);
   void put(std::string_view key, const std::string& text) { put(key, std::string_view(text)); }
   void put(std::string_view key, const char* text) { put(key, std::string_view(text)); }
@@ -37,7 +38,8 @@ public:
   void end_object();
   void end_list();
 
-  // The object written, as the item of a list that the renderer thaws when a section reaches it.
+  // The object written, as the item of a list that the renderer thaws when a section reaches it
+  // (only as an item: a section over it alone would see a list).
   TemplateData take_frozen();
 
 private:
@@ -52,7 +54,8 @@ private:
   std::vector<OpenList> m_open_lists;
 };
 
-// The TemplateData a frozen item holds (thawed), or nullptr when `data` is not one.
+// A frozen item's bytes, or nullptr when `data` is not one; thaw() makes them the TemplateData
+// written.
 const std::string* frozen_bytes(const TemplateData& data);
 TemplateData thaw(std::string_view frozen);
 

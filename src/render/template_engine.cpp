@@ -1,6 +1,7 @@
 #include "render/template_engine.h"
 
 #include "render/frozen_data.h"
+#include "render/thaw_ahead.h"
 
 #include "util/error.h"
 
@@ -181,17 +182,23 @@ public:
     if (found == nullptr && m_unknown_names.size() < 100) {
       m_unknown_names.insert(name);
     }
+    if (found != nullptr && found->is_list()) {
+      thaw_ahead(found->list_value());
+    }
     return found;
   }
 
   void push(const mustache::data* data) override
   {
     const auto* frozen = frozen_bytes(*data);
+    Pushed pushed = Pushed::Data;
     if (frozen != nullptr) {
-      m_thawed.push_back(std::make_unique<mustache::data>(thaw(*frozen)));
+      auto thawed = m_thaw_ahead ? m_thaw_ahead->take(data) : nullptr;
+      pushed = thawed ? Pushed::ThawedAhead : Pushed::ThawedHere;
+      m_thawed.push_back(thawed ? std::move(thawed) : std::make_unique<mustache::data>(thaw(*frozen)));
       data = m_thawed.back().get();
     }
-    m_pushed_thawed.push_back(frozen != nullptr);
+    m_pushed.push_back(pushed);
     mustache::context<std::string>::push(data);
   }
 
@@ -199,10 +206,13 @@ public:
   {
     mustache::context<std::string>::pop();
     // The root, pushed by the base's constructor, is never popped: every pop has its push here.
-    if (m_pushed_thawed.back()) {
+    if (m_pushed.back() != Pushed::Data) {
+      if (m_pushed.back() == Pushed::ThawedAhead) {
+        m_thaw_ahead->dispose(std::move(m_thawed.back())); // freed on the thread that thawed it
+      }
       m_thawed.pop_back();
     }
-    m_pushed_thawed.pop_back();
+    m_pushed.pop_back();
   }
 
   const mustache::data* get_partial(const std::string& name) const override
@@ -219,13 +229,35 @@ public:
   const std::set<std::string>& missing_partials() const { return m_missing_partials; }
 
 private:
+  // A section over a list of frozen items (a plan's attempts) has them thawed on a thread, ahead
+  // of it; one over a short list is thawed here (a thread would cost more than it saves).
+  void thaw_ahead(const mustache::list& items) const
+  {
+    constexpr std::size_t k_worth_a_thread = 16;
+    if (items.size() < k_worth_a_thread || frozen_bytes(items.front()) == nullptr) {
+      return;
+    }
+    if (!m_thaw_ahead && !m_no_thread) {
+      m_thaw_ahead = ThawAhead::start();
+      m_no_thread = m_thaw_ahead == nullptr;
+    }
+    if (m_thaw_ahead) {
+      m_thaw_ahead->ahead(items);
+    }
+  }
+
+  enum class Pushed { Data, ThawedHere, ThawedAhead };
+
   const std::map<std::string, mustache::data>& m_partials;
   mutable std::set<std::string> m_unknown_names;
   mutable std::set<std::string> m_missing_partials;
   std::size_t m_max_lookups;
   mutable std::size_t m_lookups = 0;
   std::vector<std::unique_ptr<mustache::data>> m_thawed; // the frozen items sections are in
-  std::vector<bool> m_pushed_thawed;                     // per push: whether it thawed one
+  std::vector<Pushed> m_pushed;                          // per push: what it pushed
+  // Declared last, destroyed first: it stops its thread before the thawed items above go.
+  mutable std::unique_ptr<ThawAhead> m_thaw_ahead;
+  mutable bool m_no_thread = false;
 };
 
 // kainjow parses, renders and destroys nested sections recursively: 40,000 of them overflow the

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "render/template_data.h"
+#include "util/given_back.h"
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+// Thaws the frozen items of a list (frozen_data.h) on a thread of its own, in order, ahead of the
+// renderer: when a section names a list of frozen items, the thread starts on it; the renderer
+// takes each item as the section enters it and gives it back when it leaves. Thawing and freeing
+// them were two thirds of rendering a large plan; on a second core they cost the renderer
+// little. An item that is not ready in that order (a template that visits it twice, or reaches
+// it some other way) is thawed by the renderer itself, as without this.
+namespace ej::render {
+
+class ThawAhead {
+public:
+  // nullptr when no thread can be had (the renderer thaws everything then).
+  static std::unique_ptr<ThawAhead> start();
+  ~ThawAhead(); // stops the thread and waits for it
+  ThawAhead(const ThawAhead&) = delete;
+  ThawAhead& operator=(const ThawAhead&) = delete;
+
+  // Thaws this list's items from its first on, instead of the list it thawed so far.
+  void ahead(const kainjow::mustache::list& items);
+  // The item thawed (waiting for it if the thread is at it); nullptr when the thread has not
+  // started on it (it goes on after it, so that both cores thaw), when it is not an item of the
+  // list ahead, when it was taken before, or when thawing it failed: the caller thaws it itself
+  // then (and meets the error).
+  std::unique_ptr<TemplateData> take(const TemplateData* item);
+  // Gives a taken item back, done with, to be freed on the thread, which allocated it.
+  void dispose(std::unique_ptr<TemplateData> thawed);
+
+private:
+  ThawAhead();
+  void thaw_all();
+
+  std::mutex m_mutex;
+  // Each side sleeps on a condition of its own and is woken only while it sleeps.
+  std::condition_variable m_thread_wake;
+  std::condition_variable m_taker_wake;
+  bool m_thread_waits = false;
+  bool m_taker_waits = false;
+  const kainjow::mustache::list* m_list = nullptr; // the list ahead
+  std::uint64_t m_generation = 0;                  // how many lists it was given
+  std::size_t m_next = 0;                          // the first of its items not started
+  std::deque<std::pair<std::size_t, std::unique_ptr<TemplateData>>> m_ready; // by index, ascending
+  bool m_failed = false; // an item of this list did not thaw
+  util::GivenBack<TemplateData> m_disposed;
+  bool m_stop = false;
+  std::thread m_thread; // last: started when everything above is
+};
+
+} // namespace ej::render
