@@ -1,6 +1,7 @@
 #include "render/html_report.h"
 
 #include "render/cmark_parse.h"
+#include "render/markdown_parts.h"
 #include "render/svg_chart.h"
 
 #include <cstdlib>
@@ -70,14 +71,13 @@ std::string alt_text(cmark_node* image)
   return out;
 }
 
-} // namespace
-
-std::string render_html_report(std::string_view title, std::string_view markdown,
-                               const std::map<std::string, std::string>& inline_svgs)
+// One part of the document (markdown_parts.h) as HTML: its images become their SVGs' slots (or
+// their alt text) and the ej region markers go.
+std::string part_html(std::string_view part, const std::map<std::string, std::string>& inline_svgs,
+                      const std::string& prefix)
 {
-  const auto root = parse_gfm(markdown);
-  const auto prefix = placeholder_prefix(markdown);
-
+  std::vector<std::pair<std::string, const std::string*>> slots;
+  const auto root = parse_gfm(part);
   // Collect first, edit after: changing the tree while iterating it is not allowed.
   std::vector<cmark_node*> images;
   std::vector<cmark_node*> markers;
@@ -100,7 +100,6 @@ std::string render_html_report(std::string_view title, std::string_view markdown
   for (cmark_node* marker : markers) {
     cmark_node_free(marker); // unlinks it too
   }
-  std::vector<std::pair<std::string, const std::string*>> slots;
   for (cmark_node* image : images) {
     const char* url = cmark_node_get_url(image);
     const auto svg = inline_svgs.find(url != nullptr ? url : "");
@@ -114,23 +113,35 @@ std::string render_html_report(std::string_view title, std::string_view markdown
     cmark_node_replace(image, text);
     cmark_node_free(image);
   }
-
   const HtmlPtr rendered(cmark_render_html(root.get(), CMARK_OPT_DEFAULT, nullptr));
-  std::string body(rendered ? rendered.get() : "");
+  std::string html(rendered ? rendered.get() : "");
   for (const auto& [slot, svg] : slots) {
-    const auto at = body.find(slot);
+    const auto at = html.find(slot);
     if (at != std::string::npos) {
-      body.replace(at, slot.size(), *svg);
+      html.replace(at, slot.size(), *svg);
     }
   }
+  return html;
+}
 
+} // namespace
+
+std::string render_html_report(std::string_view title, std::string_view markdown,
+                               const std::map<std::string, std::string>& inline_svgs)
+{
+  const auto prefix = placeholder_prefix(markdown);
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
   page += escape_html(title);
   page += "</title>\n<style>";
   page += k_style;
   page += "</style>\n</head>\n<body>\n<main>\n";
-  page += body;
+  page.reserve(page.size() + markdown.size() + markdown.size() / 2); // HTML is a little longer
+  // Part by part: cmark's tree of a whole large plan's document took 300 MB.
+  constexpr std::size_t k_part_size = 1 << 20;
+  for (const auto part : markdown_parts(markdown, k_part_size)) {
+    page += part_html(part, inline_svgs, prefix);
+  }
   page += "</main>\n</body>\n</html>\n";
   return page;
 }
