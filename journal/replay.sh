@@ -248,6 +248,17 @@ record "$N" --bench render-1000 --metric render_ms=254.78 --metric check_ms=266.
   --source "perf_render_bench on the 2-core VM after the change; the binary before it, same journal and hour (hyperfine -N): 340 ms, this one 292 ms"
 status inconclusive "peak RSS 564 -> 231 MB (goal 256 MB: met), 3.55 -> 2.80 s (goal 2 s: not met); render of 1,000 attempts 340 -> 292 ms against the binary before it in the same hour (the VM ran slower today than the 172.6 ms recorded)"
 
+try "Each thread frees what it allocated and wakes the other only while it sleeps; sections thawed ahead on the second core; plain texts escaped in one pass; ej report --html parsed part by part" \
+  --plan ej-performance --tag render --command "build/tests/perf_render_bench --large" \
+  --hypothesis "at 2.8 s the two threads of a large render mostly waited for each other: 10,000 task switches, the reader woken for every attempt taken and the judging thread freeing the reader's memory under its arena lock; thawing the sections (a third of the render) can move to the core the reader leaves idle by then, and most texts need no escaping"
+made_at 5b7df4d5d0
+note "perf stat: 10,099 -> 225 task switches with the wake-ups and frees fixed (the thread's stack at each switch: 5,639 waits for room, 2,300 frees of its memory by the other thread). Thawing ahead: the renderer thaws an item itself when the thread has not started on it, so both cores thaw. A frozen item became a list of one marked text: telling it from other items cost a hash lookup per pushed item. report --html: cmark's tree of the whole 21 MB document was 300 MB; cut before headings that follow a blank line where no fence or raw HTML block may span the cut (every reading followed at once), the page is the same byte for byte"
+record "$N" --bench render-large --metric render_ms=1413.57 --metric rss_mb=227.4 \
+  --source "perf_render_bench --large on the 2-core VM after the change (--check 1296 ms, report --html 1778 ms and 228 MB); the binary before it on the same journal in the same hour (hyperfine -N): render 1.61 s -> 1.33 s, report --html 2.48 s -> 1.76 s and 554 -> 233 MB"
+record "$N" --bench render-1000 --metric render_ms=136.88 --metric check_ms=129.23 \
+  --source "perf_render_bench on the 2-core VM after the change, the same hour"
+status adopted "10,000 attempts / 100,000 runs: 1.41 s and 227 MB (goals 2 s and 256 MB: met); report --html 233 MB; 1,000 attempts 137 ms (254.8 ms recorded in #17, on a slower day)"
+
 # --- The document: render, add the prose that says how it was made, render again.
 ej plan render ej-performance >/dev/null
 cat >"$WORK/prose.md" <<'PROSE'
