@@ -165,7 +165,7 @@ std::unique_ptr<StreamedAttempt> PlanPrefetch::take(int attempt)
       out = std::move(m_ready.front());
       m_ready.pop_front();
     }
-    if (m_thread_waits && m_ready.size() <= k_ahead / 2) {
+    if (m_thread_waits && !m_done && m_ready.size() <= k_ahead / 2) {
       m_thread_wake.notify_one(); // room again for the thread
     }
     if (out || !m_ready.empty()) {

@@ -75,6 +75,16 @@ bool Reader::read_streamed(int attempt)
   return true;
 }
 
+Reader::~Reader()
+{
+  if (m_prefetch) {
+    m_streamed_series.clear();
+    for (auto& [attempt, streamed] : m_streamed) {
+      m_prefetch->dispose(std::move(streamed));
+    }
+  }
+}
+
 void Reader::end_stream()
 {
   m_prefetch.reset();

@@ -31,6 +31,7 @@ namespace ej::evidence {
 class Reader {
 public:
   explicit Reader(store::Journal& journal) : m_journal(journal) {}
+  ~Reader(); // gives what the read-ahead thread read back to it, to be freed there
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
 

@@ -25,6 +25,16 @@ bool may_define_references(std::string_view markdown)
   return false;
 }
 
+bool has_lone_carriage_return(std::string_view markdown)
+{
+  for (auto at = markdown.find('\r'); at != std::string_view::npos; at = markdown.find('\r', at + 1)) {
+    if (at + 1 == markdown.size() || markdown[at + 1] != '\n') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A line as a block start sees it: after the up to three spaces it may have, and how many;
 // nullopt with more (or a tab): such a line is inside a container, which a blank line followed by
 // an unindented line ends, or code.
@@ -62,6 +72,12 @@ std::optional<Fence> fence_opening(std::string_view text)
   return Fence{text.front(), length};
 }
 
+// A backtick fence whose info string has a backtick is no fence ("```a`" is code inline).
+bool surely_fence(std::string_view text, const Fence& fence)
+{
+  return fence.mark != '`' || text.find('`', fence.length) == std::string_view::npos;
+}
+
 bool closes_fence(std::string_view line, char mark, std::size_t opened_with)
 {
   const auto start = block_start(line);
@@ -84,60 +100,74 @@ std::string lowercase(std::string_view text)
 // The raw HTML blocks a blank line does not end (CommonMark's kinds 1 to 5).
 enum class HtmlBlock { Raw, Comment, Instruction, Declaration, Cdata };
 
-bool ends_html_block(HtmlBlock kind, std::string_view lower, std::size_t from = 0)
+// Whether a line ends such a block: Yes, No, or Maybe where versions of cmark read it differently
+// (cmark-gfm 0.29 knows no <textarea>, which CommonMark 0.30 added).
+enum class Ends { Yes, No, Maybe };
+
+Ends ends_html_block(HtmlBlock kind, std::string_view lower, std::size_t from = 0)
 {
+  // cmark's scanners look for an end over ASCII: past a NUL or a non-ASCII byte (or one it made
+  // U+FFFD of) they may not see it.
+  const bool plain = std::none_of(lower.begin(), lower.end(),
+                                  [](char c) { return c == '\0' || static_cast<unsigned char>(c) >= 0x80; });
+  const auto ended = [&](bool found) { return !found ? Ends::No : plain ? Ends::Yes : Ends::Maybe; };
   const auto has = [&](std::string_view end) { return lower.find(end, from) != std::string_view::npos; };
   switch (kind) {
-  case HtmlBlock::Raw: // any of the four end tags, whichever opened it
-    return has("</script>") || has("</pre>") || has("</style>") || has("</textarea>");
+  case HtmlBlock::Raw: // any of the end tags, whichever opened it
+    if (has("</script>") || has("</pre>") || has("</style>")) {
+      return ended(true);
+    }
+    return has("</textarea>") ? Ends::Maybe : Ends::No;
   case HtmlBlock::Comment:
-    return has("-->");
+    return ended(has("-->"));
   case HtmlBlock::Instruction:
-    return has("?>");
+    return ended(has("?>"));
   case HtmlBlock::Declaration:
-    return has(">");
+    return ended(has(">"));
   case HtmlBlock::Cdata:
-    return has("]]>");
+    return ended(has("]]>"));
   }
-  return true;
+  return Ends::Maybe;
 }
 
-// The raw HTML block this line starts and a blank line does not end; nullopt when it starts none,
-// or it ends on this line.
-std::optional<HtmlBlock> html_block_start(std::string_view text)
+// The raw HTML blocks a line beginning with '<' may open and leave open, read loosely: any case,
+// <textarea>, a declaration's letter of either case, its end looked for from the line's start and
+// from after the opening (versions differ: "<?>" ends where it starts for cmark-gfm 0.29). More
+// than cmark opens only costs cuts; fewer would cut inside a block.
+std::vector<HtmlBlock> raw_html_openings(std::string_view text)
 {
+  std::vector<HtmlBlock> out;
   if (text.empty() || text.front() != '<') {
-    return std::nullopt;
+    return out;
   }
   const auto lower = lowercase(text);
-  const auto open = [&](HtmlBlock kind, std::size_t from) -> std::optional<HtmlBlock> {
-    if (ends_html_block(kind, lower, from)) {
-      return std::nullopt;
+  const auto may_open = [&](HtmlBlock kind, std::size_t opening) {
+    if (ends_html_block(kind, lower, 0) != Ends::Yes || ends_html_block(kind, lower, opening) != Ends::Yes) {
+      out.push_back(kind);
     }
-    return kind;
   };
   for (const std::string_view tag : {"script", "pre", "style", "textarea"}) {
     if (lower.compare(1, tag.size(), tag) == 0) {
       const auto after = 1 + tag.size();
       if (after == lower.size() ||
-          std::string_view(" \t\r\n>").find(lower[after]) != std::string_view::npos) {
-        return open(HtmlBlock::Raw, 0);
+          std::string_view(" \t\v\f\r\n>").find(lower[after]) != std::string_view::npos) {
+        may_open(HtmlBlock::Raw, after);
       }
     }
   }
   if (lower.starts_with("<!--")) {
-    return open(HtmlBlock::Comment, 2);
+    may_open(HtmlBlock::Comment, 4);
   }
   if (lower.starts_with("<?")) {
-    return open(HtmlBlock::Instruction, 2);
+    may_open(HtmlBlock::Instruction, 2);
   }
   if (lower.starts_with("<![cdata[")) {
-    return open(HtmlBlock::Cdata, 9);
+    may_open(HtmlBlock::Cdata, 9);
   }
   if (lower.size() > 2 && lower[1] == '!' && std::isalpha(static_cast<unsigned char>(lower[2])) != 0) {
-    return open(HtmlBlock::Declaration, 2);
+    may_open(HtmlBlock::Declaration, 2);
   }
-  return std::nullopt;
+  return out;
 }
 
 bool is_blank_line(std::string_view line)
@@ -167,7 +197,17 @@ void next_states(const State& state, std::string_view line, bool blank, std::set
     out.insert(closes_fence(line, state.mark, state.length) ? State{} : state);
     return;
   case Kind::RawHtml:
-    out.insert(ends_html_block(state.html, lowercase(line)) ? State{} : state);
+    switch (ends_html_block(state.html, lowercase(line))) {
+    case Ends::Yes:
+      out.insert(State{});
+      return;
+    case Ends::Maybe:
+      out.insert(State{});
+      break;
+    case Ends::No:
+      break;
+    }
+    out.insert(state);
     return;
   case Kind::OtherHtml:
     out.insert(blank ? State{} : state);
@@ -183,15 +223,14 @@ void next_states(const State& state, std::string_view line, bool blank, std::set
   const bool surely_top_level = start->indent == 0; // no list item holds an unindented block
   if (const auto fence = fence_opening(start->text)) {
     out.insert(State{Kind::Fence, fence->mark, fence->length});
-    if (!surely_top_level) {
-      out.insert(State{});
-    }
-  } else if (const auto html = html_block_start(start->text)) {
-    out.insert(State{Kind::RawHtml, 0, 0, *html});
-    if (!surely_top_level) {
+    if (!surely_top_level || !surely_fence(start->text, *fence)) {
       out.insert(State{});
     }
   } else if (start->text.starts_with('<')) {
+    // Whatever else it opens, it may open a block that a blank line ends, or nothing.
+    for (const auto kind : raw_html_openings(start->text)) {
+      out.insert(State{Kind::RawHtml, 0, 0, kind});
+    }
     out.insert(State{Kind::OtherHtml});
     out.insert(State{});
   } else {
@@ -203,7 +242,8 @@ void next_states(const State& state, std::string_view line, bool blank, std::set
 
 std::vector<std::string_view> markdown_parts(std::string_view markdown, std::size_t size)
 {
-  if (may_define_references(markdown)) {
+  // A lone "\r" ends a line for cmark: too rare in a document to follow.
+  if (may_define_references(markdown) || has_lone_carriage_return(markdown)) {
     return {markdown};
   }
   std::set<State> states{State{}};

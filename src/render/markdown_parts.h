@@ -15,9 +15,11 @@ namespace ej::render {
 // follows a blank line: every block open before it has ended there (lists, quotes and tables end
 // at a blank line followed by an unindented line that continues none of them), except a fenced
 // code block and the raw HTML blocks a blank line does not end (<pre>, <script>, <style>,
-// <textarea>, <!-- -->, <? ?>, <!X >, <![CDATA[ ]]>), which are followed to their ends, reading
-// any fence or HTML start at most three spaces in as one. A document with a link reference
-// definition anywhere ("[x]: url", needed by every part that uses it) is one part.
+// <!-- -->, <? ?>, <!X >, <![CDATA[ ]]>). Whether a line opens one depends on what holds it ("```"
+// inside a <div> block is HTML) and, for some, on cmark's version: every reading is followed at
+// once, and a cut needs all of them outside any block. A document with a link reference
+// definition anywhere ("[x]: url", needed by every part that uses it), or a lone carriage return
+// (a line break for cmark), is one part.
 std::vector<std::string_view> markdown_parts(std::string_view markdown, std::size_t size);
 
 } // namespace ej::render

@@ -3,6 +3,7 @@
 #include "render/frozen_data.h"
 #include "util/error.h"
 
+#include <functional>
 #include <system_error>
 
 namespace ej::render {
@@ -40,10 +41,10 @@ ThawAhead::~ThawAhead()
 void ThawAhead::thaw_all()
 {
   std::unique_lock lock(m_mutex);
+  const auto has_work = [&] {
+    return m_list != nullptr && !m_failed && m_next < m_list->size() && m_ready.size() < k_ahead;
+  };
   while (true) {
-    const auto has_work = [&] {
-      return m_list != nullptr && !m_failed && m_next < m_list->size() && m_ready.size() < k_ahead;
-    };
     if (!m_stop && !has_work() && m_disposed.size() < k_free_batch) {
       m_thread_waits = true;
       m_thread_wake.wait(lock, [&] { return m_stop || has_work() || m_disposed.size() >= k_free_batch; });
@@ -59,24 +60,32 @@ void ThawAhead::thaw_all()
     const auto generation = m_generation;
     const auto index = m_next++;
     const auto& item = (*m_list)[index];
+    m_thawing = index;
     lock.unlock();
     // The list is the renderer's data, which nothing changes while it renders; only read here.
     std::unique_ptr<TemplateData> thawed;
     bool failed = false;
-    if (const auto* frozen = frozen_bytes(item)) {
-      try {
+    try {
+      if (const auto* frozen = frozen_bytes(item)) {
         thawed = std::make_unique<TemplateData>(thaw(*frozen));
-      } catch (const Error&) {
-        failed = true; // the renderer thaws it again, and reports it
       }
+    } catch (...) {
+      failed = true; // damaged, or out of memory: the renderer thaws it again, and reports it
     }
     lock.lock();
     if (generation != m_generation) {
       m_disposed.give(std::move(thawed)); // the renderer moved on to another list meanwhile
       continue;
     }
+    m_thawing.reset();
     m_failed = m_failed || failed;
-    m_ready.emplace_back(index, std::move(thawed)); // (nullptr: not frozen, or failed)
+    if (!m_failed) {
+      try {
+        m_ready.emplace_back(index, std::move(thawed)); // (nullptr: not frozen)
+      } catch (...) {
+        m_failed = true; // out of memory: the renderer thaws the rest itself
+      }
+    }
     if (m_taker_waits) {
       m_taker_wake.notify_one();
     }
@@ -94,6 +103,7 @@ void ThawAhead::ahead(const kainjow::mustache::list& items)
   m_list = &items;
   ++m_generation;
   m_next = 0;
+  m_thawing.reset(); // what the thread is at now is of the list before
   m_failed = false;
   for (auto& [index, thawed] : m_ready) {
     m_disposed.give(std::move(thawed));
@@ -107,37 +117,18 @@ void ThawAhead::ahead(const kainjow::mustache::list& items)
 std::unique_ptr<TemplateData> ThawAhead::take(const TemplateData* item)
 {
   std::unique_lock lock(m_mutex);
-  if (m_list == nullptr || m_list->empty() || item < m_list->data() ||
-      item >= m_list->data() + m_list->size()) {
+  const std::less<const TemplateData*> before; // (a total order, also on unrelated pointers)
+  if (m_list == nullptr || m_list->empty() || before(item, m_list->data()) ||
+      !before(item, m_list->data() + m_list->size())) {
     return nullptr;
   }
   const auto wanted = static_cast<std::size_t>(item - m_list->data());
-  const auto started = m_ready.empty() ? m_next : m_ready.front().first;
-  if (wanted < started) {
-    return nullptr; // taken before (a template that visits the list twice)
-  }
-  if (wanted >= m_next) {
-    // Not started: the caller thaws it (waiting would leave a core idle) and the thread goes on
-    // after it, passing over those before it, which were never asked for.
-    m_next = wanted + 1;
-    for (auto& [index, thawed] : m_ready) {
-      m_disposed.give(std::move(thawed));
-    }
-    m_ready.clear();
-    if (m_thread_waits) {
-      m_thread_wake.notify_one();
-    }
-    return nullptr;
-  }
   while (true) {
     while (!m_ready.empty() && m_ready.front().first < wanted) {
-      m_disposed.give(std::move(m_ready.front().second));
+      m_disposed.give(std::move(m_ready.front().second)); // passed over: never asked for
       m_ready.pop_front();
     }
-    if (!m_ready.empty()) {
-      if (m_ready.front().first != wanted) {
-        return nullptr; // (cannot be: the items come in order, and none after it was asked for)
-      }
+    if (!m_ready.empty() && m_ready.front().first == wanted) {
       auto out = std::move(m_ready.front().second);
       m_ready.pop_front();
       if (m_thread_waits && (m_ready.size() <= k_ahead / 2 || m_disposed.size() >= k_free_batch)) {
@@ -145,12 +136,21 @@ std::unique_ptr<TemplateData> ThawAhead::take(const TemplateData* item)
       }
       return out;
     }
-    if (m_failed || m_stop) {
-      return nullptr;
+    if (m_thawing == wanted && !m_failed && !m_stop) {
+      m_taker_waits = true; // the thread is at it: it is ready sooner than thawed here
+      m_taker_wake.wait(lock);
+      m_taker_waits = false;
+      continue;
     }
-    m_taker_waits = true; // for the item the thread is thawing now
-    m_taker_wake.wait(lock);
-    m_taker_waits = false;
+    if (wanted >= m_next && !m_failed) {
+      // Not started: the caller thaws it (waiting would leave a core idle) and the thread goes on
+      // after it, passing over those before it, which were never asked for.
+      m_next = wanted + 1;
+      if (m_thread_waits) {
+        m_thread_wake.notify_one();
+      }
+    }
+    return nullptr; // (also: taken before, by a template that visits the list twice)
   }
 }
 

@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -52,6 +53,7 @@ private:
   const kainjow::mustache::list* m_list = nullptr; // the list ahead
   std::uint64_t m_generation = 0;                  // how many lists it was given
   std::size_t m_next = 0;                          // the first of its items not started
+  std::optional<std::size_t> m_thawing;            // the one the thread is at, of this list
   std::deque<std::pair<std::size_t, std::unique_ptr<TemplateData>>> m_ready; // by index, ascending
   bool m_failed = false; // an item of this list did not thaw
   util::GivenBack<TemplateData> m_disposed;

@@ -171,3 +171,18 @@ TEST_CASE("a damaged item in a long frozen list fails the render with an error, 
   CHECK_THROWS_WITH(render_template("{{#attempts}}{{number}} {{/attempts}}", root, "t"),
                     Catch::Contains("damaged document data"));
 }
+
+TEST_CASE("a long frozen list visited inside its own section renders as its data, never waiting forever")
+{
+  // The inner section passes the thread while it may still be at an earlier item; the outer one
+  // then comes back to items taken or passed (a review found this waiting for nothing).
+  const std::string text = "{{#attempts}}{{number}}:{{#attempts}}{{number}},{{/attempts}} {{/attempts}}";
+  const auto plain = render_template(text, document(false, 60), "t");
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    CHECK(render_template(text, document(true, 60), "t") == plain);
+  }
+  CHECK_THAT(plain, Catch::StartsWith("1:1,2,3,"));
+  CHECK_THAT(plain, Catch::EndsWith("60:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
+                                    "28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,"
+                                    "53,54,55,56,57,58,59,60, "));
+}
