@@ -35,6 +35,14 @@ bool has_lone_carriage_return(std::string_view markdown)
   return false;
 }
 
+// What cmark's scanners read alike in every version: past a NUL or a byte of UTF-8 (valid or not)
+// a scanner may stop where the text's ASCII would let it go on.
+bool is_ascii_without_nul(std::string_view text)
+{
+  return std::none_of(text.begin(), text.end(),
+                      [](char c) { return c == '\0' || static_cast<unsigned char>(c) >= 0x80; });
+}
+
 // A line as a block start sees it: after the up to three spaces it may have, and how many;
 // nullopt with more (or a tab): such a line is inside a container, which a blank line followed by
 // an unindented line ends, or code.
@@ -72,10 +80,13 @@ std::optional<Fence> fence_opening(std::string_view text)
   return Fence{text.front(), length};
 }
 
-// A backtick fence whose info string has a backtick is no fence ("```a`" is code inline).
+// A backtick fence whose info string has a backtick is no fence ("```a`" is code inline), and
+// cmark's scanner matches an info string of valid UTF-8 only: one with a NUL or a non-ASCII byte
+// may be no fence either ("```\xf6" is a paragraph).
 bool surely_fence(std::string_view text, const Fence& fence)
 {
-  return fence.mark != '`' || text.find('`', fence.length) == std::string_view::npos;
+  const auto info = text.substr(fence.length);
+  return is_ascii_without_nul(info) && (fence.mark != '`' || info.find('`') == std::string_view::npos);
 }
 
 bool closes_fence(std::string_view line, char mark, std::size_t opened_with)
@@ -108,8 +119,7 @@ Ends ends_html_block(HtmlBlock kind, std::string_view lower, std::size_t from = 
 {
   // cmark's scanners look for an end over ASCII: past a NUL or a non-ASCII byte (or one it made
   // U+FFFD of) they may not see it.
-  const bool plain = std::none_of(lower.begin(), lower.end(),
-                                  [](char c) { return c == '\0' || static_cast<unsigned char>(c) >= 0x80; });
+  const bool plain = is_ascii_without_nul(lower);
   const auto ended = [&](bool found) { return !found ? Ends::No : plain ? Ends::Yes : Ends::Maybe; };
   const auto has = [&](std::string_view end) { return lower.find(end, from) != std::string_view::npos; };
   switch (kind) {

@@ -97,6 +97,11 @@ TEST_CASE("what cmark reads differently from the CommonMark of the day is never 
     INFO(document);
     CHECK(joined_html(markdown_parts(document, 0)) == html_of(document));
   }
+  // cmark's fence scanner takes an info string of valid UTF-8 only: "```\xf6x" is a paragraph,
+  // and the "```" below it opens the fence "# after" is in (a fuzzer found it).
+  const std::string invalid_info = "t# T\n\n```\xf6\xf5\xdc\xd7x\n```\n\n# after\n";
+  CHECK(markdown_parts(invalid_info, 0).size() == 1);
+  CHECK(joined_html(markdown_parts(invalid_info, 0)) == html_of(invalid_info));
   const std::string lone_cr = "# T\n\nfoo\r```\n\n# x\n```\n";
   CHECK(markdown_parts(lone_cr, 0).size() == 1);
   CHECK(markdown_parts("# T\r\n\r\n# U\r\n", 0).size() == 2); // "\r\n" is one line break
