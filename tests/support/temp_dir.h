@@ -30,5 +30,7 @@ std::string read_text(const std::filesystem::path& path);
 // (tests/fixtures/third-party, listed with their sources in tests/fixtures/SOURCES.md).
 // A test that needs one of them fails when it is missing.
 std::filesystem::path fixtures_dir();
+// The text of one of them (fixtures_dir() / name); the test fails when it is missing.
+std::string read_fixture(const std::string& name);
 
 } // namespace ej::test

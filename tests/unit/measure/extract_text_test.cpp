@@ -10,16 +10,16 @@ using ej::measure::test::numbers;
 
 namespace {
 
-std::vector<ExtractedValue> extract_out(std::string_view spec, std::string_view out,
-                                        std::string_view err = "")
+std::vector<ExtractedValue> extract_text_out(std::string_view spec, std::string_view out,
+                                             std::string_view err = "")
 {
   return extract(parse_metric_spec(spec), ExtractInput{out, err, nullptr});
 }
 
-std::string error_of(std::string_view spec, std::string_view out)
+std::string text_error_of(std::string_view spec, std::string_view out)
 {
   try {
-    extract_out(spec, out);
+    extract_text_out(spec, out);
   } catch (const ej::Error& error) {
     return error.what();
   }
@@ -49,8 +49,9 @@ Median E2E Latency (ms):                 21857.37
 
 TEST_CASE("regex yields one sample per match, in output order")
 {
-  const auto values = extract_out("verify_ms=regex:verify: ([0-9.]+) ms",
-                                  "warmup\nverify: 14.5 ms\nother: 3 ms\nverify: 15.25 ms\nverify: 10 ms\n");
+  const auto values =
+      extract_text_out("verify_ms=regex:verify: ([0-9.]+) ms",
+                       "warmup\nverify: 14.5 ms\nother: 3 ms\nverify: 15.25 ms\nverify: 10 ms\n");
   CHECK(numbers(values) == std::vector<double>{14.5, 15.25, 10.0});
   CHECK(values[0].key.empty());
   CHECK_FALSE(values[0].aggregate);
@@ -68,41 +69,41 @@ TEST_CASE("regex anchors match at line starts and the metric unit is carried")
 TEST_CASE("regex takes the unit printed after the capture and converts to one unit")
 {
   const auto values =
-      extract_out("v=regex:verify: ([0-9.]+)", "verify: 14.5 ms\nverify: 1500 us\nverify: 2\n");
+      extract_text_out("v=regex:verify: ([0-9.]+)", "verify: 14.5 ms\nverify: 1500 us\nverify: 2\n");
   CHECK(numbers(values) == std::vector<double>{14.5, 1.5, 2});
   CHECK(values[1].unit == "ms");
   // inside the match too, and only a unit ej knows
-  CHECK(extract_out("v=regex:took ([0-9.]+) s", "took 2 s\n")[0].unit == "s");
-  CHECK(extract_out("v=regex:([0-9]+) of", "3 of 4\n")[0].unit.empty());
+  CHECK(extract_text_out("v=regex:took ([0-9.]+) s", "took 2 s\n")[0].unit == "s");
+  CHECK(extract_text_out("v=regex:([0-9]+) of", "3 of 4\n")[0].unit.empty());
   // the name of the next statistic is not minutes
-  CHECK(extract_out("v=regex:avg ([0-9.]+)", "rtt avg 12.1 min 10.0 max 14.2\n")[0].unit.empty());
-  CHECK(extract_out("v=kv:avg", "avg: 12.1 min 10.0\n")[0].unit.empty());
+  CHECK(extract_text_out("v=regex:avg ([0-9.]+)", "rtt avg 12.1 min 10.0 max 14.2\n")[0].unit.empty());
+  CHECK(extract_text_out("v=kv:avg", "avg: 12.1 min 10.0\n")[0].unit.empty());
 }
 
 TEST_CASE("a regex capture may hold digit-group separators")
 {
   // Before, '1,036,537' was "not a number".
-  CHECK(numbers(extract_out("n=regex:tokens: ([0-9,]+)", "tokens: 1,036,537\n")) ==
+  CHECK(numbers(extract_text_out("n=regex:tokens: ([0-9,]+)", "tokens: 1,036,537\n")) ==
         std::vector<double>{1036537});
-  CHECK(numbers(extract_out("n=regex:tokens: ([0-9_.]+)", "tokens: 1_036_537.5\n")) ==
+  CHECK(numbers(extract_text_out("n=regex:tokens: ([0-9_.]+)", "tokens: 1_036_537.5\n")) ==
         std::vector<double>{1036537.5});
-  CHECK(numbers(extract_out("n=regex:n=(\\S+)", "n=-12,345\n")) == std::vector<double>{-12345});
+  CHECK(numbers(extract_text_out("n=regex:n=(\\S+)", "n=-12,345\n")) == std::vector<double>{-12345});
   // not groups of three: not a number, rather than a guess
-  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,5\n"), Catch::Contains("'1,5' is not a number"));
-  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,0365\n"), Catch::Contains("is not a number"));
-  CHECK_THAT(error_of("n=regex:n=(\\S+)", "n=1,036_537\n"), Catch::Contains("is not a number"));
+  CHECK_THAT(text_error_of("n=regex:n=(\\S+)", "n=1,5\n"), Catch::Contains("'1,5' is not a number"));
+  CHECK_THAT(text_error_of("n=regex:n=(\\S+)", "n=1,0365\n"), Catch::Contains("is not a number"));
+  CHECK_THAT(text_error_of("n=regex:n=(\\S+)", "n=1,036_537\n"), Catch::Contains("is not a number"));
 }
 
 TEST_CASE("regex reads stderr when asked")
 {
-  const auto values = extract_out("m=regex:stderr:took ([0-9]+) ms", "took 1 ms\n", "took 2 ms\n");
+  const auto values = extract_text_out("m=regex:stderr:took ([0-9]+) ms", "took 1 ms\n", "took 2 ms\n");
   CHECK(numbers(values) == std::vector<double>{2});
 }
 
 TEST_CASE("a regex that can match empty text does not loop forever")
 {
   // Matches empty text between the numbers; the group takes no part there and yields nothing.
-  CHECK(numbers(extract_out("m=regex:([0-9]+)?", "a1b22c")) == std::vector<double>{1, 22});
+  CHECK(numbers(extract_text_out("m=regex:([0-9]+)?", "a1b22c")) == std::vector<double>{1, 22});
 }
 
 TEST_CASE("a regex that matches nothing shows the last ten lines it looked at")
@@ -111,37 +112,38 @@ TEST_CASE("a regex that matches nothing shows the last ten lines it looked at")
   for (int i = 1; i <= 15; ++i) {
     out += "line " + std::to_string(i) + "\n";
   }
-  const auto message = error_of("verify_ms=regex:verify: ([0-9.]+) ms", out);
+  const auto message = text_error_of("verify_ms=regex:verify: ([0-9.]+) ms", out);
   CHECK_THAT(message, Catch::Contains("matched nothing in stdout"));
   CHECK_THAT(message, Catch::Contains("line 15"));
   CHECK_THAT(message, Catch::Contains("line 6"));
   CHECK_THAT(message, !Catch::Contains("line 5\n"));
-  CHECK_THAT(error_of("m=regex:x ([0-9]+)", ""), Catch::Contains("output was empty"));
+  CHECK_THAT(text_error_of("m=regex:x ([0-9]+)", ""), Catch::Contains("output was empty"));
 }
 
 TEST_CASE("captured text that is not a finite number is rejected naming the metric and the text")
 {
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("metric 'lat'"));
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: nan\n"),
+  CHECK_THAT(text_error_of("lat=regex:lat: (\\S+)", "lat: nan\n"), Catch::Contains("metric 'lat'"));
+  CHECK_THAT(text_error_of("lat=regex:lat: (\\S+)", "lat: nan\n"),
              Catch::Contains("'nan' is not a finite number"));
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: inf\n"), Catch::Contains("'inf'"));
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 1e999\n"), Catch::Contains("'1e999'"));
-  CHECK_THAT(error_of("lat=regex:lat: (\\S+)", "lat: 12ms\n"), Catch::Contains("'12ms' is not a number"));
+  CHECK_THAT(text_error_of("lat=regex:lat: (\\S+)", "lat: inf\n"), Catch::Contains("'inf'"));
+  CHECK_THAT(text_error_of("lat=regex:lat: (\\S+)", "lat: 1e999\n"), Catch::Contains("'1e999'"));
+  CHECK_THAT(text_error_of("lat=regex:lat: (\\S+)", "lat: 12ms\n"),
+             Catch::Contains("'12ms' is not a number"));
 }
 
 TEST_CASE("kv reads SGLang's bench_serving summary by its literal key")
 {
-  const auto values = extract_out("tok_s=kv:Output token throughput (tok/s)", k_sglang);
+  const auto values = extract_text_out("tok_s=kv:Output token throughput (tok/s)", k_sglang);
   REQUIRE(values.size() == 1); // "Peak output token throughput" is another metric
   CHECK(values[0].value == 92.56);
   CHECK(values[0].unit == "tok/s"); // from the key
-  CHECK(numbers(extract_out("e2e=kv:Mean E2E Latency (ms)", k_sglang)) == std::vector<double>{22070.47});
-  CHECK(numbers(extract_out("ok=kv:Successful requests", k_sglang)) == std::vector<double>{200});
+  CHECK(numbers(extract_text_out("e2e=kv:Mean E2E Latency (ms)", k_sglang)) == std::vector<double>{22070.47});
+  CHECK(numbers(extract_text_out("ok=kv:Successful requests", k_sglang)) == std::vector<double>{200});
 }
 
 TEST_CASE("kv takes the unit written after the value and converts the others to the first one's")
 {
-  const auto values = extract_out("lat=kv:latency", "latency: 12.5 ms\nlatency=3.2us\nlatency = 7\n");
+  const auto values = extract_text_out("lat=kv:latency", "latency: 12.5 ms\nlatency=3.2us\nlatency = 7\n");
   REQUIRE(values.size() == 3);
   CHECK(values[0].value == 12.5);
   CHECK(values[0].unit == "ms");
@@ -181,7 +183,7 @@ x + 1
   Median: 850.00 ns
   2 measurements, 100000 runs per measurement, 1 thread
 )";
-  const auto values = extract_out("median=kv:Median", k_torch);
+  const auto values = extract_text_out("median=kv:Median", k_torch);
   REQUIRE(values.size() == 3);
   CHECK(values[0].value == 4.83);
   CHECK(values[1].value == Approx(1240));
@@ -202,7 +204,7 @@ TEST_CASE("kv takes the unit written in the key and converts it to --unit")
   CHECK(ms[0].unit == "ms");
   spec.unit = "s";
   CHECK(extract(spec, ExtractInput{"Median TTFT (ms):    250.5\n", "", nullptr})[0].value == 0.2505);
-  const auto us = extract_out("lat=kv:latency_us", "latency_us=1500\n");
+  const auto us = extract_text_out("lat=kv:latency_us", "latency_us=1500\n");
   CHECK(us[0].unit == "us");
   spec = parse_metric_spec("tput=kv:Output token throughput (tok/s)");
   spec.unit = "tok/ms";
@@ -211,21 +213,23 @@ TEST_CASE("kv takes the unit written in the key and converts it to --unit")
 
 TEST_CASE("kv finds keys among several pairs on a line and after log prefixes")
 {
-  const auto values = extract_out("b=kv:b", "a=1 b=2 c=3\n[INFO] b=4\nstep 3: loss=0.5, b: 6 items\nab=9\n");
+  const auto values =
+      extract_text_out("b=kv:b", "a=1 b=2 c=3\n[INFO] b=4\nstep 3: loss=0.5, b: 6 items\nab=9\n");
   CHECK(numbers(values) == std::vector<double>{2, 4, 6});
-  const auto loss = extract_out("loss=kv:loss", "step 1: loss=0.5, acc=0.9\nstep 2: loss=0.25 acc=0.95\n");
+  const auto loss =
+      extract_text_out("loss=kv:loss", "step 1: loss=0.5, acc=0.9\nstep 2: loss=0.25 acc=0.95\n");
   CHECK(numbers(loss) == std::vector<double>{0.5, 0.25});
   CHECK(loss[0].unit.empty()); // "acc=0.9" is a pair, not a unit
 }
 
 TEST_CASE("kv reads numbers written with thousands separators, and commas between pairs")
 {
-  CHECK(numbers(extract_out("in=kv:Total input tokens", "Total input tokens:   63,845\n")) ==
+  CHECK(numbers(extract_text_out("in=kv:Total input tokens", "Total input tokens:   63,845\n")) ==
         std::vector<double>{63845});
-  const auto big = extract_out("x=kv:x", "x: -1,234,567.5 ms\n");
+  const auto big = extract_text_out("x=kv:x", "x: -1,234,567.5 ms\n");
   CHECK(big[0].value == -1234567.5);
   CHECK(big[0].unit == "ms");
-  const auto pairs = extract_out("a=kv:a", "a=1,b=2\na=12,34\n");
+  const auto pairs = extract_text_out("a=kv:a", "a=1,b=2\na=12,34\n");
   CHECK(numbers(pairs) == std::vector<double>{1, 12});
   CHECK(pairs[0].unit.empty());
   CHECK(pairs[1].unit.empty());
@@ -233,22 +237,22 @@ TEST_CASE("kv reads numbers written with thousands separators, and commas betwee
 
 TEST_CASE("kv reads the last state of a progress line rewritten with carriage returns")
 {
-  CHECK(numbers(extract_out("it=kv:it/s", "it/s: 1.0\rit/s: 2.0\rit/s: 3.0\n")) ==
+  CHECK(numbers(extract_text_out("it=kv:it/s", "it/s: 1.0\rit/s: 2.0\rit/s: 3.0\n")) ==
         std::vector<double>{1, 2, 3});
 }
 
 TEST_CASE("kv rejects non-finite or non-numeric values naming the metric and the text")
 {
-  const auto message = error_of("rate=kv:Traffic request rate", k_sglang);
+  const auto message = text_error_of("rate=kv:Traffic request rate", k_sglang);
   CHECK_THAT(message, Catch::Contains("metric 'rate'"));
   CHECK_THAT(message, Catch::Contains("'inf'"));
   CHECK_THAT(message, Catch::Contains("not a finite number"));
-  CHECK_THAT(error_of("b=kv:Backend", k_sglang), Catch::Contains("'sglang', which is not a number"));
+  CHECK_THAT(text_error_of("b=kv:Backend", k_sglang), Catch::Contains("'sglang', which is not a number"));
 }
 
 TEST_CASE("kv that finds nothing shows the tail of the output and how to fix the key")
 {
-  const auto message = error_of("tok_s=kv:output token throughput (tok/s)", k_sglang);
+  const auto message = text_error_of("tok_s=kv:output token throughput (tok/s)", k_sglang);
   CHECK_THAT(message, Catch::Contains("no line of stdout"));
   CHECK_THAT(message, Catch::Contains("Total token throughput (tok/s):          1635.45"));
   CHECK_THAT(message, Catch::Contains("Median E2E Latency"));
@@ -273,7 +277,7 @@ TEST_CASE("a file named with @FILE is read through the callback, and a missing o
 
 TEST_CASE("values of one metric in units that do not convert are an error naming both")
 {
-  const auto message = error_of("x=kv:x", "x: 5 ms\nx: 3 GB/s\n");
+  const auto message = text_error_of("x=kv:x", "x: 5 ms\nx: 3 GB/s\n");
   CHECK_THAT(message, Catch::Contains("metric 'x'") && Catch::Contains("'ms' (a time)") &&
                           Catch::Contains("'GB/s' (a byte rate)"));
   // a unit ej does not know cannot be converted to, but labels values that have none

@@ -11,20 +11,9 @@ using namespace ej::measure;
 using ej::measure::test::extract_text;
 using ej::measure::test::numbers;
 
-namespace {
-
-std::string fixture(const std::string& name)
-{
-  const auto path = ej::test::fixtures_dir() / name;
-  REQUIRE(std::filesystem::is_regular_file(path));
-  return ej::test::read_text(path);
-}
-
-} // namespace
-
 TEST_CASE("gbench-console reads the rows of Google Benchmark's table and leaves BigO and RMS out")
 {
-  const auto text = fixture("gbench_console_bigo.txt");
+  const auto text = ej::test::read_fixture("gbench_console_bigo.txt");
   const auto all = extract_text("t=gbench-console", text);
   REQUIRE(all.size() == 7);
   CHECK(all[0].key == "BM_BinaryGap/1");
@@ -44,7 +33,7 @@ TEST_CASE("gbench-console reads the rows of Google Benchmark's table and leaves 
 
 TEST_CASE("catch2 reads the mean of each benchmark of Catch2's console, in the unit printed")
 {
-  const auto text = fixture("catch2_v2_console.txt");
+  const auto text = ej::test::read_fixture("catch2_v2_console.txt");
   const auto all = extract_text("t=catch2", text);
   REQUIRE(all.size() == 4);
   CHECK(all[0].key == "Fibonacci 10");
@@ -63,28 +52,30 @@ TEST_CASE("catch2 reads the mean of each benchmark of Catch2's console, in the u
 
 TEST_CASE("torch reads each Measurement of torch.utils.benchmark, keyed by its title")
 {
-  const auto threads = extract_text("t=torch", fixture("torch_utils_benchmark_40_threads.txt"));
+  const auto threads =
+      extract_text("t=torch", ej::test::read_fixture("torch_utils_benchmark_40_threads.txt"));
   REQUIRE(threads.size() == 2);
   CHECK(threads[0].key == "Multithreaded batch dot: Implemented using mul and sum");
   CHECK(threads[0].value == 118.47);
   CHECK(threads[0].unit == "us");
   const auto cuda = extract_text("t=torch:batched_dot_bmm(x, x)",
-                                 fixture("torch_utils_benchmark_blocked_autorange_cuda.txt"));
+                                 ej::test::read_fixture("torch_utils_benchmark_blocked_autorange_cuda.txt"));
   REQUIRE(cuda.size() == 1);
   CHECK(cuda[0].value == 162.08); // the Median: form
   auto spec = parse_metric_spec("t=torch");
   spec.unit = "ms";
-  const auto cpu = extract_text(spec, fixture("torch_utils_benchmark_timeit_cpu.txt"));
+  const auto cpu = extract_text(spec, ej::test::read_fixture("torch_utils_benchmark_timeit_cpu.txt"));
   REQUIRE(cpu.size() == 2);
   CHECK(cpu[1].value == Approx(0.71642));
-  CHECK_THROWS_WITH(extract_text("t=torch:nope", fixture("torch_utils_benchmark_timeit_cpu.txt")),
-                    Catch::Contains("batched_dot_bmm(x, x)"));
+  CHECK_THROWS_WITH(
+      extract_text("t=torch:nope", ej::test::read_fixture("torch_utils_benchmark_timeit_cpu.txt")),
+      Catch::Contains("batched_dot_bmm(x, x)"));
   CHECK_THROWS_WITH(extract_text("t=torch", ""), Catch::Contains("no torch.utils.benchmark Measurement"));
 }
 
 TEST_CASE("perf-stat reads counters with thousands separators, and the German locale's")
 {
-  const auto en = fixture("perf_stat_default_ls.txt");
+  const auto en = ej::test::read_fixture("perf_stat_default_ls.txt");
   const auto cycles = extract_text("c=perf-stat:cycles", en);
   REQUIRE(cycles.size() == 1);
   CHECK(cycles[0].key == "cycles:u");
@@ -95,7 +86,7 @@ TEST_CASE("perf-stat reads counters with thousands separators, and the German lo
   CHECK(extract_text("e=perf-stat:elapsed", en)[0].value == Approx(0.002599947));
   CHECK(extract_text("e=perf-stat", en).size() == 11);
 
-  const auto de = fixture("perf_stat_hybrid_cpu_de_locale.txt");
+  const auto de = ej::test::read_fixture("perf_stat_hybrid_cpu_de_locale.txt");
   const auto hybrid = extract_text("c=perf-stat:cycles", de);
   REQUIRE(hybrid.size() == 2);
   CHECK(hybrid[0].key == "cpu_atom/cycles/");
@@ -109,7 +100,7 @@ TEST_CASE("perf-stat reads counters with thousands separators, and the German lo
 
 TEST_CASE("sglang-one-batch reads the benchmark section of bench_one_batch, not the warmup")
 {
-  const auto text = fixture("sglang_bench_one_batch.txt");
+  const auto text = ej::test::read_fixture("sglang_bench_one_batch.txt");
   const auto decode = extract_text("d=sglang-one-batch", text);
   REQUIRE(decode.size() == 1);
   CHECK(decode[0].value == 174.85); // the warmup's is 170.84
@@ -126,7 +117,7 @@ TEST_CASE("sglang-one-batch reads the benchmark section of bench_one_batch, not 
 
 TEST_CASE("perf-stat reads -x CSV with any separator, not-counted events skipped and named")
 {
-  const auto semicolons = fixture("perf_stat_csv_semicolon_not_counted.csv"); // perf stat -x\;
+  const auto semicolons = ej::test::read_fixture("perf_stat_csv_semicolon_not_counted.csv"); // perf stat -x\;
   const auto all = extract_text("c=perf-stat", semicolons);
   CHECK(all.size() == 14); // the "stalled cycles per insn" metric row is not a counter
   const auto cycles = extract_text("c=perf-stat:cycles", semicolons);
@@ -142,7 +133,7 @@ TEST_CASE("perf-stat reads -x CSV with any separator, not-counted events skipped
   CHECK(loads[0].note == "<not counted>");
   CHECK(extract_text("c=perf-stat:LLC-loads", semicolons)[0].note == "<not supported>");
 
-  const auto hybrid = fixture("perf_stat_csv_hybrid_metrics.csv"); // perf stat -x, -a sleep 1
+  const auto hybrid = ej::test::read_fixture("perf_stat_csv_hybrid_metrics.csv"); // perf stat -x, -a sleep 1
   const auto both = extract_text("c=perf-stat:cycles", hybrid);
   REQUIRE(both.size() == 2);
   CHECK(both[0].key == "cpu_core/cycles/");

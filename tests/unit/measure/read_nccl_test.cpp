@@ -9,20 +9,9 @@
 using namespace ej::measure;
 using ej::measure::test::extract_text;
 
-namespace {
-
-std::string fixture(const std::string& name)
-{
-  const auto path = ej::test::fixtures_dir() / name;
-  REQUIRE(std::filesystem::is_regular_file(path));
-  return ej::test::read_text(path);
-}
-
-} // namespace
-
 TEST_CASE("nccl reads one series per row and place of an all_reduce_perf table, in GB/s")
 {
-  const auto text = fixture("nccl_all_reduce_perf_h100_16ranks.txt");
+  const auto text = ej::test::read_fixture("nccl_all_reduce_perf_h100_16ranks.txt");
   const auto busbw = extract_text("busbw=nccl", text);
   REQUIRE(busbw.size() == 62); // 31 sizes, out-of-place and in-place
   CHECK(busbw[0].key == "size=8,out-of-place");
@@ -49,7 +38,7 @@ TEST_CASE("nccl reads one series per row and place of an all_reduce_perf table, 
 
 TEST_CASE("nccl keys rows by test when a log holds several *_perf runs, and reads N/A #wrong columns")
 {
-  const auto text = fixture("nccl_alltoall_sendrecv_perf_h100_2nodes.log");
+  const auto text = ej::test::read_fixture("nccl_alltoall_sendrecv_perf_h100_2nodes.log");
   const auto algbw = extract_text("bw=nccl:in-place/algbw", text);
   REQUIRE(algbw.size() == 20);
   CHECK(algbw[0].key == "alltoall_perf[size=33554432,in-place]");
@@ -71,7 +60,7 @@ TEST_CASE("nccl refuses unknown fields and says what it expected of output witho
                     Catch::Contains("metric 'b'") && Catch::Contains("stdout holds no nccl-tests table"));
   CHECK_THROWS_WITH(extract_text("b=nccl", ""), Catch::Contains("no nccl-tests table"));
   // cut in the middle of a row
-  const auto text = fixture("nccl_all_reduce_perf_h100_16ranks.txt");
+  const auto text = ej::test::read_fixture("nccl_all_reduce_perf_h100_16ranks.txt");
   const auto cut = text.substr(0, text.find("  123.2    0.00"));
   CHECK_THROWS_WITH(extract_text("b=nccl", cut), Catch::Contains("columns where the header names 13"));
 }

@@ -14,13 +14,6 @@ using ej::measure::test::extract_text;
 
 namespace {
 
-std::string fixture(const std::string& name)
-{
-  const auto path = ej::test::fixtures_dir() / name;
-  REQUIRE(std::filesystem::is_regular_file(path));
-  return ej::test::read_text(path);
-}
-
 std::set<std::string> keys_of(const std::vector<ExtractedValue>& values)
 {
   std::set<std::string> keys;
@@ -34,7 +27,7 @@ std::set<std::string> keys_of(const std::vector<ExtractedValue>& values)
 
 TEST_CASE("nvbench markdown gives the GPU time of each row in seconds, with the GPU noise beside it")
 {
-  const auto text = fixture("nvbench_skip_2gpus.md");
+  const auto text = ej::test::read_fixture("nvbench_skip_2gpus.md");
   const auto all = extract_text("gpu_s=nvbench", text);
   // 15 + 4 + 16 states on each of 2 GPUs; the tables list the ones that ran, the log the skipped
   REQUIRE(all.size() == 70);
@@ -54,7 +47,7 @@ TEST_CASE("nvbench markdown gives the GPU time of each row in seconds, with the 
 
 TEST_CASE("nvbench markdown reads the CPU, batch and bandwidth columns by their --json tags")
 {
-  const auto text = fixture("nvbench_throughput_2gpus.md");
+  const auto text = ej::test::read_fixture("nvbench_throughput_2gpus.md");
   const auto cpu = extract_text("t=nvbench:throughput_bench/nv/cold/time/cpu/mean", text);
   REQUIRE(cpu.size() == 2);
   // NumElements and DataSize are summaries, not axes: the log's Run lines say which are axes
@@ -82,7 +75,7 @@ TEST_CASE("nvbench markdown reads the CPU, batch and bandwidth columns by their 
 
 TEST_CASE("nvbench markdown keys pow2 axes as 2^N and axes whose names hold blanks, one GPU without Device")
 {
-  const auto text = fixture("nvbench_convolution_rtx2060.md");
+  const auto text = ej::test::read_fixture("nvbench_convolution_rtx2060.md");
   const auto all = extract_text("gpu_s=nvbench", text);
   REQUIRE(all.size() == 210); // the log's 210 runs: 208 rows and 2 skipped
   CHECK(keys_of(all).size() == 210);
@@ -98,7 +91,7 @@ TEST_CASE("nvbench markdown keys pow2 axes as 2^N and axes whose names hold blan
         "channels=1,Mask width=5,Block axis dim=2^1]");
   CHECK(grid.back().note == "Mask width is larger than block dim");
 
-  const auto a30 = extract_text("gpu_s=nvbench", fixture("nvbench_flash_attn_varlen_a30.md"));
+  const auto a30 = extract_text("gpu_s=nvbench", ej::test::read_fixture("nvbench_flash_attn_varlen_a30.md"));
   REQUIRE(a30.size() == 2);
   CHECK(a30[1].key == "run_mha_varlen_fwd[num_seqs=8,seq_len=4096,num_heads=32,num_kv_heads=8,head_size=128,"
                       "window_left=512,window_right=512,causal=1]");
@@ -108,7 +101,7 @@ TEST_CASE("nvbench markdown keys pow2 axes as 2^N and axes whose names hold blan
 
 TEST_CASE("nvbench markdown without its log takes the columns before Samples as the axes")
 {
-  const auto text = fixture("nvbench_throughput_2gpus.md");
+  const auto text = ej::test::read_fixture("nvbench_throughput_2gpus.md");
   const auto tables =
       text.substr(text.find("# Benchmark Results")); // as `--md` output pasted without the log
   const auto values = extract_text("g=nvbench", tables);
@@ -120,7 +113,7 @@ TEST_CASE("nvbench markdown without its log takes the columns before Samples as 
 
 TEST_CASE("nvbench markdown cut short or without results is an error naming the metric and the source")
 {
-  const auto text = fixture("nvbench_flash_attn_varlen_a30.md");
+  const auto text = ej::test::read_fixture("nvbench_flash_attn_varlen_a30.md");
   const auto cut = text.substr(0, text.rfind("4.449 ms |")); // the last row loses its last cell
   CHECK_THROWS_WITH(extract_text("g=nvbench", cut), Catch::Contains("metric 'g'") &&
                                                         Catch::Contains("stdout") &&

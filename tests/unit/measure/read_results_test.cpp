@@ -11,20 +11,9 @@ using namespace ej::measure;
 using ej::measure::test::extract_text;
 using ej::measure::test::numbers;
 
-namespace {
-
-std::string fixture(const std::string& name)
-{
-  const auto path = ej::test::fixtures_dir() / name;
-  REQUIRE(std::filesystem::is_regular_file(path));
-  return ej::test::read_text(path);
-}
-
-} // namespace
-
 TEST_CASE("pytest reads a benchmark by fullname, every round of stats.data a sample")
 {
-  const auto text = fixture("pytest_benchmark_several_units.json");
+  const auto text = ej::test::read_fixture("pytest_benchmark_several_units.json");
   const auto sleep = extract_text("s=pytest:bench.py::test_sleep_2", text);
   REQUIRE(sleep.size() == 5);
   CHECK(sleep[0].key == "bench.py::test_sleep_2");
@@ -47,14 +36,16 @@ TEST_CASE("pytest reads a benchmark by fullname, every round of stats.data a sam
 
 TEST_CASE("criterion reads estimates.json with TitleCase keys and cargo-criterion's messages with units")
 {
-  const auto old = extract_text("m=criterion", fixture("criterion_estimates_titlecase_keys.json"));
+  const auto old =
+      extract_text("m=criterion", ej::test::read_fixture("criterion_estimates_titlecase_keys.json"));
   REQUIRE(old.size() == 1);
   CHECK(old[0].value == Approx(15.127506967004065));
   CHECK(old[0].unit == "ns");
-  CHECK(extract_text("m=criterion:#slope", fixture("criterion_estimates_titlecase_keys.json"))[0].value ==
-        Approx(15.077513761669776));
+  CHECK(
+      extract_text("m=criterion:#slope", ej::test::read_fixture("criterion_estimates_titlecase_keys.json"))[0]
+          .value == Approx(15.077513761669776));
 
-  const auto message = fixture("cargo_criterion_message.json");
+  const auto message = ej::test::read_fixture("cargo_criterion_message.json");
   auto spec = parse_metric_spec("m=criterion:#median");
   spec.unit = "us";
   const auto median = extract_text(spec, message);
@@ -73,7 +64,7 @@ TEST_CASE("criterion reads estimates.json with TitleCase keys and cargo-criterio
 
 TEST_CASE("catch2 reads the XML reporter of Catch2 v2 and v3 in nanoseconds, entities decoded")
 {
-  const auto v2 = fixture("catch2_v2_xml_benchmarks.xml");
+  const auto v2 = ej::test::read_fixture("catch2_v2_xml_benchmarks.xml");
   const auto all = extract_text("t=catch2", v2);
   REQUIRE(all.size() == 18);
   CHECK(all[0].key == "read | C-buffered | 5k.json");
@@ -86,7 +77,7 @@ TEST_CASE("catch2 reads the XML reporter of Catch2 v2 and v3 in nanoseconds, ent
   CHECK(extract_text("t=catch2:read | C-buffered | 5k.json#std_dev", v2)[0].value == Approx(393.989));
   CHECK(extract_text("t=catch2:copy | C-All | 500k.json#high_std_dev", v2)[0].value == Approx(4.25106e+06));
 
-  const auto v3 = fixture("catch2_v3_xml_convolution.xml");
+  const auto v3 = ej::test::read_fixture("catch2_v3_xml_convolution.xml");
   CHECK(extract_text("t=catch2", v3).size() == 36);
   const auto unrolled = extract_text(
       "t=catch2:(JohT) inputPerKernelValue Transposed Inner&OuterLoopUnrolled((kernel size 16))", v3);
@@ -100,7 +91,7 @@ TEST_CASE("catch2 reads the XML reporter of Catch2 v2 and v3 in nanoseconds, ent
 TEST_CASE(
     "catch2 XML cut short, without benchmarks or without a statistic is an error saying what it expected")
 {
-  const auto v3 = fixture("catch2_v3_xml_convolution.xml");
+  const auto v3 = ej::test::read_fixture("catch2_v3_xml_convolution.xml");
   CHECK_THROWS_WITH(extract_text("t=catch2", v3.substr(0, v3.size() / 2)),
                     Catch::Contains("metric 't'") && Catch::Contains("stdout is not well-formed XML") &&
                         Catch::Contains("cut short"));
@@ -115,7 +106,7 @@ TEST_CASE(
 
 TEST_CASE("criterion reads sample.json as every sample, one iteration's time in ns, by default")
 {
-  const auto text = fixture("criterion_sample_fib20_slow.json");
+  const auto text = ej::test::read_fixture("criterion_sample_fib20_slow.json");
   const auto samples = extract_text("s=criterion", text);
   REQUIRE(samples.size() == 100);
   CHECK(samples[0].key.empty());
@@ -126,7 +117,8 @@ TEST_CASE("criterion reads sample.json as every sample, one iteration's time in 
     sum += sample.value;
   }
   // Criterion's mean estimate, in estimates.json beside it, is the mean of these samples
-  const auto mean = extract_text("m=criterion", fixture("criterion_estimates_fib20_slow.json"));
+  const auto mean =
+      extract_text("m=criterion", ej::test::read_fixture("criterion_estimates_fib20_slow.json"));
   REQUIRE(mean.size() == 1);
   CHECK(sum / 100 == Approx(mean[0].value));
   CHECK(extract_text("s=criterion:#samples", text).size() == 100);

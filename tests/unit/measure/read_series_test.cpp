@@ -10,20 +10,9 @@
 using namespace ej::measure;
 using ej::measure::test::extract_text;
 
-namespace {
-
-std::string fixture(const std::string& name)
-{
-  const auto path = ej::test::fixtures_dir() / name;
-  REQUIRE(std::filesystem::is_regular_file(path));
-  return ej::test::read_text(path);
-}
-
-} // namespace
-
 TEST_CASE("json on SGLang's --output-file JSONL reads the last record, or one series per request_rate")
 {
-  const auto text = fixture("sglang_bench_serving_online.jsonl");
+  const auto text = ej::test::read_fixture("sglang_bench_serving_online.jsonl");
   const auto last = extract_text("tput=json:output_throughput", text);
   REQUIRE(last.size() == 1);
   const auto per = extract_text("ttft=json:median_ttft_ms;per=request_rate", text);
@@ -39,13 +28,13 @@ TEST_CASE("json on SGLang's --output-file JSONL reads the last record, or one se
 TEST_CASE("json with ,per= reads records whose key is Infinity, and vLLM's saved results keyed by rate")
 {
   const auto inf = extract_text("tput=json:output_throughput;per=request_rate",
-                                fixture("sglang_bench_serving_offline_inf.jsonl"));
+                                ej::test::read_fixture("sglang_bench_serving_offline_inf.jsonl"));
   REQUIRE(inf.size() == 7);
   CHECK(inf[0].key == "request_rate=Infinity");
   CHECK(inf[0].value == Approx(4520.698730654741));
 
-  const auto vllm =
-      extract_text("p99=json:p99_itl_ms;per=request_rate", fixture("vllm_benchmark_serving_results.jsonl"));
+  const auto vllm = extract_text("p99=json:p99_itl_ms;per=request_rate",
+                                 ej::test::read_fixture("vllm_benchmark_serving_results.jsonl"));
   REQUIRE(vllm.size() == 9);
   CHECK(vllm[0].key == "request_rate=10.0");
   CHECK(vllm[0].value == Approx(34.48662216016601));
@@ -71,9 +60,9 @@ TEST_CASE("json with ,per= names the record that lacks the field, and a record c
 
 TEST_CASE("kv with ,per= keys every SGLang 'Serving Benchmark Result' block by its request rate")
 {
-  const auto text = fixture("sglang_bench_serving_console_qps1.txt") + "\n" +
-                    fixture("sglang_bench_serving_console_qps4.txt") + "\n" +
-                    fixture("sglang_bench_serving_console_qps8.txt");
+  const auto text = ej::test::read_fixture("sglang_bench_serving_console_qps1.txt") + "\n" +
+                    ej::test::read_fixture("sglang_bench_serving_console_qps4.txt") + "\n" +
+                    ej::test::read_fixture("sglang_bench_serving_console_qps8.txt");
   const auto values = extract_text("tok_s=kv:Output token throughput (tok/s);per=Traffic request rate", text);
   REQUIRE(values.size() == 6); // two runs per file
   CHECK(values[0].key == "Traffic request rate=1.0");
@@ -90,10 +79,10 @@ TEST_CASE("kv reads vLLM's bench serve console summary, units from the keys")
 {
   auto spec = parse_metric_spec("tpot=kv:Median TPOT (ms)");
   spec.unit = "us";
-  const auto values = extract_text(spec, fixture("vllm_bench_serve_console_docs.txt"));
+  const auto values = extract_text(spec, ej::test::read_fixture("vllm_bench_serve_console_docs.txt"));
   REQUIRE(values.size() == 1);
   CHECK(values[0].value == Approx(7960));
-  CHECK(
-      extract_text("r=kv:Request throughput (req/s)", fixture("vllm_bench_serve_console_docs.txt"))[0].unit ==
-      "req/s");
+  CHECK(extract_text("r=kv:Request throughput (req/s)",
+                     ej::test::read_fixture("vllm_bench_serve_console_docs.txt"))[0]
+            .unit == "req/s");
 }
