@@ -53,7 +53,7 @@ void run_checkout(const CheckoutOptions& options)
     }
     patch = *blob;
   }
-  const bool complete = git::restore_code_state(workspace.work_tree, git.commit, patch, options.dir);
+  const bool complete = git::restore_code_state(workspace.git_dir, git.commit, patch, options.dir);
   fmt::print("restored {} into {}: commit {}{}\n", name, options.dir, git.commit.substr(0, 12),
              patch.empty() ? "" : " with its stored diff and untracked files");
   if (!complete) {

@@ -57,7 +57,7 @@ Workspace locate_workspace()
                 "project, or run 'git init' first",
                 cwd.string());
   }
-  Workspace workspace{repository->work_tree, repository->common_dir / "ej"};
+  Workspace workspace{repository->work_tree, repository->common_dir / "ej", repository->git_dir};
   move_legacy_journal(workspace);
   return workspace;
 }
@@ -74,7 +74,7 @@ store::Journal open_journal(const Workspace& workspace)
 
 git::CodeState read_code_state(const Workspace& workspace)
 {
-  auto state = git::read_code_state(workspace.work_tree);
+  auto state = git::read_code_state({workspace.work_tree, workspace.ej_dir.parent_path(), workspace.git_dir});
   if (!state.untracked_left_out.empty()) {
     const auto shown = std::min<std::size_t>(state.untracked_left_out.size(), 10);
     fmt::print(stderr,

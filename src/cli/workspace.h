@@ -17,6 +17,7 @@ namespace ej::cli {
 struct Workspace {
   std::filesystem::path work_tree; // root of the git work tree
   std::filesystem::path ej_dir;    // $(git rev-parse --git-common-dir)/ej
+  std::filesystem::path git_dir;   // $(git rev-parse --git-dir): the work tree's own
 };
 
 // The workspace of the current directory; throws when it is not inside a git work tree. A

@@ -155,7 +155,8 @@ std::optional<RepositoryLocation> located(const fs::path& git_dir, const fs::pat
       return std::nullopt;
     }
   }
-  return RepositoryLocation{resolved(fs::current_path(), work_tree), resolved(fs::current_path(), common)};
+  return RepositoryLocation{resolved(fs::current_path(), work_tree), resolved(fs::current_path(), common),
+                            resolved(fs::current_path(), git_dir)};
 }
 
 std::vector<fs::path> ceiling_directories()

@@ -126,31 +126,39 @@ void append_untracked(git_repository* repo, const std::filesystem::path& work_tr
   }
 }
 
-} // namespace
+CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_tree,
+                        const UntrackedLimits& limits);
 
-CodeState read_code_state(const std::filesystem::path& work_tree, const UntrackedLimits& limits)
+// A changed submodule's state, read from its own work tree (its .git names its repository).
+CodeState submodule_state(const std::filesystem::path& work_tree)
 {
   auto repo = open_repository(work_tree);
   if (!repo) {
-    throw Error("{} is not inside a git repository; run ej inside the repository of the code you measure",
+    throw Error("the submodule {} has no git repository: run 'git submodule update --init' and try again",
                 work_tree.string());
   }
+  return code_state_of(repo.get(), work_tree, UntrackedLimits{});
+}
+
+CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_tree,
+                        const UntrackedLimits& limits)
+{
   CodeState state;
 
   TreePtr head_tree;
   ReferencePtr head;
   git_reference* head_raw = nullptr;
-  const int head_rc = git_repository_head(&head_raw, repo.get());
+  const int head_rc = git_repository_head(&head_raw, repo);
   head.reset(head_raw);
   if (head_rc == 0) {
     if (git_reference_is_branch(head.get())) {
       state.context.branch = git_reference_shorthand(head.get());
     }
     git_oid oid;
-    check(git_reference_name_to_id(&oid, repo.get(), "HEAD"), "read HEAD");
+    check(git_reference_name_to_id(&oid, repo, "HEAD"), "read HEAD");
     state.context.commit = git_oid_tostr_s(&oid);
     git_commit* commit_raw = nullptr;
-    check(git_commit_lookup(&commit_raw, repo.get(), &oid), "read the HEAD commit");
+    check(git_commit_lookup(&commit_raw, repo, &oid), "read the HEAD commit");
     CommitPtr commit(commit_raw);
     git_tree* tree_raw = nullptr;
     check(git_commit_tree(&tree_raw, commit.get()), "read the HEAD tree");
@@ -158,7 +166,7 @@ CodeState read_code_state(const std::filesystem::path& work_tree, const Untracke
   } else if (head_rc == GIT_EUNBORNBRANCH) {
     // A repository with no commit yet: everything is a change against the empty tree.
     git_reference* symbolic = nullptr;
-    if (git_reference_lookup(&symbolic, repo.get(), "HEAD") == 0) {
+    if (git_reference_lookup(&symbolic, repo, "HEAD") == 0) {
       ReferencePtr owned(symbolic);
       const char* target = git_reference_symbolic_target(owned.get());
       if (target != nullptr) {
@@ -178,7 +186,7 @@ CodeState read_code_state(const std::filesystem::path& work_tree, const Untracke
   status_options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
                          GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
   git_status_list* status_raw = nullptr;
-  check(git_status_list_new(&status_raw, repo.get(), &status_options), "read the work tree status");
+  check(git_status_list_new(&status_raw, repo, &status_options), "read the work tree status");
   StatusListPtr status(status_raw);
   const auto count = git_status_list_entrycount(status.get());
   for (std::size_t i = 0; i < count; ++i) {
@@ -199,7 +207,7 @@ CodeState read_code_state(const std::filesystem::path& work_tree, const Untracke
       (present ? state.changed_files : state.deleted_files).emplace_back(delta->new_file.path);
     }
   }
-  const auto submodules = dirty_submodules(repo.get());
+  const auto submodules = dirty_submodules(repo);
   state.context.dirty = state.context.dirty || !submodules.empty();
   if (!state.context.dirty) {
     return state;
@@ -208,20 +216,39 @@ CodeState read_code_state(const std::filesystem::path& work_tree, const Untracke
   git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
   diff_options.flags = GIT_DIFF_SHOW_BINARY;
   git_diff* diff_raw = nullptr;
-  check(git_diff_tree_to_workdir_with_index(&diff_raw, repo.get(), head_tree.get(), &diff_options),
+  check(git_diff_tree_to_workdir_with_index(&diff_raw, repo, head_tree.get(), &diff_options),
         "compute the diff against HEAD");
   DiffPtr diff(diff_raw);
   check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
         "print the diff");
-  append_untracked(repo.get(), work_tree, limits, state);
+  append_untracked(repo, work_tree, limits, state);
   // Each changed submodule's own state, so that the exact code can be restored.
   for (const auto& path : submodules) {
-    const auto inner = read_code_state(work_tree / path);
+    const auto inner = submodule_state(work_tree / path);
     state.diff_text += "# submodule " + path + " at " +
                        (inner.context.commit.empty() ? "(no commit)" : inner.context.commit) +
                        (inner.context.dirty ? ", with changes:\n" + inner.diff_text : "\n");
   }
   return state;
+}
+
+} // namespace
+
+CodeState read_code_state(const RepositoryLocation& location, const UntrackedLimits& limits)
+{
+  ensure_libgit2();
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, location.git_dir.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) < 0) {
+    throw_git_error("open the repository");
+  }
+  RepositoryPtr repo(raw);
+  // Where GIT_WORK_TREE (or a GIT_DIR away from its work tree) put it, libgit2 cannot tell alone.
+  const char* workdir = git_repository_workdir(repo.get());
+  std::error_code ec;
+  if (workdir == nullptr || !std::filesystem::equivalent(workdir, location.work_tree, ec)) {
+    check(git_repository_set_workdir(repo.get(), location.work_tree.c_str(), 0), "set the work tree");
+  }
+  return code_state_of(repo.get(), location.work_tree, limits);
 }
 
 } // namespace ej::git

@@ -14,6 +14,7 @@ namespace ej::git {
 struct RepositoryLocation {
   std::filesystem::path work_tree;  // root of the work tree containing the start
   std::filesystem::path common_dir; // the repository's .git, shared by all its linked worktrees
+  std::filesystem::path git_dir;    // this work tree's own: common_dir, or .git/worktrees/NAME
 };
 
 // The work tree containing start, or nullopt when start is not inside one (a bare repository has
@@ -42,6 +43,8 @@ struct UntrackedLimits {
   std::uint64_t total_bytes = 16 * 1024 * 1024;
 };
 
-CodeState read_code_state(const std::filesystem::path& work_tree, const UntrackedLimits& limits = {});
+// The code state of the work tree of a located repository: exactly that one, as git would read
+// it (with GIT_DIR and GIT_WORK_TREE, the work tree has no .git of its own to discover).
+CodeState read_code_state(const RepositoryLocation& location, const UntrackedLimits& limits = {});
 
 } // namespace ej::git

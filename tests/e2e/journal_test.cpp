@@ -141,6 +141,52 @@ TEST_CASE("an attempt records its git context, and a dirty one its exact diff")
   CHECK(json::parse(repo.ok({"show", "3", "--json"}))["git"]["branch"] == "");
 }
 
+TEST_CASE("with GIT_DIR and GIT_WORK_TREE, an attempt records the code of that work tree, as git reads it")
+{
+  // A work tree with no .git of its own, its repository elsewhere (git --git-dir=... --work-tree=...).
+  TempDir dir("ej-git-dir");
+  const auto work_tree = dir.path() / "work";
+  make_git_repo(work_tree);
+  std::filesystem::rename(work_tree / ".git", dir.path() / "code.git");
+  const std::map<std::string, std::string> env{{"GIT_DIR", (dir.path() / "code.git").string()},
+                                               {"GIT_WORK_TREE", work_tree.string()}};
+  const auto head = run_command({"git", "rev-parse", "HEAD"}, {work_tree, env, {}});
+  REQUIRE(head.exit_code == 0);
+  for (const auto& args :
+       {std::vector<std::string>{"init"}, std::vector<std::string>{"plan", "new", "p", "--title", "P"}}) {
+    const auto done = run_ej(work_tree, args, env);
+    INFO(done.err);
+    REQUIRE(done.exit_code == 0);
+  }
+  write_text(work_tree / "README.md", "scratch repository\nchanged away from its .git\n");
+  const auto tried = run_ej(work_tree, {"try", "away from its repository", "--plan", "p"}, env);
+  INFO(tried.err);
+  REQUIRE(tried.exit_code == 0);
+  const auto shown = run_ej(work_tree, {"show", "1", "--json", "--diff"}, env);
+  REQUIRE(shown.exit_code == 0);
+  const auto attempt = json::parse(shown.out);
+  CHECK(attempt["git"]["commit"] == head.out.substr(0, head.out.size() - 1));
+  CHECK(attempt["git"]["dirty"] == true);
+  CHECK_THAT(attempt["diff"].get<std::string>(), Catch::Contains("+changed away from its .git"));
+  CHECK(std::filesystem::exists(dir.path() / "code.git" / "ej"));
+}
+
+TEST_CASE("an attempt in a linked worktree records that worktree's branch and changes")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  const auto worktree = repo.path() / "wt";
+  git(repo.path(), {"worktree", "add", "-q", "-b", "other", worktree.string()});
+  write_text(worktree / "README.md", "scratch repository\nchanged in the worktree\n");
+  const auto tried = run_ej(worktree, {"try", "in the worktree", "--plan", "p"});
+  INFO(tried.err);
+  REQUIRE(tried.exit_code == 0);
+  const auto attempt = json::parse(repo.ok({"show", "1", "--json", "--diff"}));
+  CHECK(attempt["git"]["branch"] == "other");
+  CHECK(attempt["git"]["dirty"] == true);
+  CHECK_THAT(attempt["diff"].get<std::string>(), Catch::Contains("+changed in the worktree"));
+}
+
 TEST_CASE("status changes need a valid status and, for verdicts, a reason, history is kept")
 {
   EjRepo repo;

@@ -42,13 +42,16 @@ private:
   std::optional<std::string> m_old;
 };
 
-// What `git rev-parse` says from dir: the work tree's top and the common directory.
+// What `git rev-parse` says from dir: the work tree's top, the common directory and the git
+// directory.
 git::RepositoryLocation as_git_says(const std::filesystem::path& dir)
 {
   const auto top = test::git(dir, {"rev-parse", "--show-toplevel"});
   const auto common = test::git(dir, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
+  const auto git_dir = test::git(dir, {"rev-parse", "--path-format=absolute", "--git-dir"});
   return {std::filesystem::canonical(std::string(util::trim(top))),
-          std::filesystem::canonical(std::string(util::trim(common)))};
+          std::filesystem::canonical(std::string(util::trim(common))),
+          std::filesystem::canonical(std::string(util::trim(git_dir)))};
 }
 
 void check_same(const std::filesystem::path& dir)
@@ -58,6 +61,7 @@ void check_same(const std::filesystem::path& dir)
   const auto expected = as_git_says(dir);
   CHECK(found->work_tree == expected.work_tree);
   CHECK(found->common_dir == expected.common_dir);
+  CHECK(found->git_dir == expected.git_dir);
 }
 
 } // namespace
