@@ -302,12 +302,13 @@ std::string to_spec_string(const MetricSpec& spec)
   // Without a file, an '@' that would be read as one must be escaped.
   if (spec.file.empty()) {
     if (const auto split = find_file(body, spec.kind)) {
-      body.insert(split->at, "\\");
+      body.insert(split->at, 1, '\\');
     }
   }
   arg += body;
   if (!spec.file.empty()) {
-    arg += "@" + quoted_file(spec.file, spec.kind);
+    arg += '@';
+    arg += quoted_file(spec.file, spec.kind);
   }
   std::string out = spec.name + "=" + std::string(to_string(spec.kind));
   if (!arg.empty()) {

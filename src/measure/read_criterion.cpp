@@ -6,6 +6,8 @@
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace ej::measure {
@@ -167,7 +169,7 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
         throw Error("metric '{}': cargo-criterion's '{}' has no '{}' estimate", spec.name, id, stat->name);
       }
       values.push_back(
-          estimate_value(spec, record[stat->name], id, "'" + std::string(stat->name) + "' of " + id));
+          estimate_value(spec, record[stat->name], id, fmt::format("'{}' of {}", stat->name, id)));
       continue;
     }
     // Every measurement, per iteration: measured_values[i] / iteration_count[i].

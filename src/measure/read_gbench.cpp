@@ -6,6 +6,8 @@
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <fmt/format.h>
+
 namespace ej::measure {
 
 namespace {
@@ -37,7 +39,7 @@ ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, s
   if (value.aggregate) {
     value.note = row.value("aggregate_name", "");
   }
-  const std::string where = "'" + std::string(field) + "' of '" + name + "'";
+  const std::string where = fmt::format("'{}' of '{}'", field, name);
   value.value = json_number(spec, row[std::string(field)], where);
   // A coefficient of variation is a ratio even though it sits in real_time.
   const bool ratio = row.value("aggregate_unit", "time") == "percentage";

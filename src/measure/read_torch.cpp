@@ -33,7 +33,10 @@ std::vector<ExtractedValue> read_torch(const MetricSpec& spec, std::string_view 
     // The title: "label: sub_label" or the statement, then "setup: ...", then the indented time.
     if (!indented(line)) {
       if (!line.starts_with("setup:")) {
-        *title += (title->empty() ? "" : " ") + std::string(util::trim(line));
+        if (!title->empty()) {
+          *title += ' ';
+        }
+        *title += util::trim(line);
       }
       continue;
     }

@@ -2,6 +2,8 @@
 
 #include "run/process.h"
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -39,7 +41,9 @@ std::optional<Trailer> take_trailer(run::Capture& err, const std::string& nonce)
 class TrailerFilter {
 public:
   using Sink = std::function<void(run::Stream, std::string_view)>;
-  TrailerFilter(std::string nonce, Sink sink) : m_marker("\n" + std::move(nonce)), m_sink(std::move(sink)) {}
+  TrailerFilter(std::string nonce, Sink sink) : m_marker(fmt::format("\n{}", nonce)), m_sink(std::move(sink))
+  {
+  }
   void feed(run::Stream stream, std::string_view chunk);
   // At the end of a process: what was held back and is no trailer goes on; then ready for the next.
   void finish();

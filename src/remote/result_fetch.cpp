@@ -32,7 +32,8 @@ std::string quoted_list(const std::vector<std::string>& words)
 {
   std::string out;
   for (const auto& word : words) {
-    out += " " + util::shell_quote(word);
+    out += ' ';
+    out += util::shell_quote(word);
   }
   return out;
 }

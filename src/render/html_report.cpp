@@ -4,6 +4,8 @@
 #include "render/markdown_parts.h"
 #include "render/svg_chart.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -108,7 +110,7 @@ std::string part_html(std::string_view part, const std::map<std::string, std::st
       slots.emplace_back(prefix + std::to_string(slots.size()) + "Z", &svg->second);
       cmark_node_set_literal(text, slots.back().first.c_str());
     } else {
-      cmark_node_set_literal(text, ("[" + alt_text(image) + "]").c_str());
+      cmark_node_set_literal(text, fmt::format("[{}]", alt_text(image)).c_str());
     }
     cmark_node_replace(image, text);
     cmark_node_free(image);

@@ -21,7 +21,10 @@ std::string csv_line(const std::vector<std::string>& fields)
 {
   std::string out;
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    out += (i == 0 ? "" : ",") + csv_field(fields[i]);
+    if (i > 0) {
+      out += ',';
+    }
+    out += csv_field(fields[i]);
   }
   return out + "\n";
 }
