@@ -22,10 +22,12 @@ depends=$(dpkg-deb -f "$deb" Depends)
 needed=$(objdump -p "$scratch/usr/bin/ej" | awk '$1 == "NEEDED" { print $2 }')
 [ -n "$needed" ] || fail "cannot read the shared libraries usr/bin/ej needs"
 for soname in $needed; do
-  path=$(ldconfig -p | awk -v so="$soname" '$1 == so && /x86-64/ { print $NF; exit }')
+  # awk reads to the end: leaving early would end ldconfig with SIGPIPE, which pipefail and set -e
+  # turn into this script's exit 141 once the cache outgrows the pipe (CI's did).
+  path=$(ldconfig -p | awk -v so="$soname" '$1 == so && /x86-64/ && !found { print $NF; found = 1 }')
   [ -n "$path" ] || fail "ej needs $soname, which this machine does not have"
   # dpkg knows a library by the path its package put it at: /lib or /usr/lib (merged /usr).
-  package=$( (dpkg-query -S "$path" || dpkg-query -S "$(readlink -f "$path")") 2>/dev/null | head -1 | cut -d: -f1 || true)
+  package=$( (dpkg-query -S "$path" || dpkg-query -S "$(readlink -f "$path")") 2>/dev/null | awk -F: 'NR == 1 { print $1 }' || true)
   [ -n "$package" ] || fail "no package holds $path (for $soname)"
   case "$depends" in *"$package"*) ;; *) fail "ej needs $soname (package $package), which Depends lacks: $depends" ;; esac
 done
