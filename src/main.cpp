@@ -8,7 +8,7 @@
 int main(int argc, char** argv)
 {
   CLI::App app{"ej: the experiment journal for performance work", "ej"};
-  ej::cli::register_commands(app);
+  ej::cli::register_commands_for(app, argc, argv); // only the command typed, where one is
   try {
     app.parse(argc, argv); // runs the chosen command's callback
     return 0;

@@ -83,26 +83,45 @@ const std::map<std::string, std::vector<std::string>>& example_table()
   return table;
 }
 
-CLI::App& find_mutable(CLI::App& root, const std::string& path)
+CLI::App* child(CLI::App& node, const std::string& name)
+{
+  for (auto* sub : node.get_subcommands({})) {
+    if (sub->get_name() == name) {
+      return sub;
+    }
+  }
+  return nullptr;
+}
+
+// The command a path names; nullptr when its first word is a command a partial tree was not given
+// (ej builds only the command being run). Any other path that names nothing is a stale entry.
+CLI::App* find_mutable(CLI::App& root, const std::string& path, TreeExtent extent)
 {
   CLI::App* node = &root;
   std::string rest = path;
+  bool top = true;
   while (!rest.empty()) {
     const auto space = rest.find(' ');
-    node = node->get_subcommand(rest.substr(0, space));
+    const auto word = rest.substr(0, space);
+    auto* next = child(*node, word);
+    if (next == nullptr && top && extent == TreeExtent::partial) {
+      return nullptr;
+    }
+    node = next != nullptr ? next : node->get_subcommand(word); // CLI11 throws OptionNotFound
     rest = space == std::string::npos ? "" : rest.substr(space + 1);
+    top = false;
   }
-  return *node;
+  return node;
 }
 
 } // namespace
 
-void add_command_examples(CLI::App& root)
+void add_command_examples(CLI::App& root, TreeExtent extent)
 {
   for (const auto& [path, lines] : example_table()) {
-    auto& command = find_mutable(root, path); // CLI11 throws OptionNotFound for a path that is gone
-    if (examples(command).empty()) {
-      add_examples(command, lines);
+    auto* command = find_mutable(root, path, extent);
+    if (command != nullptr && examples(*command).empty()) {
+      add_examples(*command, lines);
     }
   }
 }

@@ -78,3 +78,102 @@ TEST_CASE("an option's choices and whether it takes a value are read from the tr
   CHECK(find_command(app, {"plan", "nope"}, &matched) == nullptr);
   CHECK(matched == 1);
 }
+
+namespace {
+
+std::vector<std::string> top_names(const CLI::App& app)
+{
+  std::vector<std::string> out;
+  for (const auto* sub : app.get_subcommands({})) {
+    out.push_back(sub->get_name());
+  }
+  return out;
+}
+
+std::vector<std::string> split_words(std::string_view words)
+{
+  std::vector<std::string> out;
+  std::string word;
+  for (const char c : words) {
+    if (c == ' ') {
+      out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  out.push_back(word);
+  return out;
+}
+
+// The tree ej builds for these arguments.
+std::vector<std::string> tree_for(std::vector<const char*> argv)
+{
+  argv.insert(argv.begin(), "ej");
+  CLI::App app{"ej", "ej"};
+  register_commands_for(app, static_cast<int>(argv.size()), argv.data());
+  return top_names(app);
+}
+
+} // namespace
+
+TEST_CASE("the command groups name exactly the commands of the whole tree, each once")
+{
+  CLI::App whole{"ej", "ej"};
+  register_commands(whole);
+  std::vector<std::string> grouped;
+  for (const auto words : command_group_words()) {
+    for (const auto& word : split_words(words)) {
+      grouped.push_back(word);
+    }
+  }
+  CHECK(grouped == top_names(whole)); // same names, same order: the help lists them as before
+}
+
+TEST_CASE("a command typed builds that command's group alone, as the whole tree has it")
+{
+  for (const auto words : command_group_words()) {
+    const auto names = split_words(words);
+    INFO(words);
+    const auto built = tree_for({names.front().c_str(), "--help"});
+    if (names.front() == "help") {
+      CHECK(built.size() > 20); // help describes every command
+      continue;
+    }
+    CHECK(built == names);
+  }
+  CHECK(tree_for({"--color", "never", "--no-pager", "log", "-n", "5"}) ==
+        std::vector<std::string>{"log", "show", "search"});
+  CHECK(tree_for({"--color=never", "plan", "list"}) == std::vector<std::string>{"plan", "report"});
+}
+
+TEST_CASE("no command, --help before the command, or an unknown word builds the whole tree")
+{
+  const auto whole = tree_for({"help"});
+  CHECK(whole.size() > 20);
+  CHECK(tree_for({}) == whole);
+  CHECK(tree_for({"--help"}) == whole);
+  CHECK(tree_for({"--help", "log"}) == whole);
+  CHECK(tree_for({"lgo"}) == whole);
+  CHECK(tree_for({"--color", "log"}) == whole); // "log" is --color's (wrong) value, no command
+  CHECK(tree_for({"--version"}).empty());
+  CHECK(tree_for({"-V"}).empty());
+}
+
+TEST_CASE("a command built alone has the same options, defaults and examples as in the whole tree")
+{
+  CLI::App whole{"ej", "ej"};
+  register_commands(whole);
+  for (const auto words : command_group_words()) {
+    const auto names = split_words(words);
+    std::vector<const char*> argv{"ej", names.front().c_str()};
+    CLI::App alone{"ej", "ej"};
+    register_commands_for(alone, 2, argv.data());
+    for (const auto& name : names) {
+      INFO(name);
+      const auto* in_whole = whole.get_subcommand(name);
+      const auto* by_itself = alone.get_subcommand(name);
+      CHECK(by_itself->help() == in_whole->help());
+    }
+  }
+}
