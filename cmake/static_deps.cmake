@@ -2,7 +2,9 @@
 # archive is installed), those Debian ships as static archives are linked into ej statically: a
 # command then loads 3 shared objects instead of 28 and starts in half the time (issue 16;
 # tests/perf/journal_bench prints the ratio to `git --version`). Kerberos (libgit2's HTTPS
-# negotiate authentication) has no archive: it is opened on first use (src/git/gssapi_on_demand.cpp).
+# negotiate authentication) has no archive: it is opened on first use (cmake/static/gssapi_on_demand.cpp);
+# the CA certificates libgit2 reads at start-up are read at the first TLS handshake
+# (cmake/static/ca_on_demand.cpp).
 set(ej_static_archives sqlite3 git2 ssh2 cmark-gfm cmark-gfm-extensions re2 pugixml nettle mbedtls mbedx509
   mbedcrypto http_parser pcre2-8 crypto z)
 set(ej_static_ok ${EJ_STATIC_DEPS})
@@ -26,7 +28,13 @@ if(ej_static_ok)
   # libgit2 as `pkg-config --static --libs libgit2` lists it, its ssh through libssh2 and OpenSSL.
   # Kerberos last: the linker takes from it what libgit2 left undefined.
   add_library(ej_gssapi_on_demand STATIC ${PROJECT_SOURCE_DIR}/cmake/static/gssapi_on_demand.cpp)
-  target_link_libraries(ej_dep_git INTERFACE ${EJ_ARCHIVE_git2} ${EJ_ARCHIVE_mbedtls} ${EJ_ARCHIVE_mbedx509}
+  # The CA bundle is parsed at the first TLS handshake, not when libgit2 starts
+  # (cmake/static/ca_on_demand.cpp): between libgit2, which calls it, and mbedTLS, which it calls.
+  add_library(ej_ca_on_demand STATIC ${PROJECT_SOURCE_DIR}/cmake/static/ca_on_demand.cpp)
+  target_link_options(ej_dep_git INTERFACE
+    "LINKER:--wrap=mbedtls_x509_crt_parse_file,--wrap=mbedtls_x509_crt_parse_path"
+    "LINKER:--wrap=mbedtls_x509_crt_free,--wrap=mbedtls_ssl_handshake")
+  target_link_libraries(ej_dep_git INTERFACE ${EJ_ARCHIVE_git2} ej_ca_on_demand ${EJ_ARCHIVE_mbedtls} ${EJ_ARCHIVE_mbedx509}
     ${EJ_ARCHIVE_mbedcrypto} ${EJ_ARCHIVE_http_parser} ${EJ_ARCHIVE_ssh2} ${EJ_ARCHIVE_crypto} ${EJ_ARCHIVE_pcre2-8}
     ${EJ_ARCHIVE_z} ej_gssapi_on_demand rt ${CMAKE_DL_LIBS} Threads::Threads)
   target_include_directories(ej_dep_git INTERFACE ${LIBGIT2_INCLUDE_DIRS} ${LIBSSH2_INCLUDE_DIRS})
