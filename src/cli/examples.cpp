@@ -41,7 +41,7 @@ const std::map<std::string, std::vector<std::string>>& example_table()
        {"ej attempt edit 12 --title \"NCCL_ALGO=Ring\"", "ej attempt edit 12 --tag nccl --untag wip"}},
       {"log", {"ej log -n 10", "ej log --status rejected --since 2025-06-01 --all-plans"}},
       {"show", {"ej show 12 --diff", "ej show run 5 --output"}},
-      {"search", {"ej search allreduce", "ej search \"symmetric memory\" -n 5"}},
+      {"search", {"ej search allreduce", "ej search \"symmetric memory\" -n 5", "ej search 'allred*'"}},
       {"why", {"ej why 12", "ej why nccl"}},
       {"bench",
        {"ej bench add decode --metric 'tok_s=kv:Output token throughput (tok/s)' -- ./bench --steps 64",

@@ -297,7 +297,11 @@ void register_read_commands(CLI::App& app)
   auto search_options = std::make_shared<SearchOptions>();
   auto* search = app.add_subcommand(
       "search", "Full-text search over titles, hypotheses, commands, tags, reasons and notes, newest first");
-  search->add_option("text", search_options->text, "Words to find")->required();
+  search
+      ->add_option(
+          "text", search_options->text,
+          "Words to find, all of them, as whole words; end one with * for the words it starts (allred*)")
+      ->required();
   search->add_option("-n", search_options->limit, "At most N results (default 20)")
       ->check(CLI::PositiveNumber);
   search->add_flag("--json", search_options->json, "Print JSON");

@@ -32,7 +32,8 @@ int number_of_attempt(Database& db, const std::string& id);
 
 // The newest `limit` attempts (highest numbers first, as `git log --grep` lists) whose title,
 // hypothesis, command, tags, reasons or notes hold every word of text (SQLite FTS5; whole words,
-// case-insensitively). Newest first rather than ranked:
+// case-insensitively; a word ending in '*' matches the words it starts). Newest first rather than
+// ranked:
 // a ranking reads every match, and on a large journal a common word matches most attempts.
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit);
 // The newest `limit` attempts with the tag.

@@ -47,6 +47,23 @@ TEST_CASE("events update the derived tables in the same transaction")
   CHECK(store::search_attempts(journal.db(), "PCIe", 10) == std::vector<int>{1});
 }
 
+TEST_CASE("search matches whole words, and the start of a word only where a word ends in a star")
+{
+  auto journal = store::Journal::open_memory();
+  add_plan_and_attempt(journal); // "NCCL_ALGO=Tree", "tree is faster", "no gain on PCIe"
+  const std::vector<int> first{1};
+  CHECK(store::search_attempts(journal.db(), "NCCL_ALGO=Tree", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "faster pcie", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "fast", 10).empty()); // not a whole word
+  CHECK(store::search_attempts(journal.db(), "fast*", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "NCCL_ALGO=Tr**", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "fast* measur*", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "slow*", 10).empty());
+  CHECK(store::search_attempts(journal.db(), "*", 10).empty()); // no word: nothing, not everything
+  CHECK(store::search_attempts(journal.db(), "tree *", 10) == first);
+  CHECK(store::search_attempts(journal.db(), "\"tree*", 10) == first); // quotes are text
+}
+
 TEST_CASE("a write that throws leaves nothing behind")
 {
   auto journal = store::Journal::open_memory();
