@@ -1,11 +1,13 @@
 // Builds a plan of 1,000 attempts and 10,000 runs (about 100,000 samples: 5 repeats of two metrics)
 // in a scratch git repository, then times `ej plan render` of the real binary on it against the
 // 200 ms goal. --large: ten times larger, 10,000 attempts, 100,000 runs and about 1,000,000
-// samples in one plan, against 2 s and 256 MB (issue 16). Prints figures; asserts nothing.
+// samples in one plan, against 2 s and 256 MB (issue 16); then ej log, show and why on that plan
+// against git log -n 50 (at most 1.5x). Prints figures; asserts nothing.
 //
 //   perf_render_bench [--attempts N | --large] [--runs-per-attempt N] [--runs N] [--keep]
 #include "store/journal.h"
 #include "support/command.h"
+#include "support/listing_timings.h"
 #include "support/temp_dir.h"
 #include "support/timing.h"
 
@@ -129,6 +131,7 @@ int main(int argc, char** argv)
   const std::string ej = EJ_BINARY;
   test::TempDir dir("ej-perf-render");
   test::make_git_repo(dir.path());
+  test::add_git_history(dir.path(), 60);
   // The plan and benchmark through the binary, so their definitions are exactly what ej writes.
   for (const auto& args : std::vector<std::vector<std::string>>{
          {ej, "init"},
@@ -157,8 +160,10 @@ int main(int argc, char** argv)
   test::print_timing("ej report big --html big.html",
                      test::time_command({ej, "report", "big", "--html", "big.html"}, dir.path(), runs),
                      large ? 3000 : 300, goal_mb);
-  std::printf("\ndocument: %.1f KB\n",
+  std::printf("\ndocument: %.1f KB\n\n",
               static_cast<double>(std::filesystem::file_size(dir / "journal" / "big.md")) / 1e3);
+  // Listing a few attempts of this plan reads a few rows, however many runs it has.
+  test::print_listing_timings(dir.path(), ej, attempts / 2, 21);
   if (keep) {
     std::printf("kept %s\n", dir.path().c_str());
     std::exit(0); // skip TempDir's clean-up

@@ -1,9 +1,21 @@
 #include "support/listing_timings.h"
 
+#include "support/command.h"
+#include "support/temp_dir.h"
+
 #include <string>
 #include <vector>
 
 namespace ej::test {
+
+void add_git_history(const std::filesystem::path& repo, int commits)
+{
+  for (int c = 0; c < commits; ++c) {
+    write_text(repo / "file.txt", std::to_string(c));
+    git(repo, {"add", "file.txt"});
+    git(repo, {"commit", "-q", "-m", "change " + std::to_string(c)});
+  }
+}
 
 Timing print_listing_timings(const std::filesystem::path& repo, const std::string& ej, int attempt,
                              int rounds)
