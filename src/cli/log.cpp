@@ -8,10 +8,12 @@
 #include "cli/reading.h"
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
+#include "cli/version.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "evidence/verdict_line.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -25,13 +27,12 @@ namespace ej::cli {
 
 namespace {
 
-void print_attempt_line(evidence::Reader& reader, const core::Attempt& attempt)
+void print_attempt_line(const core::Attempt& attempt, const std::optional<std::string>& verdict)
 {
-  const auto verdict = evidence::judge_attempt(reader, attempt.number).verdict;
   fmt::print("{} {} {} {}{}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
-             verdict ? "  " + verdict->text : "");
+             verdict ? "  " + *verdict : "");
   if (!attempt.reason.empty()) {
     fmt::print("       {}\n", paint(util::first_line(attempt.reason, 100), Colour::Dim));
   }
@@ -54,8 +55,9 @@ void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& a
     return;
   }
   evidence::Reader reader(journal);
-  for (const auto& attempt : attempts) {
-    print_attempt_line(reader, attempt);
+  const auto verdicts = evidence::verdict_lines(reader, attempts, version_text());
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    print_attempt_line(attempts[i], verdicts[i]);
   }
 }
 

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
+#include "cli/version.h"
 #include "cli/workspace.h"
 #include "evidence/document_data.h"
 #include "render/html_report.h"
@@ -10,6 +11,7 @@
 #include "render/templates.h"
 #include "store/document_regions.h"
 #include "store/queries.h"
+#include "store/verdict_cache.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -136,6 +138,7 @@ struct Rendered {
   render::MergeResult merged;
   std::string svg;
   std::string title;
+  std::vector<store::CachedVerdict> verdict_lines; // for the listings, when the document is written
 };
 
 // A large plan's document data is a million small blocks. glibc keeps freed small blocks in "fast
@@ -203,10 +206,15 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
   std::string name;
   const auto text = template_text(options, name);
   std::optional<evidence::DocumentData> data;
+  // A render that writes keeps each attempt's verdict line for the listings (ej log).
+  const auto lines = options.check || options.to_stdout || afterwards == DataAfterwards::Free
+                         ? evidence::VerdictLines::Skip
+                         : evidence::VerdictLines::Collect;
   {
     store::ReadTransaction snapshot(journal.db());
-    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string());
+    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string(), lines);
   }
+  out.verdict_lines = std::move(data->verdict_lines);
   render::TemplateOptions template_options;
   template_options.fix_hint = options.template_file.empty() ? "this is a bug in ej's default template"
                                                             : "fix the template or run without --template";
@@ -245,6 +253,7 @@ void write_document(store::Journal& journal, const Rendered& r)
   util::write_file_atomic(r.doc, r.merged.document);
   util::write_file_atomic(r.chart, r.svg);
   store::save_document_regions(journal.db(), r.relative, r.merged.hashes);
+  store::keep_verdicts(journal.db(), version_text(), r.verdict_lines);
   transaction.commit();
 }
 

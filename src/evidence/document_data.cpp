@@ -523,7 +523,7 @@ std::string measured_commit(const RunSet& set)
 } // namespace
 
 DocumentData build_document_data(store::Journal& journal, const std::string& slug,
-                                 const std::string& chart_file)
+                                 const std::string& chart_file, VerdictLines lines)
 {
   const auto plan = store::find_plan(journal.db(), slug);
   if (!plan) {
@@ -554,6 +554,10 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
 
   Reader reader(journal); // the journal is only read here
   reader.stream_plan(slug, attempts, Reader::Ahead::OnThread); // the caller holds a ReadTransaction
+  // Read in the same snapshot as the verdicts, so that each line goes with what it was judged from.
+  const auto inputs = lines == VerdictLines::Collect && store::has_verdict_cache(journal.db())
+                          ? store::verdict_inputs_of_plan(journal.db(), slug)
+                          : std::map<int, store::VerdictInputs>{};
   auto summary = render::template_list(attempts.size());
   std::map<std::string, TemplateData> grouped;
   // A deque: kainjow's data has no noexcept move, so a growing vector would copy every entry.
@@ -599,6 +603,10 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
         put(row, "interval", cell(interval));
         has_intervals = true;
       }
+    }
+    if (const auto judged = inputs.find(attempt.number); judged != inputs.end()) {
+      out.verdict_lines.push_back(
+          {attempt.number, judged->second, verdict ? std::optional(verdict->text) : std::nullopt});
     }
     auto detail = attempt_data(reader, history, primary, verdict);
     reader.forget_attempt(attempt.number); // done with it: the plan's runs are never all in memory

@@ -3,6 +3,7 @@
 #include "core/numbering.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
+#include "store/verdict_cache.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -332,6 +333,19 @@ std::optional<std::string> Reader::plan_of_attempt(int attempt)
     found = m_attempt_plans.emplace(attempt, record ? std::optional(record->plan) : std::nullopt).first;
   }
   return found->second;
+}
+
+void Reader::know_attempt(const core::Attempt& attempt)
+{
+  m_attempt_plans.emplace(attempt.number, attempt.plan);
+}
+
+bool Reader::has_verdict_cache()
+{
+  if (!m_has_verdict_cache) {
+    m_has_verdict_cache = store::has_verdict_cache(m_journal.db());
+  }
+  return *m_has_verdict_cache;
 }
 
 const std::string& Reader::plan_target(const std::string& plan)

@@ -75,6 +75,10 @@ public:
   // The plan's baseline history, oldest first.
   const std::vector<core::BaselineRecord>& baselines(const std::string& plan);
   std::optional<std::string> plan_of_attempt(int attempt);
+  // Tells the reader an attempt a listing already read: plan_of_attempt need not read it again.
+  void know_attempt(const core::Attempt& attempt);
+  // Whether the journal keeps verdict lines (store/verdict_cache.h), asked once.
+  bool has_verdict_cache();
   const std::string& plan_target(const std::string& plan);
   // The plan's target parsed (once per plan); nullopt when it has none.
   const std::optional<core::Target>& parsed_target(const std::string& plan);
@@ -112,6 +116,7 @@ private:
   std::map<std::string, std::string> m_targets;
   std::map<std::string, std::optional<core::Target>> m_parsed_targets;
   std::map<int, std::optional<std::string>> m_attempt_plans;
+  std::optional<bool> m_has_verdict_cache;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
   std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
 };

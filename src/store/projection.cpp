@@ -5,6 +5,7 @@
 #include "store/events.h"
 #include "store/projection_runs.h"
 #include "store/schema.h"
+#include "store/verdict_cache.h"
 #include "store/visible_payload.h"
 #include "util/error.h"
 
@@ -90,6 +91,9 @@ void renumber(Database& db, const std::string& kind, std::int64_t from, std::int
   db.exec("PRAGMA defer_foreign_keys = ON"); // checked at commit, once every table has moved
   if (g_known_numbers != nullptr) {
     *g_known_numbers = {};
+  }
+  if (has_verdict_cache(db)) {
+    forget_verdicts(db); // kept by number
   }
   const auto update = [&](const char* table, const char* column) {
     db.prepare(fmt::format("UPDATE {0} SET {1} = ? WHERE {1} = ?", table, column)).bind(1, to).bind(2, from).run();
@@ -471,6 +475,9 @@ void rebuild_derived_tables(Database& db)
 {
   for (const auto table : derived_tables()) {
     db.exec(fmt::format("DELETE FROM {}", table));
+  }
+  if (has_verdict_cache(db)) { // (an older schema, migrating, has none yet)
+    forget_verdicts(db);       // a rebuild may number attempts and runs anew
   }
   const std::string columns = fmt::format("SELECT {} FROM events ", k_event_columns);
   // Claims first: they decide the numbers of the attempts and runs created before them.

@@ -238,14 +238,28 @@ constexpr std::string_view k_version_7 = R"sql(
 CREATE INDEX IF NOT EXISTS run_repeats_with_device ON run_repeats(run, idx) WHERE warmup = 0 AND device <> '';
 )sql";
 
+// Version 8: the verdict lines renders keep (store/verdict_cache.h), with what each was judged
+// from. Local state, as the region hashes: never synced, emptied by every rebuild.
+constexpr std::string_view k_version_8 = R"sql(
+CREATE TABLE IF NOT EXISTS verdict_cache (
+  attempt INTEGER PRIMARY KEY,
+  maker TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  target TEXT NOT NULL,
+  runs INTEGER NOT NULL,
+  baselines INTEGER NOT NULL,
+  bench_revisions INTEGER NOT NULL,
+  text TEXT
+);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
-      {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
-      {7, k_version_7},
+      {1, k_version_1},       {2, k_version_2},       {3, k_version_3}, {4, k_version_4, true},
+      {5, k_version_5, true}, {6, k_version_6, true}, {7, k_version_7}, {8, k_version_8},
   };
   return steps;
 }

@@ -1,5 +1,6 @@
 // Verdicts as a user meets them: a sweep over two axes judged combination by combination, a
 // baseline that moved, imported single figures.
+#include "support/command.h"
 #include "support/ej_repo.h"
 
 #include <catch2/catch.hpp>
@@ -131,6 +132,65 @@ TEST_CASE("a verdict is against the baseline of its time, and says when the base
   const auto wrong = repo.ej({"compare", "2", "--against", "yesterday"});
   CHECK(wrong.exit_code == 2);
   CHECK_THAT(wrong.err, Catch::Contains("--against takes 'then'"));
+}
+
+namespace {
+
+std::string sql(const EjRepo& repo, const std::string& statement)
+{
+  const auto result = run_command({"sqlite3", repo.db_path().string(), statement});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return result.out;
+}
+
+} // namespace
+
+TEST_CASE("ej log prints the verdict line a render kept until a run, a baseline or a benchmark changes it")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Kept"});
+  repo.ok({"bench", "add", "b", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms", "--", "true"});
+  for (const auto* title : {"reference", "candidate", "no runs yet"}) {
+    repo.ok({"try", title, "--plan", "p"});
+  }
+  repo.ok(
+      {"record", "1", "--bench", "b", "--samples", "x=10,10.1,9.9,10.2,9.8,10.05", "--when", "2026-01-10"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"}, {{"EJ_NOW", "2026-01-10T12:00:00Z"}});
+  repo.ok({"record", "2", "--bench", "b", "--samples", "x=5,5.05,4.95,5.1,4.9,5.02", "--when", "2026-01-11"});
+  const auto judged = repo.ok({"log"});
+  CHECK_THAT(judged, Catch::Contains("-50.0% ["));
+
+  repo.ok({"plan", "render", "p"});
+  CHECK(sql(repo, "SELECT count(*) FROM verdict_cache") == "3\n"); // attempt 3's: no verdict
+  CHECK(repo.ok({"log"}) == judged);                               // the same lines, read instead of judged
+  // Proof that they are read: a line changed behind ej's back is what log prints...
+  sql(repo, "UPDATE verdict_cache SET text = 'kept by the render' WHERE attempt = 2");
+  CHECK_THAT(repo.ok({"log"}), Catch::Contains("kept by the render"));
+  // ...until the attempt has another run: judged again, with both runs.
+  repo.ok({"record", "2", "--bench", "b", "--samples", "x=5,5.05,4.95,5.1,4.9,5.02", "--when", "2026-01-12"});
+  auto now = repo.ok({"log"});
+  CHECK_THAT(now, !Catch::Contains("kept by the render") && Catch::Contains("-50.0% ["));
+
+  // A new baseline changes every line of the plan, even those of attempts that did not move.
+  repo.ok({"plan", "render", "p"});
+  sql(repo, "UPDATE verdict_cache SET text = 'kept by the render'");
+  repo.ok(
+      {"record", "3", "--bench", "b", "--samples", "x=4,4.04,3.96,4.08,3.92,4.02", "--when", "2026-01-13"});
+  repo.ok({"plan", "baseline", "p", "--run", "3", "--reason", "new stack"},
+          {{"EJ_NOW", "2026-01-13T12:00:00Z"}});
+  now = repo.ok({"log"});
+  CHECK_THAT(now, !Catch::Contains("kept by the render") && Catch::Contains("the baseline is now run #3"));
+
+  // So does an edited benchmark, and reindex forgets every kept line.
+  repo.ok({"plan", "render", "p"});
+  sql(repo, "UPDATE verdict_cache SET text = 'kept by the render'");
+  repo.ok({"bench", "edit", "b", "--repeat", "3"});
+  CHECK_THAT(repo.ok({"log"}), !Catch::Contains("kept by the render"));
+  repo.ok({"plan", "render", "p"});
+  repo.ok({"reindex"});
+  CHECK(sql(repo, "SELECT count(*) FROM verdict_cache") == "0\n");
+  CHECK(repo.ok({"log"}) == now);
 }
 
 TEST_CASE("imported single figures give the change and the factor, never a test they cannot have")

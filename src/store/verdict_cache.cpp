@@ -1,0 +1,121 @@
+#include "store/verdict_cache.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ej::store {
+
+namespace {
+
+// The inputs of the attempts `chosen` names (an SQL condition on a), then the cached line's.
+// Running runs are few: the attempts they belong to are found once, through runs_by_status.
+std::string inputs_select(std::string_view chosen)
+{
+  return fmt::format(R"sql(
+    SELECT a.number, a.plan, p.target,
+      (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
+      (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
+      (SELECT count(*) FROM bench_revisions),
+      a.number NOT IN (SELECT attempt FROM runs WHERE status = 'started' AND attempt IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM baselines b JOIN runs r ON r.number = b.run
+                        WHERE b.plan = a.plan AND r.status = 'started'),
+      c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.text
+    FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN verdict_cache c ON c.attempt = a.number
+    WHERE {})sql",
+                     chosen);
+}
+
+VerdictInputs read_inputs(const Statement& row)
+{
+  VerdictInputs inputs;
+  inputs.plan = row.text(1);
+  inputs.target = row.text(2);
+  inputs.runs = row.integer(3);
+  inputs.baselines = row.integer(4);
+  inputs.bench_revisions = row.integer(5);
+  inputs.settled = row.integer(6) != 0;
+  return inputs;
+}
+
+} // namespace
+
+bool has_verdict_cache(Database& db)
+{
+  return db.query_integer(
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'verdict_cache'") > 0;
+}
+
+std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<int>& attempts)
+{
+  // One statement for a listing's attempts: what they share (the running runs, the benchmarks)
+  // is read once.
+  auto select = db.prepare(inputs_select("a.number IN (SELECT value FROM json_each(?))"));
+  select.bind(1, nlohmann::json(attempts).dump());
+  std::map<int, VerdictLookup> out;
+  while (select.step()) {
+    const auto attempt = static_cast<int>(select.integer(0));
+    auto& lookup = out[attempt];
+    lookup.now = read_inputs(select);
+    if (select.is_null(7)) {
+      continue;
+    }
+    CachedVerdict cached;
+    cached.attempt = attempt;
+    lookup.maker = select.text(8);
+    cached.inputs.plan = select.text(9);
+    cached.inputs.target = select.text(10);
+    cached.inputs.runs = select.integer(11);
+    cached.inputs.baselines = select.integer(12);
+    cached.inputs.bench_revisions = select.integer(13);
+    cached.inputs.settled = true; // only settled lines are kept
+    if (!select.is_null(14)) {
+      cached.text = select.text(14);
+    }
+    lookup.cached = std::move(cached);
+  }
+  return out;
+}
+
+std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(inputs_select("a.plan = ?"));
+  select.bind(1, plan);
+  std::map<int, VerdictInputs> out;
+  while (select.step()) {
+    out.emplace(static_cast<int>(select.integer(0)), read_inputs(select));
+  }
+  return out;
+}
+
+void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)
+{
+  auto insert =
+      db.prepare("INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, "
+                 "bench_revisions, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const auto& verdict : verdicts) {
+    if (!verdict.inputs.settled) {
+      continue; // a running run may still change it
+    }
+    insert.reset();
+    insert.bind(1, verdict.attempt)
+        .bind(2, maker)
+        .bind(3, verdict.inputs.plan)
+        .bind(4, verdict.inputs.target)
+        .bind(5, verdict.inputs.runs)
+        .bind(6, verdict.inputs.baselines)
+        .bind(7, verdict.inputs.bench_revisions);
+    if (verdict.text) {
+      insert.bind(8, *verdict.text);
+    } else {
+      insert.bind_null(8);
+    }
+    insert.run();
+  }
+}
+
+void forget_verdicts(Database& db)
+{
+  db.exec("DELETE FROM verdict_cache");
+}
+
+} // namespace ej::store

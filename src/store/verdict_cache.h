@@ -1,0 +1,54 @@
+#pragma once
+
+#include "store/database.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Verdict lines kept between commands. Judging an attempt reads every sample of its runs and of
+// the baseline: with ten runs an attempt, `ej log -n 50` spent four fifths of its time judging. A
+// render judges every attempt of its plan anyway; it keeps each line with what it was judged from,
+// and a reader uses the line only while the journal still holds exactly that (runs and baseline
+// pins are only ever added, and a run that ended never changes). Local state, as the region
+// hashes: never synced, emptied by every rebuild (reindex, purge, a renumbering import).
+namespace ej::store {
+
+// What an attempt's verdict is judged from, in counts that change whenever the verdict may.
+struct VerdictInputs {
+  std::string plan;
+  std::string target;               // the plan's
+  std::int64_t runs = 0;            // the attempt's
+  std::int64_t baselines = 0;       // the plan's baseline pins
+  std::int64_t bench_revisions = 0; // every benchmark's: a rule may change the primary metric
+  bool settled = false;             // no run of the attempt, nor a baseline run of the plan, is running
+  bool operator==(const VerdictInputs&) const = default;
+};
+
+struct CachedVerdict {
+  int attempt = 0;
+  VerdictInputs inputs;
+  std::optional<std::string> text; // nullopt: the attempt has no verdict
+};
+
+struct VerdictLookup {
+  VerdictInputs now;                   // what the journal holds now
+  std::optional<CachedVerdict> cached; // the line a render kept, and what it judged it from
+  std::string maker;                   // the ej that kept it (another build may word it otherwise)
+};
+
+// Whether the journal has the table (schema 8): a journal opened read-only at an older version was
+// never given it.
+bool has_verdict_cache(Database& db);
+// By attempt; an attempt that does not exist is left out.
+std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<int>& attempts);
+// The inputs of every attempt of a plan, read in the snapshot its verdicts are judged in.
+std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan);
+// Keeps lines (in the caller's write transaction), replacing those of the same attempts.
+void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts);
+void forget_verdicts(Database& db);
+
+} // namespace ej::store

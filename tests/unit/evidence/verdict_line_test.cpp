@@ -1,0 +1,171 @@
+// The verdict lines listings print: kept by a render with what they were judged from, used only
+// while the journal still holds exactly that, and the same text judging gives.
+#include "evidence/document_data.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
+#include "evidence/verdict_line.h"
+#include "store/projection.h"
+#include "store/queries.h"
+#include "store/verdict_cache.h"
+#include "unit/evidence/test_journal.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej;
+using test::TestJournal;
+
+namespace {
+
+const std::vector<double> k_ten_ms{10.0, 10.1, 9.9, 10.2, 9.8, 10.05, 9.95, 10.15, 9.85, 10.0};
+const std::vector<double> k_four_ms{4.0, 4.04, 3.96, 4.08, 3.92, 4.02, 3.98, 4.06, 3.94, 4.0};
+constexpr std::string_view k_maker = "ej test (commit 0123456789ab)";
+
+// Plan p with benchmark b; attempt 1 holds the baseline run, attempt 2 a faster run.
+void kept_lines_campaign(TestJournal& j)
+{
+  j.plan("p");
+  j.bench("b");
+  j.attempt(1, "p");
+  j.attempt(2, "p");
+  j.run(1, 1, {{{}, k_ten_ms}});
+  j.run(2, 2, {{{}, k_four_ms}});
+  j.baseline("p", 1);
+}
+
+// Keeps a marked line for every attempt of p, with what the journal holds now: a line read back
+// is told apart from one judged again.
+void keep_marked(TestJournal& j, std::string_view maker = k_maker)
+{
+  auto& db = j.journal().db();
+  std::vector<store::CachedVerdict> lines;
+  for (const auto& [attempt, inputs] : store::verdict_inputs_of_plan(db, "p")) {
+    lines.push_back({attempt, inputs, "kept #" + std::to_string(attempt)});
+  }
+  store::WriteTransaction transaction(db);
+  store::keep_verdicts(db, maker, lines);
+  transaction.commit();
+}
+
+std::vector<std::optional<std::string>> lines_of(TestJournal& j, std::string_view maker = k_maker)
+{
+  store::AttemptFilter filter;
+  filter.plan = "p";
+  const auto attempts = store::list_attempts(j.journal().db(), filter); // newest first
+  evidence::Reader reader(j.journal());
+  return evidence::verdict_lines(reader, attempts, maker);
+}
+
+bool is_kept(const std::optional<std::string>& line)
+{
+  return line && line->starts_with("kept #");
+}
+
+} // namespace
+
+TEST_CASE("a kept verdict line is read while the journal holds what it was judged from")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  keep_marked(j);
+  auto now = lines_of(j);
+  REQUIRE(now.size() == 2);
+  CHECK(now[0] == "kept #2");
+  CHECK(now[1] == "kept #1");
+  // Another build may word it otherwise: judged again.
+  now = lines_of(j, "ej other (commit ba9876543210)");
+  REQUIRE(now[0]);
+  CHECK_THAT(*now[0], Catch::Contains("-60.0% ["));
+  CHECK_FALSE(now[1]); // the baseline itself has no verdict
+}
+
+TEST_CASE("a new run of the attempt, a baseline pinned, a target or a benchmark changed judge it again")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+
+  keep_marked(j);
+  j.run(3, 2, {{{}, k_ten_ms}});
+  auto now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0])); // attempt 2 has a run more
+  CHECK(now[1] == "kept #1");
+
+  keep_marked(j);
+  j.baseline("p", 2);
+  now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0]));
+  CHECK_FALSE(is_kept(now[1]));
+
+  keep_marked(j);
+  j.journal().write([](store::Writer& writer) {
+    writer.append("plan.edited", {{"slug", "p"}, {"target", "time_ms < 5"}});
+  });
+  now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0]));
+
+  keep_marked(j);
+  j.bench("b", "time_ms", false, "ms", 2);
+  now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0]));
+  CHECK_FALSE(is_kept(now[1]));
+}
+
+TEST_CASE("a line judged while a run of the attempt or a baseline run is running is never kept")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  j.run(3, 2, {{{}, k_ten_ms}}, "", "b", 1, "started");
+  keep_marked(j);
+  CHECK(j.journal().db().query_integer("SELECT count(*) FROM verdict_cache") == 1); // attempt 1's
+  auto now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0]));
+  CHECK(now[1] == "kept #1");
+
+  // A running baseline run: no line of the plan is settled.
+  j.attempt(3, "p");
+  j.run(4, 3, {{{}, k_ten_ms}}, "", "b", 1, "started");
+  j.baseline("p", 4);
+  const auto inputs = store::verdict_inputs_of_plan(j.journal().db(), "p");
+  for (const auto& [attempt, each] : inputs) {
+    CHECK_FALSE(each.settled);
+  }
+}
+
+TEST_CASE("an attempt without runs has no verdict line, and reindex forgets every kept one")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  j.attempt(3, "p");
+  keep_marked(j);
+  const auto now = lines_of(j);
+  REQUIRE(now.size() == 3);
+  CHECK_FALSE(now[0]); // no runs: not even the kept line is needed
+  store::WriteTransaction transaction(j.journal().db());
+  store::rebuild_derived_tables(j.journal().db());
+  transaction.commit();
+  CHECK(j.journal().db().query_integer("SELECT count(*) FROM verdict_cache") == 0);
+}
+
+TEST_CASE("the lines a render collects are the verdicts judging gives, with the inputs of the same snapshot")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  j.attempt(3, "p");
+  j.run(3, 3, {{{}, k_ten_ms}});
+  std::optional<evidence::DocumentData> data;
+  {
+    store::ReadTransaction snapshot(j.journal().db());
+    data = evidence::build_document_data(j.journal(), "p", "p.svg", evidence::VerdictLines::Collect);
+  }
+  REQUIRE(data->verdict_lines.size() == 3);
+  const auto inputs = store::verdict_inputs_of_plan(j.journal().db(), "p");
+  evidence::Reader reader(j.journal());
+  for (const auto& line : data->verdict_lines) {
+    INFO(line.attempt);
+    const auto judged = evidence::judge_attempt(reader, line.attempt).verdict;
+    CHECK(line.text == (judged ? std::optional(judged->text) : std::nullopt));
+    CHECK(line.inputs == inputs.at(line.attempt));
+  }
+  // Skipped unless asked for: --check, --stdout and report keep nothing.
+  store::ReadTransaction snapshot(j.journal().db());
+  CHECK(evidence::build_document_data(j.journal(), "p", "p.svg").verdict_lines.empty());
+}
