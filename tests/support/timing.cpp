@@ -119,6 +119,10 @@ void print_ratio(const std::string& label, const Timing& timing, const std::stri
 {
   print_timing(label, timing, 0, 0);
   const double ratio = timing.median_ms / reference.median_ms;
+  if (goal_ratio <= 0) { // a figure to know, with no goal
+    std::printf("%-28s %5.2fx %s\n", "", ratio, reference_label.c_str());
+    return;
+  }
   std::printf("%-28s %5.2fx %s (goal <= %.1fx: %s)\n", "", ratio, reference_label.c_str(), goal_ratio,
               ratio <= goal_ratio ? "met" : "NOT MET");
 }

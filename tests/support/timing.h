@@ -34,7 +34,7 @@ std::vector<Timing> time_interleaved(const std::vector<std::vector<std::string>>
 // "ej log -n 50        median 4.1 ms  (min 3.9, max 5.0)  peak RSS 7.8 MB"
 void print_timing(const std::string& label, const Timing& timing, double goal_ms, double goal_mb);
 // print_timing's line, then the ratio of the medians to a reference measured in the same run:
-// "  1.32x git log -n 50 (goal <= 1.5x: met)".
+// "  1.32x git log -n 50 (goal <= 1.5x: met)"; with goal_ratio 0, the ratio alone.
 void print_ratio(const std::string& label, const Timing& timing, const std::string& reference_label,
                  const Timing& reference, double goal_ratio);
 
