@@ -32,6 +32,10 @@ register_benchmarks() {
     --metric 'search_ms=regex:ej search "PCIe latency" +median +([0-9.]+) ms' --unit search_ms=ms \
     --metric 'try_ms=regex:ej try +median +([0-9.]+) ms' --unit try_ms=ms \
     -- "$perf/perf_journal_bench"
+  register plan-listing --repeat 1 --timeout 900 \
+    --metric 'log_ms=regex:ej log -n 50 +median +([0-9.]+) ms' --unit log_ms=ms \
+    --metric 'judged_ms=regex:ej log -n 50 \(judged now\) +median +([0-9.]+) ms' --unit judged_ms=ms \
+    -- "$perf/perf_render_bench" --large
   register run-overhead --repeat 1 --timeout 600 \
     --metric 'ej_ms_per_repeat=regex:ej run +201 repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
     --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +201 runs [^:]*: +([0-9.]+) ms per repeat' \

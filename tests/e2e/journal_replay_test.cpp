@@ -47,7 +47,7 @@ TEST_CASE("the ej-performance document holds every attempt with its status and i
     }
   }
   REQUIRE(summary != nullptr);
-  REQUIRE(summary->size() == 19); // the header and 18 attempts
+  REQUIRE(summary->size() == 23); // the header and 22 attempts
   std::map<std::string, std::string> statuses;
   std::map<std::string, std::string> medians;
   for (std::size_t i = 1; i < summary->size(); ++i) {
@@ -66,6 +66,7 @@ TEST_CASE("the ej-performance document holds every attempt with its status and i
   CHECK(statuses["16"] == "adopted"); // issue 16: search newest first
   CHECK(statuses["17"] == "inconclusive"); // issue 16: large plans attempt by attempt, over 2 s
   CHECK(statuses["18"] == "adopted");      // issue 16: the large plan under 2 s
+  CHECK(statuses["22"] == "adopted");      // issue 16: kept verdict lines
   CHECK(medians["6"] == "2939");
   CHECK(medians["14"] == "172.6");
   // Every run is imported, and the document says how it was made.
