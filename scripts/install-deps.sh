@@ -14,11 +14,12 @@ test_mode=0
 if [ "${1:-}" = "--test" ]; then
   test_mode=1
   # clang: libFuzzer, for the fuzz targets (tests/fuzz); openssl: the certificate of the HTTPS
-  # server the TLS test starts; openssh: the sshd the remote-run and sync tests start; slurm-wlm
-  # and munge: the single-node Slurm the `--on slurm` tests start
+  # server the TLS tests start; strace: which files a command opens; openssh: the sshd the
+  # remote-run and sync tests start; slurm-wlm and munge: the single-node Slurm the `--on slurm`
+  # tests start
   # zsh, fish, bash-completion and man-db: the completion scripts and the man page are checked in
   # the shells and in man themselves; dpkg-dev: dpkg-shlibdeps for the .deb's Depends
-  packages+=(python3 openssl clang openssh-server openssh-client slurm-wlm munge zsh fish bash-completion man-db dpkg-dev)
+  packages+=(python3 openssl strace clang openssh-server openssh-client slurm-wlm munge zsh fish bash-completion man-db dpkg-dev)
 fi
 
 missing=()
