@@ -55,7 +55,7 @@ void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& a
     return;
   }
   evidence::Reader reader(journal);
-  const auto verdicts = evidence::verdict_lines(reader, attempts, version_text());
+  const auto verdicts = evidence::verdict_lines(reader, attempts, build_identity());
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     print_attempt_line(attempts[i], verdicts[i]);
   }

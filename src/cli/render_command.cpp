@@ -253,7 +253,7 @@ void write_document(store::Journal& journal, const Rendered& r)
   util::write_file_atomic(r.doc, r.merged.document);
   util::write_file_atomic(r.chart, r.svg);
   store::save_document_regions(journal.db(), r.relative, r.merged.hashes);
-  store::keep_verdicts(journal.db(), version_text(), r.verdict_lines);
+  store::keep_verdicts(journal.db(), build_identity(), r.verdict_lines);
   transaction.commit();
 }
 

@@ -8,4 +8,9 @@ namespace ej::cli {
 // from, written by the build into generated/build_info.cpp. Cheap: no journal, no libgit2.
 std::string version_text();
 
+// The version, the commit and the binary's build ID: what tells two builds apart, even two of one
+// commit with different uncommitted changes (the verdict lines a build keeps are its own). Empty
+// when the binary has no build ID.
+std::string build_identity();
+
 } // namespace ej::cli

@@ -11,7 +11,7 @@ std::vector<std::optional<std::string>>
 verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::string_view maker)
 {
   std::map<int, store::VerdictLookup> kept;
-  if (reader.has_verdict_cache()) {
+  if (!maker.empty() && reader.has_verdict_cache()) {
     std::vector<int> numbers;
     for (const auto& attempt : attempts) {
       numbers.push_back(attempt.number);
@@ -27,8 +27,7 @@ verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::s
         out.emplace_back(); // no run, no verdict: nothing to read
         continue;
       }
-      if (lookup.cached && lookup.now.settled && lookup.maker == maker &&
-          lookup.cached->inputs == lookup.now) {
+      if (lookup.cached && lookup.maker == maker && lookup.cached->inputs == lookup.now) {
         out.push_back(lookup.cached->text);
         continue;
       }

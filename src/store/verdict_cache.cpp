@@ -8,7 +8,6 @@ namespace ej::store {
 namespace {
 
 // The inputs of the attempts `chosen` names (an SQL condition on a), then the cached line's.
-// Running runs are few: the attempts they belong to are found once, through runs_by_status.
 std::string inputs_select(std::string_view chosen)
 {
   return fmt::format(R"sql(
@@ -16,14 +15,23 @@ std::string inputs_select(std::string_view chosen)
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
-      a.number NOT IN (SELECT attempt FROM runs WHERE status = 'started' AND attempt IS NOT NULL)
-        AND NOT EXISTS (SELECT 1 FROM baselines b JOIN runs r ON r.number = b.run
-                        WHERE b.plan = a.plan AND r.status = 'started'),
       c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.text
     FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN verdict_cache c ON c.attempt = a.number
     WHERE {})sql",
                      chosen);
 }
+
+// Whether the line of attempt a may be kept: no run of the attempt, nor a baseline run of its plan,
+// is still running or misses its environment snapshot (an export without blobs, a sync that has
+// not brought it: once it arrives, the line may say "environments differ"). Running runs are few:
+// the attempts they belong to are found once, through runs_by_status.
+constexpr std::string_view k_settled = R"sql(
+      a.number NOT IN (SELECT attempt FROM runs WHERE status = 'started' AND attempt IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.attempt = a.number AND r.env_blob <> ''
+                        AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))
+        AND a.plan NOT IN (SELECT b.plan FROM baselines b JOIN runs r ON r.number = b.run
+                           WHERE r.status = 'started' OR (r.env_blob <> ''
+                             AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))))sql";
 
 VerdictInputs read_inputs(const Statement& row)
 {
@@ -33,7 +41,6 @@ VerdictInputs read_inputs(const Statement& row)
   inputs.runs = row.integer(3);
   inputs.baselines = row.integer(4);
   inputs.bench_revisions = row.integer(5);
-  inputs.settled = row.integer(6) != 0;
   return inputs;
 }
 
@@ -47,8 +54,7 @@ bool has_verdict_cache(Database& db)
 
 std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<int>& attempts)
 {
-  // One statement for a listing's attempts: what they share (the running runs, the benchmarks)
-  // is read once.
+  // One statement for a listing's attempts: what they share (the benchmarks) is read once.
   auto select = db.prepare(inputs_select("a.number IN (SELECT value FROM json_each(?))"));
   select.bind(1, nlohmann::json(attempts).dump());
   std::map<int, VerdictLookup> out;
@@ -56,20 +62,19 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
     const auto attempt = static_cast<int>(select.integer(0));
     auto& lookup = out[attempt];
     lookup.now = read_inputs(select);
-    if (select.is_null(7)) {
+    if (select.is_null(6)) {
       continue;
     }
     CachedVerdict cached;
     cached.attempt = attempt;
-    lookup.maker = select.text(8);
-    cached.inputs.plan = select.text(9);
-    cached.inputs.target = select.text(10);
-    cached.inputs.runs = select.integer(11);
-    cached.inputs.baselines = select.integer(12);
-    cached.inputs.bench_revisions = select.integer(13);
-    cached.inputs.settled = true; // only settled lines are kept
-    if (!select.is_null(14)) {
-      cached.text = select.text(14);
+    lookup.maker = select.text(7);
+    cached.inputs.plan = select.text(8);
+    cached.inputs.target = select.text(9);
+    cached.inputs.runs = select.integer(10);
+    cached.inputs.baselines = select.integer(11);
+    cached.inputs.bench_revisions = select.integer(12);
+    if (!select.is_null(13)) {
+      cached.text = select.text(13);
     }
     lookup.cached = std::move(cached);
   }
@@ -78,7 +83,7 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
 
 std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan)
 {
-  auto select = db.prepare(inputs_select("a.plan = ?"));
+  auto select = db.prepare(inputs_select(fmt::format("a.plan = ? AND {}", k_settled)));
   select.bind(1, plan);
   std::map<int, VerdictInputs> out;
   while (select.step()) {
@@ -89,13 +94,13 @@ std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::str
 
 void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)
 {
+  if (maker.empty()) {
+    return; // a build that cannot be told from another keeps nothing
+  }
   auto insert =
       db.prepare("INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, "
                  "bench_revisions, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& verdict : verdicts) {
-    if (!verdict.inputs.settled) {
-      continue; // a running run may still change it
-    }
     insert.reset();
     insert.bind(1, verdict.attempt)
         .bind(2, maker)

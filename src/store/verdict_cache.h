@@ -24,7 +24,6 @@ struct VerdictInputs {
   std::int64_t runs = 0;            // the attempt's
   std::int64_t baselines = 0;       // the plan's baseline pins
   std::int64_t bench_revisions = 0; // every benchmark's: a rule may change the primary metric
-  bool settled = false;             // no run of the attempt, nor a baseline run of the plan, is running
   bool operator==(const VerdictInputs&) const = default;
 };
 
@@ -37,7 +36,7 @@ struct CachedVerdict {
 struct VerdictLookup {
   VerdictInputs now;                   // what the journal holds now
   std::optional<CachedVerdict> cached; // the line a render kept, and what it judged it from
-  std::string maker;                   // the ej that kept it (another build may word it otherwise)
+  std::string maker;                   // the build that kept it (another may word it otherwise)
 };
 
 // Whether the journal has the table (schema 8): a journal opened read-only at an older version was
@@ -45,9 +44,14 @@ struct VerdictLookup {
 bool has_verdict_cache(Database& db);
 // By attempt; an attempt that does not exist is left out.
 std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<int>& attempts);
-// The inputs of every attempt of a plan, read in the snapshot its verdicts are judged in.
+// The inputs of the attempts of a plan whose lines may be kept, read in the snapshot their verdicts
+// are judged in: those of which no run, nor a baseline run of the plan, is still running or misses
+// its environment snapshot. Such a line needs no such check when read: with the same counts, the
+// same runs and pins are there, and none can run again or lose its snapshot (purge and
+// renumbering empty the table).
 std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan);
-// Keeps lines (in the caller's write transaction), replacing those of the same attempts.
+// Keeps lines (in the caller's write transaction), replacing those of the same attempts; none when
+// the maker is empty (a build that cannot be told from another).
 void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts);
 void forget_verdicts(Database& db);
 

@@ -120,14 +120,48 @@ TEST_CASE("a line judged while a run of the attempt or a baseline run is running
   CHECK_FALSE(is_kept(now[0]));
   CHECK(now[1] == "kept #1");
 
-  // A running baseline run: no line of the plan is settled.
+  // A running baseline run: no line of the plan may be kept.
   j.attempt(3, "p");
   j.run(4, 3, {{{}, k_ten_ms}}, "", "b", 1, "started");
   j.baseline("p", 4);
-  const auto inputs = store::verdict_inputs_of_plan(j.journal().db(), "p");
-  for (const auto& [attempt, each] : inputs) {
-    CHECK_FALSE(each.settled);
-  }
+  CHECK(store::verdict_inputs_of_plan(j.journal().db(), "p").empty());
+}
+
+TEST_CASE("a line judged while an environment snapshot of its runs or baseline is missing is never kept")
+{
+  TestJournal j;
+  j.plan("p");
+  j.bench("b");
+  j.attempt(1, "p");
+  j.attempt(2, "p");
+  const auto present = j.environment({{"host", "a"}});
+  const std::string missing(64, 'e'); // a snapshot an export without blobs left behind
+  j.run(1, 1, {{{}, k_ten_ms}}, present);
+  j.run(2, 2, {{{}, k_four_ms}}, missing);
+  j.baseline("p", 1);
+  auto inputs = store::verdict_inputs_of_plan(j.journal().db(), "p");
+  CHECK(inputs.contains(1));
+  CHECK_FALSE(inputs.contains(2)); // its run's snapshot may arrive and change the line
+  keep_marked(j);
+  auto now = lines_of(j);
+  CHECK_FALSE(is_kept(now[0]));
+  CHECK(now[1] == "kept #1");
+
+  // A missing snapshot of the baseline run unsettles every line of the plan.
+  j.attempt(3, "p");
+  j.run(3, 3, {{{}, k_ten_ms}}, missing);
+  j.baseline("p", 3);
+  CHECK(store::verdict_inputs_of_plan(j.journal().db(), "p").empty());
+}
+
+TEST_CASE("a build that cannot be told from another neither keeps nor reads lines")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  keep_marked(j, "");
+  CHECK(j.journal().db().query_integer("SELECT count(*) FROM verdict_cache") == 0);
+  keep_marked(j);
+  CHECK_FALSE(is_kept(lines_of(j, "")[0]));
 }
 
 TEST_CASE("an attempt without runs has no verdict line, and reindex forgets every kept one")
