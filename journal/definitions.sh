@@ -37,8 +37,8 @@ register_benchmarks() {
     --metric 'judged_ms=regex:ej log -n 50 \(judged now\) +median +([0-9.]+) ms' --unit judged_ms=ms \
     -- "$perf/perf_render_bench" --large
   register run-overhead --repeat 1 --timeout 600 \
-    --metric 'ej_ms_per_repeat=regex:ej run +201 repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
-    --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +201 runs [^:]*: +([0-9.]+) ms per repeat' \
+    --metric 'ej_ms_per_repeat=regex:ej run +[0-9]+ repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
+    --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +[0-9]+ runs [^:]*: +([0-9.]+) ms per repeat' \
     --unit hyperfine_ms_per_repeat=ms \
     --metric 'capture_gib_s=regex:ej run +[0-9.]+ s +([0-9.]+) GiB/s' --unit capture_gib_s=GiB/s \
     --better capture_gib_s=higher \
