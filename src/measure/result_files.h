@@ -53,7 +53,8 @@ private:
   std::vector<std::string> m_spec_files; // every @FILE of the metrics, once
   std::filesystem::path m_root;          // the work tree, symlinks resolved
   std::string m_run_label;
-  std::filesystem::path m_cwd;
+  std::filesystem::path m_cwd;       // the repeat's directory, normalized
+  std::filesystem::path m_cwd_given; // as before_repeat was given it
   std::vector<File> m_files;   // by path, across working directories
   timespec m_repeat_started{}; // coarse realtime clock, the one file times come from
   std::string m_last_choice;

@@ -38,6 +38,7 @@ public:
   Capture finish() const;
 
 private:
+  static constexpr std::size_t k_first_reserve = 64 * 1024;
   std::size_t m_head_limit;
   std::string m_head;
   std::size_t m_tail_limit;

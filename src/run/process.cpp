@@ -35,6 +35,9 @@ namespace {
 
 constexpr std::size_t k_read_chunk = 1024 * 1024;
 constexpr int k_pipe_size = 1024 * 1024;
+// A read this large found a pipe of the default size (16 pages) full: the program writes faster
+// than ej drains it, and larger pipes mean fewer, larger reads.
+constexpr ssize_t k_full_default_pipe = 64 * 1024;
 // After SIGKILL, pipes still open belong to processes that left the group: stop waiting for them.
 constexpr double k_give_up_after_kill_s = 1.0;
 // Without pidfd (old kernels) the child's exit is noticed by polling this often.
@@ -513,8 +516,9 @@ std::vector<int> signals_to_reset()
   return result;
 }
 
-// The two pipes of a child, read ends non-blocking and large; false (errno set) on failure.
-bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err)
+// The two pipes of a child, read ends non-blocking (and large, when asked); false (errno set) on
+// failure.
+bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err, bool large)
 {
   if (::pipe2(out.data(), O_CLOEXEC) != 0) {
     return false;
@@ -528,7 +532,9 @@ bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err)
     return false;
   }
   for (int fd : {out[0], err[0]}) {
-    ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works
+    if (large) {
+      ::fcntl(fd, F_SETPIPE_SZ, k_pipe_size); // fewer, larger reads; the default still works
+    }
     ::fcntl(fd, F_SETFL, O_NONBLOCK);
   }
   return true;
@@ -617,8 +623,9 @@ void Launcher::prepare_spare_pipes()
 {
   std::array<int, 2> out{-1, -1};
   std::array<int, 2> err{-1, -1};
-  if (m_spare.empty() && make_pipes(out, err)) { // on failure run() makes them and says why
+  if (m_spare.empty() && make_pipes(out, err, m_large_pipes)) { // on failure run() makes them and says why
     m_spare = {out[0], out[1], err[0], err[1]};
+    m_spare_large = m_large_pipes;
   }
 }
 
@@ -634,11 +641,13 @@ ProcessResult Launcher::run()
   }
   ++m_runs;
   Fds fds;
+  bool pipes_large = m_large_pipes;
   if (m_spare.size() == 4) {
     fds.out = {m_spare[0], m_spare[1]};
     fds.err = {m_spare[2], m_spare[3]};
+    pipes_large = m_spare_large;
     m_spare.clear();
-  } else if (!make_pipes(fds.out, fds.err)) {
+  } else if (!make_pipes(fds.out, fds.err, m_large_pipes)) {
     return spawn_failed(
         fmt::format("cannot run '{}': cannot create pipes: {}", m_argv[0], std::strerror(errno)));
   }
@@ -702,6 +711,17 @@ ProcessResult Launcher::run()
     do {
       n = ::read(fd, buffer.data(), buffer.size());
     } while (n < 0 && errno == EINTR);
+    if (n >= k_full_default_pipe && !pipes_large) {
+      // Made large from here on, these included (what they hold fits). Not from the start: a
+      // 1 MiB pipe costs the kernel a page allocation per stream and repeat, while the benchmark
+      // runs, and most benchmarks print a few lines.
+      m_large_pipes = pipes_large = true;
+      for (int read_end : {fds.out[0], fds.err[0]}) {
+        if (read_end >= 0) {
+          ::fcntl(read_end, F_SETPIPE_SZ, k_pipe_size);
+        }
+      }
+    }
     if (n > 0) {
       const std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
       (stream == Stream::Out ? out : err).append(chunk);

@@ -95,6 +95,8 @@ private:
   std::vector<int> m_spare;               // out read/write, err read/write, made ahead
   std::vector<int> m_retired;             // descriptors of the previous repeat
   int m_runs = 0;
+  bool m_large_pipes = false;                // the output has filled a pipe of the default size
+  bool m_spare_large = false;                // m_spare was made large
   std::vector<char*> m_argv_pointers;        // into m_argv, for exec
   std::vector<char*> m_environment_pointers; // into m_environment
   std::vector<int> m_reset_signals;          // set back to their defaults in the child

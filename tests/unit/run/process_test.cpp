@@ -268,8 +268,8 @@ TEST_CASE("a launcher run again captures each repeat's own output, all of it, an
   Guardian::instance(); // ej's one guardian keeps its pipe open for good: not the launcher's to close
   const std::size_t before = open_descriptors();
   {
-    // 700 kB fits the pipe; the hook holds ej up at the first chunk, so the child is gone before
-    // ej reads the rest, which must all be read after the exit.
+    // 700 kB fits the pipe once the first repeat has made it large; the hook holds ej up at the
+    // first chunk, so the child is gone before ej reads the rest, which must all be read after the exit.
     ProcessSpec spec = shell("n=$(($(cat '" + counter.string() + "') + 1)); echo $n > '" + counter.string() +
                              "'; echo start; head -c 700000 /dev/zero; echo repeat-$n; echo err-$n >&2");
     bool first_chunk = true;
@@ -289,6 +289,28 @@ TEST_CASE("a launcher run again captures each repeat's own output, all of it, an
     }
   }
   CHECK(open_descriptors() == before);
+}
+
+TEST_CASE("a benchmark's pipes are of the default size until its output fills one, and large from then on")
+{
+  // F_GETPIPE_SZ (1032) on the benchmark's stdout; then 100 kB, more than a default pipe holds.
+  const std::string size_then_fill =
+      "python3 -c 'import fcntl; print(fcntl.fcntl(1, 1032))'; head -c 100000 /dev/zero";
+  Launcher launcher(shell(size_then_fill));
+  const auto size_printed = [](const ProcessResult& result) {
+    REQUIRE(result.succeeded());
+    return std::stol(result.out.head.substr(0, result.out.head.find('\n')));
+  };
+  const long first = size_printed(launcher.run());
+  CHECK(first < 1024 * 1024); // 64 KiB with 4 KiB pages
+  for (int repeat = 2; repeat <= 3; ++repeat) {
+    const auto result = launcher.run(); // the 2nd's pipes were made while the 1st ran: grown when filled
+    CHECK(result.out.total_bytes > 100000);
+    if (repeat == 3) {
+      CHECK(size_printed(result) == 1024 * 1024);
+    }
+  }
+  CHECK(size_printed(Launcher(shell(size_then_fill)).run()) == first); // a new benchmark starts small
 }
 
 TEST_CASE("output written after a repeat by a process outside its group is not the next repeat's")
