@@ -79,11 +79,15 @@ json samples_json(const std::vector<Sample>& samples)
 {
   json list = json::array();
   for (const auto& sample : samples) {
-    json item = {{"metric", sample.metric}, {"key", sample.key}, {"value", sample.value}, {"unit", sample.unit}};
+    // Member by member: an initializer list copies every value twice, per sample of every repeat.
+    json& item = list.emplace_back(json::object());
+    item.emplace("metric", sample.metric);
+    item.emplace("key", sample.key);
+    item.emplace("value", sample.value);
+    item.emplace("unit", sample.unit);
     if (!sample.kind.empty()) {
-      item["kind"] = sample.kind;
+      item.emplace("kind", sample.kind);
     }
-    list.push_back(std::move(item));
   }
   return list;
 }
@@ -402,25 +406,31 @@ RunStarted RunStarted::read(const Event& event)
 
 json RunRepeats::payload() const
 {
+  // Member by member, not from initializer lists (which copy every value twice): a batch holds a
+  // second of repeats, built between two of them.
   json list = json::array();
+  list.get_ref<json::array_t&>().reserve(repeats.size());
   for (const auto& repeat : repeats) {
-    json item = {{"idx", repeat.index},
-                 {"params", repeat.params},
-                 {"warmup", repeat.warmup},
-                 {"ending", repeat.ending},
-                 {"exit_code", repeat.exit_code},
-                 {"signal", repeat.signal},
-                 {"wall_s", repeat.wall_s},
-                 {"user_s", repeat.user_s},
-                 {"sys_s", repeat.sys_s},
-                 {"max_rss_kb", repeat.max_rss_kb},
-                 {"samples", samples_json(repeat.samples)}};
+    json& item = list.emplace_back(json::object());
+    item.emplace("idx", repeat.index);
+    item.emplace("params", repeat.params);
+    item.emplace("warmup", repeat.warmup);
+    item.emplace("ending", repeat.ending);
+    item.emplace("exit_code", repeat.exit_code);
+    item.emplace("signal", repeat.signal);
+    item.emplace("wall_s", repeat.wall_s);
+    item.emplace("user_s", repeat.user_s);
+    item.emplace("sys_s", repeat.sys_s);
+    item.emplace("max_rss_kb", repeat.max_rss_kb);
+    item.emplace("samples", samples_json(repeat.samples));
     if (!repeat.device.empty()) {
-      item["device"] = device_json(repeat.device);
+      item.emplace("device", device_json(repeat.device));
     }
-    list.push_back(std::move(item));
   }
-  return {{"run", run.to_json()}, {"repeats", std::move(list)}};
+  json out = json::object();
+  out.emplace("run", run.to_json());
+  out.emplace("repeats", std::move(list));
+  return out;
 }
 
 RunRepeats RunRepeats::read(const Event& event)

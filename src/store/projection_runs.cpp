@@ -24,11 +24,15 @@ void bind_attempt(Statement& statement, int index, std::int64_t attempt)
   }
 }
 
-void insert_samples(Database& db, std::int64_t run, std::int64_t repeat, const std::string& params,
+Statement prepare_sample_insert(Database& db)
+{
+  return db.prepare("INSERT INTO samples(run, repeat_idx, ordinal, params, metric, key, value, unit, kind) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+}
+
+void insert_samples(Statement& insert, std::int64_t run, std::int64_t repeat, const std::string& params,
                     const std::vector<events::Sample>& samples)
 {
-  auto insert = db.prepare("INSERT INTO samples(run, repeat_idx, ordinal, params, metric, key, value, unit, kind) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   std::int64_t ordinal = 0;
   for (const auto& sample : samples) {
     insert.reset();
@@ -160,8 +164,15 @@ void run_repeats(Database& db, const Event& event)
     INSERT INTO run_repeats(run, idx, params, warmup, ending, exit_code, signal, wall_s, user_s, sys_s, max_rss_kb,
                             device)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+  auto insert_sample = prepare_sample_insert(db);
+  // The repeats of a batch mostly share their parameters: written out once per change.
+  const json* last_params = nullptr;
+  std::string params;
   for (const auto& repeat : batch.repeats) {
-    const auto params = dump(repeat.params);
+    if (last_params == nullptr || *last_params != repeat.params) {
+      params = dump(repeat.params);
+      last_params = &repeat.params;
+    }
     insert.reset();
     insert.bind(1, run)
         .bind(2, static_cast<std::int64_t>(repeat.index))
@@ -176,7 +187,7 @@ void run_repeats(Database& db, const Event& event)
         .bind(11, repeat.max_rss_kb)
         .bind(12, repeat.device.empty() ? std::string() : events::device_json(repeat.device).dump())
         .run();
-    insert_samples(db, run, repeat.index, params, repeat.samples);
+    insert_samples(insert_sample, run, repeat.index, params, repeat.samples);
   }
 }
 
@@ -219,7 +230,8 @@ void run_imported(Database& db, const Event& event)
     .bind(11, event.replica)
     .bind(12, imported.number)
     .run();
-  insert_samples(db, number, 0, params, imported.samples);
+  auto insert_sample = prepare_sample_insert(db);
+  insert_samples(insert_sample, number, 0, params, imported.samples);
 }
 
 void baseline_pinned(Database& db, const Event& event)
