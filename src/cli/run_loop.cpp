@@ -494,6 +494,11 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   if (run::InterruptGuard::interrupted() && outcome.status == "finished") {
     stop("interrupted", "interrupted after the last repeat had finished; its samples are kept");
   }
+  // Before the last write: ej's way out of the run's cgroup (an RCU grace period) overlaps it.
+  std::optional<run::Leftovers> leftovers;
+  if (containment) {
+    leftovers = containment->finish();
+  }
   try {
     writer.flush();
   } catch (const Error& error) {
@@ -509,15 +514,14 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                        {"stderr_bytes", last.err.total_bytes},
                        {"stderr_cut_bytes", last.err.cut_bytes}};
   }
-  if (containment) {
-    const auto leftovers = containment->finish();
-    outcome.outputs["leftovers"] = {{"processes", leftovers.processes}, {"found_by", leftovers.found_by}};
-    if (leftovers.processes > 0) {
+  if (leftovers) {
+    outcome.outputs["leftovers"] = {{"processes", leftovers->processes}, {"found_by", leftovers->found_by}};
+    if (leftovers->processes > 0) {
       progress.say(
           fmt::format("ej: the benchmark left {} process{} running outside its process group "
                       "(setsid, a daemon); stopped (found by {})",
-                      leftovers.processes, leftovers.processes == 1 ? "" : "es",
-                      leftovers.found_by == "cgroup" ? "the run's cgroup" : "the EJ_GUARD variable"));
+                      leftovers->processes, leftovers->processes == 1 ? "" : "es",
+                      leftovers->found_by == "cgroup" ? "the run's cgroup" : "the EJ_GUARD variable"));
     }
   }
   return outcome;

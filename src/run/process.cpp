@@ -1,6 +1,7 @@
 #include "run/process.h"
 
 #include "run/guardian.h"
+#include "run/run_cgroup.h"
 #include "run/signals.h"
 #include "util/time.h"
 
@@ -544,6 +545,9 @@ bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err, bool large)
 
 Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
 {
+  // A process started while ej is still on its way out of the last run's cgroup would be born
+  // inside it, and stopped with it.
+  RunCgroup::wait_for_departures();
   m_argv = m_spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *m_spec.shell} : m_spec.argv;
   if (m_argv.empty() || m_argv[0].empty()) {
     m_error = "nothing to run: the command is empty (give a program, or a shell string with --shell)";

@@ -11,6 +11,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <fstream>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,6 +171,69 @@ std::string own_cgroup()
   return {};
 }
 
+// ej's way home from a run's cgroup while it goes on writing the run (RunCgroup::leave_in_background):
+// one helper thread at a time, waited for before the next run's cgroup is entered and at exit.
+class Departure {
+public:
+  ~Departure() { wait(); }
+
+  // False when no thread could be started: the caller leaves the cgroup itself.
+  bool start(std::string home_procs, std::string directory)
+  {
+    wait();
+    m_home_procs = std::move(home_procs);
+    m_directory = std::move(directory);
+    m_pid_text = std::to_string(::getpid());
+    // Signals stay with ej's main thread (its handlers wake the run loop there).
+    sigset_t all;
+    sigset_t previous;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &previous);
+    const bool started = ::pthread_create(&m_thread, nullptr, &Departure::run, this) == 0;
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (started) {
+      m_owner = ::getpid();
+    }
+    return started;
+  }
+
+  void wait() noexcept
+  {
+    // A process forked since (a detached run) has the memory of this object, not the thread.
+    if (m_owner != 0 && m_owner == ::getpid()) {
+      ::pthread_join(m_thread, nullptr);
+    }
+    m_owner = 0;
+  }
+
+private:
+  static void* run(void* self) noexcept
+  {
+    auto* departure = static_cast<Departure*>(self);
+    if (write_text(departure->m_home_procs.c_str(), departure->m_pid_text.c_str())) {
+      stop_cgroup(departure->m_directory.c_str()); // what forked while ej stopped the rest
+      if (Guardian* guardian = Guardian::instance(); guardian != nullptr) {
+        guardian->release_cgroup();
+      }
+    }
+    // Else ej is still inside (its home refused it since): the guardian removes the cgroup
+    // once ej is gone, as for leave().
+    return nullptr;
+  }
+
+  pthread_t m_thread{};
+  pid_t m_owner = 0; // the process that started the thread; 0: none to wait for
+  std::string m_home_procs;
+  std::string m_directory;
+  std::string m_pid_text;
+};
+
+Departure& departure()
+{
+  static Departure instance;
+  return instance;
+}
+
 } // namespace
 
 int stop_cgroup(const char* directory) noexcept
@@ -181,6 +245,7 @@ int stop_cgroup(const char* directory) noexcept
 
 std::unique_ptr<RunCgroup> RunCgroup::enter(std::string& why_not)
 {
+  wait_for_departures(); // home first: the last run's helper must not move ej out of this one
   if (const char* setting = std::getenv("EJ_CGROUP");
       setting != nullptr && std::strcmp(setting, "off") == 0) {
     why_not = "EJ_CGROUP=off";
@@ -251,6 +316,25 @@ int RunCgroup::leave()
   return left_behind;
 }
 
+int RunCgroup::leave_in_background()
+{
+  // Stopped one by one (cgroup.kill would stop ej too) and counted now; what a leftover forks
+  // meanwhile is stopped by the helper's cgroup.kill once ej is out.
+  const int left_behind = kill_all_inside(m_directory.c_str(), ::getpid());
+  m_left = true;
+  if (!departure().start(m_home_procs, m_directory)) {
+    m_left = false;
+    const int stragglers = leave();
+    return left_behind + stragglers;
+  }
+  return left_behind;
+}
+
+void RunCgroup::wait_for_departures() noexcept
+{
+  departure().wait();
+}
+
 } // namespace ej::run
 
 namespace ej::run {
@@ -264,7 +348,7 @@ RunContainment::RunContainment()
 Leftovers RunContainment::finish()
 {
   if (m_cgroup) {
-    const int processes = m_cgroup->leave();
+    const int processes = m_cgroup->leave_in_background();
     m_cgroup.reset();
     return {processes, "cgroup"};
   }

@@ -27,6 +27,12 @@ public:
   // how many processes were still inside: those the benchmark left behind.
   int leave();
 
+  // The same, but only the stopping is done before it returns: ej's move home waits for an RCU
+  // grace period of the kernel (10-25 ms), which a helper thread waits out while ej writes the
+  // run. Finished by wait_for_departures(), by the next enter(), or at ej's exit at the latest.
+  int leave_in_background();
+  static void wait_for_departures() noexcept;
+
   const std::string& directory() const { return m_directory; }
 
 private:

@@ -1,5 +1,7 @@
 #include "run/tool.h"
 
+#include "run/run_cgroup.h"
+
 #include "util/error.h"
 #include "util/unique_fd.h"
 
@@ -18,6 +20,7 @@ namespace ej::run {
 
 Spawned spawn_piped(const std::vector<std::string>& argv, bool own_group)
 {
+  RunCgroup::wait_for_departures(); // not born in the last run's cgroup, to be stopped with it
   int ends[2] = {-1, -1};
   if (::pipe2(ends, O_CLOEXEC) != 0) {
     throw Error("cannot run {}: {}", argv.at(0), std::strerror(errno));

@@ -2,12 +2,15 @@
 // when ej leaves it. Needs a writable cgroup2 hierarchy (root on most machines); says so otherwise.
 #include "run/run_cgroup.h"
 
+#include "run/process.h"
+
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -66,6 +69,17 @@ std::string cgroup_of(pid_t pid)
   return {};
 }
 
+// A run's cgroup entered, or nullptr with the reason the test is skipped said.
+std::unique_ptr<RunCgroup> enter_or_say_why()
+{
+  std::string why_not;
+  auto cgroup = RunCgroup::enter(why_not);
+  if (!cgroup) {
+    WARN("skipped: no cgroup for a run here (" << why_not << ")");
+  }
+  return cgroup;
+}
+
 } // namespace
 
 TEST_CASE("a run's cgroup holds an escaper that cleared its environment, and leaving it stops that")
@@ -116,4 +130,64 @@ TEST_CASE("EJ_CGROUP=off keeps a run out of a cgroup, saying why")
   ::unsetenv("EJ_CGROUP");
   CHECK(cgroup == nullptr);
   CHECK(why_not == "EJ_CGROUP=off");
+}
+
+TEST_CASE("leaving a run's cgroup in the background stops the leftovers at once and ends home")
+{
+  const auto before = cgroup_of(::getpid());
+  auto cgroup = enter_or_say_why();
+  if (!cgroup) {
+    return;
+  }
+  const auto directory = cgroup->directory();
+  const pid_t escaper = start_escaper();
+  REQUIRE(alive(escaper));
+
+  CHECK(cgroup->leave_in_background() == 1); // counted, and stopped, before it returns
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (alive(escaper) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK_FALSE(alive(escaper));
+  RunCgroup::wait_for_departures();
+  CHECK(cgroup_of(::getpid()) == before);
+  CHECK_FALSE(std::filesystem::exists(directory));
+  ::kill(escaper, SIGKILL);
+}
+
+TEST_CASE("a run's cgroup entered while the last one is being left is not left by its helper")
+{
+  const auto before = cgroup_of(::getpid());
+  auto first = enter_or_say_why();
+  if (!first) {
+    return;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // (as below: a slow way out)
+  CHECK(first->leave_in_background() == 0);
+  std::string why_not;
+  auto second = RunCgroup::enter(why_not); // waits for the first's helper before it moves in
+  REQUIRE(second != nullptr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(cgroup_of(::getpid()).ends_with("/ej-run-" + std::to_string(::getpid())));
+  CHECK(second->leave() == 0);
+  CHECK(cgroup_of(::getpid()) == before);
+}
+
+TEST_CASE("a process started while ej is on its way out of a run's cgroup is born outside it")
+{
+  const auto before = cgroup_of(::getpid());
+  auto cgroup = enter_or_say_why();
+  if (!cgroup) {
+    return;
+  }
+  // Moving in made the kernel's cgroup lock slow for writers for a grace period or two; past that,
+  // ej's way out waits for a new one (10-25 ms), the window this test starts a process in.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(cgroup->leave_in_background() == 0);
+  ProcessSpec spec;
+  spec.argv = {"cat", "/proc/self/cgroup"};
+  const auto result = run_process(spec); // waits for ej's way home first
+  REQUIRE(result.succeeded());
+  CHECK(result.out.text().find("0::" + before + "\n") != std::string::npos);
+  CHECK(result.out.text().find("ej-run-") == std::string::npos);
 }
