@@ -33,14 +33,13 @@ int main()
   // Whole commands include ej's start-up (environment capture, git status, three journal commits,
   // moving into the run's cgroup) and hyperfine's; the marginal cost of a repeat, (time of 1,001
   // repeats - time of 101) / 900, is what a repeat costs once running, and what the goal compares.
-  // Not against a single repeat: ej moves back out of the run's cgroup at its end, which takes an
-  // RCU grace period (10-15 ms) only once the move in is more than a grace period old, so a run of
-  // one repeat pays less of it than any longer run, and the difference was counted as repeats'
-  // (3% of a repeat of `true`). A thousand repeats, not two hundred: the start-up varies by 5-10 ms
+  // Not against a single repeat: a cost at the end of a run that only longer runs pay would be
+  // counted as repeats' (ej's move out of the run's cgroup, an RCU grace period, was one until it
+  // overlapped the run's last write). A thousand repeats, not two hundred: the start-up varies by 5-10 ms
   // from one command to the next, which over 200 repeats swung the estimate by 0.05 ms, a tenth
   // of it. The four commands take turns, round after round, so that a busy moment of the machine
   // falls on all of them.
-  constexpr int k_overhead_rounds = 21;
+  constexpr int k_overhead_rounds = 31;
   constexpr int k_repeats = 1000;
   constexpr int k_base_repeats = 101;
   const auto many = std::to_string(k_repeats + 1);
@@ -66,11 +65,23 @@ int main()
   };
   const auto best = [](const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); };
   constexpr double k_extra = k_repeats + 1 - k_base_repeats;
-  const double ej_marginal = (median(seconds[0]) - median(seconds[1])) / k_extra * 1000;
-  const double hf_marginal = (median(seconds[2]) - median(seconds[3])) / k_extra * 1000;
+  // The marginal cost in each round, from its two neighbouring commands, then the median of the
+  // rounds: the machine's speed drifts over the minute the rounds take, and a difference within
+  // one round does not see that drift, where a difference of two medians of the whole minute did.
+  const auto marginal = [&](const std::vector<double>& many_runs, const std::vector<double>& base_runs) {
+    std::vector<double> per_round;
+    for (std::size_t round = 0; round < many_runs.size(); ++round) {
+      per_round.push_back((many_runs[round] - base_runs[round]) / k_extra * 1000);
+    }
+    return median(per_round);
+  };
+  const double ej_marginal = marginal(seconds[0], seconds[1]);
+  const double hf_marginal = marginal(seconds[2], seconds[3]);
   const double ej_best = (best(seconds[0]) - best(seconds[1])) / k_extra * 1000;
   const double hf_best = (best(seconds[2]) - best(seconds[3])) / k_extra * 1000;
-  fmt::print("overhead, repeats of `true` (medians of {} interleaved rounds):\n", k_overhead_rounds);
+  fmt::print("overhead, repeats of `true` ({} interleaved rounds; per repeat: the median of the rounds' "
+             "marginal costs):\n",
+             k_overhead_rounds);
   fmt::print("  ej run        {} repeats {:6.3f} s, {} repeats {:6.3f} s: {:6.3f} ms per repeat (best rounds "
              "{:6.3f}), "
              "whole command {:6.3f} ms per repeat\n",
