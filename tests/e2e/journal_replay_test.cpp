@@ -47,7 +47,7 @@ TEST_CASE("the ej-performance document holds every attempt with its status and i
     }
   }
   REQUIRE(summary != nullptr);
-  REQUIRE(summary->size() == 23); // the header and 22 attempts
+  REQUIRE(summary->size() == 24); // the header and 23 attempts
   std::map<std::string, std::string> statuses;
   std::map<std::string, std::string> medians;
   for (std::size_t i = 1; i < summary->size(); ++i) {
@@ -67,6 +67,7 @@ TEST_CASE("the ej-performance document holds every attempt with its status and i
   CHECK(statuses["17"] == "inconclusive"); // issue 16: large plans attempt by attempt, over 2 s
   CHECK(statuses["18"] == "adopted");      // issue 16: the large plan under 2 s
   CHECK(statuses["22"] == "adopted");      // issue 16: kept verdict lines
+  CHECK(statuses["23"] == "adopted");      // issue 16: the repeat cost under hyperfine's
   CHECK(medians["6"] == "2939");
   CHECK(medians["14"] == "172.6");
   // Every run is imported, and the document says how it was made.
