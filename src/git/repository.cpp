@@ -8,7 +8,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <optional>
+#include <string_view>
+#include <thread>
 
 namespace ej::git {
 
@@ -80,10 +84,36 @@ std::vector<std::string> dirty_submodules(git_repository* repo)
   return paths;
 }
 
+// A file written while ej reads the work tree (a build, a program writing into it): libgit2 sizes
+// it for the diff and finds another size, or no file, when it reads it for the patch.
+bool raced_a_writer()
+{
+  const git_error* error = git_error_last();
+  if (error == nullptr || error->message == nullptr) {
+    return false;
+  }
+  const std::string_view message = error->message;
+  return message.find("changed before we could read it") != std::string_view::npos ||
+         message.find("No such file or directory") != std::string_view::npos;
+}
+
+// Appends the patch of `diff` to `out`; false when a file changed while it was read (the caller
+// reads the work tree again).
+bool print_patch(git_diff* diff, std::string& out, const char* doing)
+{
+  const int rc = git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, append_diff_line, &out);
+  if (rc < 0 && raced_a_writer()) {
+    return false;
+  }
+  check(rc, doing);
+  return true;
+}
+
 // The untracked files as new-file patches (contents included, binary-safe), as many as the limits
 // allow; the others are named, so that what cannot be rebuilt from the journal is said.
-void append_untracked(git_repository* repo, const std::filesystem::path& work_tree, const UntrackedLimits& limits,
-                      CodeState& state)
+// False when a file changed while it was read.
+bool append_untracked(git_repository* repo, const std::filesystem::path& work_tree,
+                      const UntrackedLimits& limits, CodeState& state)
 {
   std::vector<std::string> kept;
   std::uint64_t total = 0;
@@ -113,8 +143,9 @@ void append_untracked(git_repository* repo, const std::filesystem::path& work_tr
     git_diff* diff_raw = nullptr;
     check(git_diff_index_to_workdir(&diff_raw, repo, nullptr, &options), "read the untracked files");
     DiffPtr diff(diff_raw);
-    check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
-          "print the untracked files");
+    if (!print_patch(diff.get(), state.diff_text, "print the untracked files")) {
+      return false;
+    }
     state.changed_files.insert(state.changed_files.end(), kept.begin(), kept.end());
   }
   if (!state.untracked_left_out.empty()) {
@@ -124,10 +155,11 @@ void append_untracked(git_repository* repo, const std::filesystem::path& work_tr
       state.diff_text += "#   " + file + "\n";
     }
   }
+  return true;
 }
 
-CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_tree,
-                        const UntrackedLimits& limits);
+CodeState read_work_tree(git_repository* repo, const std::filesystem::path& work_tree,
+                         const UntrackedLimits& limits);
 
 // A changed submodule's state, read from its own work tree (its .git names its repository).
 CodeState submodule_state(const std::filesystem::path& work_tree)
@@ -137,11 +169,12 @@ CodeState submodule_state(const std::filesystem::path& work_tree)
     throw Error("the submodule {} has no git repository: run 'git submodule update --init' and try again",
                 work_tree.string());
   }
-  return code_state_of(repo.get(), work_tree, UntrackedLimits{});
+  return read_work_tree(repo.get(), work_tree, UntrackedLimits{});
 }
 
-CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_tree,
-                        const UntrackedLimits& limits)
+// The code state, or nothing when a file changed while it was read.
+std::optional<CodeState> code_state_of(git_repository* repo, const std::filesystem::path& work_tree,
+                                       const UntrackedLimits& limits)
 {
   CodeState state;
 
@@ -219,9 +252,10 @@ CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_
   check(git_diff_tree_to_workdir_with_index(&diff_raw, repo, head_tree.get(), &diff_options),
         "compute the diff against HEAD");
   DiffPtr diff(diff_raw);
-  check(git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, append_diff_line, &state.diff_text),
-        "print the diff");
-  append_untracked(repo, work_tree, limits, state);
+  if (!print_patch(diff.get(), state.diff_text, "print the diff") ||
+      !append_untracked(repo, work_tree, limits, state)) {
+    return std::nullopt;
+  }
   // Each changed submodule's own state, so that the exact code can be restored.
   for (const auto& path : submodules) {
     const auto inner = submodule_state(work_tree / path);
@@ -230,6 +264,29 @@ CodeState code_state_of(git_repository* repo, const std::filesystem::path& work_
                        (inner.context.dirty ? ", with changes:\n" + inner.diff_text : "\n");
   }
   return state;
+}
+
+// The code state, read again while files change under the read, for a moment: a build or a
+// program writing into the work tree usually settles within it. Past that, said.
+CodeState read_work_tree(git_repository* repo, const std::filesystem::path& work_tree,
+                         const UntrackedLimits& limits)
+{
+  constexpr int k_reads = 5;
+  constexpr auto k_pause = std::chrono::milliseconds(100);
+  for (int read = 1;; ++read) {
+    if (auto state = code_state_of(repo, work_tree, limits)) {
+      return std::move(*state);
+    }
+    if (read == k_reads) {
+      const git_error* error = git_error_last();
+      throw Error("git: cannot read the work tree {}: files kept changing while ej read them ({}; {} reads, "
+                  "{} ms apart). A build or a program writing into the work tree? Let it finish, or add "
+                  "what it writes to .gitignore, and try again",
+                  work_tree.string(), error != nullptr && error->message != nullptr ? error->message : "",
+                  k_reads, k_pause.count());
+    }
+    std::this_thread::sleep_for(k_pause);
+  }
 }
 
 } // namespace
@@ -248,7 +305,7 @@ CodeState read_code_state(const RepositoryLocation& location, const UntrackedLim
   if (workdir == nullptr || !std::filesystem::equivalent(workdir, location.work_tree, ec)) {
     check(git_repository_set_workdir(repo.get(), location.work_tree.c_str(), 0), "set the work tree");
   }
-  return code_state_of(repo.get(), location.work_tree, limits);
+  return read_work_tree(repo.get(), location.work_tree, limits);
 }
 
 } // namespace ej::git

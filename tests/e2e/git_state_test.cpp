@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -78,4 +79,50 @@ TEST_CASE("the diff of a large modified file is computed before the journal is l
     WARN("the diff was computed in under 300 ms here: the writer did not overlap it");
   }
   CHECK(json::parse(repo.ok({"show", "1", "--json"}))["git"]["dirty"] == true);
+}
+
+TEST_CASE("a file written while ej reads the work tree is read again, and said plainly if it never settles")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  // Many changed files between the growing log's sizing and its reading (libgit2 sizes every file
+  // for the diff, then reads them one by one for the patch): its size changes in between.
+  std::filesystem::create_directories(repo.path() / "src");
+  for (int i = 0; i < 1500; ++i) {
+    write_text(repo.path() / "src" / ("f" + std::to_string(i)), "one\n");
+  }
+  write_text(repo.path() / "train.log", "start\n");
+  git(repo.path(), {"add", "-A"});
+  git(repo.path(), {"commit", "-q", "-m", "files"});
+  for (int i = 0; i < 1500; ++i) {
+    write_text(repo.path() / "src" / ("f" + std::to_string(i)), "two\n");
+  }
+  CommandOptions options;
+  options.cwd = repo.path();
+
+  // Written for good: every read races it; said, with what to do, and nothing recorded.
+  const int writer = start_command({"sh", "-c", "while :; do echo line >> train.log; done"}, options);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto racing = repo.ej({"try", "while the log grows", "--plan", "p"});
+  ::kill(writer, SIGKILL);
+  wait_command(writer);
+  INFO(racing.err);
+  CHECK(racing.err.find("git: cannot print") == std::string::npos); // libgit2's bare error, before
+  if (racing.exit_code != 0) {
+    CHECK_THAT(racing.err, Catch::Contains("files kept changing while ej read them") &&
+                               Catch::Contains("add what it writes to .gitignore"));
+  } else {
+    WARN("ej read the work tree between two writes of the log: the race was not met here");
+  }
+
+  // Written for a moment: a later read is whole, and the attempt is recorded.
+  const int brief_writer =
+      start_command({"timeout", "0.15", "sh", "-c", "while :; do echo line >> train.log; done"}, options);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto settled = repo.ej({"try", "after a moment of writing", "--plan", "p"});
+  wait_command(brief_writer);
+  INFO(settled.err);
+  REQUIRE(settled.exit_code == 0);
+  const auto shown = json::parse(repo.ok({"show", "--json", "--diff", racing.exit_code == 0 ? "2" : "1"}));
+  CHECK_THAT(shown["diff"].get<std::string>(), Catch::Contains("+two") && Catch::Contains("train.log"));
 }
