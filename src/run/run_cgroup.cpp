@@ -228,9 +228,16 @@ private:
   std::string m_pid_text;
 };
 
+// Made by the first leave_in_background, never before: after the guardian (which enter() makes),
+// so that at exit it is destroyed first and its thread has brought ej home before ~Guardian tells
+// the guardian ej is gone, which would stop the cgroup with ej still inside.
+Departure* g_departure = nullptr;
+
 Departure& departure()
 {
+  Guardian::instance(); // (made already by enter(); called for the order of the two statics)
   static Departure instance;
+  g_departure = &instance;
   return instance;
 }
 
@@ -332,7 +339,9 @@ int RunCgroup::leave_in_background()
 
 void RunCgroup::wait_for_departures() noexcept
 {
-  departure().wait();
+  if (g_departure != nullptr) {
+    g_departure->wait();
+  }
 }
 
 } // namespace ej::run
