@@ -36,9 +36,10 @@ namespace {
 
 constexpr std::size_t k_read_chunk = 1024 * 1024;
 constexpr int k_pipe_size = 1024 * 1024;
-// A read this large found a pipe of the default size (16 pages) full: the program writes faster
-// than ej drains it, and larger pipes mean fewer, larger reads.
-constexpr ssize_t k_full_default_pipe = 64 * 1024;
+// A read this large found a pipe of the default size (16 pages) at least half full: the program
+// writes faster than ej drains it, and larger pipes mean fewer, larger reads. Not "64 KiB": a full
+// pipe holds less when writes leave pages part-filled (as little as 32 KiB and a few bytes).
+constexpr ssize_t k_heavy_read = 32 * 1024;
 // After SIGKILL, pipes still open belong to processes that left the group: stop waiting for them.
 constexpr double k_give_up_after_kill_s = 1.0;
 // Without pidfd (old kernels) the child's exit is noticed by polling this often.
@@ -715,10 +716,10 @@ ProcessResult Launcher::run()
     do {
       n = ::read(fd, buffer.data(), buffer.size());
     } while (n < 0 && errno == EINTR);
-    if (n >= k_full_default_pipe && !pipes_large) {
+    if (n >= k_heavy_read && !pipes_large) {
       // Made large from here on, these included (what they hold fits). Not from the start: a
-      // 1 MiB pipe costs the kernel a page allocation per stream and repeat, while the benchmark
-      // runs, and most benchmarks print a few lines.
+      // 1 MiB pipe costs the kernel an allocation per stream and repeat, while the benchmark runs,
+      // and most benchmarks print a few lines.
       m_large_pipes = pipes_large = true;
       for (int read_end : {fds.out[0], fds.err[0]}) {
         if (read_end >= 0) {

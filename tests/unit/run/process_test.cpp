@@ -291,25 +291,36 @@ TEST_CASE("a launcher run again captures each repeat's own output, all of it, an
   CHECK(open_descriptors() == before);
 }
 
-TEST_CASE("a benchmark's pipes are of the default size until its output fills one, and large from then on")
+TEST_CASE("a benchmark's pipes are of the default size until its output outgrows one, and large from then on")
 {
   // F_GETPIPE_SZ (1032) on the benchmark's stdout; then 100 kB, more than a default pipe holds.
   const std::string size_then_fill =
       "python3 -c 'import fcntl; print(fcntl.fcntl(1, 1032))'; head -c 100000 /dev/zero";
-  Launcher launcher(shell(size_then_fill));
-  const auto size_printed = [](const ProcessResult& result) {
+  ProcessSpec spec = shell(size_then_fill);
+  // ej held up at each repeat's first line: head fills the pipe meanwhile, and ej's next read
+  // takes all of it at once, which is how ej learns the output outgrows a default pipe.
+  bool first_chunk = true;
+  spec.on_output = [&](Stream, std::string_view) {
+    if (std::exchange(first_chunk, false)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  };
+  Launcher launcher(spec);
+  const auto size_printed = [&](const ProcessResult& result) {
     REQUIRE(result.succeeded());
+    CHECK(result.out.total_bytes > 100000);
+    first_chunk = true;
     return std::stol(result.out.head.substr(0, result.out.head.find('\n')));
   };
   const long first = size_printed(launcher.run());
-  CHECK(first < 1024 * 1024); // 64 KiB with 4 KiB pages
-  for (int repeat = 2; repeat <= 3; ++repeat) {
-    const auto result = launcher.run(); // the 2nd's pipes were made while the 1st ran: grown when filled
-    CHECK(result.out.total_bytes > 100000);
-    if (repeat == 3) {
-      CHECK(size_printed(result) == 1024 * 1024);
-    }
+  if (first >= 1024 * 1024) {
+    WARN("not checked: a default pipe is " << first << " bytes here (large pages)");
+    return;
   }
+  // The 2nd repeat's pipes are made when it starts, after the 1st grew its own; the 3rd's while
+  // the 2nd runs.
+  CHECK(size_printed(launcher.run()) == 1024 * 1024);
+  CHECK(size_printed(launcher.run()) == 1024 * 1024);
   CHECK(size_printed(Launcher(shell(size_then_fill)).run()) == first); // a new benchmark starts small
 }
 
