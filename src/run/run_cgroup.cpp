@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace ej::run {
@@ -91,6 +94,26 @@ bool write_text(const char* path, const char* text) noexcept
   return n == static_cast<ssize_t>(size);
 }
 
+// SIGKILL to `pid` if it is still in the cgroup at `directory`: through a pidfd, which holds the
+// process the list named, so that a pid that exits and is reused meanwhile is not killed in its
+// stead (a child of the new process born in the cgroup is the cgroup's, and killed rightly).
+void kill_if_inside(pid_t pid, const char* directory) noexcept
+{
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {
+    if (errno == ENOSYS) {
+      ::kill(pid, SIGKILL); // Linux before 5.3: as before pidfds
+    }
+    return; // ESRCH: gone already
+  }
+  bool listed = false;
+  for_each_process(directory, 0, [&listed, pid](pid_t inside) { listed = listed || inside == pid; });
+  if (listed) {
+    ::syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
+  }
+  ::close(pidfd);
+}
+
 // Kills what `directory` holds but `except` (the ej still inside when it could not move out), and
 // waits for it to be empty of them. Returns how many there were at first.
 int kill_all_inside(const char* directory, pid_t except) noexcept
@@ -106,9 +129,9 @@ int kill_all_inside(const char* directory, pid_t except) noexcept
                               write_text(kill_path, "1");
   const timespec step{0, 20'000'000};
   for (int i = 0; i < k_empty_wait_steps; ++i) {
-    const int left = for_each_process(directory, except, [killed_at_once](pid_t pid) {
+    const int left = for_each_process(directory, except, [killed_at_once, directory](pid_t pid) {
       if (!killed_at_once) {
-        ::kill(pid, SIGKILL);
+        kill_if_inside(pid, directory);
       }
     });
     if (left <= 0) {
@@ -215,9 +238,19 @@ private:
       if (Guardian* guardian = Guardian::instance(); guardian != nullptr) {
         guardian->release_cgroup();
       }
+      return nullptr;
     }
-    // Else ej is still inside (its home refused it since): the guardian removes the cgroup
-    // once ej is gone, as for leave().
+    // ej is still inside (its home refused it since): what it starts from now on is born there,
+    // and the guardian removes the cgroup once ej is gone, as for leave(). Said, not silent.
+    char message[512];
+    const int size = std::snprintf(message, sizeof message,
+                                   "ej: warning: cannot move back out of the run's cgroup %s (%s); what ej "
+                                   "starts from now on runs inside it and is stopped when ej exits\n",
+                                   departure->m_directory.c_str(), std::strerror(errno));
+    if (size > 0) {
+      (void)!::write(STDERR_FILENO, message,
+                     std::min<std::size_t>(static_cast<std::size_t>(size), sizeof message - 1));
+    }
     return nullptr;
   }
 
@@ -331,8 +364,7 @@ int RunCgroup::leave_in_background()
   m_left = true;
   if (!departure().start(m_home_procs, m_directory)) {
     m_left = false;
-    const int stragglers = leave();
-    return left_behind + stragglers;
+    leave(); // what forked meanwhile: not counted, as above
   }
   return left_behind;
 }
