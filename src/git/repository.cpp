@@ -279,11 +279,14 @@ CodeState read_work_tree(git_repository* repo, const std::filesystem::path& work
     }
     if (read == k_reads) {
       const git_error* error = git_error_last();
+      const std::string message = error != nullptr && error->message != nullptr ? error->message : "";
+      if (message.find("changed before we could read it") == std::string::npos) {
+        throw Error("git: cannot print the diff: {}", message); // a file gone for good: as libgit2 says
+      }
       throw Error("git: cannot read the work tree {}: files kept changing while ej read them ({}; {} reads, "
                   "{} ms apart). A build or a program writing into the work tree? Let it finish, or add "
                   "what it writes to .gitignore, and try again",
-                  work_tree.string(), error != nullptr && error->message != nullptr ? error->message : "",
-                  k_reads, k_pause.count());
+                  work_tree.string(), message, k_reads, k_pause.count());
     }
     std::this_thread::sleep_for(k_pause);
   }
