@@ -406,7 +406,7 @@ TEST_CASE("ej is back out of its run's cgroup before its guardian learns that ej
   const auto log = scratch / "strace.log";
   const char* asan = std::getenv("ASAN_OPTIONS"); // LeakSanitizer cannot run under ptrace
   const std::string no_leak_check = std::string(asan != nullptr ? asan : "") + ":detect_leaks=0";
-  const auto traced = run_command({"strace", "-f", "-qq", "-e", "trace=pipe2,openat,write,close", "-o",
+  const auto traced = run_command({"strace", "-f", "-qq", "-e", "trace=pipe2,clone,openat,write,close", "-o",
                                    log.string(), EJ_BINARY, "run", "nap", "--quiet"},
                                   {repo.path(), {{"ASAN_OPTIONS", no_leak_check}}, ""});
   INFO(traced.err);
@@ -421,27 +421,40 @@ TEST_CASE("ej is back out of its run's cgroup before its guardian learns that ej
   REQUIRE_FALSE(lines.empty());
   const std::string ej_pid = lines.front().substr(0, lines.front().find(' '));
   const auto of = [](const std::string& line) { return line.substr(0, line.find(' ')); };
-  std::string guardian_fd; // the write end of ej's first pipe: the guardian's
+  const auto has = [](const std::string& line, const std::string& part) {
+    return line.find(part) != std::string::npos;
+  };
+  // What a call returned, on its line or on the line that resumes it.
+  const auto result_of = [&](std::size_t i, const std::string& call) {
+    for (std::size_t j = i; j < lines.size(); ++j) {
+      if (of(lines[j]) == of(lines[i]) && (j == i || has(lines[j], "<... " + call + " resumed>")) &&
+          !has(lines[j], "unfinished")) {
+        return lines[j].substr(lines[j].rfind("= ") + 2);
+      }
+    }
+    return std::string();
+  };
+  std::string last_pipe_write_end;
+  std::string guardian_fd; // the write end of the pipe ej made just before forking its guardian
   std::string home_fd;     // the helper's descriptor on its home cgroup.procs
   std::string helper;
   std::size_t home_written = 0;
   std::size_t guardian_closed = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
-    if (guardian_fd.empty() && of(line) == ej_pid && line.find("pipe2([") != std::string::npos) {
+    if (of(line) == ej_pid && has(line, "pipe2([")) {
       const auto comma = line.find(", ", line.find("pipe2(["));
-      guardian_fd = line.substr(comma + 2, line.find(']', comma) - comma - 2);
-    } else if (of(line) != ej_pid && line.find("/cgroup.procs\", O_WRONLY") != std::string::npos &&
-               line.find("ej-run-") == std::string::npos) {
+      last_pipe_write_end = line.substr(comma + 2, line.find(']', comma) - comma - 2);
+    } else if (guardian_fd.empty() && of(line) == ej_pid && has(line, "clone(child_stack=NULL")) {
+      guardian_fd = last_pipe_write_end; // a fork, not a spawn (CLONE_VM): the guardian
+    } else if (of(line) != ej_pid && has(line, "/cgroup.procs\", O_WRONLY") && !has(line, "ej-run-")) {
       helper = of(line);
-      home_fd = line.substr(line.rfind("= ") + 2);
+      home_fd = result_of(i, "openat");
     } else if (!helper.empty() && home_written == 0 && of(line) == helper &&
-               (line.find("write(" + home_fd + ", \"" + ej_pid + "\"") != std::string::npos ||
-                line.find("<... write resumed>") != std::string::npos) &&
-               line.find("unfinished") == std::string::npos) {
+               (has(line, "write(" + home_fd + ", \"" + ej_pid + "\"") || has(line, "<... write resumed>")) &&
+               !has(line, "unfinished")) {
       home_written = i;
-    } else if (!guardian_fd.empty() && of(line) == ej_pid &&
-               line.find("close(" + guardian_fd + ")") != std::string::npos) {
+    } else if (!guardian_fd.empty() && of(line) == ej_pid && has(line, "close(" + guardian_fd + ")")) {
       guardian_closed = i;
     }
   }
