@@ -14,7 +14,7 @@ class Reader;
 
 namespace ej::cli {
 
-// A run as JSON (stable field names, see README); with_samples adds series, repeats and outputs.
+// A run as JSON (stable field names, see docs/json.md); with_samples adds series, repeats and outputs.
 nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples);
 // `ej show run N [--output] [--json]`.
 void show_run(const std::string& id, bool output, bool json);

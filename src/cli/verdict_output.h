@@ -7,7 +7,7 @@
 
 #include <string>
 
-// How comparisons and verdicts print, in the terminal and as JSON (fields in README).
+// How comparisons and verdicts print, in the terminal and as JSON (fields in docs/json.md).
 namespace ej::cli {
 
 nlohmann::json comparison_json(const evidence::SeriesComparison& series);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-// What a plan document shows, as the data given to its Mustache template (fields in README).
+// What a plan document shows, as the data given to its Mustache template (fields in docs/documents.md).
 namespace ej::evidence {
 
 struct DocumentData {

@@ -2,7 +2,7 @@
 
 // The readers: one per output format, each in its own read_<kind>.cpp with one entry point
 // (the text of an output or result file in, keyed values with units out), and one table that
-// registers them. metric_spec parsing, `ej bench add --help` and README's list of readers are
+// registers them. metric_spec parsing, `ej bench add --help` and docs/benchmarks.md's list of readers are
 // written from this table.
 
 #include "measure/extract.h"
@@ -43,14 +43,14 @@ struct Reader {
   std::string_view name;    // the KIND of --metric NAME=KIND[:ARG]
   std::string_view syntax;  // "gbench[:BENCH][#FIELD]"
   std::string_view help;    // what it reads, one sentence
-  std::string_view example; // a --metric option as README shows it
+  std::string_view example; // a --metric option as docs/benchmarks.md shows it
   ReadFunction read;
   CheckFunction check = nullptr;
   UnitFunction source_unit = nullptr;
   ScannerFunction scanner = nullptr; // when set, used instead of read, for outputs of any size
 };
 
-// Every reader, in the order help and README list them.
+// Every reader, in the order help and docs/benchmarks.md list them.
 std::span<const Reader> readers();
 const Reader& reader_for(ExtractorKind kind);
 const Reader* find_reader(std::string_view name);

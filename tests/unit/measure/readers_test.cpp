@@ -37,9 +37,9 @@ TEST_CASE("the kinds stored by earlier ej versions are still read by their names
   }
 }
 
-TEST_CASE("README lists every reader of the table with its syntax and example line")
+TEST_CASE("docs/benchmarks.md lists every reader of the table with its syntax and example line")
 {
-  const auto readme = std::filesystem::path(EJ_SOURCE_DIR) / "README.md";
+  const auto readme = std::filesystem::path(EJ_SOURCE_DIR) / "docs" / "benchmarks.md";
   REQUIRE(std::filesystem::is_regular_file(readme));
   const auto text = ej::test::read_text(readme);
   for (const auto& reader : readers()) {
