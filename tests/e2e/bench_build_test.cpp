@@ -28,10 +28,11 @@ TEST_CASE(
   CHECK_THAT(first.out, Catch::Contains("building-now"));
   auto run = show_run(repo, 1, true);
   CHECK(run["outputs"]["build"]["state"] == "built");
-  CHECK(run["outputs"]["build"]["wall_s"].get<double>() >= 1.0);
+  const double build_wall = run["outputs"]["build"]["wall_s"].get<double>();
+  CHECK(build_wall >= 1.0);
   CHECK_THAT(run["build_log"].get<std::string>(), Catch::Contains("building-now"));
   for (const auto wall : samples_of(run, "wall_s")) {
-    CHECK(wall < 0.9);
+    CHECK(wall < build_wall); // a repeat that held the build would last at least as long
   }
   CHECK(samples_of(run, "value") == std::vector<double>{7, 7});
 

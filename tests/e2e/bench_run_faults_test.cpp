@@ -2,6 +2,7 @@
 // clear message and a run record that says what happened, and nothing recorded is lost.
 #include "support/ej_repo.h"
 #include "support/runs.h"
+#include "support/skip.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -285,12 +286,10 @@ TEST_CASE("the CUDA example on a machine without a GPU records a failed run with
 {
   const std::filesystem::path example = EJ_BUILD_DIR "/examples/cuda/ej-example-cuda";
   if (!std::filesystem::exists(example)) {
-    WARN("skipped: ej-example-cuda is not built (no CUDA compiler)");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("ej-example-cuda is not built (no CUDA compiler)");
   }
   if (std::filesystem::exists("/dev/nvidia0")) {
-    WARN("skipped: this machine has a GPU");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("this machine has a GPU");
   }
   EjRepo repo;
   repo.ok({"bench", "add", "cuda", "--repeat", "2", "--metric", "t=regex:time_ms=([0-9.]+)", "--",
@@ -310,12 +309,13 @@ TEST_CASE("a fast benchmark whose repeat turns slow does not keep other writers 
   // Quick repeats share one open transaction; the 20th sleeps, and while it does another ej must
   // be able to write well within its (here shortened) wait for the lock.
   repo.ok({"bench", "add", "turns-slow", "--repeat", "25", "--shell",
-           "echo x >> count.txt; if [ $(wc -l < count.txt) -eq 20 ]; then echo sleeping > slow.flag; sleep 2; fi"});
+           "echo x >> count.txt; if [ $(wc -l < count.txt) -eq 20 ]; then echo sleeping > slow.flag; sleep "
+           "2; fi"});
   const auto pid = start_command({EJ_BINARY, "run", "turns-slow", "--quiet"}, {repo.path(), {}, {}});
   REQUIRE(wait_for_file(repo.path() / "slow.flag", 20));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const auto other =
-      repo.ej({"plan", "new", "p", "--title", "written while the benchmark sleeps"}, {{"EJ_BUSY_TIMEOUT_MS", "500"}});
+  const auto other = repo.ej({"plan", "new", "p", "--title", "written while the benchmark sleeps"},
+                             {{"EJ_BUSY_TIMEOUT_MS", "500"}});
   INFO("stderr: " << other.err);
   CHECK(other.exit_code == 0);
   CHECK(wait_command(pid) == 0);
@@ -341,7 +341,12 @@ TEST_CASE("a repeat's wall time never includes ej's own writes to the journal")
   CHECK(run["status"] == "finished");
   const auto walls = samples_of(run, "wall_s");
   REQUIRE(walls.size() == 250);
-  CHECK(*std::max_element(walls.begin(), walls.end()) < 0.5);
+  // The held write waits about a second, some fifty repeats' worth: a repeat that held it stands
+  // out against the others, on a fast machine or a loaded one.
+  auto sorted = walls;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  CHECK(sorted.back() < 40 * median);
 }
 
 TEST_CASE("a journal held by another writer for longer than ej waits does not cost a run its repeats")

@@ -46,23 +46,14 @@ std::vector<int> read_pids(const std::filesystem::path& path, std::size_t count)
   return pids;
 }
 
-// No benchmark process may outlive ej by more than two seconds.
-void check_all_gone(const std::vector<int>& pids, bool strict = true)
+// No benchmark process outlives ej and its guardian: each is gone once they are (ej stops its
+// leftovers before it exits; the guardian those of an ej killed). The wait is not a bound on their
+// speed: a process that is never stopped fails here after a minute, not a slow one.
+void check_all_gone(const std::vector<int>& pids)
 {
-#if defined(__SANITIZE_ADDRESS__)
-  // Under AddressSanitizer ej and its guardian start and exit several times slower.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(6);
-#else
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-#endif
   for (const int pid : pids) {
-    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     INFO("benchmark process " << pid);
-    if (strict) {
-      CHECK(wait_gone(pid, std::max(left, 0.0)));
-    } else if (!wait_gone(pid, std::max(left, 0.0))) {
-      WARN("benchmark process " << pid << " outlived ej");
-    }
+    CHECK(wait_gone(pid, 60.0));
   }
   for (const int pid : pids) {
     ::kill(pid, SIGKILL); // whatever a failed check left behind
@@ -197,8 +188,11 @@ TEST_CASE("an ej killed with SIGKILL takes its benchmark's processes with it, a 
   if (found_by == "cgroup") {
     check_all_gone(hidden);
   } else {
+    // Without a cgroup a process that clears its environment escapes: documented, not checked.
     WARN("not checked: no cgroup for a run here, and a process that clears its environment escapes");
-    check_all_gone(hidden, false);
+    for (const int pid : hidden) {
+      ::kill(pid, SIGKILL);
+    }
   }
   CHECK(status_of_run(repo, 2) == "interrupted");
 }
@@ -230,7 +224,9 @@ TEST_CASE("processes left running outside the benchmark's process group are stop
   } else {
     WARN("cgroup not checked: no cgroup for a run here");
     CHECK(leftovers["processes"] == 2);
-    check_all_gone(hidden, false);
+    for (const int pid : hidden) {
+      ::kill(pid, SIGKILL);
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include "render/html_report.h"
 #include "render/markdown_check.h"
 #include "support/browser.h"
+#include "support/skip.h"
 #include "support/command.h"
 #include "support/temp_dir.h"
 
@@ -124,8 +125,7 @@ TEST_CASE("the EAGLE-3 report's tables fit the page in a real browser, without a
 {
   const auto chromium = ej::test::find_chromium();
   if (chromium.empty()) {
-    WARN("skipped: chromium not installed (scripts/install-deps.sh --test)");
-    return;
+    EJ_SKIP_WITHOUT_SERVICE("chromium not installed");
   }
   const auto markdown = read_text(k_example_dir / "eagle-fast-verify.md");
   const auto html = ej::render::render_html_report(

@@ -1,6 +1,7 @@
 // The example benchmark programs (examples/): they must print the metric lines that
 // examples/README.md documents, since the README's `ej bench add` commands extract from them.
 #include "support/command.h"
+#include "support/skip.h"
 #include "util/strings.h"
 
 #include <catch2/catch.hpp>
@@ -129,8 +130,7 @@ TEST_CASE("the CPU example's --help lists its options and exits 0")
 TEST_CASE("the CUDA example reports a missing device with exit code 3, or measures both variants")
 {
   if (!std::filesystem::exists(k_cuda_example)) {
-    WARN("skipped: CUDA example not built (no nvcc)");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("CUDA example not built (no nvcc)");
   }
   // Arguments are checked before the device is looked for, so this holds on every machine.
   const auto bad = run_command({k_cuda_example.string(), "--hidden", "12"});

@@ -1,6 +1,7 @@
 // ej run --on ssh:HOST and ej host, against a real OpenSSH server started by the test on
 // 127.0.0.1 (support/sshd_server.h), reached through EJ_SSH_COMMAND as a user's ssh config would.
 #include "support/ej_repo.h"
+#include "support/skip.h"
 #include "support/fake_gpus.h"
 #include "support/runs.h"
 #include "support/sshd_server.h"
@@ -21,6 +22,10 @@ namespace {
 std::unique_ptr<SshdServer> start_sshd()
 {
   if (const auto reason = SshdServer::unavailable()) {
+    if (under_ci()) {
+      FAIL("missing under CI: " << *reason << " (scripts/install-deps.sh --test installs it)");
+    }
+    note_skipped(*reason);
     WARN("skipped: " << *reason);
     return nullptr;
   }
@@ -386,8 +391,7 @@ TEST_CASE("a full disk on the host while shipping the code is said as such, and 
   std::filesystem::create_directories(small);
   const auto mounted = run_command({"mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.string()});
   if (mounted.exit_code != 0) {
-    WARN("skipped: cannot mount a small tmpfs here (" << mounted.err << ")");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("cannot mount a small tmpfs here (" + mounted.err + ")");
   }
   struct Unmount {
     std::filesystem::path path;

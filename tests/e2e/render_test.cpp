@@ -1,6 +1,7 @@
 // ej plan render, ej report and ej record, end to end: the real binary in scratch repositories.
 #include "render/markdown_check.h"
 #include "support/browser.h"
+#include "support/skip.h"
 #include "support/ej_repo.h"
 #include "util/strings.h"
 
@@ -592,8 +593,7 @@ TEST_CASE("ej report writes one self-contained HTML page that a headless browser
 
   const auto chromium = find_chromium().string();
   if (chromium.empty()) {
-    WARN("skipped: chromium not installed");
-    return;
+    EJ_SKIP_WITHOUT_SERVICE("chromium not installed");
   }
   CommandOptions options;
   options.env["HOME"] = repo.path().string();

@@ -1,5 +1,6 @@
 // `ej run --on slurm`: against a real single-node Slurm started by the test (tests/support).
 #include "support/ej_repo.h"
+#include "support/skip.h"
 #include "support/fake_gpus.h"
 #include "support/runs.h"
 #include "support/slurm_cluster.h"
@@ -30,8 +31,7 @@ SlurmCluster& cluster()
 // Skips (saying why) only when slurm-wlm or munge is not installed.
 #define REQUIRE_SLURM()                                                                                      \
   if (const auto why = SlurmCluster::missing()) {                                                            \
-    WARN("skipped: " << *why);                                                                               \
-    return;                                                                                                  \
+    EJ_SKIP_WITHOUT_SERVICE(*why);                                                                           \
   }
 
 std::string job_state(const std::string& job)
@@ -159,8 +159,7 @@ TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm'
 #if defined(__SANITIZE_ADDRESS__)
   // Slurm's time limits count in minutes: a minute of waiting adds nothing a sanitizer could find
   // that the release suite's run of this test and the other Slurm tests do not.
-  WARN("skipped under sanitizers: a job must outlive Slurm's one-minute time limit");
-  return;
+  EJ_SKIP_NOT_APPLICABLE("under sanitizers: a job must outlive Slurm's one-minute time limit");
 #endif
   EjRepo repo;
   repo.ok({"bench", "add", "slow", "--repeat", "1", "--shell", "exec sleep 120"});
@@ -208,8 +207,7 @@ TEST_CASE("slurm@HOST ships the code state to the login host and runs the job th
 {
   REQUIRE_SLURM();
   if (const auto why = SshdServer::unavailable()) {
-    WARN("skipped: " << *why);
-    return;
+    EJ_SKIP_WITHOUT_SERVICE(*why);
   }
   SshdServer server;
   EjRepo repo;

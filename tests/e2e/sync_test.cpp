@@ -1,6 +1,7 @@
 // One journal for a team, through a real bare git remote: replicas, numbers, concurrent changes,
 // races, killed syncs, events from a newer ej, documents byte for byte, export and import.
 #include "support/ej_repo.h"
+#include "support/skip.h"
 #include "support/sshd_server.h"
 
 #include <catch2/catch.hpp>
@@ -271,8 +272,7 @@ TEST_CASE("ej sync without a remote says how to add one")
 TEST_CASE("two replicas share a journal through an ssh remote, the host key checked")
 {
   if (const auto why = SshdServer::unavailable()) {
-    WARN("skipped: " << *why);
-    return;
+    EJ_SKIP_WITHOUT_SERVICE(*why);
   }
   SshdServer server;
   Team team;

@@ -2,6 +2,7 @@
 #include "measure/extract.h"
 
 #include "support/command.h"
+#include "support/skip.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
 
@@ -84,12 +85,10 @@ TEST_CASE("hyperfine's own --export-json file is read after a real run")
     run = ej::test::run_command(
         {"hyperfine", "--runs", "3", "-N", "--style", "none", "--export-json", "h.json", "true"}, options);
   } catch (const std::runtime_error& error) {
-    WARN("hyperfine run skipped: " << error.what());
-    return;
+    EJ_SKIP_WITHOUT_SERVICE(std::string("hyperfine: ") + error.what());
   }
   if (run.exit_code != 0) {
-    WARN("hyperfine run skipped: hyperfine failed here: " << run.err);
-    return;
+    EJ_SKIP_WITHOUT_SERVICE("hyperfine failed here: " + run.err);
   }
   ExtractInput input{run.out, run.err, [&dir](const MetricSpec& metric) { return TextSource::open(dir.path() / metric.file); }};
   const auto values = extract(parse_metric_spec("t=hyperfine:true@h.json"), input);

@@ -2,6 +2,7 @@
 #include "render/svg_chart.h"
 
 #include "support/browser.h"
+#include "support/skip.h"
 #include "support/command.h"
 #include "support/temp_dir.h"
 
@@ -19,8 +20,7 @@ TEST_CASE("a headless browser shows the HTML report with its table and chart")
 {
   const auto chromium = ej::test::find_chromium();
   if (chromium.empty()) {
-    WARN("skipped: chromium not installed");
-    return;
+    EJ_SKIP_WITHOUT_SERVICE("chromium not installed");
   }
   ChartData chart;
   chart.title = "throughput";

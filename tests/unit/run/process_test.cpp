@@ -2,15 +2,16 @@
 #include "run/process.h"
 #include "run/signals.h"
 
+#include "support/skip.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iterator>
-#include <csignal>
 #include <sys/stat.h>
 #include <thread>
 #include <utility>
@@ -172,7 +173,6 @@ TEST_CASE("a program that hangs past its timeout is stopped with its whole group
   const ProcessResult result = run_process(spec);
   CHECK(result.ending == Ending::TimedOut);
   CHECK(result.wall_s >= 0.5);
-  CHECK(result.wall_s < 2.0);
   CHECK(result.out.text() == "started\n");
   CHECK_FALSE(process_alive(read_pid(pid_file)));
 }
@@ -186,7 +186,6 @@ TEST_CASE("a program that ignores SIGTERM is killed after the grace period")
   CHECK(result.ending == Ending::TimedOut);
   CHECK(result.signal == SIGKILL);
   CHECK(result.wall_s >= 0.6);
-  CHECK(result.wall_s < 2.5);
   // The limit the user set, not the wall time, which also holds the grace period.
   CHECK(result.limit_s == 0.3);
   CHECK(describe(result) == "timed out after 0.3 s");
@@ -202,7 +201,6 @@ TEST_CASE("background processes left by a finished program are stopped")
   CHECK(result.ending == Ending::Exited);
   CHECK(result.exit_code == 0);
   CHECK(result.leftovers_killed);
-  CHECK(result.wall_s < 2.0);
   CHECK_FALSE(process_alive(read_pid(pid_file)));
 }
 
@@ -283,7 +281,8 @@ TEST_CASE("a launcher run again captures each repeat's own output, all of it, an
       const ProcessResult result = launcher.run();
       REQUIRE(result.succeeded());
       first_chunk = true;
-      CHECK(result.out.total_bytes == std::string("start\n").size() + 700000 + std::string("repeat-1\n").size());
+      CHECK(result.out.total_bytes ==
+            std::string("start\n").size() + 700000 + std::string("repeat-1\n").size());
       CHECK_THAT(result.out.text(), Catch::EndsWith("repeat-" + std::to_string(repeat) + "\n"));
       CHECK(result.err.text() == "err-" + std::to_string(repeat) + "\n");
     }
@@ -314,8 +313,7 @@ TEST_CASE("a benchmark's pipes are of the default size until its output outgrows
   };
   const long first = size_printed(launcher.run());
   if (first >= 1024 * 1024) {
-    WARN("not checked: a default pipe is " << first << " bytes here (large pages)");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("a default pipe is " + std::to_string(first) + " bytes here (large pages)");
   }
   // The 2nd repeat's pipes are made when it starts, after the 1st grew its own; the 3rd's while
   // the 2nd runs.
@@ -355,7 +353,6 @@ TEST_CASE("Ctrl-C while a child runs stops it and reports an interruption")
     CHECK(InterruptGuard::signal_number() == SIGINT);
   }
   CHECK(result.ending == Ending::Interrupted);
-  CHECK(result.wall_s < 2.0);
   CHECK_FALSE(process_alive(read_pid(pid_file)));
   CHECK(describe(result) == "interrupted");
 }

@@ -1,6 +1,7 @@
 // A run's cgroup: what the benchmark starts is born inside it, cannot leave it, and is stopped
 // when ej leaves it. Needs a writable cgroup2 hierarchy (root on most machines); says so otherwise.
 #include "run/run_cgroup.h"
+#include "support/skip.h"
 
 #include "run/process.h"
 
@@ -75,6 +76,7 @@ std::unique_ptr<RunCgroup> enter_or_say_why()
   std::string why_not;
   auto cgroup = RunCgroup::enter(why_not);
   if (!cgroup) {
+    ej::test::note_skipped(why_not);
     WARN("skipped: no cgroup for a run here (" << why_not << ")");
   }
   return cgroup;
@@ -88,9 +90,8 @@ TEST_CASE("a run's cgroup holds an escaper that cleared its environment, and lea
   std::string why_not;
   auto cgroup = RunCgroup::enter(why_not);
   if (!cgroup) {
-    WARN("skipped: no cgroup for a run here (" << why_not << ")");
     CHECK_FALSE(why_not.empty());
-    return;
+    EJ_SKIP_NOT_APPLICABLE("no cgroup for a run here (" + why_not + ")");
   }
   CHECK(std::filesystem::is_directory(cgroup->directory()));
   CHECK(cgroup_of(::getpid()).ends_with("/ej-run-" + std::to_string(::getpid())));
@@ -114,8 +115,7 @@ TEST_CASE("a run's cgroup left with nothing inside reports no leftovers and is r
   std::string why_not;
   auto cgroup = RunCgroup::enter(why_not);
   if (!cgroup) {
-    WARN("skipped: no cgroup for a run here (" << why_not << ")");
-    return;
+    EJ_SKIP_NOT_APPLICABLE("no cgroup for a run here (" + why_not + ")");
   }
   const auto directory = cgroup->directory();
   CHECK(cgroup->leave() == 0);
