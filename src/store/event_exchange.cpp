@@ -3,12 +3,14 @@
 #include "store/projection.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/json_depth.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <exception>
 #include <iterator>
+#include <map>
 #include <numeric>
 #include <set>
 #include <thread>
@@ -76,10 +78,25 @@ std::string encode_event(const Event& event)
   return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
+nlohmann::json parse_bounded(std::string_view text)
+{
+  if (util::json_nesting_depth(text, k_max_event_nesting) > k_max_event_nesting) {
+    return json(json::value_t::discarded);
+  }
+  return json::parse(text, nullptr, false);
+}
+
 namespace {
 
-std::vector<Event> decode_lines(std::string_view lines, int& bad)
+// What was wrong with a part's first bad line, and its number within the part.
+struct LineProblem {
+  std::size_t line = 0;
+  std::string what;
+};
+
+std::vector<Event> decode_lines(std::string_view lines, int& bad, LineProblem& first_problem)
 {
+  std::size_t line_number = 0;
   std::vector<Event> events;
   std::size_t start = 0;
   while (start < lines.size()) {
@@ -89,7 +106,15 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad)
     }
     const auto line = lines.substr(start, end - start);
     start = end + 1;
+    ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+      continue;
+    }
+    if (util::json_nesting_depth(line, k_max_event_nesting) > k_max_event_nesting) {
+      if (bad++ == 0) {
+        first_problem = {line_number,
+                         fmt::format("nests arrays or objects deeper than {} levels", k_max_event_nesting)};
+      }
       continue;
     }
     const auto parsed = json::parse(line, nullptr, false);
@@ -114,7 +139,9 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad)
       }
     }
     if (!parsed.is_object() || !valid_envelope(event)) {
-      ++bad;
+      if (bad++ == 0) {
+        first_problem = {line_number, "is not an event envelope (docs/events.md)"};
+      }
       continue;
     }
     events.push_back(std::move(event));
@@ -126,7 +153,7 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad)
 
 // Parsing JSON is a fifth of an import: a large text is cut at line ends into one part per core,
 // decoded in parallel and joined in order, so the result is the same as decoding it in one go.
-std::vector<Event> decode_events(std::string_view lines, int* bad_lines)
+std::vector<Event> decode_events(std::string_view lines, int* bad_lines, std::string* first_problem)
 {
   constexpr std::size_t k_part_bytes = 4 << 20;
   const auto cores = std::max(1U, std::min(4U, std::thread::hardware_concurrency()));
@@ -141,10 +168,11 @@ std::vector<Event> decode_events(std::string_view lines, int* bad_lines)
   }
   std::vector<std::vector<Event>> decoded(pieces.size());
   std::vector<int> bad(pieces.size(), 0);
+  std::vector<LineProblem> problems(pieces.size());
   std::vector<std::exception_ptr> failed(pieces.size());
   const auto decode = [&](std::size_t i) {
     try {
-      decoded[i] = decode_lines(pieces[i], bad[i]);
+      decoded[i] = decode_lines(pieces[i], bad[i], problems[i]);
     } catch (...) {
       failed[i] = std::current_exception(); // out of memory: rethrown below, never lost in a thread
     }
@@ -169,6 +197,17 @@ std::vector<Event> decode_events(std::string_view lines, int* bad_lines)
   }
   if (bad_lines != nullptr) {
     *bad_lines = std::accumulate(bad.begin(), bad.end(), 0);
+  }
+  if (first_problem != nullptr) {
+    first_problem->clear();
+    std::size_t lines_before = 0; // of the parts before: a part's line numbers count from its start
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      if (bad[i] > 0) {
+        *first_problem = fmt::format("line {} {}", lines_before + problems[i].line, problems[i].what);
+        break;
+      }
+      lines_before += static_cast<std::size_t>(std::count(pieces[i].begin(), pieces[i].end(), '\n'));
+    }
   }
   return events;
 }
@@ -252,6 +291,63 @@ std::vector<std::string> blobs_named(const std::vector<Event>& events)
   return {hashes.begin(), hashes.end()};
 }
 
+std::int64_t highest_clock_except(Database& db, const std::string& replica)
+{
+  // Backwards along the (lamport, replica, id) index: stops at the first event of another replica.
+  auto select = db.prepare("SELECT lamport FROM events WHERE replica <> ? ORDER BY lamport DESC LIMIT 1");
+  select.bind(1, replica);
+  return select.step() ? select.integer(0) : 0;
+}
+
+std::optional<std::string> clock_refusal(const Event& event, std::int64_t others_highest)
+{
+  if (event.lamport >= k_clock_ceiling) {
+    return fmt::format("event {} ({}) of replica {} has the Lamport clock {}, beyond the {} ej accepts",
+                       event.id, event.type, event.replica, event.lamport, k_clock_ceiling);
+  }
+  if (event.lamport - others_highest > k_max_clock_lead) {
+    return fmt::format(
+        "event {} ({}) of replica {} has the Lamport clock {}, {} ahead of every other replica's "
+        "(at most {} is accepted)",
+        event.id, event.type, event.replica, event.lamport, event.lamport - others_highest, k_max_clock_lead);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Refuses the import when an event's clock is out of bounds: each replica's events against the
+// highest clock of every other replica, in the journal or arriving with them.
+void check_clocks(Database& db, const std::vector<Event>& fresh)
+{
+  std::map<std::string, std::int64_t> highest; // arriving, by replica (those below the ceiling)
+  for (const auto& event : fresh) {
+    if (event.lamport < k_clock_ceiling) {
+      auto& value = highest[event.replica];
+      value = std::max(value, event.lamport);
+    }
+  }
+  std::map<std::string, std::int64_t> others; // by replica: the highest of every other one
+  for (const auto& event : fresh) {
+    auto [it, added] = others.try_emplace(event.replica, 0);
+    if (added) {
+      it->second = highest_clock_except(db, event.replica);
+      for (const auto& [replica, clock] : highest) {
+        if (replica != event.replica) {
+          it->second = std::max(it->second, clock);
+        }
+      }
+    }
+    if (const auto why = clock_refusal(event, it->second)) {
+      throw Error("{}: nothing was imported. An event far ahead of every other would drag every later clock "
+                  "there; ask whoever holds that replica where it came from",
+                  *why);
+    }
+  }
+}
+
+} // namespace
+
 ImportReport import_events(Journal& journal, std::vector<Event> events,
                            const std::function<std::optional<std::string>(const std::string&)>& blob,
                            const std::function<void(Database&)>& extra)
@@ -282,6 +378,7 @@ ImportReport import_events(Journal& journal, std::vector<Event> events,
       }
     }
     report.received = static_cast<int>(fresh.size());
+    check_clocks(db, fresh);
     auto has_blob = db.prepare("SELECT 1 FROM blobs WHERE hash = ?");
     for (const auto& hash : blobs_named(fresh)) {
       has_blob.reset();

@@ -187,7 +187,8 @@ std::optional<std::string> rewound_reason(Database& db, const std::filesystem::p
     return fmt::format(
         "the journal {} went backwards: it holds {} events, but ej had written {} here (an older copy "
         "of the file or of its -wal was put back?); ej opens it read-only. Put the newer file back, or "
-        "accept this one as it is with 'ej fsck --accept'",
+        "accept this one as it is with 'ej fsck --accept' (a shared journal then gets back what it had "
+        "published at its next 'ej sync')",
         file.string(), seq, mark->seq);
   }
   return std::nullopt;
@@ -357,6 +358,15 @@ Journal open_for_reading(const std::filesystem::path& ej_dir)
           fmt::format("the journal {} was opened for reading only (a bug in ej: report it)", path.string())};
 }
 
+std::optional<std::string> identity_problem(Journal& journal)
+{
+  const auto path = journal.db().path();
+  if (path.empty() || path == ":memory:") {
+    return std::nullopt;
+  }
+  return rewound_reason(journal.db(), path, journal.replica_id());
+}
+
 Journal Journal::open_memory()
 {
   auto db = Database::open_memory();
@@ -405,6 +415,23 @@ std::optional<std::string> Journal::blob(const std::string& hash)
   return select.blob(0);
 }
 
+std::int64_t next_clock(Database& db)
+{
+  auto highest = db.prepare("SELECT lamport, replica FROM events ORDER BY lamport DESC LIMIT 1");
+  if (!highest.step()) {
+    return 1;
+  }
+  if (highest.integer(0) >= k_clock_ceiling - 1) {
+    // Only a file changed by hand holds one: every import refuses such clocks.
+    throw Error(
+        "the journal holds an event of replica {} with the Lamport clock {}, beyond what ej accepts; a "
+        "journal file changed outside ej? Check it with 'ej fsck', or start from an export of its "
+        "other events",
+        highest.text(1), highest.integer(0));
+  }
+  return highest.integer(0) + 1;
+}
+
 Event Writer::append(std::string_view type, nlohmann::json payload)
 {
   auto& db = m_journal.m_db;
@@ -412,7 +439,7 @@ Event Writer::append(std::string_view type, nlohmann::json payload)
   event.time_ms = util::now_ms();
   event.id = util::make_ulid(event.time_ms);
   event.replica = m_journal.m_replica_id;
-  event.lamport = db.query_integer("SELECT coalesce(max(lamport), 0) + 1 FROM events");
+  event.lamport = next_clock(db);
   event.type = std::string(type);
   event.payload = std::move(payload);
   m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written

@@ -87,6 +87,9 @@ private:
 
 std::filesystem::path journal_file(const std::filesystem::path& ej_dir);
 
+// The Lamport clock of the next event this journal writes: one more than the highest it holds.
+std::int64_t next_clock(Database& db);
+
 // The network file system a statfs f_type names (NFS, Lustre, CIFS, GPFS, CephFS, FUSE...), where
 // SQLite's WAL mode is unsafe; nullopt for a local one. EJ_ASSUME_NETWORK_FS=NAME pretends one.
 std::optional<std::string> network_filesystem_name(std::uint64_t magic);

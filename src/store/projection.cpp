@@ -160,7 +160,7 @@ std::int64_t existing_attempt(Database& db, const Event& event, const events::Re
 {
   const auto number = projection::attempt_number(db, event, ref);
   if (number == 0) {
-    throw Error("journal event {} ({}) names an attempt that does not exist; run 'ej fsck'", event.id, event.type);
+    throw MissingReference(event, "an attempt");
   }
   return number;
 }
@@ -380,6 +380,15 @@ void warn_unknown(const Event& event)
 }
 
 } // namespace
+
+MissingReference::MissingReference(const Event& event, std::string_view what)
+    : Error("event {} ({}) of replica {} names {} that this journal does not have: nothing was applied. "
+            "Import the "
+            "events that create it first ('ej export' of a journal that has it, then 'ej import')",
+            event.id, event.type, event.replica, what),
+      m_event_id(event.id), m_replica(event.replica)
+{
+}
 
 namespace projection {
 

@@ -3,6 +3,7 @@
 #include "store/database.h"
 #include "store/event.h"
 #include "store/events.h"
+#include "util/error.h"
 
 #include <cstdint>
 #include <set>
@@ -12,6 +13,19 @@
 #include <vector>
 
 namespace ej::store {
+
+// An event that names an attempt or run this journal does not have: one from a replica that got
+// it elsewhere (an import of a file, a replica not synced here). Nothing is applied.
+class MissingReference : public Error {
+public:
+  MissingReference(const Event& event, std::string_view what);
+  const std::string& event_id() const { return m_event_id; }
+  const std::string& replica() const { return m_replica; }
+
+private:
+  std::string m_event_id;
+  std::string m_replica;
+};
 
 // Updates the derived tables for one event. Used for every live write, for imports and for
 // `ej reindex`, so they can never disagree. An event of a type this ej does not know (a newer

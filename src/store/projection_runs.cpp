@@ -70,7 +70,7 @@ std::int64_t existing_run(Database& db, const Event& event, const events::Ref& r
 {
   const auto number = run_number(db, event, ref);
   if (number == 0) {
-    throw Error("journal event {} ({}) names a run that does not exist; run 'ej fsck'", event.id, event.type);
+    throw MissingReference(event, "a run");
   }
   return number;
 }

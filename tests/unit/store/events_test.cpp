@@ -5,6 +5,7 @@
 #include "store/journal.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
+#include "util/error.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -132,13 +133,58 @@ TEST_CASE("a text of many megabytes decodes, in parts, to the same events in the
   }
   REQUIRE(lines.size() > 8U << 20); // more than one part
   int bad = 0;
-  const auto back = store::decode_events(lines, &bad);
+  std::string problem;
+  const auto back = store::decode_events(lines, &bad, &problem);
   REQUIRE(back.size() == 40000);
   CHECK(bad == 4);
+  CHECK(problem == "line 10000 is not an event envelope (docs/events.md)");
   for (std::size_t i = 1; i < back.size(); ++i) {
     REQUIRE(back[i].lamport == back[i - 1].lamport + 1);
   }
   CHECK(back.back().payload["text"] == std::string(200, 'x') + "40000");
+}
+
+TEST_CASE("a line nested deeper than the bound is never parsed, and the first bad line is said by number")
+{
+  store::Event event = as_event("plan.created", {{"slug", "p"}});
+  event.id = "01J00000000000000000000001";
+  event.replica = "r";
+  event.lamport = 1;
+  const std::string deep = "{\"id\": " + std::string(1000000, '[') + std::string(1000000, ']') + "}\n";
+  int bad = 0;
+  std::string problem;
+  const auto back = store::decode_events(store::encode_event(event) + deep + "not json\n", &bad, &problem);
+  CHECK(back.size() == 1);
+  CHECK(bad == 2);
+  CHECK(problem == "line 2 nests arrays or objects deeper than 64 levels");
+  CHECK(store::parse_bounded(std::string(65, '[') + std::string(65, ']')).is_discarded());
+  CHECK(store::parse_bounded(std::string(64, '[') + std::string(64, ']')).is_array());
+}
+
+TEST_CASE("an event whose clock is far ahead of every other replica's is refused with its replica named")
+{
+  auto journal = store::Journal::open_memory();
+  const auto none = [](const std::string&) { return std::optional<std::string>(); };
+  auto plan = as_event("plan.created", {{"slug", "p"}, {"title", "P"}, {"doc", "p.md"}});
+  plan.id = "01J00000000000000000000001";
+  plan.replica = "honest";
+  plan.lamport = 7;
+  auto ahead = as_event("plan.edited", {{"slug", "p"}, {"title", "from the end of time"}});
+  ahead.id = "01J00000000000000000000002";
+  ahead.replica = "crafted";
+  ahead.lamport = 7 + store::k_max_clock_lead + 1;
+  try {
+    store::import_events(journal, {plan, ahead}, none);
+    FAIL("imported");
+  } catch (const Error& error) {
+    CHECK_THAT(error.what(), Catch::Contains("replica crafted") && Catch::Contains("Lamport clock"));
+  }
+  CHECK(journal.db().query_integer("SELECT count(*) FROM events") == 0);
+  ahead.lamport = 7 + store::k_max_clock_lead; // as far ahead as a replica may be
+  CHECK(store::import_events(journal, {plan, ahead}, none).received == 2);
+  CHECK(store::clock_refusal(ahead, 0));                          // without the honest one, too far ahead
+  ahead.lamport = store::k_clock_ceiling;                         // and never at the ceiling,
+  CHECK(store::clock_refusal(ahead, store::k_clock_ceiling - 1)); // whatever the others' clocks
 }
 
 TEST_CASE("importing events twice changes nothing, older events rebuild the tables in event order")
