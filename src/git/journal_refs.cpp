@@ -336,6 +336,36 @@ void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& 
   check(rc, "update the journal's ref");
 }
 
+std::optional<std::string> JournalRefs::own_tip(const std::string& replica)
+{
+  const auto tip = ref_target(m_state->repo.get(), own_ref(replica));
+  return tip ? std::optional(hex(*tip)) : std::nullopt;
+}
+
+std::optional<IncomingBatch> JournalRefs::last_batch(const std::string& replica)
+{
+  const auto tip = ref_target(m_state->repo.get(), own_ref(replica));
+  if (!tip) {
+    return std::nullopt;
+  }
+  const auto commit = lookup_commit(m_state->repo.get(), *tip);
+  const auto tree = commit_tree(commit.get());
+  const auto name = trailer(git_commit_message(commit.get()), k_batch_trailer);
+  IncomingBatch batch;
+  batch.commit = hex(*tip);
+  batch.events = read_path(m_state->repo.get(), tree.get(), "events/" + name + ".jsonl").value_or("");
+  return batch;
+}
+
+bool JournalRefs::shares_journal()
+{
+  if (default_remote()) {
+    return true;
+  }
+  return !ref_names(m_state->repo.get(), "refs/ej/sync/*").empty() ||
+         !ref_names(m_state->repo.get(), "refs/ej/replicas/*").empty();
+}
+
 std::optional<std::string> JournalRefs::default_remote()
 {
   auto* repo = m_state->repo.get();
@@ -371,6 +401,7 @@ void JournalRefs::fetch(const std::string& remote_name)
   git_fetch_options options = GIT_FETCH_OPTIONS_INIT;
   options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
   options.update_fetchhead = 0;
+  options.prune = GIT_FETCH_PRUNE;
   RemoteAuth auth;
   auth.url = git_remote_url(remote.get()) != nullptr ? git_remote_url(remote.get()) : remote_name;
   use_user_credentials(options.callbacks, auth);

@@ -72,12 +72,20 @@ public:
   // The last seq the replica's ref holds (0 when it has none).
   std::int64_t published_seq(const std::string& replica);
   void append_batch(const std::string& replica, const OutgoingBatch& batch);
+  // The tip of the replica's own ref (hex); nullopt when it has published nothing.
+  std::optional<std::string> own_tip(const std::string& replica);
+  // The last batch the replica's own ref holds.
+  std::optional<IncomingBatch> last_batch(const std::string& replica);
 
   // --- remotes
   // The remote to sync with when none is named: the current branch's upstream remote, else
   // "origin"; nullopt when the repository has neither.
   std::optional<std::string> default_remote();
-  // Fetches every refs/ej/replicas/* and refs/ej/numbers/* of the remote (a name or a URL).
+  // Whether the repository shares a journal, or is set to: it has a remote to sync with, or
+  // journal refs fetched from one or published to one.
+  bool shares_journal();
+  // Fetches every refs/ej/replicas/* and refs/ej/numbers/* of the remote (a name or a URL), and
+  // forgets those it no longer has (a replica ref deleted there is read no more).
   void fetch(const std::string& remote);
   // After fetch: the replicas the remote has and the tip of each (hex).
   std::vector<std::pair<std::string, std::string>> fetched_replicas(const std::string& remote);
