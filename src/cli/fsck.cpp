@@ -1,6 +1,7 @@
 #include "store/fsck.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "evidence/journal_sync.h"
 #include "store/purge.h"
 #include "util/error.h"
 #include "util/time.h"
@@ -136,10 +137,16 @@ void run_repair()
 
 void run_accept()
 {
-  auto journal = store::Journal::open(locate_workspace().ej_dir);
+  const auto workspace = locate_workspace();
+  auto journal = store::Journal::open(workspace.ej_dir);
   journal.accept_as_it_is();
   fmt::print("ej fsck: the journal is accepted as it is ({} events); ej records into it again\n",
              journal.db().query_integer("SELECT count(*) FROM events"));
+  if (evidence::behind_its_published_ref(journal, workspace.ej_dir.parent_path())) {
+    fmt::print(
+        "ej fsck: this replica had published events that the journal no longer holds: the next 'ej sync' "
+        "brings them back and publishes everything recorded since\n");
+  }
 }
 
 void run_reindex()

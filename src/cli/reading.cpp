@@ -4,20 +4,36 @@
 #include "store/journal_reading.h"
 #include "store/run_queries.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace ej::cli {
+
+namespace {
+
+store::Journal open_for_reading_recovered(const Workspace& workspace)
+{
+  auto journal = store::open_for_reading(workspace.ej_dir);
+  const auto started = store::runs_with_status(journal.db(), "started");
+  if (std::any_of(started.begin(), started.end(),
+                  [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {
+    return open_journal(workspace); // recovers them
+  }
+  return journal;
+}
+
+} // namespace
 
 store::Journal open_journal_for_reading(const Workspace& workspace)
 {
   if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
     return open_journal(workspace); // says to run ej init
   }
-  auto journal = store::open_for_reading(workspace.ej_dir);
-  const auto started = store::runs_with_status(journal.db(), "started");
-  if (std::any_of(started.begin(), started.end(),
-                  [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {
-    return open_journal(workspace); // recovers them
+  auto journal = open_for_reading_recovered(workspace);
+  // What it shows may be older than what was recorded here: said before it is shown.
+  if (const auto problem = store::identity_problem(journal)) {
+    fmt::print(stderr, "ej: warning: {}\n", *problem);
   }
   return journal;
 }

@@ -59,6 +59,17 @@ std::string remote_or_default(const Workspace& workspace, const std::string& rem
       "URL) or name it: ej sync REMOTE");
 }
 
+// Batches of other replicas that could not be imported: said at every sync until they come in.
+void print_held(const std::vector<evidence::HeldBack>& held)
+{
+  for (const auto& h : held) {
+    fmt::print(stderr,
+               "ej: warning: held back {} batch(es) of replica {} (from {}): {}. Everything else was synced; "
+               "every sync tries them again (docs/sharing.md says how to get them in or out)\n",
+               h.batches, h.replica, h.commit.substr(0, 12), h.why);
+  }
+}
+
 void run_sync(const SyncCommandOptions& options)
 {
   const auto workspace = locate_workspace();
@@ -73,6 +84,10 @@ void run_sync(const SyncCommandOptions& options)
       numbered.push_back(
           {{"kind", n.kind}, {"from", core::number_label(n.from)}, {"to", core::number_label(n.to)}});
     }
+    nlohmann::json held = nlohmann::json::array();
+    for (const auto& h : report.held) {
+      held.push_back({{"replica", h.replica}, {"commit", h.commit}, {"batches", h.batches}, {"why", h.why}});
+    }
     print_json(nlohmann::json{{"remote", remote},
                               {"dry_run", options.dry_run},
                               {"sent", report.sent},
@@ -80,13 +95,21 @@ void run_sync(const SyncCommandOptions& options)
                               {"replicas", report.replicas},
                               {"unclaimed", report.unclaimed},
                               {"missing_blobs", report.missing_blobs},
-                              {"numbered", numbered}});
+                              {"restored", report.restored},
+                              {"numbered", numbered},
+                              {"held_back", held}});
     return;
   }
   if (options.dry_run) {
     fmt::print("ej sync --dry-run with {}: would send {} event(s), receive {} from {} other replica(s), and "
                "number {} attempt(s) and run(s)\n",
                remote, report.sent, report.received, report.replicas, report.unclaimed);
+    if (report.restored > 0) {
+      fmt::print("  would bring back {} event(s) this replica had published and its journal lost (an older "
+                 "copy put back)\n",
+                 report.restored);
+    }
+    print_held(report.held);
     return;
   }
   fmt::print("synced with {}: sent {} event(s), received {} from {} other replica(s)\n", remote, report.sent,
@@ -99,6 +122,13 @@ void run_sync(const SyncCommandOptions& options)
                  core::number_label(n.from), core::number_label(n.to));
     }
   }
+  if (report.restored > 0) {
+    fmt::print(
+        "  brought back {} event(s) this replica had published and its journal had lost (an older copy "
+        "was put back)\n",
+        report.restored);
+  }
+  print_held(report.held);
   if (report.missing_blobs > 0) {
     fmt::print("  warning: {} stored diff(s) or output(s) named by the events were not published by their "
                "replica yet; the next sync fetches them\n",
@@ -174,7 +204,7 @@ void run_import(const std::string& path)
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("{\"blob\"", 0) == 0 || line.rfind("{\"base64\"", 0) == 0) {
-      const auto parsed = nlohmann::json::parse(line, nullptr, false);
+      const auto parsed = store::parse_bounded(line);
       const auto field = [&](const char* key) {
         const auto it = parsed.is_object() ? parsed.find(key) : parsed.end();
         return it != parsed.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -190,11 +220,12 @@ void run_import(const std::string& path)
     }
   }
   int bad_lines = 0;
-  auto events = store::decode_events(event_lines, &bad_lines);
+  std::string problem;
+  auto events = store::decode_events(event_lines, &bad_lines, &problem);
   if (events.empty() && bad_lines > 0) {
-    throw Error(
-        "{} holds no ej events ({} line(s) are not event envelopes; see docs/events.md): nothing imported",
-        path, bad_lines);
+    throw Error("{} holds no ej events ({} line(s) are not event envelopes; among the event lines, {}; see "
+                "docs/events.md): nothing imported",
+                path, bad_lines, problem);
   }
   auto journal = open_journal(locate_workspace());
   const auto report = store::import_events(
@@ -205,8 +236,9 @@ void run_import(const std::string& path)
   fmt::print("imported {} new event(s) ({} already in the journal), {} blob(s)\n", report.received,
              report.known, report.blobs);
   if (bad_lines + bad_blobs > 0) {
-    fmt::print("  warning: {} line(s) were not events or intact blobs and were skipped\n",
-               bad_lines + bad_blobs);
+    fmt::print("  warning: {} line(s) were not events or intact blobs and were skipped{}\n",
+               bad_lines + bad_blobs,
+               problem.empty() ? "" : fmt::format(" (among the event lines, {})", problem));
   }
   if (!report.missing_blobs.empty()) {
     fmt::print("  warning: {} diff(s) or output(s) the events name are not in the file\n",

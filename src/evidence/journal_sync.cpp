@@ -1,5 +1,6 @@
 #include "evidence/journal_sync.h"
 
+#include "evidence/republish.h"
 #include "git/journal_refs.h"
 #include "store/event_exchange.h"
 #include "store/events.h"
@@ -18,11 +19,6 @@ namespace {
 
 constexpr int k_claim_tries = 8;
 constexpr const char* k_kinds[] = {"attempts", "runs"};
-
-std::string tip_key(const std::string& replica)
-{
-  return "sync.tip." + replica;
-}
 
 // This replica's events not yet on its ref, as one batch.
 int publish(store::Journal& journal, git::JournalRefs& refs)
@@ -46,45 +42,6 @@ int publish(store::Journal& journal, git::JournalRefs& refs)
   return static_cast<int>(events.size());
 }
 
-struct Incoming {
-  std::vector<store::Event> events;
-  std::map<std::string, std::string> blob_commit; // blob hash -> commit that carries it
-  std::map<std::string, std::string> tips;        // replica -> fetched tip
-  int replicas = 0;
-};
-
-Incoming read_remote(store::Journal& journal, git::JournalRefs& refs, const std::string& remote)
-{
-  Incoming incoming;
-  for (const auto& [replica, tip] : refs.fetched_replicas(remote)) {
-    if (replica == journal.replica_id()) {
-      continue; // its own events: this journal has them all
-    }
-    ++incoming.replicas;
-    const auto last = store::meta_value(journal.db(), tip_key(replica)).value_or("");
-    if (last == tip) {
-      continue; // nothing new from it: no commit is read
-    }
-    for (auto& batch : refs.batches_between(tip, last)) {
-      for (auto& event : store::decode_events(batch.events)) {
-        incoming.events.push_back(std::move(event));
-      }
-      for (const auto& hash : batch.blob_hashes) {
-        incoming.blob_commit.emplace(hash, batch.commit);
-      }
-    }
-    incoming.tips[replica] = tip;
-  }
-  for (const auto* kind : k_kinds) {
-    for (const auto& claim : refs.fetched_claims(remote, kind)) {
-      for (auto& event : store::decode_events(claim.content)) {
-        incoming.events.push_back(std::move(event));
-      }
-    }
-  }
-  return incoming;
-}
-
 int count_unknown(store::Database& db, const std::vector<store::Event>& events)
 {
   auto known = db.prepare("SELECT 1 FROM events WHERE id = ?");
@@ -97,19 +54,6 @@ int count_unknown(store::Database& db, const std::vector<store::Event>& events)
     }
   }
   return static_cast<int>(unknown.size());
-}
-
-store::ImportReport import_remote(store::Journal& journal, git::JournalRefs& refs, Incoming incoming)
-{
-  const auto blob = [&](const std::string& hash) -> std::optional<std::string> {
-    const auto it = incoming.blob_commit.find(hash);
-    return it == incoming.blob_commit.end() ? std::nullopt : refs.batch_blob(it->second, hash);
-  };
-  return store::import_events(journal, std::move(incoming.events), blob, [&](store::Database& db) {
-    for (const auto& [replica, tip] : incoming.tips) {
-      store::set_meta_value(db, tip_key(replica), tip);
-    }
-  });
 }
 
 struct Unclaimed {
@@ -155,7 +99,7 @@ store::Event claim_event(store::Journal& journal, const std::string& kind, long 
   event.time_ms = util::now_ms();
   event.id = util::make_ulid(event.time_ms);
   event.replica = journal.replica_id();
-  event.lamport = journal.db().query_integer("SELECT coalesce(max(lamport), 0) + 1 FROM events");
+  event.lamport = store::next_clock(journal.db());
   event.type = std::string(store::events::NumbersClaimed::type);
   event.payload = claim.payload();
   return event;
@@ -170,7 +114,6 @@ void claim_numbers(store::Journal& journal, git::JournalRefs& refs, const std::s
   for (int attempt = 0; attempt < k_claim_tries; ++attempt) {
     std::vector<git::RemoteClaim> claims;
     std::vector<store::Event> events;
-    std::map<std::string, std::pair<std::string, long long>> before; // id -> kind, number
     for (const auto* kind : k_kinds) {
       const auto items = unclaimed(db, kind, journal.replica_id());
       if (items.empty()) {
@@ -183,9 +126,6 @@ void claim_numbers(store::Journal& journal, git::JournalRefs& refs, const std::s
       auto event = claim_event(journal, kind, next, items);
       claims.push_back({kind, next, store::encode_event(event)});
       events.push_back(std::move(event));
-      for (const auto& item : items) {
-        before[item.id] = {kind, item.number};
-      }
     }
     if (claims.empty()) {
       return;
@@ -199,24 +139,53 @@ void claim_numbers(store::Journal& journal, git::JournalRefs& refs, const std::s
     }
     if (!accepted.empty()) {
       store::import_events(journal, std::move(accepted), [](const std::string&) { return std::nullopt; });
-      for (const auto& [id, was] : before) {
-        const auto now = current_number(db, was.first, id);
-        if (now != was.second) {
-          report.numbered.push_back({was.first == "attempts" ? "attempt" : "run", was.second, now});
-        }
-      }
     }
     if (accepted.size() == claims.size()) {
       return;
     }
     // Lost the race for some numbers: read what the winner published, then try the next ones.
     refs.fetch(remote);
-    report.received += import_remote(journal, refs, read_remote(journal, refs, remote)).received;
+    auto imported = import_incoming(journal, refs, remote);
+    report.received += imported.imported.received;
+    report.held = std::move(imported.held);
   }
   throw Error(
       "could not claim numbers on {} after {} tries (other replicas kept claiming the same ones); run "
       "'ej sync' again",
       remote, k_claim_tries);
+}
+
+// What commands call an attempt or run that no claim has numbered yet (claimed numbers never move).
+struct ShownName {
+  std::string kind; // "attempts" or "runs"
+  std::string id;
+  long long number = 0;
+};
+
+// Before a sync: the names it may change, so that it reports each move by the name shown before.
+std::vector<ShownName> unnumbered_names(store::Database& db)
+{
+  std::vector<ShownName> out;
+  for (const auto* kind : k_kinds) {
+    auto select = db.prepare(fmt::format(
+        "SELECT id, number FROM {0} WHERE id NOT IN (SELECT id FROM number_claims WHERE kind = '{0}') "
+        "ORDER BY number",
+        kind));
+    while (select.step()) {
+      out.push_back({kind, select.text(0), select.integer(1)});
+    }
+  }
+  return out;
+}
+
+void report_moves(store::Database& db, const std::vector<ShownName>& before, SyncReport& report)
+{
+  for (const auto& name : before) {
+    const auto now = current_number(db, name.kind, name.id);
+    if (now != 0 && now != name.number) {
+      report.numbered.push_back({name.kind == "attempts" ? "attempt" : "run", name.number, now});
+    }
+  }
 }
 
 } // namespace
@@ -231,25 +200,41 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
   git::JournalRefs refs(common_dir);
   SyncReport report;
   const auto& me = journal.replica_id();
-  if (options.dry_run) {
+  const auto names_before = unnumbered_names(journal.db());
+  // A journal put back from an older copy is re-based on its ref once the others' events are in.
+  const bool in_step = in_step_with_published(journal, refs);
+  if (options.dry_run && in_step) {
     report.sent =
         static_cast<int>(store::events_of_replica_after(journal.db(), me, refs.published_seq(me)).size());
-  } else {
+  } else if (in_step) {
     report.sent = publish(journal, refs);
   }
   refs.fetch(options.remote);
-  auto incoming = read_remote(journal, refs, options.remote);
-  report.replicas = incoming.replicas;
   if (options.dry_run) {
+    const auto incoming = read_incoming(journal, refs, options.remote);
+    report.replicas = incoming.replicas;
+    report.held = incoming.held;
     report.received = count_unknown(journal.db(), incoming.events);
+    if (!in_step) {
+      const auto rebased = rebase_on_published(journal, refs, true);
+      report.restored = rebased.restored;
+      report.sent = rebased.sent;
+    }
     for (const auto* kind : k_kinds) {
       report.unclaimed += static_cast<int>(unclaimed(journal.db(), kind, me).size());
     }
     return report;
   }
-  const auto imported = import_remote(journal, refs, std::move(incoming));
-  report.received = imported.received;
-  report.missing_blobs = static_cast<int>(imported.missing_blobs.size());
+  auto imported = import_incoming(journal, refs, options.remote);
+  report.replicas = imported.replicas;
+  report.held = std::move(imported.held);
+  report.received = imported.imported.received;
+  report.missing_blobs = static_cast<int>(imported.imported.missing_blobs.size());
+  if (!in_step) {
+    const auto rebased = rebase_on_published(journal, refs, false);
+    report.restored = rebased.restored;
+    report.sent += rebased.sent;
+  }
   claim_numbers(journal, refs, options.remote, report);
   report.sent += publish(journal, refs); // the claims are this replica's events too
   const auto outcome = refs.push(options.remote, me, {});
@@ -259,7 +244,20 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
         "file?); the events are kept here. Ask for help with 'ej fsck'",
         options.remote, fmt::join(outcome.rejected, "; "), me);
   }
+  report_moves(journal.db(), names_before, report);
   return report;
+}
+
+bool journal_is_shared(const std::filesystem::path& common_dir)
+{
+  git::JournalRefs refs(common_dir);
+  return refs.shares_journal();
+}
+
+bool behind_its_published_ref(store::Journal& journal, const std::filesystem::path& common_dir)
+{
+  git::JournalRefs refs(common_dir);
+  return !in_step_with_published(journal, refs);
 }
 
 std::optional<std::string> default_sync_remote(const std::filesystem::path& common_dir)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evidence/sync_incoming.h"
 #include "store/journal.h"
 
 #include <filesystem>
@@ -17,6 +18,7 @@ struct SyncOptions {
   bool dry_run = false;
 };
 
+// An attempt or run whose number changed in a sync: from is what commands showed before it.
 struct Renumbered {
   std::string kind; // "attempt" or "run"
   long long from = 0;
@@ -29,7 +31,9 @@ struct SyncReport {
   int replicas = 0;                 // other replicas the remote has
   int unclaimed = 0;                // dry run: attempts and runs that would get numbers
   int missing_blobs = 0;            // blobs named by imported events that no replica published
+  int restored = 0;                 // this replica's published events that a rewound journal had lost
   std::vector<Renumbered> numbered; // numbers given (or changed) by this sync
+  std::vector<HeldBack> held;       // batches of other replicas that could not be imported
 };
 
 // The caller holds the journal's sync lock: one sync of a journal at a time.
@@ -38,6 +42,11 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
 
 // The remote ej sync uses when none is named (the branch's upstream remote, else origin).
 std::optional<std::string> default_sync_remote(const std::filesystem::path& common_dir);
+// Whether the repository shares its journal or is set to (git::JournalRefs::shares_journal).
+bool journal_is_shared(const std::filesystem::path& common_dir);
+// Whether the replica's ref published events that the journal no longer holds where it published
+// them (a journal put back from an older copy): the next sync re-bases it.
+bool behind_its_published_ref(store::Journal& journal, const std::filesystem::path& common_dir);
 // How many replicas the remote's journal has (0: none), for ej init's offer. Fetches.
 int remote_replica_count(const std::filesystem::path& common_dir, const std::string& remote);
 

@@ -3,6 +3,7 @@
 #include "support/ej_repo.h"
 #include "support/skip.h"
 #include "support/sshd_server.h"
+#include "support/team.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -19,47 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-// A team: a bare remote, the first clone (whose journal was started there), and more clones.
-class Team {
-public:
-  Team() : m_dir("ej-sync")
-  {
-    git(m_dir.path(), {"init", "-q", "--bare", "-b", "main", remote().string()});
-    make_git_repo(clone_path(0));
-    git(clone_path(0), {"remote", "add", "origin", remote_url()});
-    git(clone_path(0), {"push", "-q", "-u", "origin", "main"});
-    CHECK(ej(0, {"init"}).exit_code == 0);
-  }
-
-  std::filesystem::path remote() const { return m_dir / "remote.git"; }
-  std::string remote_url() const { return "file://" + remote().string(); }
-  std::filesystem::path clone_path(int index) const { return m_dir / ("clone" + std::to_string(index)); }
-
-  // A second machine: a clone of the remote with a journal of its own.
-  void add_clone(int index)
-  {
-    git(m_dir.path(), {"clone", "-q", remote_url(), clone_path(index).string()});
-    git(clone_path(index), {"config", "user.name", "ej test"});
-    git(clone_path(index), {"config", "user.email", "ej-test@example.invalid"});
-  }
-
-  CommandResult ej(int index, const std::vector<std::string>& args) const
-  {
-    return run_ej(clone_path(index), args);
-  }
-  std::string ok(int index, const std::vector<std::string>& args) const
-  {
-    const auto result = ej(index, args);
-    INFO("clone " << index << ": ej " << args.front() << " stderr: " << result.err);
-    REQUIRE(result.exit_code == 0);
-    return result.out;
-  }
-  std::filesystem::path db(int index) const { return clone_path(index) / ".git" / "ej" / "journal.db"; }
-
-private:
-  TempDir m_dir;
-};
-
 void exec_sql(const std::filesystem::path& db, const std::string& sql)
 {
   sqlite3* handle = nullptr;
@@ -72,11 +32,13 @@ void exec_sql(const std::filesystem::path& db, const std::string& sql)
   REQUIRE(rc == SQLITE_OK);
 }
 
+// Attempts #1 and #2 of plan p, numbered by the remote (a clone with a remote numbers nothing itself).
 void plan_with_attempts(const Team& team)
 {
   team.ok(0, {"plan", "new", "p", "--title", "Faster verify"});
   team.ok(0, {"try", "NCCL_ALGO=Tree", "--plan", "p", "--hypothesis", "tree wins on 8 GPUs"});
   team.ok(0, {"try", "fused allreduce", "--plan", "p"});
+  team.ok(0, {"sync"});
   team.ok(0, {"status", "1", "rejected", "--reason", "no gain on PCIe"});
 }
 
