@@ -61,13 +61,14 @@ void run_try(const TryOptions& options)
   auto journal = open_journal(workspace);
   int number = 0;
   const auto code_state = read_code_state(workspace); // outside the write lock
+  const bool from_remote = numbers_from_remote(workspace);
   const auto plan = choose_plan(journal, options.plan);
   journal.write([&](store::Writer& writer) {
     store::events::AttemptCreated created;
     for (const auto& [kind, to] : links) {
       created.links.push_back({kind, store::events::Ref::to(require_attempt(journal, to).id)});
     }
-    created.number = store::next_attempt_number(journal.db());
+    created.number = from_remote ? 0 : store::next_attempt_number(journal.db());
     created.plan = plan;
     created.title = title;
     created.hypothesis = hypothesis;

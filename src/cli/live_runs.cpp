@@ -223,7 +223,7 @@ void list_running_runs(bool json)
   }
   for (const auto& run : runs) {
     fmt::print("{} {:<20} {:<10} on {} (pid {}) since {}\n",
-               paint(fmt::format("run #{:<4}", run.number), Colour::Bold),
+               paint(fmt::format("run {:<5}", core::number_label(run.number)), Colour::Bold),
                fmt::format("{} r{}", run.bench, run.revision), waiting(run) ? "waiting" : "running", run.host,
                run.pid, util::format_utc(run.started_ms));
   }

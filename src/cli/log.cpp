@@ -29,7 +29,7 @@ namespace {
 
 void print_attempt_line(const core::Attempt& attempt, const std::optional<std::string>& verdict)
 {
-  fmt::print("{} {} {} {}{}\n", paint(fmt::format("#{:<4}", attempt.number), Colour::Bold),
+  fmt::print("{} {} {} {}{}\n", paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
              verdict ? "  " + *verdict : "");
@@ -167,8 +167,9 @@ void print_runs_of(evidence::Reader& reader, int attempt)
   fmt::print("\nruns:\n");
   for (const auto& run : runs) {
     const auto verdict = evidence::judge_run(reader, run).verdict;
-    fmt::print("  run #{:<4} {} r{} {}{}{}\n", run.number, run.bench, run.revision, run.status,
-               run.status == "imported" ? " (" + run.source + ")" : "", verdict ? "  " + verdict->text : "");
+    fmt::print("  run {:<5} {} r{} {}{}{}\n", core::number_label(run.number), run.bench, run.revision,
+               run.status, run.status == "imported" ? " (" + run.source + ")" : "",
+               verdict ? "  " + verdict->text : "");
   }
   const auto judgement = evidence::judge_attempt(reader, attempt);
   if (judgement.verdict) {

@@ -144,7 +144,7 @@ void run_plan_show(const ShowOptions& options)
   reader.end_stream();
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& attempt = attempts[i];
-    fmt::print("  #{:<5} {} {}{}\n", attempt.number,
+    fmt::print("  {:<6} {} {}{}\n", core::number_label(attempt.number),
                paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
                attempt.title, paint(evidence_lines[i], Colour::Dim));
   }

@@ -56,7 +56,9 @@ void run_record(const RecordOptions& options)
       throw UsageError("--when '{}' is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", options.when);
     }
   }
-  auto journal = open_journal(locate_workspace());
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
+  const bool from_remote = numbers_from_remote(workspace);
   int number = 0;
   journal.write([&](store::Writer& writer) {
     const auto attempt_record = store::find_attempt(journal.db(), attempt);
@@ -102,7 +104,7 @@ void run_record(const RecordOptions& options)
     for (const auto& option : options.samples) {
       add(option, true);
     }
-    imported.number = store::next_run_number(journal.db());
+    imported.number = from_remote ? 0 : store::next_run_number(journal.db());
     imported.bench = bench->name;
     imported.revision = bench->revision;
     imported.bench_revision = store::events::Ref::to(bench->event_id);

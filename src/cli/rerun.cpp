@@ -160,7 +160,7 @@ void run_rerun(const RerunOptions& options)
     argv.push_back(axis + "=" + util::join(list, ","));
   }
   const auto attempt = !options.attempt.empty() ? options.attempt
-                       : original->attempt     ? std::to_string(*original->attempt)
+                       : original->attempt     ? core::number_label(*original->attempt)
                                                : std::string();
   if (!attempt.empty()) {
     argv.insert(argv.end(), {"--attempt", attempt});
@@ -173,11 +173,12 @@ void run_rerun(const RerunOptions& options)
   }
   const int code = run_visible(argv, worktree.dir());
   const auto runs = store::list_runs(journal.db(), store::RunFilter{});
-  int rerun = 0;
+  int rerun = 0; // the newest run of that label: in a clone with a remote, a provisional number
+  std::int64_t started = 0;
   for (const auto& run : runs) {
-    if (run.label == fmt::format("rerun of run {}", core::number_label(number)) && run.number > rerun &&
-        !core::is_provisional(run.number)) {
+    if (run.label == fmt::format("rerun of run {}", core::number_label(number)) && run.started_ms >= started) {
       rerun = run.number;
+      started = run.started_ms;
     }
   }
   if (code != 0 || rerun == 0) {

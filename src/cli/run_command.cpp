@@ -306,6 +306,7 @@ void run_benchmark(const RunOptions& options)
   const auto gpus = chosen_gpus(options.gpus, plan);
 
   const auto code_state = read_code_state(workspace); // outside the write lock
+  const bool from_remote = numbers_from_remote(workspace);
   // Here, or on the host --on names (the code state shipped there first): a host that cannot be
   // reached leaves no run behind. A Slurm job runs on the cluster's file system, which is this one.
   RunTarget target(workspace,
@@ -347,7 +348,7 @@ void run_benchmark(const RunOptions& options)
   }
   journal.write([&](store::Writer& writer) {
     store::events::RunStarted started;
-    started.number = store::next_run_number(journal.db());
+    started.number = from_remote ? 0 : store::next_run_number(journal.db());
     started.bench = bench->name;
     started.revision = bench->revision;
     started.bench_revision = store::events::Ref::to(bench->event_id);

@@ -173,8 +173,9 @@ void run_runs(RunsOptions options)
   }
   for (const auto& run : runs) {
     std::string primary;
-    fmt::print("{} {:<12} {:<20} {}{}{}\n", paint(fmt::format("run #{:<4}", run.number), Colour::Bold),
-               run.status, fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
+    fmt::print("{} {:<12} {:<20} {}{}{}\n",
+               paint(fmt::format("run {:<5}", core::number_label(run.number)), Colour::Bold), run.status,
+               fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
                run.attempt ? fmt::format("  attempt {}", core::number_label(*run.attempt)) : "",
                run.status == "imported" ? "  (imported: " + run.source + ")" : "");
     if (!run.reason.empty()) {

@@ -2,6 +2,7 @@
 
 #include "cli/run_support.h"
 #include "core/numbering.h"
+#include "evidence/journal_sync.h"
 #include "git/repository.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -70,6 +71,11 @@ store::Journal open_journal(const Workspace& workspace)
   auto journal = store::Journal::open(workspace.ej_dir);
   recover_stale_runs(journal);
   return journal;
+}
+
+bool numbers_from_remote(const Workspace& workspace)
+{
+  return evidence::journal_is_shared(workspace.ej_dir.parent_path());
 }
 
 git::CodeState read_code_state(const Workspace& workspace)

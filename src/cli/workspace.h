@@ -26,6 +26,11 @@ Workspace locate_workspace();
 // Opens the journal; before `ej init` this says to run it.
 store::Journal open_journal(const Workspace& workspace);
 
+// Whether attempts and runs made here wait for the shared remote to number them (docs/sharing.md):
+// the repository has a remote to sync with (upstream or origin) or journal refs of one, so a number
+// it gave itself could be another replica's by the first sync. Read before the write lock.
+bool numbers_from_remote(const Workspace& workspace);
+
 // Reads HEAD, branch, dirty state and the exact diff: before the journal's write lock is taken,
 // since the diff of a large modified file takes seconds and another writer must not wait for it.
 git::CodeState read_code_state(const Workspace& workspace);
