@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 
 namespace ej::evidence {
 
@@ -29,7 +31,7 @@ struct ReplicaBatches {
   std::string replica;
   std::string tip;
   std::vector<Batch> batches;
-  int unread = 0; // batches after the held one
+  int unread = 0; // batches from the one held back on (not in batches)
   std::optional<HeldBack> held;
 
   void hold_from(std::size_t index, std::string why)
@@ -55,19 +57,22 @@ ReplicaBatches read_replica(store::Journal& journal, git::JournalRefs& refs, con
   const auto held = held_from.find(replica);
   for (std::size_t i = 0; i < batches.size(); ++i) {
     auto& batch = batches[i];
+    out.unread = static_cast<int>(batches.size() - i);
     if (held != held_from.end() && batch.commit == held->second.first) {
-      out.held = HeldBack{replica, batch.commit, static_cast<int>(batches.size() - i), held->second.second};
+      out.held = HeldBack{replica, batch.commit, out.unread, held->second.second};
       break;
     }
     int bad = 0;
     std::string problem;
     auto events = store::decode_events(batch.events, &bad, &problem);
     if (bad > 0) {
-      out.held = HeldBack{replica, batch.commit, static_cast<int>(batches.size() - i),
-                          fmt::format("its events file: {}", problem)};
+      out.held = HeldBack{replica, batch.commit, out.unread, fmt::format("its events file: {}", problem)};
       break;
     }
     out.batches.push_back({batch.commit, std::move(events), std::move(batch.blob_hashes)});
+  }
+  if (!out.held) {
+    out.unread = 0;
   }
   return out;
 }
