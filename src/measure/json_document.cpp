@@ -1,11 +1,13 @@
 #include "measure/json_document.h"
 
 #include "measure/extract_common.h"
+#include "measure/readers.h"
 #include "util/error.h"
 #include "util/strings.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace ej::measure {
 
@@ -113,7 +115,25 @@ std::string describe_position(std::string_view text, std::size_t offset)
                      util::first_line(util::sanitize_utf8(content), 120));
 }
 
+bool opens_document(std::string_view text, std::size_t pos)
+{
+  return pos < text.size() && (text[pos] == '{' || text[pos] == '[');
+}
+
 } // namespace
+
+bool has_json_start(std::string_view text)
+{
+  if (opens_document(text, text.find_first_not_of(" \t\r\n"))) {
+    return true;
+  }
+  for (auto pos = text.find('\n'); pos != std::string_view::npos; pos = text.find('\n', pos + 1)) {
+    if (opens_document(text, pos + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 std::string describe_node(const nlohmann::json& node)
 {
@@ -148,25 +168,39 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
   const std::string_view json = quoted.text;
   ParseFailure first;
   if (auto document = try_parse(json, 0, first)) {
-    return std::move(*document);
+    return std::move(*document); // a whole text that is one document, "12.5" included
+  }
+  if (!has_json_start(text)) {
+    const auto& reader = reader_for(spec.kind);
+    throw Error(
+        "metric '{}': {} holds no JSON document (no line starts with '{{' or '['), where the {} reader "
+        "expects {}; its last lines were:\n{}\nMake the program print its JSON there, or write it to a "
+        "file and read that with '@FILE'.",
+        spec.name, detail::source_name(spec), reader.name, reader.help, detail::output_tail(text));
+  }
+  // A failure at the start counts only where a document starts there: "2023-05-21 ..." is a log
+  // line whose date is no document with text after it.
+  std::optional<ParseFailure> best;
+  if (opens_document(json, json.find_first_not_of(" \t\r\n"))) {
+    best = first;
   }
   // Output that starts with log lines: the document starts on a line opening with '{' or '['
   // (a log line may too: "[info] ..."). The attempt that read furthest explains the failure.
-  ParseFailure failure = first;
   int attempts = 0;
   for (std::size_t pos = json.find('\n'); pos != std::string_view::npos && attempts < 100;
        pos = json.find('\n', pos + 1)) {
-    if (pos + 1 < json.size() && (json[pos + 1] == '{' || json[pos + 1] == '[')) {
+    if (opens_document(json, pos + 1)) {
       ++attempts;
       ParseFailure attempt;
       if (auto document = try_parse(json, pos + 1, attempt)) {
         return std::move(*document);
       }
-      if (attempt.offset - (pos + 1) > failure.offset - failure.start) {
-        failure = attempt;
+      if (!best || attempt.offset - attempt.start > best->offset - best->start) {
+        best = attempt;
       }
     }
   }
+  const ParseFailure failure = best.value_or(first); // has_json_start saw where one starts
   // Back to an offset in the text as printed, without the quotes added.
   const auto added_before = static_cast<std::size_t>(
       std::lower_bound(quoted.added.begin(), quoted.added.end(), failure.offset) - quoted.added.begin());
@@ -224,14 +258,16 @@ double json_number(const MetricSpec& spec, const nlohmann::json& value, std::str
   if (value.is_number()) {
     const double number = value.get<double>();
     if (!std::isfinite(number)) {
-      throw Error("metric '{}': {} is {}, not a finite number", spec.name, where, number);
+      throw Error("metric '{}': {} in {} is {}, not a finite number", spec.name, where,
+                  detail::source_name(spec), number);
     }
     return number;
   }
   if (value.is_string()) {
     return detail::parse_number(spec, value.get<std::string>());
   }
-  throw Error("metric '{}': {} is {}, not a number", spec.name, where, describe_node(value));
+  throw Error("metric '{}': {} in {} is {}, not a number", spec.name, where, detail::source_name(spec),
+              describe_node(value));
 }
 
 } // namespace ej::measure

@@ -15,10 +15,15 @@ namespace ej::measure {
 
 // The JSON document in a program's output. Log lines before it are skipped (it may start on
 // any line that opens with '{' or '['), and so are earlier records of JSON Lines: the last is
-// read. Text after it is an error. Python's NaN and Infinity become the strings "NaN"... so that
-// only a metric reading one fails. Throws ej::Error naming the line and column of the first
+// read. Text after it is an error; so is text where no document starts (the message says what the
+// metric's reader expects and shows the text's last lines). Python's NaN and Infinity become the strings
+// "NaN"... so that only a metric reading one fails. Throws ej::Error naming the line and column of the first
 // mistake and what to do.
 nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text);
+
+// Whether a JSON document may start in text: it opens with '{' or '[' (after blanks), or a line does.
+// A console log with none holds no JSON, whatever numbers it prints (a date's 2023 is no document).
+bool has_json_start(std::string_view text);
 
 // Every record of JSON Lines (one document per line; other lines, such as log lines, are
 // skipped), or the one document of a text that is a single (pretty-printed) document. Throws

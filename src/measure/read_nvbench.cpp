@@ -68,12 +68,12 @@ std::string axis_value_text(const nlohmann::json& benchmark, const nlohmann::jso
   return name + "=" + value;
 }
 
-// "copy_sweep[T=U8,Elements=2^20]"; the device is named only when the benchmark ran on several.
+// "copy_sweep[Device=0,T=U8,Elements=2^20]": the state as nvbench names it ("Device=0 T=U8
+// Elements=2^20"), the same on one GPU or several, and the same as its markdown is keyed.
 std::string state_key(const nlohmann::json& benchmark, const nlohmann::json& state)
 {
   std::vector<std::string> parts;
-  const auto& devices = benchmark.value("devices", nlohmann::json::array());
-  if (devices.is_array() && devices.size() > 1 && state.contains("device")) {
+  if (state.contains("device") && !state["device"].is_null()) {
     parts.push_back("Device=" + text_of(state["device"]));
   }
   if (state.contains("axis_values") && state["axis_values"].is_array()) {
@@ -167,6 +167,14 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
   if (is_markdown(text)) {
     return read_nvbench_markdown(spec, text);
   }
+  if (!util::trim(text).empty() && !has_json_start(text)) {
+    throw Error(
+        "metric '{}': {} holds neither NVBench's --json document (no line starts with '{{' or '[') nor "
+        "its markdown ('# Benchmark Results' and its tables); its last lines were:\n{}\nRun the "
+        "benchmark with --json FILE and read it with 'nvbench:@FILE', or read its markdown on stdout "
+        "(or --md FILE)",
+        spec.name, detail::source_name(spec), detail::output_tail(text));
+  }
   const auto document = parse_json_output(spec, text);
   if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     throw Error("metric '{}': {} is JSON but not nvbench's (no 'benchmarks' array): run the benchmark with "
@@ -209,22 +217,28 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
       }
       found_tag = true;
       value.value = detail::parse_number(spec, text_of(*raw));
-      value.unit = unit_of_hint(summary->value("hint", "")); // settle_units converts it to the metric's
+      const std::string hint = summary->value("hint", "");
+      if (hint == "percentage") {
+        value.value *= 100; // a fraction (0.7 of the peak bandwidth), which the markdown prints as 70.00%
+        value.unit = std::string(1, '%'); // not = "%": GCC 12 warns of a false overlap (-Wrestrict)
+      } else {
+        value.unit = unit_of_hint(hint); // settle_units converts it to the metric's
+      }
       value.relative_stdev = relative_stdev(state, tag);
       values.push_back(std::move(value));
     }
   }
   if (!bench.empty() && std::find(names.begin(), names.end(), bench) == names.end()) {
-    throw Error("metric '{}': nvbench output has no benchmark '{}'; it has: {}", spec.name, bench,
-                names.empty() ? "none" : util::join(names, ", "));
+    throw Error("metric '{}': the nvbench output in {} has no benchmark '{}'; it has: {}", spec.name,
+                detail::source_name(spec), bench, names.empty() ? "none" : util::join(names, ", "));
   }
   if (!found_tag && !seen_tags.empty()) {
-    throw Error("metric '{}': no state has the summary '{}'; the states have: {}", spec.name, tag,
-                util::join(seen_tags, ", "));
+    throw Error("metric '{}': no state in {} has the summary '{}'; the states have: {}", spec.name,
+                detail::source_name(spec), tag, util::join(seen_tags, ", "));
   }
   if (values.empty()) {
-    throw Error("metric '{}': the nvbench output holds no states{}", spec.name,
-                bench.empty() ? "" : " for benchmark '" + bench + "'");
+    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name,
+                detail::source_name(spec), bench.empty() ? "" : " for benchmark '" + bench + "'");
   }
   return values;
 }
@@ -234,8 +248,8 @@ std::string unit_of_nvbench(const MetricSpec& spec)
   const std::string_view arg = spec.arg;
   const auto slash = arg.find('/');
   const std::string_view tag = slash == std::string::npos ? "" : arg.substr(slash + 1);
-  if (tag.ends_with("/relative")) {
-    return "";
+  if (tag.ends_with("/relative") || tag.ends_with("/utilization")) {
+    return "%";
   }
   if (tag.empty() || tag.find("/time/") != std::string_view::npos || tag.ends_with("walltime")) {
     return "s";

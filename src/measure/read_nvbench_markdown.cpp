@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 namespace ej::measure {
 
@@ -204,8 +203,8 @@ ExtractedValue figure_value(const MetricSpec& spec, std::string key, const std::
 {
   const auto number = detail::number_at(cell);
   if (number.length == 0 || !number.value) {
-    throw Error("metric '{}': NVBench's '{}' of {} is '{}', not a finite number", spec.name, column, key,
-                cell);
+    throw Error("metric '{}': NVBench's '{}' of {} in {} is '{}', not a finite number", spec.name, column,
+                key, detail::source_name(spec), cell);
   }
   double value = *number.value;
   std::string unit(util::trim(std::string_view(cell).substr(number.length)));
@@ -269,8 +268,8 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
                 spec.name, detail::source_name(spec), detail::output_tail(text));
   }
   if (!wanted.empty() && std::find(names.begin(), names.end(), wanted) == names.end()) {
-    throw Error("metric '{}': nvbench output has no benchmark '{}'; it has: {}", spec.name, wanted,
-                util::join(names, ", "));
+    throw Error("metric '{}': the nvbench output in {} has no benchmark '{}'; it has: {}", spec.name,
+                detail::source_name(spec), wanted, util::join(names, ", "));
   }
 
   std::vector<ExtractedValue> values;
@@ -281,16 +280,6 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
       continue;
     }
     const auto runs = runs_of(document, bench.name);
-    std::set<std::string> devices;
-    for (const auto& table : bench.tables) {
-      devices.insert(table.device);
-    }
-    for (const auto* run : runs) {
-      if (run->device) {
-        devices.insert(*run->device);
-      }
-    }
-    const bool several = devices.size() > 1;
     for (const auto& table : bench.tables) {
       const auto at = std::find(table.headers.begin(), table.headers.end(), column);
       if (at == table.headers.end()) {
@@ -306,9 +295,11 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
         for (const auto axis : axes) {
           key_axes.emplace_back(table.headers[axis], axis_text(row[axis]));
         }
-        auto value = figure_value(
-            spec, state_key(bench.name, several ? std::optional(table.device) : std::nullopt, key_axes),
-            row[index], column);
+        auto value = figure_value(spec,
+                                  state_key(bench.name,
+                                            table.device.empty() ? std::nullopt : std::optional(table.device),
+                                            key_axes),
+                                  row[index], column);
         if (has_noise) {
           value.relative_stdev = noise_of(row[index + 1]);
         }
@@ -318,8 +309,7 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
     // Skipped states are not in the tables: the log names them.
     for (const auto* run : runs) {
       if (run->skip_reason) {
-        auto value =
-            detail::make_value(state_key(bench.name, several ? run->device : std::nullopt, run->axes), 0, "");
+        auto value = detail::make_value(state_key(bench.name, run->device, run->axes), 0, "");
         value.skipped = true;
         value.note = *run->skip_reason;
         values.push_back(std::move(value));
@@ -331,8 +321,8 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
                 detail::source_name(spec), column, util::join(headers_seen, ", "));
   }
   if (values.empty()) {
-    throw Error("metric '{}': the nvbench output holds no states{}", spec.name,
-                wanted.empty() ? "" : " for benchmark '" + wanted + "'");
+    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name,
+                detail::source_name(spec), wanted.empty() ? "" : " for benchmark '" + wanted + "'");
   }
   return values;
 }

@@ -1,6 +1,7 @@
 #include "extract_helpers.h"
 #include "measure/extract.h"
 
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
@@ -75,8 +76,29 @@ TEST_CASE("a log line that starts with a number is not read as the document")
   const std::string out = "2023-11-02 10:00:01 INFO starting\n{\"x\": 7}\n";
   CHECK_THAT(json_error_of("m=json", out), Catch::Contains("is an object with keys 'x', not a number"));
   CHECK(numbers(extract_json_out("m=json:x", out)) == std::vector<double>{7});
-  CHECK_THAT(json_error_of("m=json", "2023-11-02 10:00:01 done\n"),
-             Catch::Contains("metric 'm'") && Catch::Contains("line 1") && !Catch::Contains("(no error)"));
+  // Before, a log without JSON was "text after its JSON document, at line 1, column 5": the date's
+  // 2023 taken for a document.
+  const auto none = json_error_of("m=json", "2023-11-02 10:00:01 done\n");
+  CHECK_THAT(none, Catch::Contains("metric 'm'") && Catch::Contains("stdout holds no JSON document") &&
+                       Catch::Contains("| 2023-11-02 10:00:01 done"));
+  CHECK_THAT(none, !Catch::Contains("text after"));
+}
+
+TEST_CASE("a console log holding no JSON says what the reader expected and shows what it found")
+{
+  // Google Benchmark's console table, which starts with the date of the run, read as its JSON.
+  const auto console = ej::test::read_fixture("gbench_console_bigo.txt");
+  const auto gbench = json_error_of("t=gbench:BM_FrogJump", console);
+  CHECK_THAT(gbench, Catch::Contains("stdout holds no JSON document") &&
+                         Catch::Contains("the gbench reader expects Google Benchmark JSON") &&
+                         Catch::Contains("| BM_SliceSum"));
+  CHECK_THAT(gbench, !Catch::Contains("text after its JSON document"));
+  // nvbench reads its markdown too: a Catch2 log is neither form, and the message says both.
+  const auto nvbench = json_error_of("g=nvbench", ej::test::read_fixture("catch2_v2_console.txt"));
+  CHECK_THAT(nvbench, Catch::Contains("holds neither NVBench's --json document") &&
+                          Catch::Contains("nor its markdown ('# Benchmark Results'") &&
+                          Catch::Contains("its last lines were"));
+  CHECK_THAT(nvbench, !Catch::Contains("print only its JSON"));
 }
 
 TEST_CASE("Python's NaN and Infinity do not fail a document whose read value is finite")
@@ -156,7 +178,8 @@ TEST_CASE("malformed JSON is reported with its line, column and what to do")
   CHECK_THAT(message, Catch::Contains("\"b\": tru"));
   CHECK_THAT(message, Catch::Contains("print only its JSON"));
 
-  CHECK_THAT(json_error_of("m=json:a", "Segmentation fault\n"), Catch::Contains("line 1, column 1"));
+  CHECK_THAT(json_error_of("m=json:a", "Segmentation fault\n"),
+             Catch::Contains("holds no JSON document") && Catch::Contains("| Segmentation fault"));
   CHECK_THAT(json_error_of("m=json:a", "  \n"), Catch::Contains("stdout is empty"));
   CHECK_THAT(json_error_of("m=json:a", R"({"a": NaNa})"), Catch::Contains("not valid JSON"));
 }

@@ -52,7 +52,7 @@ TEST_CASE("nvbench yields the GPU mean time of each state with its noise, keyed 
 {
   const auto values = extract_text("gpu_s=nvbench:copy_sweep", k_copy_sweep);
   REQUIRE(values.size() == 2);
-  CHECK(values[0].key == "copy_sweep[T=U8,Elements=2^20]");
+  CHECK(values[0].key == "copy_sweep[Device=0,T=U8,Elements=2^20]"); // as nvbench names the state
   CHECK(values[0].value == 2.5e-05);
   CHECK(values[0].unit == "s");
   REQUIRE(values[0].relative_stdev.has_value());
@@ -64,7 +64,7 @@ TEST_CASE("nvbench returns skipped states as skipped entries with their reason")
 {
   const auto values = extract_text("gpu_s=nvbench:copy_sweep", k_copy_sweep);
   REQUIRE(values.size() == 2);
-  CHECK(values[1].key == "copy_sweep[T=F64,Elements=2^20]");
+  CHECK(values[1].key == "copy_sweep[Device=0,T=F64,Elements=2^20]");
   CHECK(values[1].skipped);
   CHECK(values[1].note == "F64 not supported here");
 }
@@ -113,7 +113,7 @@ TEST_CASE("nvbench float axes are keyed by the text nvbench was given, not the b
                 "is_skipped": false}]}]})";
   const auto values = extract_text("t=nvbench", k_float_axis);
   REQUIRE(values.size() == 1);
-  CHECK(values[0].key == "single_float64_axis[Duration=0.0003]");
+  CHECK(values[0].key == "single_float64_axis[Device=0,Duration=0.0003]");
 }
 
 TEST_CASE("nvbench says which benchmarks and tags exist when the asked one is absent")
@@ -128,7 +128,7 @@ TEST_CASE("nvbench says which benchmarks and tags exist when the asked one is ab
     }
     return std::string();
   }();
-  CHECK_THAT(no_tag, Catch::Contains("no state has the summary 'nv/cold/time/cpu/mean'"));
+  CHECK_THAT(no_tag, Catch::Contains("no state in stdout has the summary 'nv/cold/time/cpu/mean'"));
   CHECK_THAT(no_tag, Catch::Contains("nv/cold/time/gpu/mean"));
   CHECK_THROWS_WITH(extract_text("g=nvbench", R"({"results": []})"), Catch::Contains("not nvbench's"));
 }
@@ -137,7 +137,8 @@ TEST_CASE("a non-finite nvbench value is rejected naming the metric and the text
 {
   std::string json(k_copy_sweep);
   json.replace(json.find("2.5e-05"), 7, "nan");
-  CHECK_THROWS_WITH(extract_text("gpu_s=nvbench:copy_sweep", json), Catch::Contains("metric 'gpu_s': 'nan'"));
+  CHECK_THROWS_WITH(extract_text("gpu_s=nvbench:copy_sweep", json),
+                    Catch::Contains("metric 'gpu_s': 'nan' is not a finite number (in stdout)"));
 }
 
 TEST_CASE("nvbench reads the real two-GPU output of the fixtures with unique, stable keys")
