@@ -135,42 +135,44 @@ void settle_units(const MetricSpec& spec, std::vector<ExtractedValue>& values)
     if (!target_text.empty()) {
       break;
     }
-    if (const auto unit = unit_of(value); unit && !value.skipped && !value.ratio) {
+    if (const auto unit = unit_of(value); unit && !value.skipped && !value.own_unit) {
       target_text = unit->symbol;
     }
   }
   for (const auto& value : values) {
-    if (target_text.empty() && !value.ratio) {
+    if (target_text.empty() && !value.own_unit) {
       target_text = value.unit; // a label ej does not know, kept as written
     }
   }
   const auto target = parse_unit(target_text);
   const std::string label = target ? target->symbol : target_text;
   for (auto& value : values) {
-    if (value.ratio) {
+    if (value.own_unit) {
       continue;
     }
     const auto from = unit_of(value);
     if (!value.skipped && from && target) {
       if (!convertible(*from, *target)) {
         if (spec.unit.empty()) {
-          throw Error(
-              "metric '{}': values come in '{}' ({}) and in '{}' ({}){}, which do not convert into each "
-              "other: narrow the extractor to one quantity",
-              spec.name, target->symbol, describe_dimension(*target), from->symbol, describe_dimension(*from),
-              where_of(value));
+          throw Error("metric '{}': values in {} come in '{}' ({}) and in '{}' ({}){}, which do not convert "
+                      "into each "
+                      "other: narrow the extractor to one quantity",
+                      spec.name, detail::source_name(spec), target->symbol, describe_dimension(*target),
+                      from->symbol, describe_dimension(*from), where_of(value));
         }
-        throw Error(
-            "metric '{}': a value in '{}' ({}){} cannot be given in '{}' ({}): change --unit {}=UNIT to "
-            "a unit of {}, or drop it",
-            spec.name, from->symbol, describe_dimension(*from), where_of(value), target->symbol,
-            describe_dimension(*target), spec.name, describe_dimension(*from));
+        throw Error("metric '{}': a value in '{}' ({}){} of {} cannot be given in '{}' ({}): change --unit "
+                    "{}=UNIT to "
+                    "a unit of {}, or drop it",
+                    spec.name, from->symbol, describe_dimension(*from), where_of(value),
+                    detail::source_name(spec), target->symbol, describe_dimension(*target), spec.name,
+                    describe_dimension(*from));
       }
       value.value = convert(value.value, *from, *target);
     } else if (!value.skipped && from && !target) {
-      throw Error("metric '{}': a value in '{}'{} cannot be converted to '{}', a unit ej does not know: use "
-                  "one it converts to (ns, us, ms, s, B, MB, GiB, GB/s, tok/s, req/s, %, ...) or drop --unit",
-                  spec.name, from->symbol, where_of(value), target_text);
+      throw Error(
+          "metric '{}': a value in '{}'{} of {} cannot be converted to '{}', a unit ej does not know: "
+          "use one it converts to (ns, us, ms, s, B, MB, GiB, GB/s, tok/s, req/s, %, ...) or drop --unit",
+          spec.name, from->symbol, where_of(value), detail::source_name(spec), target_text);
     }
     value.unit = label;
   }

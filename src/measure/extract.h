@@ -19,9 +19,12 @@ struct ExtractedValue {
   std::string key;  // which series: "" for regex/kv/json, the benchmark row, state or command otherwise
   double value = 0; // finite; meaningless when skipped
   std::string unit;
-  bool aggregate = false;               // gbench mean/median/stddev/cv rows: summaries, not samples
-  bool skipped = false;                 // nvbench skipped state, gbench row with an error
-  bool ratio = false;                   // gbench cv rows: a ratio among times, kept out of the unit
+  bool aggregate = false; // gbench mean/median/stddev/cv rows: summaries, not samples
+  bool skipped = false;   // nvbench skipped state, gbench row with an error
+  // Not of the metric's quantity: the value keeps its own unit, or none, and is neither converted
+  // nor labelled with the metric's (a Google Benchmark _cv row's %, a perf counter's count beside
+  // task-clock's msec, a Criterion change estimate's %).
+  bool own_unit = false;
   std::string note;                     // the skip reason, or the aggregate's name ("mean")
   std::optional<double> relative_stdev; // nvbench: the noise of a mean (0.01 = 1%)
 

@@ -126,9 +126,10 @@ double parse_number(const MetricSpec& spec, std::string_view text)
     const bool out_of_range = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), ignored).ec ==
                               std::errc::result_out_of_range;
     const bool not_finite = out_of_range || util::contains_ci(text, "nan") || util::contains_ci(text, "inf");
-    throw Error("metric '{}': '{}' is {}: check what the program printed, or narrow the {} so that it "
-                "captures only the number",
+    throw Error("metric '{}': '{}' is {} (in {}): check what the program printed, or narrow the {} so that "
+                "it captures only the number",
                 spec.name, util::first_line(text, 80), not_finite ? "not a finite number" : "not a number",
+                source_name(spec),
                 spec.kind == ExtractorKind::Regex ? "capture group" : "extractor argument");
   }
   return *value;
@@ -239,6 +240,16 @@ NumberAt number_at(std::string_view text)
     return {std::nullopt, length};
   }
   return {value, length};
+}
+
+bool selects_gbench_row(std::string_view name, std::string_view run_name, std::string_view bench)
+{
+  if (bench.empty() || name == bench || run_name == bench) {
+    return true;
+  }
+  // A family is its name and the arguments after '/': "BM_Sum" is not the family of "BM_Sum2/8".
+  const auto family = bench.ends_with('/') ? bench.substr(0, bench.size() - 1) : bench;
+  return run_name.size() > family.size() && run_name.starts_with(family) && run_name[family.size()] == '/';
 }
 
 std::vector<std::string_view> text_lines(std::string_view text)

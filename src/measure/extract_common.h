@@ -52,6 +52,11 @@ struct NumberAt {
 // The number at the start of text, "63,845"-style groups allowed.
 NumberAt number_at(std::string_view text);
 
+// Whether a Google Benchmark row (JSON or console) is one `BENCH` selects: every row when BENCH
+// is empty, the row of that name, the aggregates of that run ("BM_Sum" selects "BM_Sum_mean"),
+// and the family BENCH names ("BM_Sum" and "BM_Sum/" select "BM_Sum/8" and its aggregates).
+bool selects_gbench_row(std::string_view name, std::string_view run_name, std::string_view bench);
+
 // The non-empty lines of text, split at '\n' and '\r'.
 std::vector<std::string_view> text_lines(std::string_view text);
 

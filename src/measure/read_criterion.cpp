@@ -44,6 +44,21 @@ CriterionArg parse_arg(std::string_view arg)
   return out;
 }
 
+// change/estimates.json, beside new/ and base/: the relative change of the mean and the median
+// against the previous run (-0.0025 is 0.25% faster), no spread or slope; new/estimates.json
+// always has std_dev and median_abs_dev.
+bool is_change_file(const nlohmann::json& record)
+{
+  return record.size() == 2 && record.contains("mean") && record.contains("median") &&
+         record["mean"].is_object() && record["mean"].contains("point_estimate");
+}
+
+// Whether FILE is a change/estimates.json by its path.
+bool is_change_path(std::string_view file)
+{
+  return file.starts_with("change/") || file.find("/change/") != std::string_view::npos;
+}
+
 bool is_sample_file(const nlohmann::json& record)
 {
   return !record.contains("reason") &&
@@ -68,7 +83,8 @@ std::vector<ExtractedValue> sample_values(const MetricSpec& spec, const nlohmann
     const auto where = fmt::format("sample {} of sample.json", i);
     const double count = json_number(spec, iters[i], where);
     if (count <= 0) {
-      throw Error("metric '{}': {} counts {} iterations: expected a positive count", spec.name, where, count);
+      throw Error("metric '{}': {} in {} counts {} iterations: expected a positive count", spec.name, where,
+                  detail::source_name(spec), count);
     }
     values.push_back(detail::make_value("", json_number(spec, times[i], where) / count, "ns"));
   }
@@ -90,13 +106,15 @@ ExtractedValue estimate_value(const MetricSpec& spec, const nlohmann::json& esti
                               std::string_view where)
 {
   if (!estimate.is_object()) {
-    throw Error("metric '{}': {} is {}, not an estimate", spec.name, where, describe_node(estimate));
+    throw Error("metric '{}': {} in {} is {}, not an estimate", spec.name, where, detail::source_name(spec),
+                describe_node(estimate));
   }
   if (estimate.contains("point_estimate")) {
     return detail::make_value(key, json_number(spec, estimate["point_estimate"], where), "ns");
   }
   if (!estimate.contains("estimate")) {
-    throw Error("metric '{}': {} has no 'point_estimate' or 'estimate'", spec.name, where);
+    throw Error("metric '{}': {} in {} has no 'point_estimate' or 'estimate'", spec.name, where,
+                detail::source_name(spec));
   }
   return detail::make_value(key, json_number(spec, estimate["estimate"], where),
                             estimate.value("unit", "ns"));
@@ -115,9 +133,9 @@ void check_criterion(const MetricSpec& spec)
   }
 }
 
-std::string unit_of_criterion(const MetricSpec&)
+std::string unit_of_criterion(const MetricSpec& spec)
 {
-  return "ns";
+  return is_change_path(spec.file) ? "%" : "ns";
 }
 
 std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_view text)
@@ -133,19 +151,38 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
     // sample.json: the samples of one benchmark, no id (the directory names it).
     if (is_sample_file(record)) {
       if (arg.stat_given && arg.stat != "samples") {
-        throw Error("metric '{}': sample.json holds samples, not the '{}' estimate: drop '#{}' to read every "
-                    "sample, or read the estimate from estimates.json beside it",
-                    spec.name, arg.stat, arg.stat);
+        throw Error(
+            "metric '{}': {} is a sample.json, which holds samples, not the '{}' estimate: drop '#{}' "
+            "to read every sample, or read the estimate from estimates.json beside it",
+            spec.name, detail::source_name(spec), arg.stat, arg.stat);
       }
       auto samples = sample_values(spec, record);
       values.insert(values.end(), samples.begin(), samples.end());
       continue;
     }
+    // change/estimates.json: relative changes, stored as percentages in a unit of their own (a
+    // metric reading stdout cannot know from its path that they are not times).
+    if (is_change_file(record)) {
+      if (stat == nullptr || (stat->name != "mean" && stat->name != "median")) {
+        throw Error(
+            "metric '{}': {} is Criterion's change/estimates.json, which holds the change of the mean "
+            "and the median only: read #mean or #median, or new/estimates.json for '{}'",
+            spec.name, detail::source_name(spec), arg.stat);
+      }
+      const auto where = fmt::format("the '{}' change in {}", stat->name, detail::source_name(spec));
+      auto value = estimate_value(spec, record[std::string(stat->name)], "", where);
+      value.value *= 100;
+      value.unit = std::string(1, '%'); // not = "%": GCC 12 warns of a false overlap (-Wrestrict)
+      value.own_unit = true;
+      values.push_back(std::move(value));
+      continue;
+    }
     // estimates.json: the estimates of one benchmark, no id (the directory names it).
     if (!record.contains("reason")) {
       if (stat == nullptr) {
-        throw Error("metric '{}': estimates.json holds estimates, not samples: read #mean, #median or #slope",
-                    spec.name);
+        throw Error("metric '{}': {} is an estimates.json, which holds estimates, not samples: read #mean, "
+                    "#median or #slope",
+                    spec.name, detail::source_name(spec));
       }
       const std::string key =
           record.contains(stat->name) ? std::string(stat->name) : std::string(stat->title);
@@ -166,7 +203,8 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
     }
     if (stat != nullptr) {
       if (!record.contains(stat->name) || record[stat->name].is_null()) {
-        throw Error("metric '{}': cargo-criterion's '{}' has no '{}' estimate", spec.name, id, stat->name);
+        throw Error("metric '{}': cargo-criterion's '{}' in {} has no '{}' estimate", spec.name, id,
+                    detail::source_name(spec), stat->name);
       }
       values.push_back(
           estimate_value(spec, record[stat->name], id, fmt::format("'{}' of {}", stat->name, id)));
@@ -176,8 +214,9 @@ std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_v
     const auto measured = record.value("measured_values", nlohmann::json::array());
     const auto counts = record.value("iteration_count", nlohmann::json::array());
     if (measured.empty() || measured.size() != counts.size()) {
-      throw Error("metric '{}': cargo-criterion's '{}' has no measured_values matching its iteration_count",
-                  spec.name, id);
+      throw Error("metric '{}': cargo-criterion's '{}' in {} has no measured_values matching its "
+                  "iteration_count",
+                  spec.name, id, detail::source_name(spec));
     }
     for (std::size_t i = 0; i < measured.size(); ++i) {
       const auto where = fmt::format("measurement {} of {}", i, id);

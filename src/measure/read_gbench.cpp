@@ -18,14 +18,12 @@ bool is_time_field(std::string_view field)
 }
 
 // A Google Benchmark row that the spec asks for: by full name, or by run name so that
-// "BM_Sum" also selects its aggregates "BM_Sum_mean", "BM_Sum_stddev"...
+// "BM_Sum" also selects its aggregates "BM_Sum_mean", "BM_Sum_stddev"..., or as the family the
+// name starts ("BM_Sum" selects "BM_Sum/8" and "BM_Sum/1024").
 bool selects(const nlohmann::json& row, std::string_view bench)
 {
-  if (bench.empty()) {
-    return true;
-  }
   const std::string name = row.value("name", "");
-  return name == bench || row.value("run_name", name) == bench;
+  return detail::selects_gbench_row(name, row.value("run_name", name), bench);
 }
 
 ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, std::string_view bench,
@@ -41,10 +39,12 @@ ExtractedValue gbench_value(const MetricSpec& spec, const nlohmann::json& row, s
   }
   const std::string where = fmt::format("'{}' of '{}'", field, name);
   value.value = json_number(spec, row[std::string(field)], where);
-  // A coefficient of variation is a ratio even though it sits in real_time.
-  const bool ratio = row.value("aggregate_unit", "time") == "percentage";
-  if (ratio) {
-    value.ratio = true;
+  // A coefficient of variation sits in real_time, but its "aggregate_unit": "percentage" says it is
+  // a fraction of the times (0.088 is 8.8%), not a time.
+  if (row.value("aggregate_unit", "time") == "percentage") {
+    value.value *= 100;
+    value.unit = std::string(1, '%'); // not = "%": GCC 12 warns of a false overlap (-Wrestrict)
+    value.own_unit = true;
   } else if (is_time_field(field)) {
     value.unit = row.value("time_unit", "ns"); // settle_units converts it to the metric's
   }
@@ -106,9 +106,11 @@ std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view
     values.push_back(gbench_value(spec, row, bench, field));
   }
   if (values.empty()) {
-    throw Error("metric '{}': Google Benchmark output has no row{} with '{}'; its rows are: {}", spec.name,
-                bench.empty() ? std::string() : " named '" + bench + "'", field,
-                names.empty() ? "none" : util::join(names, ", "));
+    throw Error("metric '{}': the Google Benchmark output in {} has no row{} with '{}'; its rows are: {}",
+                spec.name, detail::source_name(spec),
+                bench.empty() ? std::string()
+                              : fmt::format(" named '{}' or of its family '{}/...'", bench, bench),
+                field, names.empty() ? "none" : util::join(names, ", "));
   }
   return values;
 }

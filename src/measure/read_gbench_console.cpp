@@ -66,7 +66,7 @@ std::vector<ExtractedValue> read_gbench_console(const MetricSpec& spec, std::str
     names.push_back(name);
     const auto suffix = aggregate_suffix(name);
     const std::string run_name = suffix ? name.substr(0, name.size() - suffix->size()) : name;
-    if (!bench.empty() && name != bench && run_name != bench) {
+    if (!detail::selects_gbench_row(name, run_name, bench)) {
       continue;
     }
     auto value = detail::make_value(name, detail::parse_number(spec, cells[cpu ? 3 : 1]), cells[cpu ? 4 : 2]);
@@ -84,8 +84,10 @@ std::vector<ExtractedValue> read_gbench_console(const MetricSpec& spec, std::str
           "rows); its last lines were:\n{}",
           spec.name, detail::source_name(spec), detail::output_tail(text));
     }
-    throw Error("metric '{}': the Google Benchmark table has no row named '{}'; its rows are: {}", spec.name,
-                bench, util::join(names, ", "));
+    throw Error(
+        "metric '{}': the Google Benchmark table in {} has no row named '{}' or of its family '{}/...'; "
+        "its rows are: {}",
+        spec.name, detail::source_name(spec), bench, bench, util::join(names, ", "));
   }
   return values;
 }

@@ -190,6 +190,8 @@ std::vector<ExtractedValue> read_perf_stat(const MetricSpec& spec, std::string_v
       continue;
     }
     auto value = detail::make_value(counter.event, 0, counter.unit);
+    // A count has no unit, and must not take task-clock's msec when no event is named.
+    value.own_unit = counter.unit.empty();
     if (counter.value.starts_with('<')) {
       value.skipped = true;
       value.note = counter.value;

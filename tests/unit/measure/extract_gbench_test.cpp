@@ -50,11 +50,19 @@ TEST_CASE("gbench turns iteration rows into samples and keeps aggregates flagged
   CHECK(values[2].note == "mean");
   CHECK(values[2].key == "BM_Sum/1024_mean");
   CHECK(values[2].value == 160);
-  // a coefficient of variation is a ratio: neither converted nor labelled as time
+  // a coefficient of variation is a fraction ("aggregate_unit": "percentage"): a percentage of its
+  // own, neither converted nor labelled as a time (before, ej run stored it in ns)
   CHECK(values[3].aggregate);
   CHECK(values[3].note == "cv");
-  CHECK(values[3].value == 0.088);
-  CHECK(values[3].unit.empty());
+  CHECK(values[3].value == Approx(8.8));
+  CHECK(values[3].unit == "%");
+  CHECK(values[3].own_unit);
+  auto us = parse_metric_spec("sum_us=gbench:BM_Sum/1024");
+  us.unit = "us";
+  const auto in_us = extract_text(us, k_repetitions);
+  CHECK(in_us[0].unit == "us");
+  CHECK(in_us[3].unit == "%");
+  CHECK(in_us[3].value == Approx(8.8));
 }
 
 TEST_CASE("gbench converts every row's time unit to the metric's unit")

@@ -4,6 +4,7 @@
 
 #include "support/temp_dir.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 #include <catch2/catch.hpp>
 
@@ -152,4 +153,87 @@ TEST_CASE("perf-stat CSV that is empty or lacks its event column is an error nam
   CHECK_THROWS_WITH(extract_text("c=perf-stat", "297468;;\n"), Catch::Contains("metric 'c'") &&
                                                                    Catch::Contains("'297468;;'") &&
                                                                    Catch::Contains("has no event"));
+}
+
+TEST_CASE("perf-stat without an event gives counts no unit: only task-clock is in msec")
+{
+  // Before, every counter took task-clock's unit: "cycles:u 1036537 ms".
+  const auto all = extract_text("e=perf-stat", ej::test::read_fixture("perf_stat_default_ls.txt"));
+  REQUIRE(all.size() == 11);
+  CHECK(all[0].key == "task-clock:u");
+  CHECK(all[0].unit == "ms");
+  CHECK(all[0].value == Approx(1.27));
+  CHECK(all[4].key == "cycles:u");
+  CHECK(all[4].value == 1036537);
+  CHECK(all[4].unit.empty());
+  CHECK(all[4].own_unit);
+  CHECK(all[8].key == "elapsed");
+  CHECK(all[8].unit == "ms"); // a time, converted to the metric's unit
+  CHECK(all[8].value == Approx(2.599947));
+  // The CSV form says the same: counts have an empty unit column.
+  const auto csv = extract_text("e=perf-stat", ej::test::read_fixture("perf_stat_csv_hybrid_metrics.csv"));
+  for (const auto& value : csv) {
+    if (value.key.find("cycles") != std::string::npos) {
+      CHECK(value.unit.empty());
+    }
+  }
+}
+
+TEST_CASE("torch reads printouts without their Measurement object line, as pasted in notebooks and logs")
+{
+  // The tutorial's printouts with the "<torch.utils.benchmark...Measurement object at ...>" lines
+  // left out: before, nothing was found.
+  std::string bare;
+  for (const auto& line : ej::util::lines(ej::test::read_fixture("torch_utils_benchmark_40_threads.txt"))) {
+    if (!line.starts_with("<torch.utils.benchmark.utils.common.Measurement object at")) {
+      bare += line + "\n";
+    }
+  }
+  const auto threads = extract_text("t=torch", bare);
+  REQUIRE(threads.size() == 2);
+  CHECK(threads[0].key ==
+        "Multithreaded batch dot: Implemented using mul and sum"); // not "Benchmarking on 40 threads"
+  CHECK(threads[0].value == 118.47);
+  CHECK(threads[1].key == "Multithreaded batch dot: Implemented using bmm");
+  CHECK(threads[1].value == 68.21);
+
+  // The Median: form with its IQR line, and a statement printed with its own indentation.
+  constexpr std::string_view k_pasted = R"(print(t0.timeit(100))
+: torch.sqrt(torch.linalg.det(sigma))
+  80.80 us
+  1 measurement, 100 runs , 1 thread
+
+    env.rollout(100)
+        Median: 122.40 ms
+        IQR:    0.07 ms (122.36 to 122.43)
+        4 measurements, 1 runs per measurement, 1 thread
+)";
+  const auto pasted = extract_text("t=torch", k_pasted);
+  REQUIRE(pasted.size() == 2);
+  CHECK(pasted[0].key == ": torch.sqrt(torch.linalg.det(sigma))");
+  CHECK(pasted[0].value == 80.80);
+  CHECK(pasted[1].key == "env.rollout(100)");
+  CHECK(pasted[1].value == Approx(122400));
+  CHECK(pasted[1].unit == "us");
+  // A number indented in a log is no printout without its statistics line.
+  CHECK_THROWS_WITH(extract_text("t=torch", "copying\n  12.5 ms\ndone\n"),
+                    Catch::Contains("no torch.utils.benchmark Measurement"));
+}
+
+TEST_CASE("gbench-console and gbench select a family by its name: BM_BinaryGap is BM_BinaryGap/1 ... /1024")
+{
+  const auto console =
+      extract_text("t=gbench-console:BM_BinaryGap", ej::test::read_fixture("gbench_console_bigo.txt"));
+  REQUIRE(console.size() == 5);
+  CHECK(console[0].key == "BM_BinaryGap/1");
+  CHECK(console[4].key == "BM_BinaryGap/1024");
+  CHECK(console[4].value == 18302);
+  const auto json = extract_text("t=gbench:BM_BinaryGap", ej::test::read_fixture("gbench_bigo_rms.json"));
+  REQUIRE(json.size() == 5);
+  CHECK(json[1].key == "BM_BinaryGap/8");
+  CHECK_FALSE(json[1].aggregate);
+  // A name is a family only up to a '/': BM_Binary is not BM_BinaryGap's.
+  CHECK_THROWS_WITH(extract_text("t=gbench:BM_Binary", ej::test::read_fixture("gbench_bigo_rms.json")),
+                    Catch::Contains("no row named 'BM_Binary' or of its family 'BM_Binary/...'") &&
+                        Catch::Contains("stdout"));
 }

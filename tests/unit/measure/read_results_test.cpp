@@ -123,9 +123,34 @@ TEST_CASE("criterion reads sample.json as every sample, one iteration's time in 
   CHECK(sum / 100 == Approx(mean[0].value));
   CHECK(extract_text("s=criterion:#samples", text).size() == 100);
   CHECK_THROWS_WITH(extract_text("s=criterion:#median", text),
-                    Catch::Contains("sample.json holds samples, not the 'median' estimate"));
+                    Catch::Contains("sample.json, which holds samples, not the 'median' estimate"));
   CHECK_THROWS_WITH(extract_text("s=criterion", R"({"sampling_mode":"Linear","iters":[55.0,110.0]})"),
                     Catch::Contains("metric 's'") && Catch::Contains("'times' is missing"));
   CHECK_THROWS_WITH(extract_text("s=criterion", text.substr(0, text.size() / 2)),
                     Catch::Contains("metric 's'"));
+}
+
+TEST_CASE("criterion reads change/estimates.json as a relative change in percent, not as a time")
+{
+  const auto text = ej::test::read_fixture("criterion_change_estimates_fib20_slow.json");
+  // Before, the mean change -0.0025 was a time: -0.0025 ns.
+  const auto mean = extract_text("c=criterion", text);
+  REQUIRE(mean.size() == 1);
+  CHECK(mean[0].value == Approx(-0.24760232540745886));
+  CHECK(mean[0].unit == "%");
+  CHECK(extract_text("c=criterion:#median", text)[0].value == Approx(-0.07965437796831898));
+  // Read from its file, the path says it: the metric's unit is %, and --unit ms is refused.
+  const auto spec =
+      parse_metric_spec("c=criterion:#mean@\"target/criterion/fib 20 - slow/change/estimates.json\"");
+  CHECK(source_unit(spec) == "%");
+  const ExtractInput as_file{"", "", [&text](const MetricSpec&) { return std::optional(TextSource(text)); }};
+  CHECK(extract(spec, as_file)[0].unit == "%");
+  auto in_ms = spec;
+  in_ms.unit = "ms";
+  CHECK_THROWS_AS(check_unit(in_ms), ej::UsageError);
+  CHECK_THROWS_WITH(extract_text("c=criterion:#slope", text),
+                    Catch::Contains("change/estimates.json") && Catch::Contains("#mean or #median"));
+  // new/estimates.json beside it is still a time in ns.
+  CHECK(extract_text("m=criterion", ej::test::read_fixture("criterion_estimates_fib20_slow.json"))[0].unit ==
+        "ns");
 }
