@@ -33,8 +33,9 @@ std::vector<std::size_t> select_commands(const MetricSpec& spec, const nlohmann:
   }
   if (chosen.empty()) {
     throw Error(
-        "metric '{}': hyperfine results have no command '{}'; select one by its exact text or index: {}",
-        spec.name, spec.arg, util::join(commands_of(results), ", "));
+        "metric '{}': the hyperfine results in {} have no command '{}'; select one by its exact text or "
+        "index: {}",
+        spec.name, detail::source_name(spec), spec.arg, util::join(commands_of(results), ", "));
   }
   return chosen;
 }
@@ -55,8 +56,9 @@ std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_v
     const auto& result = results[index];
     const std::string command = result.value("command", "");
     if (!result.contains("times") || !result["times"].is_array()) {
-      throw Error("metric '{}': hyperfine result '{}' has no 'times' array: use hyperfine 1.10 or newer",
-                  spec.name, command);
+      throw Error(
+          "metric '{}': hyperfine result '{}' in {} has no 'times' array: use hyperfine 1.10 or newer",
+          spec.name, command, detail::source_name(spec));
     }
     const auto& times = result["times"];
     const auto exit_codes = result.value("exit_codes", nlohmann::json::array());
@@ -72,8 +74,8 @@ std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_v
     }
   }
   if (values.empty()) {
-    throw Error("metric '{}': hyperfine recorded no times{}", spec.name,
-                spec.arg.empty() ? std::string() : " for '" + spec.arg + "'");
+    throw Error("metric '{}': hyperfine recorded no times{} in {}", spec.name,
+                spec.arg.empty() ? std::string() : " for '" + spec.arg + "'", detail::source_name(spec));
   }
   return values;
 }

@@ -69,10 +69,11 @@ Walked walk(const MetricSpec& spec, std::string_view path, const nlohmann::json&
       next = &node.at(*index);
     }
     if (next == nullptr) {
-      throw Error(
-          "metric '{}': the path '{}'{} has no '{}' at '{}', which is {}: fix the path (JSON Pointer like "
-          "/results/0/mean or dotted like results.0.mean)",
-          spec.name, path, where, step, steps.empty() ? "the top" : steps, describe_node(node));
+      throw Error("metric '{}': the path '{}'{} in {} has no '{}' at '{}', which is {}: fix the path (JSON "
+                  "Pointer like "
+                  "/results/0/mean or dotted like results.0.mean)",
+                  spec.name, path, where, detail::source_name(spec), step, steps.empty() ? "the top" : steps,
+                  describe_node(node));
     }
     steps += "/" + step;
     walked = {next, walked.node};
@@ -94,7 +95,8 @@ void read_path(const MetricSpec& spec, std::string_view path, const nlohmann::js
       "the value at '" + (path.empty() ? std::string("/") : std::string(path)) + "'" + std::string(record);
   if (node->is_array()) {
     if (node->empty()) {
-      throw Error("metric '{}': {} is an empty array: the program recorded no samples", spec.name, where);
+      throw Error("metric '{}': {} in {} is an empty array: the program recorded no samples", spec.name,
+                  where, detail::source_name(spec));
     }
     for (const auto& element : *node) {
       values.push_back(detail::make_value(key, json_number(spec, element, where), unit));

@@ -164,8 +164,8 @@ private:
         const auto shown = line.substr(
             *i, number.length > 0 ? number.length
                                   : (word_end == std::string_view::npos ? line.size() : word_end) - *i);
-        throw Error("metric '{}': the value of '{}' is '{}', which is {}; check the line '{}'", m_spec.name,
-                    m_key, util::sanitize_utf8(shown),
+        throw Error("metric '{}': the value of '{}' in {} is '{}', which is {}; check the line '{}'",
+                    m_spec.name, m_key, detail::source_name(m_spec), util::sanitize_utf8(shown),
                     number.length > 0 ? "not a finite number" : "not a number",
                     util::first_line(util::sanitize_utf8(line), 200));
       }

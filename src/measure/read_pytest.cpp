@@ -68,9 +68,9 @@ std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view
     const auto stats = benchmark.value("stats", nlohmann::json::object());
     if (!stats.is_object() || !stats.contains(arg.field)) {
       throw Error(
-          "metric '{}': pytest-benchmark's '{}' has no stats field '{}': use data (the rounds), mean, "
+          "metric '{}': pytest-benchmark's '{}' in {} has no stats field '{}': use data (the rounds), mean, "
           "median, min, max, stddev or ops",
-          spec.name, fullname, arg.field);
+          spec.name, fullname, detail::source_name(spec), arg.field);
     }
     const auto& field = stats[arg.field];
     const std::string where = fmt::format("stats.{} of '{}'", arg.field, fullname);

@@ -79,9 +79,9 @@ std::vector<ExtractedValue> read_sglang_one_batch(const MetricSpec& spec, std::s
     std::array<std::string, 4> parts;
     if (!re2::RE2::PartialMatch(std::string(trimmed), k_numbers, &parts[0], &parts[1], &parts[2],
                                 &parts[3])) {
-      throw Error("metric '{}': the bench_one_batch line '{}' does not read 'latency: N s, ... throughput: N "
-                  "token/s'",
-                  spec.name, util::first_line(std::string(trimmed), 160));
+      throw Error("metric '{}': the bench_one_batch line '{}' in {} does not read 'latency: N s, ... "
+                  "throughput: N token/s'",
+                  spec.name, util::first_line(std::string(trimmed), 160), detail::source_name(spec));
     }
     const auto at = static_cast<std::size_t>(field->which * 2);
     values.push_back(detail::make_value("", detail::parse_number(spec, parts[at]), parts[at + 1]));
