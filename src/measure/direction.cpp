@@ -110,7 +110,15 @@ std::string described_text(const MetricSpec& spec)
 
 InferredBetter infer_better(const MetricSpec& spec)
 {
+  return infer_better(spec, "");
+}
+
+InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit)
+{
   if (auto inferred = from_unit(parse_unit(effective_unit(spec)), "")) {
+    return *inferred;
+  }
+  if (auto inferred = from_unit(parse_unit(seen_unit), " (seen in the output)")) {
     return *inferred;
   }
   if (auto inferred = from_unit(unit_in_name(spec.name), " (in its name)")) {
@@ -125,12 +133,54 @@ InferredBetter infer_better(const MetricSpec& spec)
   return InferredBetter{};
 }
 
+std::optional<Better> better_of_unit(std::string_view unit)
+{
+  const auto parsed = parse_unit(unit);
+  const auto higher = parsed ? higher_is_better(*parsed) : std::nullopt;
+  if (!higher) {
+    return std::nullopt;
+  }
+  return *higher ? Better::Higher : Better::Lower;
+}
+
+Better judged_better(const MetricSpec& spec, std::string_view unit)
+{
+  if (spec.better_given) {
+    return spec.better;
+  }
+  return better_of_unit(unit).value_or(spec.better);
+}
+
+std::string direction_note(const MetricSpec& spec, std::string_view unit, std::string_view bench)
+{
+  if (spec.better_given) {
+    return "";
+  }
+  if (const auto better = better_of_unit(unit)) {
+    if (*better == spec.better) {
+      return "";
+    }
+    const auto other = *better == Better::Higher ? Better::Lower : Better::Higher;
+    return fmt::format("metric '{}' is in {}: {} is better, as its unit says (bench add could not tell; 'ej "
+                       "bench edit {} --better {}={}' to change)",
+                       spec.name, unit, to_string(*better), bench, spec.name, to_string(other));
+  }
+  if (!infer_better(spec, unit).reason.empty()) {
+    return "";
+  }
+  return fmt::format(
+      "metric '{}': {} is better by default: neither its unit{} nor its name says which way it "
+      "improves; set it with 'ej bench edit {} --better {}=higher' (or =lower)",
+      spec.name, to_string(spec.better), unit.empty() ? "" : " (" + std::string(unit) + ")", bench,
+      spec.name);
+}
+
 std::string describe_inference(const std::string& metric, const InferredBetter& inferred)
 {
   const auto other = inferred.better == Better::Higher ? Better::Lower : Better::Higher;
   if (inferred.reason.empty()) {
-    return fmt::format("{}: {} is better (the default: neither its unit nor its name says; --better {}={} to "
-                       "change)",
+    return fmt::format("{}: {} is better (the default: neither its unit nor its name says, so a unit its "
+                       "values show at run time will decide; --better {}={} to change)",
                        metric, to_string(inferred.better), metric, to_string(other));
   }
   return fmt::format("{}: {} is better (inferred from {}; --better {}={} to change)", metric,

@@ -5,7 +5,9 @@
 
 #include "measure/metric_spec.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,23 @@ struct InferredBetter {
 };
 
 InferredBetter infer_better(const MetricSpec& spec);
+// The same once the values have been seen in `seen_unit` (what the output printed, as a run stores
+// it): that unit comes right after the spec's own, so a regex on "174.85 tok/s" is higher-is-better.
+InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit);
+
+// The direction a unit says: rates higher, times and sizes lower; nullopt for counts, percentages
+// and text that is no unit ej knows.
+std::optional<Better> better_of_unit(std::string_view unit);
+
+// The direction a metric is judged by when its values came in `unit`: --better when it was given,
+// else the unit's when it says one, else the one bench add inferred.
+Better judged_better(const MetricSpec& spec, std::string_view unit);
+
+// What a run says of a metric's direction once its values came in `unit`, or "" when there is
+// nothing to say: the unit decided what bench add could not infer ("decode is in tok/s: higher is
+// better ..."), or nothing decides and lower is kept by default (and how to set it). `bench`
+// names the benchmark in the advice.
+std::string direction_note(const MetricSpec& spec, std::string_view unit, std::string_view bench);
 
 // "tok_s: higher is better (inferred from unit tok/s; --better tok_s=lower to change)"
 std::string describe_inference(const std::string& metric, const InferredBetter& inferred);

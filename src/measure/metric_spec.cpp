@@ -1,5 +1,6 @@
 #include "measure/metric_spec.h"
 
+#include "measure/direction.h"
 #include "measure/readers.h"
 #include "measure/units.h"
 #include "util/error.h"
@@ -190,8 +191,9 @@ MetricSpec parse_metric_spec(std::string_view text)
   const auto colon = rest.find(':');
   std::string_view kind_text = rest.substr(0, colon);
   std::string raw_arg = colon == std::string_view::npos ? std::string() : std::string(rest.substr(colon + 1));
-  // "hyperfine@h.json" is read as "hyperfine:@h.json".
-  if (const auto at = kind_text.find('@'); at != std::string_view::npos) {
+  // "hyperfine@h.json" is read as "hyperfine:@h.json", and "pytest#median" as "pytest:#median": the
+  // grammar's ARG may start with '@' or '#', so the ':' before it may be left out.
+  if (const auto at = kind_text.find_first_of("@#"); at != std::string_view::npos) {
     raw_arg = std::string(kind_text.substr(at)) + (colon == std::string_view::npos ? "" : ":" + raw_arg);
     kind_text = kind_text.substr(0, at);
   }
@@ -216,6 +218,60 @@ MetricSpec parse_metric_spec(std::string_view text)
   spec.arg = unescape_at(arg);
   validate_metric_spec(spec);
   return spec;
+}
+
+std::optional<FileWithBlanks> find_file_with_blanks(std::string_view text)
+{
+  // NAME and KIND hold no '@', nor does a stream prefix: the last unescaped '@' of the text is ARG's.
+  std::optional<std::size_t> last;
+  for (std::size_t i = text.find('='); i != std::string_view::npos && i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      ++i;
+    } else if (text[i] == '@') {
+      last = i;
+    }
+  }
+  if (!last) {
+    return std::nullopt;
+  }
+  const auto rest = text.substr(*last + 1);
+  if (rest.empty() || rest.front() == ' ' || rest.front() == '\t' ||
+      rest.find_first_of(" \t") == std::string_view::npos ||
+      rest.find_first_of("\"'") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  // A path but for its blanks: what the grammar would have read as FILE without them.
+  const auto eq = text.find('=');
+  const auto kind = parse_extractor_kind(text.substr(eq + 1, text.find_first_of(":@#", eq + 1) - eq - 1));
+  std::string unblanked(rest);
+  std::erase_if(unblanked, [](char c) { return c == ' ' || c == '\t'; });
+  if (!kind || !looks_like_path(unblanked, *kind)) {
+    return std::nullopt;
+  }
+  FileWithBlanks out{std::string(rest),
+                     std::string(text.substr(0, *last + 1)) + '"' + std::string(rest) + '"'};
+  if (parse_metric_spec(out.quoted).file != out.file) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+MetricSpec parse_metric_option(std::string_view text, const std::filesystem::path& dir)
+{
+  const auto blanked = find_file_with_blanks(text);
+  if (!blanked) {
+    return parse_metric_spec(text);
+  }
+  std::error_code error;
+  if (std::filesystem::exists(dir / blanked->file, error)) {
+    return parse_metric_spec(blanked->quoted);
+  }
+  const auto spec = parse_metric_spec(text);
+  throw UsageError(
+      "metric '{}': the path after '@' holds blanks, so '@{}' is read as part of its {} argument, "
+      "not as its file (and no file '{}' is there yet): quote the path to read that file, --metric "
+      "'{}', or write '\\@' to keep the '@' in the argument",
+      spec.name, blanked->file, to_string(spec.kind), blanked->file, blanked->quoted);
 }
 
 void validate_metric_spec(const MetricSpec& spec)
@@ -276,7 +332,9 @@ void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option
   if (!better) {
     throw UsageError("--better {}: '{}' is neither 'higher' nor 'lower'", option, value);
   }
-  find_metric(specs, name, "--better").better = *better;
+  auto& spec = find_metric(specs, name, "--better");
+  spec.better = *better;
+  spec.better_given = true;
 }
 
 std::string source_unit(const MetricSpec& spec)
@@ -327,6 +385,7 @@ nlohmann::json to_json(const MetricSpec& spec)
       {"stream", spec.from_stderr ? "stderr" : "stdout"},
       {"unit", spec.unit},
       {"better", to_string(spec.better)},
+      {"better_given", spec.better_given},
   };
 }
 
@@ -366,6 +425,14 @@ MetricSpec metric_spec_from_json(const nlohmann::json& json)
     validate_metric_spec(spec);
   } catch (const UsageError& error) {
     throw Error("stored metric spec {} is not valid: {}", json.dump(), error.what());
+  }
+  if (!json.contains("better_given")) {
+    spec.better_given = spec.better != infer_better(spec).better;
+  } else if (!json.at("better_given").is_boolean()) {
+    throw Error("stored metric spec {}: 'better_given' is not true or false; the journal may be damaged",
+                json.dump());
+  } else {
+    spec.better_given = json.at("better_given").get<bool>();
   }
   return spec;
 }

@@ -6,7 +6,8 @@
 //   --metric NAME=KIND[:ARG]     KIND: a reader of readers.h (regex kv json nvbench gbench ...)
 //   --unit NAME=UNIT             e.g. --unit tok_s=tok/s; converts (units.h), or labels values
 //                                whose unit the output does not say
-//   --better NAME=higher|lower   default: inferred from the unit or name (direction.h)
+//   --better NAME=higher|lower   default: inferred from the unit or name (direction.h), and from the
+//                                unit the values show at run time when nothing else said
 //
 // NAME: a letter or '_' then letters, digits, '_', '-', '.'.
 // ARG, read left to right:
@@ -20,6 +21,8 @@
 //     `criterion:#mean@"target/criterion/fib 20/new/estimates.json"`. Unquoted, the last '@'
 //     starts FILE only when what follows looks like a path (no blanks and none of
 //     ()[]{}+|^$\"'@, nor * and ? after a regex); write `\@` for an '@' that must stay in BODY.
+//     One that would but for its blanks is refused where the user types it (parse_metric_option).
+//   The ':' may be left out before an ARG starting with '@' or '#': `hyperfine@h.json`, `pytest#median`.
 //     A glob (`@"results/vllm-*.json"`, or unquoted except after a regex) reads the newest
 //     match written during the repeat. What ej does with result files: result_files.h.
 //   BODY per KIND:
@@ -43,20 +46,24 @@
 //     record of JSON Lines, each keyed `FIELD=VALUE` (`request_rate=4.0`, `request_rate=Infinity`).
 //   - nvbench: `BENCH[/TAG]`, BENCH empty for every benchmark, TAG a summary tag, default
 //     `nv/cold/time/gpu/mean` (seconds; its relative stdev comes along). One value per state,
-//     keyed `BENCH[Axis=value,...]` (pow2 axes as 2^N, `Device=N` first when the benchmark ran
-//     on several GPUs); skipped states come back marked skipped, with their skip_reason.
+//     keyed `BENCH[Device=N,Axis=value,...]` as nvbench names the state (pow2 axes as 2^N), on
+//     one GPU or several; skipped states come back marked skipped, with their skip_reason. A
+//     "percentage" summary (utilization, a relative stdev) is stored in % (0.58 is 58%).
 //     The markdown nvbench prints (stdout, `--md FILE`; told by its "# Benchmark Results") is read
 //     too, keyed the same: TAG `nv/cold/time/gpu/mean` is the "GPU Time" column (its "Noise" the
 //     relative stdev), `nv/cold/time/cpu/mean` "CPU Time", `nv/batch/time/gpu/mean` "Batch GPU",
 //     `nv/cold/bw/global/bytes_per_second` "GlobalMem BW", `nv/cold/bw/global/utilization`
-//     "BWUtil", `nv/cold/bw/item_rate` "Elem/s", any other TAG the column of that header; each
-//     value in the unit printed. The log's "Run:" lines say which columns are axes (else those
-//     before "Samples") and which states were skipped ("Skip: reason"; the tables leave them out).
+//     "BWUtil", `nv/cold/bw/item_rate` "Elem/s", any other TAG the column of that header. Values
+//     are stored as --json stores them (s, B/s, items/s, %), converted from the unit printed; other
+//     columns in the unit printed. The log's "Run:" lines say which columns are axes (else those
+//     before "Samples") and which states were skipped ("Skip: reason"; the tables leave them out);
+//     the "### [N]" heading over each table names the device.
 //   - gbench: `BENCH[#FIELD]`, BENCH empty for every row, else a row's name or run_name (so
-//     `BM_Sum` also selects `BM_Sum_mean`, flagged aggregate), FIELD default `real_time`
+//     `BM_Sum` also selects `BM_Sum_mean`, flagged aggregate) or the family it names (`BM_Sum`
+//     selects `BM_Sum/8` ... `BM_Sum/1024`, not `BM_Sum2/8`), FIELD default `real_time`
 //     (`cpu_time` or a user counter otherwise). Times are converted to the metric's unit
 //     (ns unless --unit says otherwise); a counter's unit is read from its name
-//     (`bytes_per_second` is B/s).
+//     (`bytes_per_second` is B/s); a `_cv` row ("aggregate_unit": "percentage") is in %.
 //   - gbench-console: `BENCH[#cpu_time]`, the console table's Time (or CPU) column, keyed and
 //     selected as gbench; BigO and RMS rows are left out.
 //   - hyperfine: empty for every command, else a command string or a 0-based index; each
@@ -76,9 +83,13 @@
 //     id); STAT mean (default), median, slope, typical, std_dev, median_abs_dev, or samples
 //     (measured_values / iteration_count). sample.json ({"iters": [...], "times": [...]}, no key)
 //     gives every sample, times[i] / iters[i] in ns, with no STAT or `#samples`.
-//   - torch: `[TITLE]`, torch.utils.benchmark Measurement printouts keyed by their title.
+//     change/estimates.json (mean and median only) gives the relative change in % (-0.25).
+//   - torch: `[TITLE]`, torch.utils.benchmark Measurement printouts keyed by their title; without
+//     their "<...Measurement object at ...>" line, a time line followed by its "N measurements,
+//     ..." line is one, titled by the nearest less indented line above it (past its setup).
 //   - perf-stat: `[EVENT]`, perf stat counters keyed by event as printed; `cycles` selects
-//     `cycles:u` and `cpu_core/cycles/` too; `elapsed`, `user` and `sys` are the times. Without a
+//     `cycles:u` and `cpu_core/cycles/` too; `elapsed`, `user` and `sys` are the times (s),
+//     `task-clock` is in ms, and counts have no unit (own_unit: not given the times'). Without a
 //     "Performance counter stats for" block, `perf stat -x SEP` rows are read (value SEP unit SEP
 //     event SEP ..., SEP one of , ; | or a tab); metric rows (no value) are left out, and
 //     `<not counted>`/`<not supported>` counters come back skipped, noted so.
@@ -88,6 +99,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -122,6 +134,9 @@ struct MetricSpec {
   bool from_stderr = false;      // the stream read when file is empty
   std::string unit;              // as given by --unit (or the spec); empty: the extractor's default
   Better better = Better::Lower; // bench add stores the inferred one (direction.h)
+  // Whether --better said it. An inferred direction gives way to the unit the values come in at
+  // run time, when that unit says one (judged_better in direction.h).
+  bool better_given = false;
 
   bool operator==(const MetricSpec&) const = default;
 };
@@ -134,6 +149,22 @@ std::optional<Better> parse_better(std::string_view text);
 // Parses "NAME=KIND[:ARG]" and checks ARG (a regex must compile with one capture group...).
 // Throws ej::UsageError saying what is wrong.
 MetricSpec parse_metric_spec(std::string_view spec);
+// An unquoted '@' followed by a path with blanks ("json:results@my run.json"): the grammar reads it
+// as part of BODY, which is rarely what was meant. `file` is the text after the '@', `quoted` the
+// spec with it quoted ('json:results@"my run.json"'); nullopt when the spec has no such '@' (an
+// '@' followed by a blank, or by text no path would hold, stays in BODY silently). Throws as
+// parse_metric_spec does.
+struct FileWithBlanks {
+  std::string file;
+  std::string quoted;
+};
+std::optional<FileWithBlanks> find_file_with_blanks(std::string_view spec);
+
+// parse_metric_spec for a spec typed by the user (bench add, bench test), `dir` the benchmark's
+// working directory: an unquoted '@' then a path with blanks (find_file_with_blanks) reads that file
+// when it exists there, and is refused otherwise with the quoting to use (ej::UsageError).
+MetricSpec parse_metric_option(std::string_view text, const std::filesystem::path& dir);
+
 // Checks a spec built by other means (from storage, after edits); throws ej::UsageError.
 void validate_metric_spec(const MetricSpec& spec);
 // Checks that spec.unit is one the values' known source unit converts to; throws ej::UsageError.
@@ -157,9 +188,10 @@ std::string effective_unit(const MetricSpec& spec);
 // are separate options and are not part of it).
 std::string to_spec_string(const MetricSpec& spec);
 
-// For storage in the journal: {"name","kind","arg","file","stream","unit","better"}.
+// For storage in the journal: {"name","kind","arg","file","stream","unit","better","better_given"}.
 nlohmann::json to_json(const MetricSpec& spec);
-// Throws ej::Error when the JSON is not a metric spec.
+// Throws ej::Error when the JSON is not a metric spec. A spec stored before "better_given" existed
+// counts as given when its direction is not the one ej infers for it.
 MetricSpec metric_spec_from_json(const nlohmann::json& json);
 
 } // namespace ej::measure

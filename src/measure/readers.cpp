@@ -33,13 +33,16 @@ const std::array k_readers{
            "--metric 'ttft=json:median_ttft_ms;per=request_rate@results.jsonl'", read_json, check_json,
            unit_of_json},
     Reader{ExtractorKind::Nvbench, "nvbench", "nvbench[:BENCH[/TAG]]",
-           "NVBench --json or its markdown tables (stdout, --md): one value per state, keyed BENCH[Axis=value,...]",
+           "NVBench --json or its markdown tables (stdout, --md): one value per state, keyed "
+           "BENCH[Device=N,Axis=value,...] in both, times in s",
            "--metric 'gpu_s=nvbench:copy_sweep@out.json'", read_nvbench, nullptr, unit_of_nvbench},
     Reader{ExtractorKind::Gbench, "gbench", "gbench[:BENCH][#FIELD]",
-           "Google Benchmark JSON: one value per row (aggregates flagged), keyed by the row's name",
+           "Google Benchmark JSON: one value per row (aggregates flagged), keyed by the row's name; BENCH also "
+           "selects its family (BM_Sum: BM_Sum/8 ...)",
            "--metric 'sum_ns=gbench:BM_Sum/1024@gb.json'", read_gbench, check_gbench, unit_of_gbench},
     Reader{ExtractorKind::GbenchConsole, "gbench-console", "gbench-console[:BENCH][#cpu_time]",
-           "Google Benchmark's console table: one value per row, Time (or CPU) in the row's unit",
+           "Google Benchmark's console table: one value per row, Time (or CPU) in the row's unit, rows selected "
+           "as gbench does",
            "--metric 'sum_ns=gbench-console:BM_Sum/1024_median'", read_gbench_console, check_gbench_console,
            gbench_console_unit},
     Reader{ExtractorKind::Hyperfine, "hyperfine", "hyperfine[:COMMAND|INDEX]",
@@ -65,16 +68,18 @@ const std::array k_readers{
            "--metric 'fib_us=catch2:Fibonacci 20'", read_catch2, check_catch2, nullptr},
     Reader{ExtractorKind::Criterion, "criterion", "criterion[:ID][#STAT]",
            "Criterion.rs estimates.json, sample.json (every sample, per iteration) or cargo-criterion "
-           "--message-format=json: the mean (or STAT: median, slope, typical, samples) keyed by the benchmark id",
+           "--message-format=json: the mean (or STAT: median, slope, typical, samples) keyed by the benchmark id; "
+           "change/estimates.json in %",
            "--metric 'q_ns=criterion:#median@target/criterion/fib/new/estimates.json'", read_criterion,
            check_criterion, unit_of_criterion},
     Reader{ExtractorKind::Torch, "torch", "torch[:TITLE]",
-           "torch.utils.benchmark Measurement printouts: one value per statement, keyed by its title, in the "
-           "unit printed (ns, us, ms)",
+           "torch.utils.benchmark Measurement printouts (with or without their '<...Measurement object at ...>' "
+           "line): one value per statement, keyed by its title, in the unit printed (ns, us, ms)",
            "--metric 'dot_us=torch:batched_dot_bmm(x, x)'", read_torch, nullptr, nullptr},
     Reader{ExtractorKind::PerfStat, "perf-stat", "perf-stat[:EVENT]",
            "perf stat's counters (any locale's digit groups, or -x CSV with any separator), keyed by event; "
-           "'cycles' also selects cycles:u and cpu_core/cycles/; elapsed, user and sys are the times (s)",
+           "'cycles' also selects cycles:u and cpu_core/cycles/; elapsed, user and sys are the times (s), "
+           "task-clock ms, counts have no unit",
            "--metric 'cycles=perf-stat:stderr:cycles'", read_perf_stat, nullptr, nullptr},
 };
 // clang-format on

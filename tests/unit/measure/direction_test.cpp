@@ -3,6 +3,7 @@
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace ej::measure;
 
@@ -71,4 +72,48 @@ TEST_CASE("the example benchmarks get the directions examples/README.md states, 
   CHECK(infer("throughput_gbs=regex:throughput_gbs=([0-9.]+)").better == Better::Higher);
   CHECK(infer("kernel_us=kv:metric: kernel_us").better == Better::Lower);
   CHECK(infer("bandwidth_gbs=kv:metric: bandwidth_gbs").better == Better::Higher);
+}
+
+TEST_CASE("a unit seen at run time decides an inferred direction, and --better always wins")
+{
+  // The regex of issue 25: neither its unit nor its name says, until "174.85 tok/s" is read.
+  auto spec = parse_metric_spec("decode=regex:median throughput:\\s+([0-9.]+)");
+  std::vector<MetricSpec> specs{spec};
+  settle_directions(specs, {});
+  spec = specs.front();
+  CHECK(spec.better == Better::Lower);
+  CHECK_FALSE(spec.better_given);
+  CHECK(judged_better(spec, "tok/s") == Better::Higher);
+  CHECK(judged_better(spec, "ms") == Better::Lower);
+  CHECK(judged_better(spec, "") == Better::Lower);
+  CHECK(judged_better(spec, "frames") == Better::Lower); // a count says nothing
+  CHECK(infer_better(spec, "tok/s").reason == "unit tok/s (seen in the output)");
+  CHECK_THAT(direction_note(spec, "tok/s", "serve"),
+             Catch::Contains("metric 'decode' is in tok/s: higher is better") &&
+                 Catch::Contains("ej bench edit serve --better decode=lower"));
+  CHECK_THAT(direction_note(spec, "", "serve"),
+             Catch::Contains("lower is better by default") && Catch::Contains("--better decode=higher"));
+  CHECK(direction_note(spec, "ms", "serve").empty());
+
+  std::vector<MetricSpec> given{parse_metric_spec("decode=regex:median throughput:\\s+([0-9.]+)")};
+  settle_directions(given, {"decode=lower"});
+  CHECK(given.front().better_given);
+  CHECK(judged_better(given.front(), "tok/s") == Better::Lower);
+  CHECK(direction_note(given.front(), "tok/s", "serve").empty());
+}
+
+TEST_CASE("a stored spec keeps whether --better gave its direction, and an older one counts it given when "
+          "not inferred")
+{
+  auto spec = parse_metric_spec("decode=regex:x ([0-9.]+)");
+  spec.better_given = true;
+  CHECK(metric_spec_from_json(to_json(spec)).better_given);
+  spec.better_given = false;
+  CHECK_FALSE(metric_spec_from_json(to_json(spec)).better_given);
+  // Before "better_given" was stored: lower is what ej infers here, higher was given.
+  auto legacy = to_json(spec);
+  legacy.erase("better_given");
+  CHECK_FALSE(metric_spec_from_json(legacy).better_given);
+  legacy["better"] = "higher";
+  CHECK(metric_spec_from_json(legacy).better_given);
 }

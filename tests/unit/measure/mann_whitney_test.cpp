@@ -35,7 +35,7 @@ using namespace ej::measure;
 
 namespace {
 
-std::vector<double> sorted(std::vector<double> values)
+std::vector<double> sorted_values(std::vector<double> values)
 {
   std::sort(values.begin(), values.end());
   return values;
@@ -72,8 +72,8 @@ TEST_CASE("The exact U distribution matches SciPy for larger and unbalanced samp
 TEST_CASE("Small samples without ties get SciPy's exact p-value")
 {
   const auto reference =
-      sorted({10.0457, 9.844, 10.1126, 10.1411, 9.7073, 9.8047, 10.0192, 9.9526, 9.9975, 9.872});
-  const auto candidate = sorted(
+      sorted_values({10.0457, 9.844, 10.1126, 10.1411, 9.7073, 9.8047, 10.0192, 9.9526, 9.9975, 9.872});
+  const auto candidate = sorted_values(
       {9.8319, 9.8167, 9.7099, 9.8691, 9.7701, 9.5711, 9.7553, 9.5562, 9.8318, 9.6925, 9.6723, 9.5979});
   const auto test = mann_whitney(candidate, reference);
   CHECK(test.exact);
@@ -87,8 +87,9 @@ TEST_CASE("Small samples without ties get SciPy's exact p-value")
 
 TEST_CASE("Small samples without ties printed with two decimals still get SciPy's exact p-value")
 {
-  const auto test = mann_whitney(sorted({10.12, 10.17, 10.21, 10.25, 10.31, 10.33, 10.4}),
-                                 sorted({10.19, 10.27, 10.35, 10.38, 10.42, 10.44, 10.47, 10.51, 10.56}));
+  const auto test =
+      mann_whitney(sorted_values({10.12, 10.17, 10.21, 10.25, 10.31, 10.33, 10.4}),
+                   sorted_values({10.19, 10.27, 10.35, 10.38, 10.42, 10.44, 10.47, 10.51, 10.56}));
   CHECK(test.exact);
   CHECK(test.u == 10.0);
   CHECK(test.p_value == Approx(0.022902097902097907).epsilon(1e-12)); // mannwhitneyu(x, y, method="exact")
@@ -139,12 +140,12 @@ TEST_CASE("Tied timings printed with one to three decimals get the exact permuta
        0.01098901098901099},
   };
   for (const Case& c : cases) {
-    const auto test = mann_whitney(sorted(c.x), sorted(c.y));
+    const auto test = mann_whitney(sorted_values(c.x), sorted_values(c.y));
     CHECK(test.exact);
     CHECK(test.u == c.u);
     CHECK(test.p_value == Approx(c.p).epsilon(1e-9));
     // The tied distribution is not symmetric; both tails enter, so swapping keeps p.
-    const auto swapped = mann_whitney(sorted(c.y), sorted(c.x));
+    const auto swapped = mann_whitney(sorted_values(c.y), sorted_values(c.x));
     CHECK(swapped.u == static_cast<double>(c.x.size() * c.y.size()) - c.u);
     CHECK(swapped.p_value == Approx(c.p).epsilon(1e-9));
   }
@@ -152,7 +153,7 @@ TEST_CASE("Tied timings printed with one to three decimals get the exact permuta
 
 TEST_CASE("One tie among five and five samples uses mid-ranks and the exact p-value")
 {
-  const auto test = mann_whitney(sorted({3, 6, 7, 8, 9}), sorted({1, 2, 3, 4, 5}));
+  const auto test = mann_whitney(sorted_values({3, 6, 7, 8, 9}), sorted_values({1, 2, 3, 4, 5}));
   CHECK(test.exact);
   CHECK(test.u == 22.5);
   CHECK(test.p_value == Approx(0.03968253968253968).epsilon(1e-9)); // perm(x, y) = 5/126
@@ -182,7 +183,7 @@ std::vector<double> repeated(const std::vector<double>& values, std::size_t coun
 
 TEST_CASE("Many tied integer samples within the tied bound get the exact p-value")
 {
-  const auto test = mann_whitney(sorted(k_tied_candidate), sorted(k_tied_reference));
+  const auto test = mann_whitney(sorted_values(k_tied_candidate), sorted_values(k_tied_reference));
   CHECK(test.exact);
   CHECK(test.u == 200.0);
   CHECK(test.sigma == Approx(58.48033425818884).epsilon(1e-12));
@@ -194,14 +195,14 @@ TEST_CASE("Many tied integer samples within the tied bound get the exact p-value
 
 TEST_CASE("The tied bound is 1000 pairs: 25 x 40 is exact, 25 x 41 normal")
 {
-  const auto candidate = sorted(k_tied_candidate);
+  const auto candidate = sorted_values(k_tied_candidate);
   static_assert(k_exact_max_pairs_tied == 1000);
-  const auto at_bound = mann_whitney(candidate, sorted(repeated(k_tied_reference, 40)));
+  const auto at_bound = mann_whitney(candidate, sorted_values(repeated(k_tied_reference, 40)));
   CHECK(at_bound.exact);
   CHECK(at_bound.u == 254.0);
   // exact_tied(candidate, reference + reference[:10])
   CHECK(at_bound.p_value == Approx(0.0006098712292399135).epsilon(1e-9));
-  const auto beyond = mann_whitney(candidate, sorted(repeated(k_tied_reference, 41)));
+  const auto beyond = mann_whitney(candidate, sorted_values(repeated(k_tied_reference, 41)));
   CHECK_FALSE(beyond.exact);
   CHECK(beyond.u == 258.5);
   // mannwhitneyu(candidate, reference + reference[:11], method="asymptotic")
@@ -211,8 +212,8 @@ TEST_CASE("The tied bound is 1000 pairs: 25 x 40 is exact, 25 x 41 normal")
 TEST_CASE("Large tied samples use the normal approximation with tie and continuity corrections")
 {
   // The tied samples twice over: 50 x 60 = 3000 pairs.
-  const auto test =
-      mann_whitney(sorted(repeated(k_tied_candidate, 50)), sorted(repeated(k_tied_reference, 60)));
+  const auto test = mann_whitney(sorted_values(repeated(k_tied_candidate, 50)),
+                                 sorted_values(repeated(k_tied_reference, 60)));
   CHECK_FALSE(test.exact);
   CHECK(test.u == 800.0);
   CHECK(test.sigma == Approx(164.64686602567548).epsilon(1e-12));
@@ -223,21 +224,21 @@ TEST_CASE("Large tied samples use the normal approximation with tie and continui
 TEST_CASE("Samples beyond the exact bound use the normal approximation")
 {
   // 60 x 70 = 4200 pairs > k_exact_max_pairs; SciPy method="asymptotic" gives U 2548, p 0.036628.
-  const auto reference =
-      sorted({50.6789, 50.0676, 50.2891, 50.6313, 48.5428, 49.6803, 49.5296, 49.3611, 49.7249, 51.4949,
-              49.1342, 50.9683, 48.3171, 49.6651, 50.1628, 50.5862, 50.7112, 50.7933, 49.6513, 49.5376,
-              50.858,  49.8087, 48.7243, 48.8667, 49.0805, 50.4972, 50.1424, 50.6905, 49.5727, 50.1585,
-              50.6256, 49.6907, 50.4568, 49.3381, 49.6369, 49.6183, 48.8042, 50.487,  49.5306, 50.0125,
-              50.4807, 50.4465, 50.6654, 49.9015, 49.5767, 49.9203, 48.3127, 48.5529, 48.6773, 49.0028,
-              50.3998, 49.0945, 49.6218, 51.2992, 49.6437, 50.7375, 49.0664, 49.7946, 49.05,   49.661});
+  const auto reference = sorted_values(
+      {50.6789, 50.0676, 50.2891, 50.6313, 48.5428, 49.6803, 49.5296, 49.3611, 49.7249, 51.4949,
+       49.1342, 50.9683, 48.3171, 49.6651, 50.1628, 50.5862, 50.7112, 50.7933, 49.6513, 49.5376,
+       50.858,  49.8087, 48.7243, 48.8667, 49.0805, 50.4972, 50.1424, 50.6905, 49.5727, 50.1585,
+       50.6256, 49.6907, 50.4568, 49.3381, 49.6369, 49.6183, 48.8042, 50.487,  49.5306, 50.0125,
+       50.4807, 50.4465, 50.6654, 49.9015, 49.5767, 49.9203, 48.3127, 48.5529, 48.6773, 49.0028,
+       50.3998, 49.0945, 49.6218, 51.2992, 49.6437, 50.7375, 49.0664, 49.7946, 49.05,   49.661});
   const auto candidate =
-      sorted({51.1403, 48.5727, 50.7344, 50.5377, 49.7059, 48.8539, 50.3721, 49.7705, 50.5327, 50.3219,
-              51.9018, 50.0606, 49.2765, 50.4793, 50.52,   51.6592, 51.1351, 50.6569, 51.7633, 49.1112,
-              49.6602, 49.3734, 49.9102, 48.9233, 50.9352, 50.0778, 48.8292, 49.2844, 50.6135, 51.1381,
-              52.2967, 53.2139, 50.7144, 49.3105, 48.168,  50.5677, 49.4871, 49.8846, 49.6879, 50.1592,
-              51.366,  50.457,  50.1414, 49.2643, 48.6253, 49.8137, 50.2462, 52.0679, 50.4303, 51.2827,
-              49.8007, 49.1151, 49.3349, 49.5748, 52.4285, 49.4786, 51.1385, 49.3971, 51.2316, 50.685,
-              50.1434, 50.2592, 49.6452, 50.7461, 49.845,  49.0744, 49.0221, 50.4726, 51.8791, 50.46});
+      sorted_values({51.1403, 48.5727, 50.7344, 50.5377, 49.7059, 48.8539, 50.3721, 49.7705, 50.5327, 50.3219,
+                     51.9018, 50.0606, 49.2765, 50.4793, 50.52,   51.6592, 51.1351, 50.6569, 51.7633, 49.1112,
+                     49.6602, 49.3734, 49.9102, 48.9233, 50.9352, 50.0778, 48.8292, 49.2844, 50.6135, 51.1381,
+                     52.2967, 53.2139, 50.7144, 49.3105, 48.168,  50.5677, 49.4871, 49.8846, 49.6879, 50.1592,
+                     51.366,  50.457,  50.1414, 49.2643, 48.6253, 49.8137, 50.2462, 52.0679, 50.4303, 51.2827,
+                     49.8007, 49.1151, 49.3349, 49.5748, 52.4285, 49.4786, 51.1385, 49.3971, 51.2316, 50.685,
+                     50.1434, 50.2592, 49.6452, 50.7461, 49.845,  49.0744, 49.0221, 50.4726, 51.8791, 50.46});
   const auto test = mann_whitney(candidate, reference);
   CHECK_FALSE(test.exact);
   CHECK(test.u == 2548.0);

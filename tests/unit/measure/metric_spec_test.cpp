@@ -1,5 +1,6 @@
 #include "measure/metric_spec.h"
 
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
@@ -59,6 +60,19 @@ TEST_CASE("an argument ending in @FILE reads that file instead of stdout")
 
   CHECK(parse_metric_spec("t=hyperfine@h.json").file == "h.json");
   CHECK(parse_metric_spec("m=json:/results/0/mean@r.json").arg == "/results/0/mean");
+}
+
+TEST_CASE("KIND#FIELD leaves out the ':' as KIND@FILE does, as pytest[:FULLNAME][#FIELD] reads")
+{
+  const auto median = parse_metric_spec("m=pytest#median");
+  CHECK(median.kind == ExtractorKind::Pytest);
+  CHECK(median.arg == "#median");
+  CHECK(to_spec_string(median) == "m=pytest:#median");
+  const auto cpu = parse_metric_spec("t=gbench#cpu_time@gb.json");
+  CHECK(cpu.kind == ExtractorKind::Gbench);
+  CHECK(cpu.arg == "#cpu_time");
+  CHECK(cpu.file == "gb.json");
+  CHECK(parse_metric_spec("q=criterion#median").arg == "#median");
 }
 
 TEST_CASE("a quoted @FILE may hold spaces, '@' and globs, unquoted globs are files except after a regex")
@@ -176,7 +190,8 @@ TEST_CASE("the effective unit says the extractor's default when none was given")
   CHECK(effective_unit(parse_metric_spec("a=json:/results/0/p99_itl_ms")) == "ms");
   CHECK(effective_unit(parse_metric_spec("a=hyperfine")) == "s");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy")) == "s");
-  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "");
+  // a relative stdev is a percentage, as nvbench's "percentage" hint says (0.012 is 1.2%)
+  CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/time/gpu/stdev/relative")) == "%");
   CHECK(effective_unit(parse_metric_spec("a=nvbench:copy/nv/cold/bw/global/bytes_per_second")) == "B/s");
   CHECK(effective_unit(parse_metric_spec("a=kv:x")) == "");
   auto spec = parse_metric_spec("a=gbench:BM_Sum");
@@ -235,4 +250,37 @@ TEST_CASE("a spec survives a trip through JSON, and damaged JSON is refused")
     FAIL("damaged storage is not a usage error");
   } catch (const ej::Error&) {
   }
+}
+
+TEST_CASE("an unquoted @FILE with blanks is refused with the quoting to use, unless that file exists")
+{
+  // Before, "results@my run.json" became the JSON path, and the run then said stdout was empty.
+  const auto blanked = find_file_with_blanks("r=json:mean@my run.json");
+  REQUIRE(blanked);
+  CHECK(blanked->file == "my run.json");
+  CHECK(blanked->quoted == "r=json:mean@\"my run.json\"");
+  CHECK(find_file_with_blanks("r=hyperfine@h 1.json")->quoted == "r=hyperfine@\"h 1.json\"");
+  // An '@' before a blank, inside a pattern, escaped, or quoted is no file with blanks.
+  CHECK_FALSE(find_file_with_blanks("m=kv:Throughput @ 4 GPUs"));
+  CHECK_FALSE(find_file_with_blanks("m=regex:rate @ ([0-9]+) Hz"));
+  CHECK_FALSE(find_file_with_blanks("m=regex:user@host took ([0-9]+) ms"));
+  CHECK_FALSE(find_file_with_blanks("m=kv:mem\\@gpu 0"));
+  CHECK_FALSE(find_file_with_blanks("q=criterion:#median@\"target/criterion/fib 20/new/estimates.json\""));
+  CHECK_FALSE(find_file_with_blanks("r=json:mean@run.json"));
+
+  ej::test::TempDir dir;
+  std::string message;
+  try {
+    parse_metric_option("r=json:mean@my run.json", dir.path());
+  } catch (const ej::UsageError& error) {
+    message = error.what();
+  }
+  CHECK_THAT(message, Catch::Contains("metric 'r'") && Catch::Contains("'@my run.json'") &&
+                          Catch::Contains("--metric 'r=json:mean@\"my run.json\"'") &&
+                          Catch::Contains("\\@"));
+  ej::test::write_text(dir / "my run.json", "{}");
+  const auto spec = parse_metric_option("r=json:mean@my run.json", dir.path());
+  CHECK(spec.arg == "mean");
+  CHECK(spec.file == "my run.json");
+  CHECK(parse_metric_option("m=kv:Throughput @ 4 GPUs", dir.path()).arg == "Throughput @ 4 GPUs");
 }
