@@ -84,12 +84,12 @@ std::vector<core::ParamAxis> parse_params(const std::vector<std::string>& option
 // (a regex that does not compile is refused here, not at run time). The direction of a new
 // metric that --better leaves out is inferred and stored; `inferred` says how, for the user.
 nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& previous,
-                             std::vector<std::string>& inferred)
+                             std::vector<std::string>& inferred, const std::filesystem::path& cwd)
 {
   std::vector<measure::MetricSpec> specs;
   if (!options.metrics.empty()) {
     for (const auto& text : options.metrics) {
-      specs.push_back(measure::parse_metric_spec(text));
+      specs.push_back(measure::parse_metric_option(text, cwd));
     }
   } else {
     for (const auto& json : previous) {
@@ -162,7 +162,8 @@ void refuse_secret_arguments(const core::BenchDefinition& d)
   }
 }
 
-void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::vector<std::string>& inferred)
+void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::vector<std::string>& inferred,
+                   const std::filesystem::path& work_tree)
 {
   if (!options.argv.empty()) {
     d.argv = options.argv;
@@ -211,7 +212,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   if (d.timeout_s < 0 || p.budget_s < 0 || p.max_noise_pct < 0) {
     throw UsageError("--timeout, --budget and --max-noise cannot be negative");
   }
-  d.metrics = parse_metrics(options, d.metrics, inferred);
+  d.metrics = parse_metrics(options, d.metrics, inferred, work_tree / d.cwd);
   // ej deletes a metric's result file before each repeat and runs the benchmark in --cwd: both
   // must stay inside the repository.
   require_inside_repository(d.cwd, "--cwd");
@@ -276,7 +277,8 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
 void run_bench_add(const BenchOptions& options, bool edit)
 {
   core::validate_slug(options.name, "benchmark name");
-  auto journal = open_journal(locate_workspace());
+  const auto workspace = locate_workspace();
+  auto journal = open_journal(workspace);
   int revision = 1;
   std::vector<std::string> inferred;
   std::vector<std::string> damage;
@@ -296,7 +298,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
       throw Error("a benchmark named '{}' exists; change it with 'ej bench edit {} ...'", options.name,
                   options.name);
     }
-    apply_options(options, definition, inferred);
+    apply_options(options, definition, inferred, workspace.work_tree);
     if (edit && core::to_json(definition) == existing->definition) {
       throw UsageError("nothing changed: give the options to change");
     }

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct TestOptions {
 struct TestedMetric {
   measure::MetricSpec spec;
   std::string direction; // why it is this way: "inferred from unit tok/s", "as registered"
+  bool fresh = false;    // a --metric: inferred as bench add would, then with the unit its values show
 };
 
 // Standard input, kept in a temporary file: a piped output of any size is read in bounded memory.
@@ -88,7 +90,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
   }
   std::vector<measure::MetricSpec> added;
   for (const auto& text : options.metrics) {
-    added.push_back(measure::parse_metric_spec(text));
+    added.push_back(measure::parse_metric_option(text, std::filesystem::current_path()));
     for (const auto& spec : registered) {
       if (spec.name == added.back().name) {
         throw UsageError(
@@ -123,7 +125,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
   for (const auto& spec : all) {
     const bool given = std::any_of(registered_betters.begin(), registered_betters.end(),
                                    [&](const auto& b) { return b.substr(0, b.find('=')) == spec.name; });
-    out.push_back({spec, given ? "given with --better" : "as registered"});
+    out.push_back({spec, given ? "given with --better" : "as registered", false});
   }
   const auto inferences = measure::settle_directions(fresh, fresh_betters);
   for (const auto& spec : fresh) {
@@ -134,7 +136,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
                                             : "inferred from " + inferred.reason;
       }
     }
-    out.push_back({spec, direction});
+    out.push_back({spec, direction, true});
   }
   return out;
 }
@@ -144,15 +146,16 @@ std::string_view kind_of(const measure::ExtractedValue& value)
   return value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample";
 }
 
-// The one unit settle_units gave the values (a gbench cv row keeps none of its own).
+// The one unit settle_units gave the values; values with a unit of their own (a gbench cv row's
+// %, a Criterion change's %) say the metric's only when no other value does.
 std::string unit_of(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
 {
   for (const auto& value : values) {
-    if (!value.ratio) {
+    if (!value.own_unit) {
       return value.unit;
     }
   }
-  return measure::effective_unit(metric.spec);
+  return values.empty() ? measure::effective_unit(metric.spec) : values.front().unit;
 }
 
 nlohmann::json to_json(const TestedMetric& metric, const std::vector<measure::ExtractedValue>& values)
@@ -199,10 +202,32 @@ void print_values(const TestedMetric& metric, const std::vector<measure::Extract
   }
 }
 
+// The direction ej run judges the values by once their unit is seen (measure::judged_better), and
+// why: a unit the output prints decides what neither the metric's unit nor its name said.
+void settle_direction(TestedMetric& metric, const std::string& unit)
+{
+  auto& spec = metric.spec;
+  if (spec.better_given) {
+    return;
+  }
+  if (metric.fresh) {
+    const auto inferred = measure::infer_better(spec, unit);
+    spec.better = inferred.better;
+    metric.direction = inferred.reason.empty() ? "the default: neither its unit nor its name says"
+                                               : "inferred from " + inferred.reason;
+    return;
+  }
+  if (const auto judged = measure::judged_better(spec, unit); judged != spec.better) {
+    metric.direction =
+        fmt::format("from its unit {} (registered as {} is better)", unit, measure::to_string(spec.better));
+    spec.better = judged;
+  }
+}
+
 void run_bench_test(const TestOptions& options)
 {
   // The metrics, as bench add would register them.
-  const auto metrics = metrics_to_test(options);
+  auto metrics = metrics_to_test(options);
   // The saved output stands for stdout, stderr and any result file a metric reads.
   const auto text = read_input(options.file);
   const measure::ExtractInput input{text, text,
@@ -211,6 +236,7 @@ void run_bench_test(const TestOptions& options)
   auto json = nlohmann::json::array();
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const auto values = measure::extract(metrics[i].spec, input);
+    settle_direction(metrics[i], unit_of(metrics[i], values));
     if (options.json) {
       json.push_back(to_json(metrics[i], values));
     } else {

@@ -283,6 +283,7 @@ void run_benchmark(const RunOptions& options)
     throw UsageError("--show-output and --quiet contradict each other; give one");
   }
   RunPlan plan;
+  plan.bench = bench->name;
   std::vector<std::string> damage;
   plan.definition = core::bench_definition_from_json(bench->definition, damage);
   if (!damage.empty()) {

@@ -4,6 +4,7 @@
 #include "cli/run_progress.h"
 #include "core/numbering.h"
 #include "core/run_records.h"
+#include "measure/direction.h"
 #include "measure/extract.h"
 #include "measure/live_extraction.h"
 #include "measure/result_files.h"
@@ -309,6 +310,19 @@ std::vector<std::string> result_file_names(const std::vector<measure::MetricSpec
   return names;
 }
 
+// The unit a metric's values came in, as they are stored: what settle_units gave the values of the
+// metric's own quantity, else the metric's.
+std::string measured_unit(const measure::MetricSpec& metric,
+                          const std::vector<measure::ExtractedValue>& values)
+{
+  for (const auto& value : values) {
+    if (!value.own_unit && !value.skipped && !value.unit.empty()) {
+      return value.unit;
+    }
+  }
+  return measure::effective_unit(metric);
+}
+
 // Extracts every metric from one repeat into its record. Throws the first metric's failure.
 void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
                      measure::LiveExtraction& live, PendingRepeat& record, std::vector<double>& primary,
@@ -330,10 +344,17 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
       },
       [&live](const measure::MetricSpec& metric) { return live.scanner_for(metric); }};
   for (const auto& metric : plan.metrics) {
-    for (const auto& value : measure::extract(metric, input)) {
+    const auto values = measure::extract(metric, input);
+    // Which way the metric improves, once its values show their unit: said once a run.
+    if (const auto note = measure::direction_note(metric, measured_unit(metric, values), plan.bench);
+        !note.empty() && std::find(said.begin(), said.end(), note) == said.end()) {
+      said.push_back(note);
+      progress.say("ej: " + note);
+    }
+    for (const auto& value : values) {
       record.samples.push_back(
           sample_record(metric.name, value.key, value.skipped ? 0.0 : value.value,
-                        value.unit.empty() ? measure::effective_unit(metric) : value.unit,
+                        value.unit.empty() && !value.own_unit ? measure::effective_unit(metric) : value.unit,
                         value.skipped     ? "skipped"
                         : value.aggregate ? "aggregate"
                                           : "sample"));

@@ -18,6 +18,7 @@ namespace ej::cli {
 struct RunPlan {
   int run_number = 0;
   std::string run_id; // the id of its run.started event
+  std::string bench;  // the benchmark's name, for advice in messages
   core::BenchDefinition definition;
   std::vector<measure::MetricSpec> metrics;
   std::vector<core::ParamValues> combinations;

@@ -280,7 +280,7 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
       }
     }
     measure::CompareOptions options;
-    options.direction = rules.direction_of(c->metric);
+    options.direction = rules.direction_of(c->metric, c->unit);
     options.min_effect_pct = rules.min_effect_pct;
     SeriesComparison s;
     s.metric = c->metric;

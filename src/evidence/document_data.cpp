@@ -6,6 +6,7 @@
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "evidence/wording.h"
+#include "measure/direction.h"
 #include "measure/statistics.h"
 #include "render/frozen_data.h"
 #include "render/markdown_escape.h"
@@ -114,7 +115,12 @@ PrimaryMetric primary_metric(store::Journal& journal, const std::string& bench)
   for (const auto& spec : metric_specs(definition)) {
     if (spec.name == primary.name) {
       primary.unit = measure::effective_unit(spec);
-      primary.higher_is_better = spec.better == measure::Better::Higher;
+      if (primary.unit.empty()) {
+        // Only the output says the unit (a regex on "174.85 tok/s"): as the runs stored it, and
+        // the direction with it unless --better gave one.
+        primary.unit = store::newest_sample_unit(journal.db(), bench, spec.name).value_or("");
+      }
+      primary.higher_is_better = measure::judged_better(spec, primary.unit) == measure::Better::Higher;
     }
   }
   return primary;

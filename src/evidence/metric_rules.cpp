@@ -1,5 +1,7 @@
 #include "evidence/metric_rules.h"
 
+#include "measure/direction.h"
+
 namespace ej::evidence {
 
 std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition)
@@ -11,8 +13,14 @@ std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& defin
   return specs;
 }
 
-measure::Direction MetricRules::direction_of(const std::string& metric) const
+measure::Direction MetricRules::direction_of(const std::string& metric, std::string_view unit) const
 {
+  if (unit_decides.contains(metric)) {
+    if (const auto better = measure::better_of_unit(unit)) {
+      return *better == measure::Better::Higher ? measure::Direction::HigherIsBetter
+                                                : measure::Direction::LowerIsBetter;
+    }
+  }
   const auto found = directions.find(metric);
   return found != directions.end() ? found->second : measure::Direction::LowerIsBetter;
 }
@@ -24,6 +32,9 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   for (const auto& spec : metric_specs(definition)) {
     rules.directions[spec.name] = spec.better == measure::Better::Higher ? measure::Direction::HigherIsBetter
                                                                          : measure::Direction::LowerIsBetter;
+    if (!spec.better_given) {
+      rules.unit_decides.insert(spec.name);
+    }
   }
   rules.primary = definition.primary.empty() ? "wall_s" : definition.primary;
   rules.min_effect_pct = definition.min_effect_pct;

@@ -5,7 +5,9 @@
 #include "measure/statistics.h"
 
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // How a benchmark revision's metrics are judged.
@@ -15,13 +17,17 @@ std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& defin
 
 // Direction and minimum effect of every metric of a benchmark revision.
 struct MetricRules {
-  std::map<std::string, measure::Direction> directions;
+  std::map<std::string, measure::Direction> directions; // as stored with the revision
+  // Metrics whose direction was inferred, not given with --better: the unit their values came in
+  // decides it when that unit says one (a regex's tok/s that no name announced).
+  std::set<std::string> unit_decides;
   std::string primary = "wall_s";
   double min_effect_pct = 0;
   double clock_drop_pct = 10;     // a repeat this far below its combination's SM clock is throttled
   bool exclude_throttled = false; // judged without throttled repeats
 
-  measure::Direction direction_of(const std::string& metric) const;
+  // The direction of a metric's series stored in `unit` (measure::judged_better's rule).
+  measure::Direction direction_of(const std::string& metric, std::string_view unit) const;
 };
 
 // The rules of a stored definition; wall_s (always recorded) is lower-is-better.

@@ -155,7 +155,7 @@ std::string relative_lines(const std::vector<Row>& rows, const MetricRules& rule
   const auto& axes = rows.front().values;
   const auto& metric = rows.front().series->metric;
   const auto quantity = quantity_of(metric, unit_of(*rows.front().series));
-  const auto direction = rules.direction_of(metric);
+  const auto direction = rules.direction_of(metric, unit_of(*rows.front().series));
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const auto& first = rows.front().values[a].second;
     for (const auto& candidate : rows) {
@@ -258,8 +258,8 @@ std::string run_summary_text(const std::vector<SeriesSummary>& series, const Met
                            s->skipped > 0 ? fmt::format(" ({} skipped)", s->skipped) : "");
         continue;
       }
-      rows.push_back(
-          {s, axis_values(s->params), measure::summarize(s->values, rules.direction_of(s->metric))});
+      rows.push_back({s, axis_values(s->params),
+                      measure::summarize(s->values, rules.direction_of(s->metric, unit_of(*s)))});
     }
     if (rows.empty()) {
       continue;

@@ -301,6 +301,20 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   return out;
 }
 
+std::optional<std::string> newest_sample_unit(Database& db, const std::string& bench,
+                                              const std::string& metric)
+{
+  auto select =
+      db.prepare("SELECT s.unit FROM runs r JOIN samples s ON s.run = r.number WHERE r.bench = ? AND "
+                 "s.metric = ? AND s.kind = 'sample' AND s.unit <> '' ORDER BY r.number DESC LIMIT 1");
+  select.bind(1, bench);
+  select.bind(2, metric);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return select.text(0);
+}
+
 namespace {
 
 // The plan's repeats that read a GPU, through their own index (schema 7) when the journal has it:

@@ -46,6 +46,10 @@ struct RunTimes {
 };
 RunTimes run_times(Database& db, int run);
 std::vector<core::SampleRecord> run_samples(Database& db, int run);
+// The unit the newest run of a benchmark stored a metric's samples in; nullopt when no run stored
+// one with a unit (a metric whose unit only the output says is known from its first run).
+std::optional<std::string> newest_sample_unit(Database& db, const std::string& bench,
+                                              const std::string& metric);
 // A sample as read, its texts valid only during the visit: for readers that keep less of it than
 // a SampleRecord (a plan document keeps only each run's series).
 struct SampleView {

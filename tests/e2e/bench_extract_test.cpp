@@ -2,6 +2,7 @@
 // outputs, the direction bench add infers and says, and units converted by ej run.
 #include "support/ej_repo.h"
 #include "support/runs.h"
+#include "support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -96,7 +97,8 @@ TEST_CASE("bench test fails as a run would, naming the metric and what was expec
   write_text(repo.path() / "garbage.txt", "Segmentation fault (core dumped)\n");
   auto result = repo.ej({"bench", "test", "--metric", "m=json:x", "garbage.txt"});
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.err, Catch::StartsWith("ej: error: metric 'm': stdout is not valid JSON"));
+  CHECK_THAT(result.err, Catch::StartsWith("ej: error: metric 'm': stdout holds no JSON document") &&
+                             Catch::Contains("| Segmentation fault (core dumped)"));
 
   result = repo.ej({"bench", "test", "--metric", "tok_s=kv:Request throughput", "garbage.txt"});
   CHECK(result.exit_code == 1);
@@ -191,4 +193,83 @@ TEST_CASE("ej run converts values printed in several units to the metric's unit"
   const auto bad = show_run(repo, 2);
   CHECK(bad["status"] == "extract-error");
   CHECK_THAT(bad["reason"].get<std::string>(), Catch::Contains("metric 'lat'") && Catch::Contains("'GB/s'"));
+}
+
+TEST_CASE("a throughput whose unit only the output says is judged higher-is-better once its unit is seen")
+{
+  EjRepo repo;
+  // sglang bench_one_batch's median decode line, read with a generic regex: neither the metric's
+  // name nor a unit of its own says which way it improves, until "tok/s" is printed.
+  write_text(repo.path() / "bench.sh",
+             R"sh(n=$(cat counter 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter
+echo "Decode.  median latency: 0.00571 s, median throughput:    $(cat base).$((n % 7)) tok/s"
+)sh");
+  const auto added = repo.ok({"bench", "add", "decode", "--repeat", "7", "--metric",
+                              "med=regex:median throughput:\\s+([0-9.]+)", "--", "sh", "bench.sh"});
+  CHECK_THAT(added, Catch::Contains("med: lower is better (the default") &&
+                        Catch::Contains("a unit its values show at run time will decide"));
+  repo.ok({"plan", "new", "p", "--title", "Decode"});
+  repo.ok({"try", "baseline", "--plan", "p"});
+  write_text(repo.path() / "base", "170");
+  const auto first = repo.ej({"run", "decode", "--attempt", "1", "--quiet"});
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.err, Catch::Contains("ej: metric 'med' is in tok/s: higher is better"));
+  write_text(repo.path() / "base", "180");
+  repo.ok({"run", "decode", "--attempt", "1", "--quiet"});
+  // The plan document says it too.
+  CHECK_THAT(repo.ok({"plan", "render", "p", "--stdout"}),
+             Catch::Contains("primary metric med (tok/s), higher is better."));
+  // Before, the gain from 170 to 180 tok/s was called a regression.
+  const auto compared = json::parse(repo.ok({"compare", "r1", "r2", "--metric", "med", "--json"}));
+  REQUIRE(compared["series"].size() == 1);
+  CHECK(compared["series"][0]["unit"] == "tok/s");
+  CHECK(compared["series"][0]["outcome"] == "improved");
+
+  // bench test judges it as ej run does, and says why.
+  write_text(repo.path() / "out.txt",
+             "Decode.  median latency: 0.00571 s, median throughput:    174.85 tok/s\n");
+  const auto tested =
+      repo.ok({"bench", "test", "--metric", "med=regex:median throughput:\\s+([0-9.]+)", "out.txt"});
+  CHECK_THAT(tested,
+             Catch::Contains("1 value in tok/s, higher is better (inferred from unit tok/s (seen in the "
+                             "output))"));
+  const auto registered = repo.ok({"bench", "test", "--bench", "decode", "out.txt"});
+  CHECK_THAT(registered, Catch::Contains("higher is better (from its unit tok/s"));
+
+  // --better always wins, and a metric nothing decides says so at each run.
+  repo.ok({"bench", "edit", "decode", "--better", "med=lower"});
+  const auto given = repo.ej({"run", "decode", "--quiet"});
+  CHECK_THAT(given.err, !Catch::Contains("metric 'med'"));
+  repo.ok({"bench", "add", "loss", "--repeat", "1", "--metric", "loss=regex:loss ([0-9.]+)", "--shell",
+           "echo loss 0.5"});
+  const auto undecided = repo.ej({"run", "loss", "--quiet"});
+  CHECK_THAT(undecided.err, Catch::Contains("metric 'loss': lower is better by default") &&
+                                Catch::Contains("ej bench edit loss --better loss=higher"));
+}
+
+TEST_CASE("bench add refuses an unquoted @FILE with blanks, saying how to quote it")
+{
+  EjRepo repo;
+  // Before, "mean@my run.json" became the JSON path, and each run said stdout was empty.
+  const auto refused = repo.ej({"bench", "add", "b", "--metric", "m=json:mean@my run.json", "--", "true"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err,
+             Catch::Contains("'@my run.json'") && Catch::Contains("--metric 'm=json:mean@\"my run.json\"'"));
+  CHECK_THAT(repo.ok({"bench", "list"}), Catch::Contains("no benchmarks yet"));
+  // Once the file is there, it is the file meant.
+  write_text(repo.path() / "my run.json", R"({"mean": 4.5})");
+  repo.ok({"bench", "add", "b", "--repeat", "1", "--metric", "m=json:mean@my run.json", "--", "true"});
+  CHECK_THAT(repo.ok({"bench", "show", "b"}), Catch::Contains("m=json:mean@\"my run.json\""));
+}
+
+TEST_CASE("pytest#median and gbench#cpu_time leave out the ':' before '#', as README writes them")
+{
+  EjRepo repo;
+  // Before: "unknown extractor kind 'pytest#median'".
+  const auto median =
+      json::parse(repo.ok({"bench", "test", "--metric", "m=pytest#median", "--json",
+                           (fixtures_dir() / "pytest_benchmark_several_units.json").string()}));
+  REQUIRE(median[0]["values"].size() == 4);
+  CHECK(median[0]["spec"] == "m=pytest:#median");
+  repo.ok({"bench", "add", "g", "--metric", "t=gbench#cpu_time@gb.json", "--", "true"});
 }

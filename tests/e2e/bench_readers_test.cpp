@@ -2,6 +2,7 @@
 #include "support/ej_repo.h"
 #include "support/runs.h"
 #include "support/temp_dir.h"
+#include "util/strings.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -155,4 +156,98 @@ TEST_CASE(
   CHECK(bad["status"] == "extract-error");
   CHECK_THAT(bad["reason"].get<std::string>(),
              Catch::Contains("metric 'busbw'") && Catch::Contains("no nccl-tests table"));
+}
+
+TEST_CASE("ej run stores perf counters without a unit, a gbench cv in %, and a Criterion change in %")
+{
+  EjRepo repo;
+  // perf stat without an event: before, every counter was stored in task-clock's ms.
+  const auto perf = tested(repo, {"--metric", "e=perf-stat", fixture("perf_stat_default_ls.txt")});
+  REQUIRE(perf[0]["values"].size() == 11);
+  CHECK(perf[0]["values"][0]["unit"] == "ms");
+  CHECK(perf[0]["values"][4]["key"] == "cycles:u");
+  CHECK(perf[0]["values"][4]["unit"] == "");
+  write_text(repo.path() / "perf.txt", read_text(fixture("perf_stat_default_ls.txt")));
+  repo.ok({"bench", "add", "ls", "--repeat", "1", "--metric", "e=perf-stat", "--shell", "cat perf.txt"});
+  repo.ok({"run", "ls", "--quiet"});
+  const auto perf_run = show_run(repo, 1);
+  int counted = 0;
+  for (const auto& series : perf_run["series"]) {
+    if (series["key"] == "cycles:u") {
+      CHECK(series["unit"] == "");
+      ++counted;
+    } else if (series["key"] == "task-clock:u") {
+      CHECK(series["unit"] == "ms");
+      ++counted;
+    }
+  }
+  CHECK(counted == 2);
+
+  // Google Benchmark's _cv row: before, stored in ns; its aggregate_unit says it is a fraction.
+  write_text(repo.path() / "gb.json", R"({"benchmarks": [
+    {"name": "BM_Sum/8", "run_name": "BM_Sum/8", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
+     "real_time": 150, "cpu_time": 140, "time_unit": "ns"},
+    {"name": "BM_Sum/8", "run_name": "BM_Sum/8", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
+     "real_time": 170, "cpu_time": 160, "time_unit": "ns"},
+    {"name": "BM_Sum/8_cv", "run_name": "BM_Sum/8", "run_type": "aggregate", "aggregate_name": "cv",
+     "aggregate_unit": "percentage", "real_time": 0.088, "cpu_time": 0.094, "time_unit": "ns"}]})");
+  repo.ok({"bench", "add", "gb", "--repeat", "1", "--metric", "t=gbench", "--shell", "cat gb.json"});
+  repo.ok({"run", "gb", "--quiet"});
+  int found = 0;
+  const auto gbench_run = show_run(repo, 2);
+  for (const auto& series : gbench_run["series"]) {
+    if (series["key"] == "BM_Sum/8_cv") {
+      CHECK(series["unit"] == "%");
+      ++found;
+    } else if (series["key"] == "BM_Sum/8") {
+      CHECK(series["unit"] == "ns");
+      ++found;
+    }
+  }
+  CHECK(found == 2);
+
+  // Criterion's change/estimates.json: before, -0.0025 ns; it is -0.25%.
+  const auto change =
+      tested(repo, {"--metric", "c=criterion", fixture("criterion_change_estimates_fib20_slow.json")});
+  CHECK(change[0]["unit"] == "%");
+  CHECK(change[0]["values"][0]["value"].get<double>() == Approx(-0.2476).epsilon(1e-3));
+}
+
+TEST_CASE("bench test reads torch printouts without their Measurement line, and a gbench family by its name")
+{
+  EjRepo repo;
+  std::string bare;
+  for (const auto& line : ej::util::lines(read_text(fixture("torch_utils_benchmark_timeit_cpu.txt")))) {
+    if (line.find("Measurement object at") == std::string::npos) {
+      bare += line + "\n";
+    }
+  }
+  write_text(repo.path() / "torch.txt", bare);
+  const auto torch = tested(repo, {"--metric", "dot=torch", "torch.txt"});
+  REQUIRE(torch[0]["values"].size() == 2);
+  CHECK(torch[0]["values"][1]["key"] == "batched_dot_bmm(x, x)");
+  CHECK(torch[0]["values"][1]["value"] == 716.42);
+
+  const auto family = tested(repo, {"--metric", "gap=gbench:BM_BinaryGap", fixture("gbench_bigo_rms.json")});
+  REQUIRE(family[0]["values"].size() == 5);
+  CHECK(family[0]["values"][4]["key"] == "BM_BinaryGap/1024");
+  const auto console =
+      tested(repo, {"--metric", "gap=gbench-console:BM_BinaryGap", fixture("gbench_console_bigo.txt")});
+  CHECK(console[0]["values"].size() == 5);
+}
+
+TEST_CASE("nvbench markdown and --json of one GPU key a state alike, with its device")
+{
+  EjRepo repo;
+  auto one_gpu = read_text(fixture("nvbench_throughput_2gpus.md"));
+  const auto second = one_gpu.find("Run:  throughput_bench [Device=1]");
+  one_gpu.erase(second, one_gpu.find("```\n\n# Benchmark Results") - second);
+  one_gpu.erase(one_gpu.find("### [1] Quadro GP100"));
+  write_text(repo.path() / "one.md", one_gpu);
+  const auto markdown = tested(repo, {"--metric", "g=nvbench", "one.md"});
+  REQUIRE(markdown[0]["values"].size() == 1);
+  CHECK(markdown[0]["values"][0]["key"] == "throughput_bench[Device=0]");
+  CHECK(markdown[0]["unit"] == "s");
+  const auto from_json = tested(repo, {"--metric", "g=nvbench:simple", fixture("nvbench_axes_ref.json")});
+  CHECK(from_json[0]["values"][0]["key"] == "simple[Device=0]");
 }

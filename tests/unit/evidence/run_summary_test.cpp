@@ -1,6 +1,9 @@
+#include "evidence/metric_rules.h"
 #include "evidence/run_summary.h"
+#include "measure/metric_spec.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace ej::evidence;
 using ej::measure::Direction;
@@ -113,4 +116,21 @@ TEST_CASE("the primary metric comes first, alone gets the warnings, and a unit i
   CHECK(text.find("  time_ms\n    mean ± σ:    28.50 ms ± 0.50 ms\n") == 0);
   CHECK_THAT(text, Catch::Contains("  wall_s\n"));
   CHECK_THAT(text, !Catch::Contains("Warning")); // wall_s is noisy, but not what the run is about
+}
+
+TEST_CASE("an inferred direction follows the unit a series was stored in, and a given one stays")
+{
+  ej::core::BenchDefinition definition;
+  auto inferred = ej::measure::parse_metric_spec("med=regex:median throughput:\\s+([0-9.]+)");
+  auto given = ej::measure::parse_metric_spec("lat=regex:lat ([0-9.]+)");
+  given.better = ej::measure::Better::Higher;
+  given.better_given = true;
+  definition.metrics = nlohmann::json::array({ej::measure::to_json(inferred), ej::measure::to_json(given)});
+  const auto judged = rules_of(definition);
+  // Before, a regex's tok/s was judged by the direction stored at bench add: lower.
+  CHECK(judged.direction_of("med", "tok/s") == Direction::HigherIsBetter);
+  CHECK(judged.direction_of("med", "ms") == Direction::LowerIsBetter);
+  CHECK(judged.direction_of("med", "") == Direction::LowerIsBetter);
+  CHECK(judged.direction_of("lat", "ms") == Direction::HigherIsBetter);
+  CHECK(judged.direction_of("wall_s", "s") == Direction::LowerIsBetter);
 }
