@@ -53,6 +53,9 @@ struct Attempt {
   std::int64_t created_ms = 0;
   std::int64_t updated_ms = 0;
   GitContext git;
+  // Blocked, and retried since (a retry-of link) by these adopted attempts, ascending: see
+  // resolved_text(). Empty for any other status.
+  std::vector<int> resolved_by;
 };
 
 // Everything known about one attempt: the answer to `ej show` and `ej why`.

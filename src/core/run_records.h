@@ -42,6 +42,18 @@ struct RunRecord {
   std::string boot_id;
   std::string source;      // where an imported run's figures came from
   nlohmann::json outputs;  // captured stdout/stderr blobs and byte counts
+  // Withdrawn (ej run withdraw): kept, shown as withdrawn, never judged nor in documents.
+  std::int64_t withdrawn_ms = 0; // when; 0: not withdrawn
+  std::string withdrawn_reason;
+
+  bool withdrawn() const { return withdrawn_ms != 0; }
+};
+
+// One withdrawal of a run, or its restoration.
+struct Withdrawal {
+  std::int64_t time_ms = 0;
+  bool withdrawn = true; // false: restored
+  std::string reason;
 };
 
 struct RepeatRecord {
@@ -74,6 +86,7 @@ struct BaselineRecord {
   int run = 0;
   std::int64_t time_ms = 0;
   std::string reason;
+  std::string event_id; // of the baseline.pinned event: what a reason given later names
 };
 
 } // namespace ej::core

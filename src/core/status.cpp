@@ -1,5 +1,7 @@
 #include "core/status.h"
 
+#include "core/numbering.h"
+
 #include <array>
 
 namespace ej::core {
@@ -66,6 +68,16 @@ bool reason_required(Status status)
 {
   return status == Status::Rejected || status == Status::Blocked || status == Status::Inconclusive ||
          status == Status::Superseded;
+}
+
+std::string resolved_text(const std::vector<int>& by)
+{
+  std::string out;
+  for (std::size_t i = 0; i < by.size(); ++i) {
+    out += i == 0 ? "resolved by " : i + 1 == by.size() ? " and " : ", ";
+    out += number_label(by[i]);
+  }
+  return out;
 }
 
 } // namespace ej::core

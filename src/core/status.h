@@ -16,5 +16,8 @@ const std::vector<Status>& all_statuses();
 std::string status_names();
 // Rejected, blocked, inconclusive and superseded must say why.
 bool reason_required(Status status);
+// "resolved by #9" ("resolved by #9 and #12"): a blocked attempt whose retry was adopted since; ""
+// when `by` is empty. The status stays blocked, as it was decided; this says what became of it.
+std::string resolved_text(const std::vector<int>& by);
 
 } // namespace ej::core

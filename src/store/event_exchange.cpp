@@ -254,7 +254,8 @@ std::vector<Event> plan_events(Database& db, const std::string& plan)
     const auto& type = event.type;
     const auto& payload = event.payload;
     bool keep = false;
-    if (type.rfind("plan.", 0) == 0 || type == events::BaselinePinned::type) {
+    if (type.rfind("plan.", 0) == 0 || type == events::BaselinePinned::type ||
+        type == events::BaselineExplained::type) {
       keep = payload.value("plan", payload.value("slug", "")) == plan;
     } else if (type.rfind("bench.", 0) == 0 || type.rfind("probe.", 0) == 0) {
       keep = true;

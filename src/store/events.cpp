@@ -75,6 +75,26 @@ Ref ref_field(const json& object, const char* key)
   return it == object.end() ? Ref{} : Ref::from_json(*it);
 }
 
+json links_json(const std::vector<AttemptLink>& links)
+{
+  json list = json::array();
+  for (const auto& link : links) {
+    list.push_back({{"kind", link.kind}, {"to", link.to.to_json()}});
+  }
+  return list;
+}
+
+std::vector<AttemptLink> links_from(const json& object, const char* key)
+{
+  std::vector<AttemptLink> out;
+  for (const auto& link : member(object, key, json::array())) {
+    if (link.is_object()) {
+      out.push_back({text(link, "kind"), ref_field(link, "to")});
+    }
+  }
+  return out;
+}
+
 json samples_json(const std::vector<Sample>& samples)
 {
   json list = json::array();
@@ -240,10 +260,7 @@ PlanEdited PlanEdited::read(const Event& event)
 
 json AttemptCreated::payload() const
 {
-  json link_list = json::array();
-  for (const auto& link : links) {
-    link_list.push_back({{"kind", link.kind}, {"to", link.to.to_json()}});
-  }
+  const auto link_list = links_json(links);
   // "attempt" is the writer's number, as in version 1, so that older readers still place it.
   return {{"attempt", number}, {"plan", plan},   {"title", title},       {"hypothesis", hypothesis},
           {"command", command}, {"tags", tags},   {"links", link_list},   {"git", core::to_json(git)}};
@@ -259,12 +276,7 @@ AttemptCreated AttemptCreated::read(const Event& event)
   out.hypothesis = text(p, "hypothesis");
   out.command = text(p, "command");
   out.tags = strings(p, "tags");
-  const auto links = member(p, "links", json::array());
-  for (const auto& link : links) {
-    if (link.is_object()) {
-      out.links.push_back({text(link, "kind"), ref_field(link, "to")});
-    }
-  }
+  out.links = links_from(p, "links");
   out.git = core::git_context_from_json(member(p, "git", json::object()));
   return out;
 }
@@ -323,6 +335,17 @@ AttemptEdited AttemptEdited::read(const Event& event)
   const auto& p = payload_of(event);
   return {ref_field(p, "attempt"),  optional_text(p, "title"), optional_text(p, "hypothesis"),
           optional_text(p, "command"), strings(p, "add_tags"),  strings(p, "remove_tags")};
+}
+
+json AttemptLinked::payload() const
+{
+  return {{"attempt", attempt.to_json()}, {"add", links_json(add)}, {"remove", links_json(remove)}};
+}
+
+AttemptLinked AttemptLinked::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {ref_field(p, "attempt"), links_from(p, "add"), links_from(p, "remove")};
 }
 
 json BenchRevision::payload() const
@@ -514,6 +537,17 @@ RunImported RunImported::read(const Event& event)
   return out;
 }
 
+json RunWithdrawal::payload() const
+{
+  return {{"run", run.to_json()}, {"reason", reason}};
+}
+
+RunWithdrawal RunWithdrawal::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {event.type == restored_type, ref_field(p, "run"), text(p, "reason")};
+}
+
 json BaselinePinned::payload() const
 {
   return {{"plan", plan}, {"bench", bench}, {"run", run.to_json()}, {"reason", reason}};
@@ -523,6 +557,17 @@ BaselinePinned BaselinePinned::read(const Event& event)
 {
   const auto& p = payload_of(event);
   return {text(p, "plan"), text(p, "bench"), ref_field(p, "run"), text(p, "reason")};
+}
+
+json BaselineExplained::payload() const
+{
+  return {{"plan", plan}, {"bench", bench}, {"pin", pin}, {"reason", reason}};
+}
+
+BaselineExplained BaselineExplained::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "plan"), text(p, "bench"), text(p, "pin"), text(p, "reason")};
 }
 
 json JournalPurged::payload() const
@@ -550,11 +595,27 @@ NumbersClaimed NumbersClaimed::read(const Event& event)
 const std::vector<std::string_view>& known_types()
 {
   static const std::vector<std::string_view> types = {
-      PlanCreated::type,         PlanEdited::type,         AttemptCreated::type, AttemptStatus::type,
-      AttemptNote::type,         AttemptEdited::type,      BenchRevision::added_type,
-      BenchRevision::edited_type, ProbeAdded::type,        ProbeRemoved::type,   RunStarted::type,
-      RunRepeats::type,          RunFinished::type,        RunImported::type,    BaselinePinned::type,
-      JournalPurged::type,       NumbersClaimed::type,
+      PlanCreated::type,
+      PlanEdited::type,
+      AttemptCreated::type,
+      AttemptStatus::type,
+      AttemptNote::type,
+      AttemptEdited::type,
+      AttemptLinked::type,
+      BenchRevision::added_type,
+      BenchRevision::edited_type,
+      ProbeAdded::type,
+      ProbeRemoved::type,
+      RunStarted::type,
+      RunRepeats::type,
+      RunFinished::type,
+      RunImported::type,
+      RunWithdrawal::withdrawn_type,
+      RunWithdrawal::restored_type,
+      BaselinePinned::type,
+      BaselineExplained::type,
+      JournalPurged::type,
+      NumbersClaimed::type,
   };
   return types;
 }

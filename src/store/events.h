@@ -97,6 +97,16 @@ struct AttemptEdited {
   static AttemptEdited read(const Event& event);
 };
 
+// Links of an attempt changed after it was created (ej attempt edit --blocked-by, --unblock,
+// --retry-of): the links to add, then those to remove.
+struct AttemptLinked {
+  static constexpr std::string_view type = "attempt.linked";
+  Ref attempt;
+  std::vector<AttemptLink> add, remove;
+  nlohmann::json payload() const;
+  static AttemptLinked read(const Event& event);
+};
+
 // bench.added and bench.edited: a new revision of a benchmark definition.
 struct BenchRevision {
   static constexpr std::string_view added_type = "bench.added";
@@ -205,6 +215,19 @@ struct RunImported {
   static RunImported read(const Event& event);
 };
 
+// run.withdrawn and run.restored: a run kept in the journal but left out of every judgement and
+// document (ej run withdraw), or taken back into them (ej run withdraw --undo).
+struct RunWithdrawal {
+  static constexpr std::string_view withdrawn_type = "run.withdrawn";
+  static constexpr std::string_view restored_type = "run.restored";
+  bool restored = false;
+  Ref run;
+  std::string reason;
+  std::string_view event_type() const { return restored ? restored_type : withdrawn_type; }
+  nlohmann::json payload() const;
+  static RunWithdrawal read(const Event& event);
+};
+
 struct BaselinePinned {
   static constexpr std::string_view type = "baseline.pinned";
   std::string plan, bench;
@@ -212,6 +235,15 @@ struct BaselinePinned {
   std::string reason;
   nlohmann::json payload() const;
   static BaselinePinned read(const Event& event);
+};
+
+// A reason given to a baseline pin after the fact (ej plan baseline --reason): `pin` is the id of
+// the baseline.pinned event, the same on every replica.
+struct BaselineExplained {
+  static constexpr std::string_view type = "baseline.explained";
+  std::string plan, bench, pin, reason;
+  nlohmann::json payload() const;
+  static BaselineExplained read(const Event& event);
 };
 
 // A purge rewrote stored copies of a value; the event says how many, never the value.

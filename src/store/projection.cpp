@@ -116,6 +116,8 @@ void renumber(Database& db, const std::string& kind, std::int64_t from, std::int
     update("run_repeats", "run");
     update("samples", "run");
     update("baselines", "run");
+    update("run_withdrawals", "run");
+    update("withdrawn_runs", "run");
   }
 }
 
@@ -266,6 +268,36 @@ void attempt_edited(Database& db, const Event& event)
   refresh_search(db, number);
 }
 
+// Links added or removed after the attempt was created; a link to an attempt this journal does not
+// have is left out, as at creation.
+void attempt_linked(Database& db, const Event& event)
+{
+  const auto change = events::AttemptLinked::read(event);
+  const auto number = existing_attempt(db, event, change.attempt);
+  for (const auto& link : change.add) {
+    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
+      db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
+          .bind(1, number)
+          .bind(2, link.kind)
+          .bind(3, to)
+          .run();
+    }
+  }
+  for (const auto& link : change.remove) {
+    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
+      db.prepare("DELETE FROM attempt_links WHERE from_attempt = ? AND kind = ? AND to_attempt = ?")
+          .bind(1, number)
+          .bind(2, link.kind)
+          .bind(3, to)
+          .run();
+    }
+  }
+  db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?")
+      .bind(1, event.time_ms)
+      .bind(2, number)
+      .run();
+}
+
 // Applied in the pre-pass of a rebuild (claims decide numbers before anything is numbered) and
 // when a sync records a claim (followed by a rebuild). The first claim of a number or an id in
 // event order wins; two claims of one number can only meet when one journal synced with two
@@ -351,6 +383,7 @@ const std::map<std::string, Applier, std::less<>>& appliers()
       {std::string(events::AttemptStatus::type), attempt_status},
       {std::string(events::AttemptNote::type), attempt_note},
       {std::string(events::AttemptEdited::type), attempt_edited},
+      {std::string(events::AttemptLinked::type), attempt_linked},
       {std::string(events::BenchRevision::added_type), projection::bench_revision},
       {std::string(events::BenchRevision::edited_type), projection::bench_revision},
       {std::string(events::ProbeAdded::type), projection::probe_added},
@@ -359,7 +392,10 @@ const std::map<std::string, Applier, std::less<>>& appliers()
       {std::string(events::RunRepeats::type), projection::run_repeats},
       {std::string(events::RunFinished::type), projection::run_finished},
       {std::string(events::RunImported::type), projection::run_imported},
+      {std::string(events::RunWithdrawal::withdrawn_type), projection::run_withdrawal},
+      {std::string(events::RunWithdrawal::restored_type), projection::run_withdrawal},
       {std::string(events::BaselinePinned::type), projection::baseline_pinned},
+      {std::string(events::BaselineExplained::type), projection::baseline_explained},
       {std::string(events::JournalPurged::type), ignore},
       {std::string(events::NumbersClaimed::type), numbers_claimed},
   };

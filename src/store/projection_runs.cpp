@@ -247,4 +247,37 @@ void baseline_pinned(Database& db, const Event& event)
     .run();
 }
 
+void run_withdrawal(Database& db, const Event& event)
+{
+  const auto change = events::RunWithdrawal::read(event);
+  const auto run = existing_run(db, event, change.run);
+  db.prepare("INSERT INTO run_withdrawals(event_id, run, time_ms, withdrawn, reason) VALUES (?, ?, ?, ?, ?)")
+      .bind(1, event.id)
+      .bind(2, run)
+      .bind(3, event.time_ms)
+      .bind(4, change.restored ? 0 : 1)
+      .bind(5, change.reason)
+      .run();
+  if (change.restored) {
+    db.prepare("DELETE FROM withdrawn_runs WHERE run = ?").bind(1, run).run();
+  } else {
+    db.prepare("INSERT OR REPLACE INTO withdrawn_runs(run, time_ms, reason) VALUES (?, ?, ?)")
+        .bind(1, run)
+        .bind(2, event.time_ms)
+        .bind(3, change.reason)
+        .run();
+  }
+}
+
+// A pin this journal does not have (an export of another plan) changes nothing.
+void baseline_explained(Database& db, const Event& event)
+{
+  const auto explained = events::BaselineExplained::read(event);
+  db.prepare("UPDATE baselines SET reason = ? WHERE event_id = ? AND plan = ?")
+      .bind(1, explained.reason)
+      .bind(2, explained.pin)
+      .bind(3, explained.plan)
+      .run();
+}
+
 } // namespace ej::store::projection

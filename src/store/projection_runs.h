@@ -13,6 +13,8 @@ void run_started(Database& db, const Event& event);      // run.started
 void run_repeats(Database& db, const Event& event);      // run.repeats
 void run_finished(Database& db, const Event& event);     // run.finished
 void run_imported(Database& db, const Event& event);     // run.imported
+void run_withdrawal(Database& db, const Event& event);   // run.withdrawn, run.restored
 void baseline_pinned(Database& db, const Event& event);  // baseline.pinned
+void baseline_explained(Database& db, const Event& event); // baseline.explained
 
 } // namespace ej::store::projection

@@ -10,10 +10,14 @@ namespace ej::store {
 namespace {
 
 constexpr const char* k_attempt_columns =
-  "a.number, a.id, a.plan, a.title, a.hypothesis, a.command, a.status, a.reason, a.created_ms, a.updated_ms, "
-  "a.git_commit, a.git_branch, a.git_dirty, a.git_diff_blob, "
-  "coalesce((SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM attempt_tags WHERE attempt = a.number "
-  "ORDER BY tag)), '')";
+    "a.number, a.id, a.plan, a.title, a.hypothesis, a.command, a.status, a.reason, a.created_ms, "
+    "a.updated_ms, a.git_commit, a.git_branch, a.git_dirty, a.git_diff_blob, "
+    "coalesce((SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM attempt_tags "
+    "WHERE attempt = a.number ORDER BY tag)), ''), "
+    // A blocked attempt's adopted retries (core::Attempt::resolved_by), through attempt_links_by_target.
+    "CASE WHEN a.status = 'blocked' THEN coalesce((SELECT group_concat(number, ',') FROM (SELECT r.number "
+    "FROM attempt_links l JOIN attempts r ON r.number = l.from_attempt WHERE l.to_attempt = a.number "
+    "AND l.kind = 'retry-of' AND r.status = 'adopted' ORDER BY r.number)), '') ELSE '' END";
 
 core::Attempt read_attempt(const Statement& row)
 {
@@ -35,6 +39,11 @@ core::Attempt read_attempt(const Statement& row)
   const auto tags = row.text(14);
   if (!tags.empty()) {
     attempt.tags = util::split(tags, '\x1f');
+  }
+  if (const auto resolved = row.text(15); !resolved.empty()) {
+    for (const auto& number : util::split(resolved, ',')) {
+      attempt.resolved_by.push_back(std::stoi(number));
+    }
   }
   return attempt;
 }

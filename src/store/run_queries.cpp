@@ -18,15 +18,33 @@ core::BenchRevision read_revision(const Statement& row)
           row.text(4)};
 }
 
-constexpr const char* k_run_columns =
+constexpr std::string_view k_run_columns =
     "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
     "git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id, source, outputs";
 
 // The same with NULL for the columns judging never reads (RunDetail::ForJudging): SQLite loads
 // every column a query names, however long, whether or not it is read.
-constexpr const char* k_run_columns_for_judging =
+constexpr std::string_view k_run_columns_for_judging =
     "number, id, bench, revision, attempt, status, reason, label, params, started_ms, ended_ms, git_commit, "
     "git_branch, git_dirty, git_diff_blob, env_blob, NULL, host, pid, boot_id, source, NULL";
+
+// Then a run's withdrawal (core::RunRecord::withdrawn_ms, withdrawn_reason), from its own table: few
+// runs are withdrawn, and a look-up for one that is not finds nothing at once.
+constexpr std::string_view k_withdrawal_columns =
+    "coalesce((SELECT w.time_ms FROM withdrawn_runs w WHERE w.run = runs.number), 0), "
+    "coalesce((SELECT w.reason FROM withdrawn_runs w WHERE w.run = runs.number), '')";
+
+const std::string& run_columns()
+{
+  static const std::string columns = fmt::format("{}, {}", k_run_columns, k_withdrawal_columns);
+  return columns;
+}
+
+const std::string& run_columns_for_judging()
+{
+  static const std::string columns = fmt::format("{}, {}", k_run_columns_for_judging, k_withdrawal_columns);
+  return columns;
+}
 
 // Most runs have no parameters, readings or outputs: "{}" needs no parser (a plan document reads
 // ten thousand runs).
@@ -74,6 +92,8 @@ core::RunRecord read_run(const Statement& row, RunDetail detail = RunDetail::All
   if (detail == RunDetail::All) {
     run.outputs = parse_column(row, 21);
   }
+  run.withdrawn_ms = row.integer(22);
+  run.withdrawn_reason = row.text(23);
   return run;
 }
 
@@ -143,12 +163,12 @@ int next_run_number(Database& db)
 
 std::optional<core::RunRecord> find_run(Database& db, int number)
 {
-  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE number = ?", k_run_columns));
+  auto select = db.prepare(fmt::format("SELECT {} FROM runs WHERE number = ?", run_columns()));
   select.bind(1, number);
   auto runs = read_runs(select);
   if (runs.empty() && core::is_provisional(number)) {
     // run @k3f9qx keeps naming the run after the remote gave it its number.
-    auto by_id = db.prepare(fmt::format("SELECT {} FROM runs WHERE substr(id, 11, 6) = ?", k_run_columns));
+    auto by_id = db.prepare(fmt::format("SELECT {} FROM runs WHERE substr(id, 11, 6) = ?", run_columns()));
     by_id.bind(1, *core::provisional_id_part(core::number_label(number)));
     runs = read_runs(by_id);
   }
@@ -167,7 +187,7 @@ int number_of_run(Database& db, const std::string& id)
 
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 {
-  std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", k_run_columns);
+  std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns());
   if (!filter.bench.empty()) {
     sql += " AND bench = ?";
   }
@@ -198,7 +218,7 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
 {
   auto select =
-      db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", k_run_columns));
+      db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", run_columns()));
   select.bind(1, status);
   return read_runs(select);
 }
@@ -337,8 +357,8 @@ PlanStream::PlanStream(Database& db, const std::string& plan)
     // attempt's number is the last column of each.
     : m_runs(db.prepare(fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN (SELECT number FROM "
                                     "attempts WHERE plan = ?) ORDER BY attempt, number",
-                                    k_run_columns_for_judging)),
-             22),
+                                    run_columns_for_judging())),
+             24),
       m_samples(db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind, a.number "
                            "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
                            "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal"),
@@ -413,15 +433,50 @@ std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
 
 std::vector<core::BaselineRecord> baseline_history(Database& db, const std::string& plan)
 {
-  auto select = db.prepare(
-      "SELECT plan, bench, run, time_ms, reason FROM baselines WHERE plan = ? ORDER BY time_ms, event_id");
+  auto select = db.prepare("SELECT plan, bench, run, time_ms, reason, event_id FROM baselines WHERE plan = ? "
+                           "ORDER BY time_ms, event_id");
   select.bind(1, plan);
   std::vector<core::BaselineRecord> out;
   while (select.step()) {
     out.push_back({select.text(0), select.text(1), static_cast<int>(select.integer(2)), select.integer(3),
-                   select.text(4)});
+                   select.text(4), select.text(5)});
   }
   return out;
+}
+
+std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
+{
+  auto select = db.prepare(
+      "SELECT time_ms, withdrawn, reason FROM run_withdrawals WHERE run = ? ORDER BY time_ms, event_id");
+  select.bind(1, run);
+  std::vector<core::Withdrawal> out;
+  while (select.step()) {
+    out.push_back({select.integer(0), select.integer(1) != 0, select.text(2)});
+  }
+  return out;
+}
+
+std::vector<std::string> plans_with_current_baseline(Database& db, int run)
+{
+  // The current pin of a plan and benchmark is its last, in baseline_history's order.
+  auto select = db.prepare(R"sql(
+    SELECT DISTINCT b.plan FROM baselines b WHERE b.run = ?1 AND NOT EXISTS (
+      SELECT 1 FROM baselines later WHERE later.plan = b.plan AND later.bench = b.bench
+        AND (later.time_ms, later.event_id) > (b.time_ms, b.event_id))
+    ORDER BY b.plan)sql");
+  select.bind(1, run);
+  std::vector<std::string> out;
+  while (select.step()) {
+    out.push_back(select.text(0));
+  }
+  return out;
+}
+
+bool measured_any_repeat(Database& db, int run)
+{
+  auto select = db.prepare("SELECT EXISTS (SELECT 1 FROM run_repeats WHERE run = ?)");
+  select.bind(1, run);
+  return select.step() && select.integer(0) != 0;
 }
 
 } // namespace ej::store

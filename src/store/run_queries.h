@@ -103,4 +103,11 @@ std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db);
 
 std::vector<core::BaselineRecord> baseline_history(Database& db, const std::string& plan);
 
+// A run's withdrawals and restorations (ej run withdraw [--undo]), oldest first.
+std::vector<core::Withdrawal> run_withdrawals(Database& db, int run);
+// The plans whose current baseline (of its benchmark) the run is.
+std::vector<std::string> plans_with_current_baseline(Database& db, int run);
+// Whether the run recorded a repeat (a warmup counts): a run cancelled while it queued has none.
+bool measured_any_repeat(Database& db, int run);
+
 } // namespace ej::store

@@ -253,13 +253,47 @@ CREATE TABLE IF NOT EXISTS verdict_cache (
 );
 )sql";
 
+// Version 9: corrections of the record. The runs withdrawn from judgements and documents (when,
+// why) and the history of withdrawals and restorations, whose count tells a kept verdict line that a
+// withdrawal may have changed it (the kept lines start again: local, and judged anew at the next
+// render). Derived: rebuilt from the events, so that withdrawals imported from a newer replica
+// before the upgrade apply. Every statement may run twice (see the migration tests).
+constexpr std::string_view k_version_9 = R"sql(
+CREATE TABLE IF NOT EXISTS withdrawn_runs (
+  run INTEGER PRIMARY KEY REFERENCES runs(number),
+  time_ms INTEGER NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_withdrawals (
+  event_id TEXT PRIMARY KEY,
+  run INTEGER NOT NULL REFERENCES runs(number),
+  time_ms INTEGER NOT NULL,
+  withdrawn INTEGER NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS run_withdrawals_by_run ON run_withdrawals(run, time_ms);
+DROP TABLE IF EXISTS verdict_cache;
+CREATE TABLE verdict_cache (
+  attempt INTEGER PRIMARY KEY,
+  maker TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  target TEXT NOT NULL,
+  runs INTEGER NOT NULL,
+  baselines INTEGER NOT NULL,
+  bench_revisions INTEGER NOT NULL,
+  withdrawals INTEGER NOT NULL,
+  text TEXT
+);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1},       {2, k_version_2},       {3, k_version_3}, {4, k_version_4, true},
-      {5, k_version_5, true}, {6, k_version_6, true}, {7, k_version_7}, {8, k_version_8},
+      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
+      {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
+      {7, k_version_7},       {8, k_version_8},       {9, k_version_9, true},
   };
   return steps;
 }
@@ -272,9 +306,10 @@ int current_schema_version()
 const std::vector<std::string_view>& derived_tables()
 {
   static const std::vector<std::string_view> tables = {
-    "baselines", "samples", "run_repeats", "runs", "probes", "bench_revisions", "benchmarks",
-    "attempt_search", "notes", "status_changes", "attempt_links", "attempt_tags", "attempts", "plans",
-    "number_claims",
+      "baselines", "samples",        "run_repeats",     "run_withdrawals", "withdrawn_runs",
+      "runs",      "probes",         "bench_revisions", "benchmarks",      "attempt_search",
+      "notes",     "status_changes", "attempt_links",   "attempt_tags",    "attempts",
+      "plans",     "number_claims",
   };
   return tables;
 }

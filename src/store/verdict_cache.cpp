@@ -15,7 +15,8 @@ std::string inputs_select(std::string_view chosen)
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
-      c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.text
+      (SELECT count(*) FROM run_withdrawals),
+      c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.withdrawals, c.text
     FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN verdict_cache c ON c.attempt = a.number
     WHERE {})sql",
                      chosen);
@@ -41,6 +42,7 @@ VerdictInputs read_inputs(const Statement& row)
   inputs.runs = row.integer(3);
   inputs.baselines = row.integer(4);
   inputs.bench_revisions = row.integer(5);
+  inputs.withdrawals = row.integer(6);
   return inputs;
 }
 
@@ -62,19 +64,20 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
     const auto attempt = static_cast<int>(select.integer(0));
     auto& lookup = out[attempt];
     lookup.now = read_inputs(select);
-    if (select.is_null(6)) {
+    if (select.is_null(7)) {
       continue;
     }
     CachedVerdict cached;
     cached.attempt = attempt;
-    lookup.maker = select.text(7);
-    cached.inputs.plan = select.text(8);
-    cached.inputs.target = select.text(9);
-    cached.inputs.runs = select.integer(10);
-    cached.inputs.baselines = select.integer(11);
-    cached.inputs.bench_revisions = select.integer(12);
-    if (!select.is_null(13)) {
-      cached.text = select.text(13);
+    lookup.maker = select.text(8);
+    cached.inputs.plan = select.text(9);
+    cached.inputs.target = select.text(10);
+    cached.inputs.runs = select.integer(11);
+    cached.inputs.baselines = select.integer(12);
+    cached.inputs.bench_revisions = select.integer(13);
+    cached.inputs.withdrawals = select.integer(14);
+    if (!select.is_null(15)) {
+      cached.text = select.text(15);
     }
     lookup.cached = std::move(cached);
   }
@@ -99,7 +102,7 @@ void keep_verdicts(Database& db, std::string_view maker, const std::vector<Cache
   }
   auto insert =
       db.prepare("INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, "
-                 "bench_revisions, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                 "bench_revisions, withdrawals, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& verdict : verdicts) {
     insert.reset();
     insert.bind(1, verdict.attempt)
@@ -108,11 +111,12 @@ void keep_verdicts(Database& db, std::string_view maker, const std::vector<Cache
         .bind(4, verdict.inputs.target)
         .bind(5, verdict.inputs.runs)
         .bind(6, verdict.inputs.baselines)
-        .bind(7, verdict.inputs.bench_revisions);
+        .bind(7, verdict.inputs.bench_revisions)
+        .bind(8, verdict.inputs.withdrawals);
     if (verdict.text) {
-      insert.bind(8, *verdict.text);
+      insert.bind(9, *verdict.text);
     } else {
-      insert.bind_null(8);
+      insert.bind_null(9);
     }
     insert.run();
   }

@@ -12,9 +12,9 @@
 // Verdict lines kept between commands. Judging an attempt reads every sample of its runs and of
 // the baseline: with ten runs an attempt, `ej log -n 50` spent four fifths of its time judging. A
 // render judges every attempt of its plan anyway; it keeps each line with what it was judged from,
-// and a reader uses the line only while the journal still holds exactly that (runs and baseline
-// pins are only ever added, and a run that ended never changes). Local state, as the region
-// hashes: never synced, emptied by every rebuild (reindex, purge, a renumbering import).
+// and a reader uses the line only while the journal still holds exactly that (runs, baseline pins
+// and withdrawals are only ever added, and a run that ended never changes but by a withdrawal). Local state,
+// as the region hashes: never synced, emptied by every rebuild (reindex, purge, a renumbering import).
 namespace ej::store {
 
 // What an attempt's verdict is judged from, in counts that change whenever the verdict may.
@@ -24,6 +24,7 @@ struct VerdictInputs {
   std::int64_t runs = 0;            // the attempt's
   std::int64_t baselines = 0;       // the plan's baseline pins
   std::int64_t bench_revisions = 0; // every benchmark's: a rule may change the primary metric
+  std::int64_t withdrawals = 0;     // every run withdrawal and restoration: rare, so counted whole
   bool operator==(const VerdictInputs&) const = default;
 };
 

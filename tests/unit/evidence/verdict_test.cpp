@@ -132,7 +132,7 @@ TEST_CASE("A run made before any baseline was pinned is judged against the first
 {
   CHECK(evidence::baseline_for({}, "b", 10, Against::BaselineThen) == std::nullopt);
   const std::vector<core::BaselineRecord> history{
-      {"p", "b", 4, 100, ""}, {"p", "other", 9, 150, ""}, {"p", "b", 7, 200, ""}};
+      {"p", "b", 4, 100, "", ""}, {"p", "other", 9, 150, "", ""}, {"p", "b", 7, 200, "", ""}};
   CHECK(evidence::baseline_for(history, "b", 50, Against::BaselineThen) == 4);
   CHECK(evidence::baseline_for(history, "b", 100, Against::BaselineThen) == 4);
   CHECK(evidence::baseline_for(history, "b", 199, Against::BaselineThen) == 4);

@@ -1,6 +1,7 @@
 #include "store/fsck.h"
 #include "store/journal.h"
 #include "store/queries.h"
+#include "store/run_queries.h"
 #include "store/schema.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -229,6 +230,53 @@ TEST_CASE("a version 6 journal gains the index of the repeats that read a GPU")
   CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
   CHECK(journal.db().query_integer(
             "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'run_repeats_with_device'") == 1);
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
+TEST_CASE("a version 8 journal gains run withdrawals, and one it kept as an unknown event applies")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  std::filesystem::create_directories(ej_dir);
+  {
+    // As ej at schema 8 left it: the tables of versions 1 to 8, a run, and a run.withdrawn event it
+    // received from a newer replica and could not apply.
+    auto db = store::Database::open(store::journal_file(ej_dir), store::OpenMode::ReadWrite);
+    for (const auto& step : store::migrations()) {
+      if (step.version <= 8) {
+        db.exec(step.sql);
+      }
+    }
+    db.exec("PRAGMA user_version = 8");
+    db.exec(fmt::format("PRAGMA application_id = {}", store::k_application_id));
+    db.exec("INSERT INTO meta(key, value) VALUES ('replica_id', 'replica-v8')");
+    const std::vector<std::pair<std::string, json>> events = {
+        {"plan.created", {{"slug", "p"}, {"title", "Plan"}, {"goal", ""}, {"target", ""}, {"doc", "d.md"}}},
+        {"bench.added", {{"name", "b"}, {"revision", 1}, {"definition", json::object()}}},
+        {"run.started",
+         {{"run", 1}, {"bench", "b"}, {"revision", 1}, {"attempt", nullptr}, {"params", json::object()}}},
+        {"run.finished", {{"run", 1}, {"status", "finished"}, {"reason", ""}, {"outputs", json::object()}}},
+        {"run.withdrawn", {{"run", 1}, {"reason", "debug build"}}},
+    };
+    int lamport = 0;
+    for (const auto& [type, payload] : events) {
+      ++lamport;
+      db.prepare("INSERT INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
+                 "VALUES (?, 'replica-v8', ?, ?, 1, ?, ?)")
+          .bind(1, fmt::format("01JD0000000000000000000{:03}", lamport))
+          .bind(2, static_cast<std::int64_t>(lamport))
+          .bind(3, type)
+          .bind(4, static_cast<std::int64_t>(1700000000000 + lamport))
+          .bind(5, payload.dump())
+          .run();
+    }
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  const auto run = store::find_run(journal.db(), 1);
+  REQUIRE(run);
+  CHECK(run->withdrawn());
+  CHECK(run->withdrawn_reason == "debug build");
   CHECK(store::check_journal(journal.db(), true).problems.empty());
 }
 
