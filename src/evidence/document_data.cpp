@@ -148,14 +148,28 @@ std::string medians_text(const std::vector<double>& medians)
   return medians.size() == 1 ? number(*low) : number(*low) + " … " + number(*high);
 }
 
-void write_runs(FrozenWriter& out, Reader& reader, int attempt, const PrimaryMetric& primary)
+// The attempt's runs the document lists (listed_in_documents), oldest first.
+std::vector<const core::RunRecord*> listed_runs(Reader& reader, int attempt)
 {
   const auto& newest_first = reader.runs_of_attempt(attempt);
+  std::vector<const core::RunRecord*> out;
+  for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
+    const auto number = it->number;
+    if (listed_in_documents(*it, [&] { return store::measured_any_repeat(reader.journal().db(), number); })) {
+      out.push_back(&*it);
+    }
+  }
+  return out;
+}
+
+void write_runs(FrozenWriter& out, Reader& reader, const std::vector<const core::RunRecord*>& runs,
+                const PrimaryMetric& primary)
+{
   out.begin_list("runs");
   std::vector<std::string> medians;
   std::vector<std::string> others;
-  for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
-    const auto& run = *it;
+  for (const auto* listed : runs) {
+    const auto& run = *listed;
     out.begin_object();
     out.put("number", run.number);
     out.put("bench", inline_text(run.bench));
@@ -265,6 +279,7 @@ TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, c
   out.put("number", a.number);
   out.put("title", render::escape_markdown_line(a.title));
   out.put("status", core::to_string(a.status));
+  put_text_or_false(out, "resolved_by", core::resolved_text(a.resolved_by));
   out.put("reason", inline_text(a.reason));
   out.put("has_reason", !a.reason.empty());
   out.put("hypothesis", inline_text(a.hypothesis));
@@ -298,8 +313,9 @@ TemplateData attempt_data(Reader& reader, const core::AttemptHistory& history, c
     out.end_object();
   }
   out.end_list();
-  out.put("has_runs", !reader.runs_of_attempt(a.number).empty());
-  write_runs(out, reader, a.number, primary);
+  const auto runs = listed_runs(reader, a.number);
+  out.put("has_runs", !runs.empty());
+  write_runs(out, reader, runs, primary);
   out.put("has_notes", !history.notes.empty());
   out.begin_list("notes");
   for (const auto& note : history.notes) {
@@ -352,6 +368,7 @@ TemplateData baseline_data(store::Journal& journal, const std::string& plan, con
     put(entry, "reason_cell", cell(b.reason));
     put(entry, "has_reason", !b.reason.empty());
     put(entry, "imported", run && run->status == "imported");
+    put(entry, "withdrawn", run && run->withdrawn());
     put(entry, "median", false);
     put(entry, "unit", inline_text(primary.unit));
     if (const auto text = medians_text(run_medians(journal, b.run, primary.name)); !text.empty()) {
@@ -389,8 +406,10 @@ TemplateData baseline_data(store::Journal& journal, const std::string& plan, con
     put(out, "current", false);
   } else {
     put(out, "current", TemplateData(moves.list_value().back()));
-    // A sweep's baseline has no one value to draw a line at.
-    if (const auto medians = run_medians(journal, history.back().run, primary.name); medians.size() == 1) {
+    // A sweep's baseline has no one value to draw a line at; a withdrawn one is no reference.
+    const auto current = store::find_run(journal.db(), history.back().run);
+    if (const auto medians = run_medians(journal, history.back().run, primary.name);
+        medians.size() == 1 && !(current && current->withdrawn())) {
       baseline_median = medians.front();
     }
   }
@@ -584,6 +603,16 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     put(row, "number", attempt.number);
     put(row, "title", cell(attempt.title));
     put(row, "status", core::to_string(attempt.status));
+    const auto resolved = core::resolved_text(attempt.resolved_by);
+    if (resolved.empty()) {
+      put(row, "resolved_by", false);
+    } else {
+      put(row, "resolved_by", resolved);
+    }
+    // What became of a blocked attempt says more than that it was blocked (its section says both);
+    // held together as the outcome is: a status cell must not wrap.
+    put(row, "status_cell",
+        unbreakable(resolved.empty() ? std::string(core::to_string(attempt.status)) : resolved));
     put(row, "median", "—");
     put(row, "has_median", false);
     put(row, "unit", cell(primary.unit));

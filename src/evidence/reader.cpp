@@ -169,7 +169,9 @@ RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& sele
   set.runs.push_back(run); // `= {run}` copied the large record twice, through an initializer list
   set.selector = selector;
   set.series = selected(judged_series(run, set), selector);
-  if (!usable(run)) {
+  if (run.withdrawn()) {
+    set.warnings.push_back(withdrawn_text(run) + "; it is not judged against a baseline");
+  } else if (!usable(run)) {
     set.warnings.push_back(
         fmt::format("run {} is {}{}; its samples may be incomplete", core::number_label(run.number),
                     run.status, run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));

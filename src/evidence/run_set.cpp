@@ -1,5 +1,10 @@
 #include "evidence/run_set.h"
 
+#include "core/numbering.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace ej::evidence {
@@ -21,7 +26,25 @@ bool RunSet::imported() const
 
 bool usable(const core::RunRecord& run)
 {
-  return run.status == "finished" || run.status == "imported";
+  return !run.withdrawn() && (run.status == "finished" || run.status == "imported");
+}
+
+std::string withdrawn_text(const core::RunRecord& run)
+{
+  return fmt::format("run {} was withdrawn on {}{}", core::number_label(run.number),
+                     util::format_date(run.withdrawn_ms),
+                     run.withdrawn_reason.empty() ? "" : ": " + run.withdrawn_reason);
+}
+
+bool listed_in_documents(const core::RunRecord& run, const std::function<bool()>& recorded_a_repeat)
+{
+  if (run.withdrawn()) {
+    return false;
+  }
+  if (usable(run) || run.status == "started" || run.status == "build-failed") {
+    return true;
+  }
+  return recorded_a_repeat();
 }
 
 core::ParamValues parse_params_label(const std::string& label)

@@ -4,6 +4,7 @@
 #include "core/run_records.h"
 #include "evidence/series.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,16 @@ struct RunSet {
   bool imported() const; // every run of it was imported, not measured by ej
 };
 
-// Whether a run's samples can be judged.
+// Whether a run's samples can be judged: it finished (or was imported) and was not withdrawn.
 bool usable(const core::RunRecord& run);
+// "run #5 was withdrawn on 2026-05-01: REASON", for whatever refuses or leaves out a withdrawn run.
+std::string withdrawn_text(const core::RunRecord& run);
+// Whether a plan document lists a run under its attempt. Not a withdrawn run, nor one that ended
+// before it recorded a single repeat (cancelled while it queued for GPUs or for a Slurm allocation,
+// a Slurm job that failed before it ran): it says nothing about the attempt. A failed build is
+// listed: it says the code did not build. `recorded_a_repeat` is asked only for a run that ended
+// unusable, the few that may be such.
+bool listed_in_documents(const core::RunRecord& run, const std::function<bool()>& recorded_a_repeat);
 
 // "variant=naive,size=2" read back into axis values (the series' params label).
 core::ParamValues parse_params_label(const std::string& label);

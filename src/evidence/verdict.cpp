@@ -137,6 +137,14 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
                                   core::number_label(baseline), plan));
   }
   const auto& base_run = reference->runs.front();
+  if (base_run.withdrawn()) {
+    return no_verdict(fmt::format("the baseline {} of plan {}; pin another with 'ej plan baseline {} --run N "
+                                  "--reason ...'{}",
+                                  withdrawn_text(base_run), plan, plan,
+                                  against == Against::BaselineThen && *now != baseline
+                                      ? ", or judge against the current one with --against current"
+                                      : ""));
+  }
   if (!usable(base_run)) {
     return no_verdict(
         fmt::format("the baseline run {} of plan {} is {}, not finished; pin a finished run with "
@@ -242,8 +250,13 @@ Judgement judge_attempt(Reader& reader, int attempt, Against against)
   }
   auto set = reader.attempt_set(attempt);
   if (!set) {
-    return no_verdict(fmt::format("attempt {} has no finished runs; run one with 'ej run BENCH --attempt {}'",
-                                  core::number_label(attempt), attempt));
+    const auto& runs = reader.runs_of_attempt(attempt);
+    const auto withdrawn =
+        std::count_if(runs.begin(), runs.end(), [](const auto& run) { return run.withdrawn(); });
+    return no_verdict(
+        fmt::format("attempt {} has no finished runs{}; run one with 'ej run BENCH --attempt {}'",
+                    core::number_label(attempt),
+                    withdrawn > 0 ? fmt::format(" ({} withdrawn)", withdrawn) : "", attempt));
   }
   return verdict_for(reader, *plan, std::move(*set), against);
 }
@@ -253,6 +266,9 @@ Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
   if (!run.attempt) {
     return no_verdict(fmt::format("run {} belongs to no attempt, so to no plan with a baseline",
                                   core::number_label(run.number)));
+  }
+  if (run.withdrawn()) {
+    return no_verdict(withdrawn_text(run));
   }
   if (!usable(run)) {
     return no_verdict(fmt::format("run {} is {}", core::number_label(run.number), run.status));

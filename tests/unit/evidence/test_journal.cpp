@@ -134,6 +134,13 @@ void TestJournal::baseline(const std::string& plan, int run, const std::string& 
   });
 }
 
+void TestJournal::withdraw(int run, const std::string& reason)
+{
+  m_journal.write([&](store::Writer& writer) {
+    writer.append("run.withdrawn", {{"run", run}, {"reason", reason}});
+  });
+}
+
 std::string TestJournal::environment(const json& fingerprint)
 {
   std::string hash;

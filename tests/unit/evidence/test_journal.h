@@ -45,6 +45,8 @@ public:
   void imported(int number, int attempt, double value, const std::string& bench = "b");
   void baseline(const std::string& plan, int run, const std::string& bench = "b",
                 const std::string& reason = "");
+  // ej run withdraw RUN --reason REASON.
+  void withdraw(int run, const std::string& reason);
   // Stores an environment fingerprint; returns its blob hash.
   std::string environment(const nlohmann::json& fingerprint);
 

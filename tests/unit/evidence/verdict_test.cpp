@@ -296,3 +296,72 @@ TEST_CASE("A damaged journal is an error, never a verdict silently missing")
   Reader reader(j.journal());
   CHECK_THROWS_AS(evidence::judge_attempt(reader, 2), ej::Error);
 }
+
+TEST_CASE("A withdrawn run is left out of its attempt's verdict, and the verdict says why when none is left")
+{
+  TestJournal j;
+  campaign(j);
+  j.run(1, 1, {{{}, k_ten}});
+  j.baseline("p", 1);
+  j.run(2, 2, {{{}, k_four}});      // measured on a debug build: 2.5x "faster"
+  j.run(3, 2, {{{}, k_ten_again}}); // the real figure
+  {
+    Reader reader(j.journal());
+    const auto judgement = evidence::judge_attempt(reader, 2);
+    REQUIRE(judgement.verdict);
+    CHECK(judgement.verdict->candidate.runs.size() == 2); // the debug run's figures among them
+  }
+  j.withdraw(2, "debug build");
+  Reader reader(j.journal());
+  const auto judgement = evidence::judge_attempt(reader, 2);
+  REQUIRE(judgement.verdict);
+  REQUIRE(judgement.verdict->candidate.runs.size() == 1);
+  CHECK(judgement.verdict->candidate.runs[0].number == 3);
+  CHECK(judgement.verdict->outcome != measure::Outcome::Improved);
+  const auto run = reader.runs_of_attempt(2).back();
+  REQUIRE(run.number == 2);
+  CHECK_FALSE(evidence::usable(run));
+  CHECK_THAT(evidence::judge_run(reader, run).why_not,
+             Catch::Contains("run #2 was withdrawn") && Catch::Contains("debug build"));
+  j.withdraw(3, "wrong machine");
+  Reader after(j.journal());
+  CHECK_THAT(evidence::judge_attempt(after, 2).why_not, Catch::Contains("no finished runs (2 withdrawn)"));
+}
+
+TEST_CASE("A withdrawn baseline judges nothing, and says so with what to do")
+{
+  TestJournal j;
+  campaign(j);
+  j.run(1, 1, {{{}, k_ten}});
+  j.baseline("p", 1);
+  j.run(2, 2, {{{}, k_four}});
+  j.withdraw(1, "the GPU was throttled");
+  Reader reader(j.journal());
+  const auto judgement = evidence::judge_attempt(reader, 2);
+  CHECK_FALSE(judgement.verdict);
+  CHECK_THAT(judgement.why_not, Catch::Contains("the baseline run #1 was withdrawn") &&
+                                    Catch::Contains("the GPU was throttled") &&
+                                    Catch::Contains("ej plan baseline p --run N"));
+}
+
+TEST_CASE("A plan document leaves out a withdrawn run and one that measured nothing, not a failed build")
+{
+  core::RunRecord run;
+  run.status = "finished";
+  int asked = 0;
+  const auto none = [&] {
+    ++asked;
+    return false;
+  };
+  CHECK(evidence::listed_in_documents(run, none));
+  run.withdrawn_ms = 1;
+  CHECK_FALSE(evidence::listed_in_documents(run, none));
+  run.withdrawn_ms = 0;
+  run.status = "build-failed";
+  CHECK(evidence::listed_in_documents(run, none));
+  CHECK(asked == 0); // only an unusable ending is asked about its repeats
+  run.status = "interrupted";
+  CHECK_FALSE(evidence::listed_in_documents(run, none)); // cancelled while it waited for its GPUs
+  CHECK(evidence::listed_in_documents(run, [] { return true; }));
+  CHECK(asked == 1);
+}
