@@ -7,8 +7,11 @@
 #include "core/status.h"
 #include "store/queries.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 // Commands that create and change attempts: try, status, note, attempt edit.
 namespace ej::cli {
@@ -134,7 +137,55 @@ struct EditOptions {
   std::optional<std::string> command;
   std::vector<std::string> tags;
   std::vector<std::string> untags;
+  std::vector<std::string> blocked_by;
+  std::vector<std::string> unblock;
+  std::vector<std::string> retry_of;
 };
+
+// The links an edit adds and removes, checked against the attempt's links now: a link that exists
+// is not added twice, one that does not is not removed, an attempt is never linked to itself.
+store::events::AttemptLinked link_changes(store::Journal& journal, const core::Attempt& attempt,
+                                          const EditOptions& options)
+{
+  const auto history = store::load_history(journal.db(), attempt);
+  const auto linked = [&](const std::string& kind, int to) {
+    return std::any_of(history.links_out.begin(), history.links_out.end(),
+                       [&](const core::Link& link) { return link.kind == kind && link.to == to; });
+  };
+  store::events::AttemptLinked change;
+  change.attempt = store::events::Ref::to(attempt.id);
+  const auto add = [&](const std::vector<std::string>& ids, const char* kind, const char* already) {
+    for (const auto& id : ids) {
+      const auto other = require_attempt(journal, parse_attempt_number(id));
+      if (other.number == attempt.number) {
+        throw UsageError("{} cannot be linked to itself", core::number_label(attempt.number));
+      }
+      if (linked(kind, other.number)) {
+        throw Error("{} is {} {} already", core::number_label(attempt.number), already,
+                    core::number_label(other.number));
+      }
+      change.add.push_back({kind, store::events::Ref::to(other.id)});
+    }
+  };
+  add(options.blocked_by, "blocked-by", "blocked by");
+  add(options.retry_of, "retry-of", "a retry of");
+  for (const auto& id : options.unblock) {
+    const auto other = require_attempt(journal, parse_attempt_number(id));
+    if (!linked("blocked-by", other.number)) {
+      std::vector<std::string> blockers;
+      for (const auto& link : history.links_out) {
+        if (link.kind == "blocked-by") {
+          blockers.push_back(core::number_label(link.to));
+        }
+      }
+      throw Error("{} is not blocked by {}; {}", core::number_label(attempt.number),
+                  core::number_label(other.number),
+                  blockers.empty() ? "it has no blocker" : "its blockers: " + util::join(blockers, ", "));
+    }
+    change.remove.push_back({"blocked-by", store::events::Ref::to(other.id)});
+  }
+  return change;
+}
 
 void run_edit(const EditOptions& options)
 {
@@ -151,13 +202,22 @@ void run_edit(const EditOptions& options)
   }
   edit.add_tags = checked_tags(options.tags);
   edit.remove_tags = checked_tags(options.untags);
-  if (edit.changes_nothing()) {
-    throw UsageError("nothing to change: give --title, --hypothesis, --command, --tag or --untag");
+  const bool relinks = !options.blocked_by.empty() || !options.unblock.empty() || !options.retry_of.empty();
+  if (edit.changes_nothing() && !relinks) {
+    throw UsageError(
+        "nothing to change: give --title, --hypothesis, --command, --tag, --untag, --blocked-by, "
+        "--unblock or --retry-of");
   }
   auto journal = open_journal(locate_workspace());
   journal.write([&](store::Writer& writer) {
-    edit.attempt = store::events::Ref::to(require_attempt(journal, number).id);
-    writer.append(edit);
+    const auto attempt = require_attempt(journal, number);
+    if (!edit.changes_nothing()) {
+      edit.attempt = store::events::Ref::to(attempt.id);
+      writer.append(edit);
+    }
+    if (relinks) {
+      writer.append(link_changes(journal, attempt, options));
+    }
   });
   fmt::print("{}: edited\n", core::number_label(number));
 }
@@ -197,13 +257,19 @@ void register_attempt_commands(CLI::App& app)
   auto edit_options = std::make_shared<EditOptions>();
   auto* group = app.add_subcommand("attempt", "Edit an attempt");
   group->require_subcommand(1);
-  auto* edit = group->add_subcommand("edit", "Change an attempt's title, hypothesis, command or tags");
+  auto* edit = group->add_subcommand("edit", "Change an attempt's title, hypothesis, command, tags or links");
   edit->add_option("id", edit_options->id, "Attempt number")->required();
   edit->add_option("--title", edit_options->title, "New title");
   edit->add_option("--hypothesis", edit_options->hypothesis, "New hypothesis");
   edit->add_option("--command", edit_options->command, "New command");
   edit->add_option("--tag", edit_options->tags, "Add a tag (repeatable)");
   edit->add_option("--untag", edit_options->untags, "Remove a tag (repeatable)");
+  edit->add_option("--blocked-by", edit_options->blocked_by,
+                   "Add a blocker: an attempt that must succeed first (repeatable)");
+  edit->add_option("--unblock", edit_options->unblock, "Remove the blocker N (repeatable)");
+  edit->add_option(
+      "--retry-of", edit_options->retry_of,
+      "Mark it a retry of N (repeatable): a blocked N reads 'resolved by' it once it is adopted");
   edit->callback([edit_options] { run_edit(*edit_options); });
 }
 

@@ -277,6 +277,10 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
 void run_bench_add(const BenchOptions& options, bool edit)
 {
   core::validate_slug(options.name, "benchmark name");
+  if (!edit && options.name == "withdraw") {
+    throw UsageError("'withdraw' cannot name a benchmark: 'ej run withdraw RUN' withdraws a run; choose "
+                     "another name");
+  }
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   int revision = 1;

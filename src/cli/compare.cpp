@@ -70,6 +70,10 @@ evidence::RunSet resolve_side(evidence::Reader& reader, const std::string& text,
     if (!set) {
       throw Error("there is no run {}; see 'ej runs'", core::number_label(side.number));
     }
+    if (set->runs.front().withdrawn()) {
+      throw Error("{}; a withdrawn run is not compared ('ej run withdraw {} --undo' takes it back)",
+                  evidence::withdrawn_text(set->runs.front()), side.number);
+    }
     if (set->series.empty() && !side.selector.empty()) {
       throw Error("run {} has no combination {}; see 'ej show run {}'", core::number_label(side.number),
                   core::describe(side.selector), side.number);
@@ -120,6 +124,11 @@ evidence::RunSet baseline_of(evidence::Reader& reader, const evidence::RunSet& c
   if (!set) {
     throw Error("the baseline run {} of plan {} is missing from the journal", core::number_label(*run),
                 *plan);
+  }
+  if (set->runs.front().withdrawn()) {
+    throw Error("the baseline {} of plan {}; pin another with 'ej plan baseline {} --run N --reason ...'{}",
+                evidence::withdrawn_text(set->runs.front()), *plan, *plan,
+                against == evidence::Against::BaselineThen ? ", or compare with --against current" : "");
   }
   return std::move(*set);
 }

@@ -12,6 +12,8 @@
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
+#include "evidence/run_code.h"
+#include "evidence/run_set.h"
 #include "evidence/verdict.h"
 #include "evidence/verdict_line.h"
 #include "store/queries.h"
@@ -29,10 +31,11 @@ namespace {
 
 void print_attempt_line(const core::Attempt& attempt, const std::optional<std::string>& verdict)
 {
-  fmt::print("{} {} {} {}{}\n", paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
+  const auto resolved = core::resolved_text(attempt.resolved_by);
+  fmt::print("{} {} {} {}{}{}\n", paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
-             verdict ? "  " + *verdict : "");
+             resolved.empty() ? "" : "  " + resolved, verdict ? "  " + *verdict : "");
   if (!attempt.reason.empty()) {
     fmt::print("       {}\n", paint(util::first_line(attempt.reason, 100), Colour::Dim));
   }
@@ -114,7 +117,8 @@ void print_history(const core::AttemptHistory& history)
   fmt::print("{} {}\n", paint(core::number_label(a.number), Colour::Bold), paint(a.title, Colour::Bold));
   const std::string indent(12, ' ');
   fmt::print("plan:       {}\n", a.plan);
-  fmt::print("status:     {}{}\n", paint_status(a.status),
+  const auto resolved = core::resolved_text(a.resolved_by);
+  fmt::print("status:     {}{}{}\n", paint_status(a.status), resolved.empty() ? "" : " (" + resolved + ")",
              a.reason.empty() ? "" : ": " + indent_continuation(a.reason, indent));
   if (!a.hypothesis.empty()) {
     fmt::print("hypothesis: {}\n", indent_continuation(a.hypothesis, indent));
@@ -167,9 +171,13 @@ void print_runs_of(evidence::Reader& reader, int attempt)
   fmt::print("\nruns:\n");
   for (const auto& run : runs) {
     const auto verdict = evidence::judge_run(reader, run).verdict;
-    fmt::print("  run {:<5} {} r{} {}{}{}\n", core::number_label(run.number), run.bench, run.revision,
+    fmt::print("  run {:<5} {} r{} {}{}{}{}\n", core::number_label(run.number), run.bench, run.revision,
                run.status, run.status == "imported" ? " (" + run.source + ")" : "",
+               run.withdrawn() ? paint(", withdrawn", Colour::Yellow) : "",
                verdict ? "  " + verdict->text : "");
+    if (run.withdrawn()) {
+      fmt::print("            {}\n", paint(evidence::withdrawn_text(run), Colour::Dim));
+    }
   }
   const auto judgement = evidence::judge_attempt(reader, attempt);
   if (judgement.verdict) {
@@ -181,6 +189,35 @@ void print_runs_of(evidence::Reader& reader, int attempt)
     }
   } else {
     fmt::print("verdict:  none: {}\n", judgement.why_not);
+  }
+}
+
+// After the attempt's diff: whether its runs measured that code, and which did not (a fix committed
+// or patched in since), with where to see theirs.
+void print_code_of_runs(store::Journal& journal, const core::Attempt& attempt)
+{
+  store::RunFilter filter;
+  filter.attempt = attempt.number;
+  const auto groups = evidence::code_of_runs(attempt.git, store::list_runs(journal.db(), filter));
+  if (groups.empty()) {
+    return;
+  }
+  if (groups.size() == 1 && groups.front().same_as_attempt) {
+    fmt::print("\n{} measured this code\n", evidence::runs_label(groups.front().runs));
+    return;
+  }
+  fmt::print("\n{}\n", paint("runs that measured other code than this attempt's:", Colour::Yellow));
+  for (const auto& group : groups) {
+    if (group.same_as_attempt) {
+      fmt::print("  {}: this code\n", evidence::runs_label(group.runs));
+      continue;
+    }
+    std::string what = group.git.commit != attempt.git.commit ? "another commit" : "the same commit";
+    what += !group.git.dirty                                              ? ", no diff"
+            : attempt.git.dirty && group.git.commit == attempt.git.commit ? ", another diff"
+                                                                          : ", with a diff";
+    fmt::print("  {}: {}, {}{}\n", evidence::runs_label(group.runs), core::describe(group.git), what,
+               group.git.dirty ? fmt::format(" ('ej show run {} --diff')", group.runs.front()) : "");
   }
 }
 
@@ -198,7 +235,7 @@ void run_show(const ShowOptions& options)
       export_run_json(run, options.export_json);
       return;
     }
-    show_run(run, options.output, options.json);
+    show_run(run, options.output, options.json, options.diff);
     return;
   }
   if (options.what.size() != 1) {
@@ -231,6 +268,12 @@ void run_show(const ShowOptions& options)
     }
     if (options.diff) {
       out["diff"] = diff.value_or("");
+      auto& code = out["run_code"] = nlohmann::json::array();
+      for (const auto& group : evidence::code_of_runs(attempt.git, store::list_runs(journal.db(), filter))) {
+        code.push_back({{"runs", group.runs},
+                        {"git", core::to_json(group.git)},
+                        {"same_as_attempt", group.same_as_attempt}});
+      }
     }
     print_json(out);
     return;
@@ -244,6 +287,7 @@ void run_show(const ShowOptions& options)
     } else {
       fmt::print("\ndiff against {}:\n{}", attempt.git.commit.substr(0, 10), diff.value_or(""));
     }
+    print_code_of_runs(journal, attempt);
   }
 }
 
@@ -287,7 +331,10 @@ void register_read_commands(CLI::App& app)
       app.add_subcommand("show", "Show an attempt's full timeline (ej show ID), or a run (ej show run N)");
   show->add_option("what", show_options->what, "Attempt number, or: run N")->required()->expected(1, 2);
   show->add_flag("--json", show_options->json, "Print JSON");
-  show->add_flag("--diff", show_options->diff, "Print the uncommitted diff it was created with");
+  show->add_flag(
+      "--diff", show_options->diff,
+      "Print the uncommitted diff (and untracked files) it was created with, or a run measured; for "
+      "an attempt, also which runs measured other code");
   show->add_flag("--output", show_options->output, "With run N: print the captured output");
   show->add_option(
       "--export-json", show_options->export_json,

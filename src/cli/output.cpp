@@ -86,6 +86,7 @@ nlohmann::json to_json(const core::Attempt& attempt)
       {"hypothesis", attempt.hypothesis},
       {"command", attempt.command},
       {"status", core::to_string(attempt.status)},
+      {"resolved_by", attempt.resolved_by},
       {"reason", attempt.reason},
       {"tags", attempt.tags},
       {"created", util::format_utc(attempt.created_ms)},

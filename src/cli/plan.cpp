@@ -15,10 +15,12 @@
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/time.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ej::cli {
@@ -144,9 +146,10 @@ void run_plan_show(const ShowOptions& options)
   reader.end_stream();
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& attempt = attempts[i];
-    fmt::print("  {:<6} {} {}{}\n", core::number_label(attempt.number),
+    const auto resolved = core::resolved_text(attempt.resolved_by);
+    fmt::print("  {:<6} {} {}{}{}\n", core::number_label(attempt.number),
                paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
-               attempt.title, paint(evidence_lines[i], Colour::Dim));
+               attempt.title, resolved.empty() ? "" : "  " + resolved, paint(evidence_lines[i], Colour::Dim));
   }
 }
 
@@ -157,11 +160,69 @@ struct BaselineOptions {
   bool json = false;
 };
 
+// The current pin of the plan that a reason given alone is for: of `run` when given (it must be
+// the current pin of its benchmark), else the plan's only one.
+core::BaselineRecord pin_to_explain(store::Journal& journal, const std::string& plan, std::optional<int> run)
+{
+  std::map<std::string, core::BaselineRecord> current;
+  for (auto& pin : store::baseline_history(journal.db(), plan)) {
+    current[pin.bench] = std::move(pin);
+  }
+  if (current.empty()) {
+    throw Error("plan {} has no baseline to give a reason to; pin one with 'ej plan baseline {} --run N "
+                "--reason ...'",
+                plan, plan);
+  }
+  std::vector<std::string> choices;
+  for (const auto& [bench, pin] : current) {
+    if (run && pin.run == *run) {
+      return pin;
+    }
+    choices.push_back(fmt::format("run {} ({})", core::number_label(pin.run), bench));
+  }
+  if (!run && current.size() == 1) {
+    return current.begin()->second;
+  }
+  throw UsageError(
+      "{}; name the pin whose reason it is with --run: {}",
+      run ? fmt::format("run {} is not a current baseline of {}", core::number_label(*run), plan)
+          : fmt::format("plan {} has a baseline for each of {} benchmarks", plan, current.size()),
+      util::join(choices, ", "));
+}
+
+// `ej plan baseline --reason R` on the current pin: the reason it was pinned without, or a better one.
+void explain_baseline(store::Journal& journal, const std::string& plan, std::optional<int> run,
+                      const std::string& reason)
+{
+  core::BaselineRecord pin;
+  journal.write([&](store::Writer& writer) {
+    pin = pin_to_explain(journal, plan, run);
+    if (pin.reason == reason) {
+      throw Error("the baseline run {} of {} has that reason already", core::number_label(pin.run), plan);
+    }
+    writer.append(store::events::BaselineExplained{plan, pin.bench, pin.event_id, reason});
+  });
+  fmt::print("baseline of {} for {} (run {}): {}{}\n", plan, pin.bench, core::number_label(pin.run), reason,
+             pin.reason.empty() ? "" : fmt::format(" (was: {})", pin.reason));
+}
+
 void run_plan_baseline(BaselineOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
+  if (!options.reason.empty()) {
+    // A reason for the pin in force: given alone, or with the run that is it already.
+    const auto reason = checked_text(options.reason, "reason");
+    const std::optional<int> run =
+        options.run ? std::optional(parse_run_number(*options.run)) : std::optional<int>();
+    const auto current =
+        run ? store::plans_with_current_baseline(journal.db(), *run) : std::vector<std::string>{};
+    if (!run || std::find(current.begin(), current.end(), options.slug) != current.end()) {
+      explain_baseline(journal, options.slug, run, reason);
+      return;
+    }
+  }
   if (options.run) {
     const int number = parse_run_number(*options.run);
     const auto reason = checked_text(options.reason, "reason");
@@ -174,11 +235,17 @@ void run_plan_baseline(BaselineOptions options)
         throw Error("run {} is {}: a baseline must be a finished (or imported) run",
                     core::number_label(number), run->status);
       }
+      if (run->withdrawn()) {
+        throw Error("{}: a withdrawn run cannot be a baseline ('ej run withdraw {} --undo' takes it back)",
+                    evidence::withdrawn_text(*run), run->number);
+      }
       const auto previous = evidence::baseline_for(store::baseline_history(journal.db(), options.slug),
                                                    run->bench, 0, evidence::Against::CurrentBaseline);
       if (previous && *previous == number) {
-        throw Error("run {} is already the baseline of {} for {}", core::number_label(number), options.slug,
-                    run->bench);
+        throw Error(
+            "run {} is already the baseline of {} for {}; to give it a reason: ej plan baseline {} --run "
+            "{} --reason \"...\"",
+            core::number_label(number), options.slug, run->bench, options.slug, number);
       }
       if (previous && reason.empty()) {
         throw UsageError("the baseline moves from run {} to run {}: say why with --reason",
@@ -263,7 +330,9 @@ void register_plan(CLI::App& app)
   baseline->add_option("slug", baseline_options->slug,
                        "The plan (default: the current plan, or the only one)");
   baseline->add_option("--run", baseline_options->run, "Pin this run as the baseline of its benchmark");
-  baseline->add_option("--reason", baseline_options->reason, "Why (required when the baseline moves)");
+  baseline->add_option("--reason", baseline_options->reason,
+                       "Why (required when the baseline moves); without --run, or with the run pinned now, "
+                       "gives the current pin its reason");
   baseline->add_flag("--json", baseline_options->json, "Print the history as JSON");
   baseline->callback([baseline_options] { run_plan_baseline(*baseline_options); });
 

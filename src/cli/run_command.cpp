@@ -463,7 +463,9 @@ void register_run(CLI::App& app)
 {
   auto options = std::make_shared<RunOptions>();
   auto* command = app.add_subcommand("run", "Run a registered benchmark, repeatedly, and record everything");
-  command->add_option("bench", options->bench, "Benchmark name")->required();
+  // Not required by CLI11: `ej run withdraw RUN` names none (checked below).
+  command->add_option("bench", options->bench, "Benchmark name");
+  register_run_withdraw(*command);
   command->add_option("--attempt", options->attempt, "The attempt these results belong to");
   command->add_option("--param", options->params,
                       "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
@@ -512,7 +514,15 @@ void register_run(CLI::App& app)
                                 "Lock the GPUs' SM clocks for the run at SM_MHZ (default: the base clock); "
                                 "needs root; reset when the run ends, also on Ctrl-C")
                    ->expected(0, 1);
-  command->callback([options, lock] {
+  command->callback([command, options, lock] {
+    if (command->got_subcommand("withdraw")) {
+      return;
+    }
+    if (options->bench.empty()) {
+      throw UsageError(
+          "'ej run' needs BENCH (Benchmark name): ej run BENCH [--attempt ID] [OPTIONS], see 'ej "
+          "bench list'; or 'ej run withdraw RUN --reason R' to withdraw a run");
+    }
     options->devices.lock_clocks = lock->count() > 0;
     if (!options->lock_mhz.empty() && !options->lock_mhz.front().empty()) { // CLI11 gives "" for no value
       try {

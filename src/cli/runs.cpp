@@ -14,6 +14,7 @@
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
+#include "evidence/run_set.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
 #include "store/events.h"
@@ -83,6 +84,9 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
       {"env", run.env_blob},
       {"imported", run.status == "imported"},
       {"source", run.source},
+      {"withdrawn", run.withdrawn() ? nlohmann::json{{"time", util::format_utc(run.withdrawn_ms)},
+                                                     {"reason", run.withdrawn_reason}}
+                                    : nlohmann::json()},
   };
   if (const auto verdict = evidence::judge_run(reader, run).verdict) {
     out["verdict"] = verdict_json(*verdict);
@@ -173,13 +177,17 @@ void run_runs(RunsOptions options)
   }
   for (const auto& run : runs) {
     std::string primary;
-    fmt::print("{} {:<12} {:<20} {}{}{}\n",
+    fmt::print("{} {:<12} {:<20} {}{}{}{}\n",
                paint(fmt::format("run {:<5}", core::number_label(run.number)), Colour::Bold), run.status,
                fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
                run.attempt ? fmt::format("  attempt {}", core::number_label(*run.attempt)) : "",
-               run.status == "imported" ? "  (imported: " + run.source + ")" : "");
+               run.status == "imported" ? "  (imported: " + run.source + ")" : "",
+               run.withdrawn() ? paint("  withdrawn", Colour::Yellow) : "");
     if (!run.reason.empty()) {
       fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
+    }
+    if (run.withdrawn()) {
+      fmt::print("           {}\n", paint(util::first_line(evidence::withdrawn_text(run), 120), Colour::Dim));
     }
     if (const auto verdict = evidence::judge_run(reader, run).verdict) {
       fmt::print("           {} {}\n", verdict->metric, verdict->text);
@@ -206,7 +214,29 @@ void export_run_json(const std::string& id, const std::filesystem::path& file)
              file.string());
 }
 
-void show_run(const std::string& id, bool output, bool json)
+namespace {
+
+// The code a run measured: its commit, and the diff and untracked files of its work tree when it
+// had some (what 'ej checkout RUN DIR' writes out).
+void print_run_diff(store::Journal& journal, const core::RunRecord& run)
+{
+  const auto label = core::number_label(run.number);
+  if (run.status == "imported") {
+    fmt::print("\nno diff: run {} was imported ({}); ej recorded no code for it\n", label, run.source);
+  } else if (!run.git.dirty) {
+    fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(run.git));
+  } else if (const auto diff = journal.blob(run.git.diff_blob)) {
+    fmt::print("\ndiff against {}:\n{}", run.git.commit.substr(0, 10), *diff);
+  } else {
+    fmt::print("\nthe diff of run {} (blob {}) is not in this journal: it came without its blobs ('ej export "
+               "--no-blobs', or a sync not finished); sync again or import it with its blobs\n",
+               label, run.git.diff_blob.substr(0, 12));
+  }
+}
+
+} // namespace
+
+void show_run(const std::string& id, bool output, bool json, bool diff)
 {
   const int number = parse_run_number(id);
   auto journal = open_journal_for_reading(locate_workspace());
@@ -240,6 +270,9 @@ void show_run(const std::string& id, bool output, bool json)
       out["stdout"] = blob_text("stdout_blob");
       out["stderr"] = blob_text("stderr_blob");
       out["build_log"] = build_log();
+    }
+    if (diff) {
+      out["diff"] = run->git.dirty ? journal.blob(run->git.diff_blob).value_or("") : "";
     }
     print_json(out);
     return;
@@ -280,6 +313,19 @@ void show_run(const std::string& id, bool output, bool json)
     }
   }
   fmt::print("  started:   {}\n", util::format_utc(run->started_ms));
+  // Every withdrawal and restoration, then what the last one means.
+  for (const auto& change : store::run_withdrawals(journal.db(), run->number)) {
+    fmt::print("  {} {}{}\n",
+               change.withdrawn ? "withdrawn:" : "restored: ", util::format_utc(change.time_ms),
+               change.reason.empty() ? "" : ": " + change.reason);
+  }
+  if (run->withdrawn()) {
+    fmt::print(
+        "             {}\n",
+        paint(fmt::format("left out of judgements and documents; 'ej run withdraw {} --undo' takes it back",
+                          run->number),
+              Colour::Yellow));
+  }
   print_device_state(reader, *run);
   if (output) {
     const auto cut_note = [&](const char* key) {
@@ -294,6 +340,9 @@ void show_run(const std::string& id, bool output, bool json)
                util::visible_controls(blob_text("stdout_blob")));
     fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"),
                util::visible_controls(blob_text("stderr_blob")));
+  }
+  if (diff) {
+    print_run_diff(journal, *run);
   }
 }
 

@@ -119,8 +119,9 @@ void print_answer(evidence::Reader& reader, const core::AttemptHistory& history)
   const auto& a = history.attempt;
   fmt::print("{} {}  {}\n", paint(core::number_label(a.number), Colour::Bold), paint(a.title, Colour::Bold),
              paint("[" + a.plan + "]", Colour::Dim));
-  fmt::print("  {} since {}{}\n", paint_status(a.status), since_date(history),
-             a.reason.empty() ? "" : ": " + indent_continuation(a.reason, "    "));
+  const auto resolved = core::resolved_text(a.resolved_by);
+  fmt::print("  {}{} since {}{}\n", paint_status(a.status), resolved.empty() ? "" : " (" + resolved + ")",
+             since_date(history), a.reason.empty() ? "" : ": " + indent_continuation(a.reason, "    "));
   if (!a.hypothesis.empty()) {
     fmt::print("  Hypothesis: {}\n", indent_continuation(a.hypothesis, "    "));
   }

@@ -220,6 +220,66 @@ TEST_CASE("ej export and ej import round-trip a journal, idempotently")
   CHECK_THAT(bad.err, Catch::Contains("no ej events"));
 }
 
+TEST_CASE("corrections of the record travel by sync and by export and import, and read the same everywhere")
+{
+  Team team;
+  plan_with_attempts(team); // #1 rejected, #2 proposed
+  team.ok(0, {"bench", "add", "b", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms", "--", "true"});
+  team.ok(0, {"record", "1", "--bench", "b", "--samples", "x=10,10.1,9.9,10.2,9.8,10.05", "--when",
+              "2026-01-10"});
+  team.ok(0, {"plan", "baseline", "p", "--run", "1"});
+  team.ok(0,
+          {"record", "2", "--bench", "b", "--samples", "x=5,5.05,4.95,5.1,4.9,5.02", "--when", "2026-01-11"});
+  team.ok(0,
+          {"record", "2", "--bench", "b", "--samples", "x=9,9.05,8.95,9.1,8.9,9.02", "--when", "2026-01-12"});
+  team.ok(0, {"try", "retry of #1", "--plan", "p"});
+  team.ok(0, {"sync"});
+  team.add_clone(1);
+  team.ok(1, {"init"});
+  team.ok(1, {"sync"});
+
+  // Corrections made on both replicas.
+  team.ok(0, {"status", "1", "blocked", "--reason", "needs CUDA 13"});
+  team.ok(0, {"attempt", "edit", "2", "--blocked-by", "1"});
+  team.ok(0, {"run", "withdraw", "2", "--reason", "debug build"});
+  team.ok(1, {"attempt", "edit", "3", "--retry-of", "1"});
+  team.ok(1, {"status", "3", "adopted", "--reason", "fine on CUDA 13"});
+  team.ok(1, {"plan", "baseline", "p", "--reason", "stock stack"});
+  team.ok(0, {"sync"});
+  team.ok(1, {"sync"});
+  team.ok(0, {"sync"});
+
+  for (const int clone : {0, 1}) {
+    INFO("clone " << clone);
+    CHECK_THAT(team.ok(clone, {"show", "1"}), Catch::Contains("blocked (resolved by #3): needs CUDA 13"));
+    CHECK_THAT(team.ok(clone, {"show", "2"}), Catch::Contains("link:       blocked-by #1"));
+    CHECK(json::parse(team.ok(clone, {"show", "run", "2", "--json"}))["withdrawn"]["reason"] ==
+          "debug build");
+    CHECK_THAT(team.ok(clone, {"plan", "baseline", "p"}), Catch::Contains("run #1 pinned: stock stack"));
+    CHECK(team.ej(clone, {"fsck"}).exit_code == 0);
+  }
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
+  CHECK(team.ok(0, {"runs", "--json"}) == team.ok(1, {"runs", "--json"}));
+  const auto document = team.ok(0, {"plan", "render", "p", "--stdout"});
+  CHECK(document == team.ok(1, {"plan", "render", "p", "--stdout"}));
+  CHECK_THAT(document, Catch::Contains("| resolved\u00a0by\u00a0#3 |") && !Catch::Contains("- run #2 "));
+
+  // The whole journal, and the plan alone, carry them to a journal that never synced.
+  for (const std::vector<std::string>& plan :
+       {std::vector<std::string>{}, std::vector<std::string>{"--plan", "p"}}) {
+    auto args = std::vector<std::string>{"export", "-o", (team.clone_path(0) / "all.jsonl").string()};
+    args.insert(args.end(), plan.begin(), plan.end());
+    team.ok(0, args);
+    EjRepo other;
+    other.ok({"import", (team.clone_path(0) / "all.jsonl").string()});
+    CHECK(other.ok({"plan", "render", "p", "--stdout"}) == document);
+    CHECK(other.ok({"runs", "--json"}) == team.ok(0, {"runs", "--json"}));
+    other.ok({"reindex"});
+    CHECK(other.ej({"fsck"}).exit_code == 0);
+    CHECK(other.ok({"plan", "render", "p", "--stdout"}) == document);
+  }
+}
+
 TEST_CASE("ej sync without a remote says how to add one")
 {
   EjRepo repo;
