@@ -44,12 +44,23 @@ else
   echo "install-deps: need root or sudo to install: ${missing[*]}$([ "$need_locale" = 1 ] && echo ' and the de_DE.UTF-8 locale')" >&2
   exit 1
 fi
+apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300)
 if [ ${#missing[@]} -gt 0 ]; then
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-fi
-if [ ${#missing[@]} -gt 0 ]; then
+  # A machine whose last dpkg run was interrupted (an image built in a hurry, a killed install)
+  # refuses every install until it is finished; finishing it is what dpkg itself asks for.
+  if ! "${as_root[@]}" dpkg --audit >/dev/null 2>&1 || [ -n "$("${as_root[@]}" dpkg --audit 2>/dev/null)" ]; then
+    echo "install-deps: finishing an interrupted dpkg run (dpkg --configure -a)" >&2
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+    "${apt[@]}" install -f -y -qq >/dev/null
+  fi
+  "${apt[@]}" update -qq
   echo "install-deps: installing ${missing[*]}" >&2
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if ! "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    echo "install-deps: apt-get install failed; finishing dpkg's pending work and trying once more" >&2
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+    "${apt[@]}" install -f -y -qq >/dev/null
+    "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
 fi
 if [ "$need_locale" = 1 ]; then
   echo "install-deps: building the de_DE.UTF-8 locale" >&2
