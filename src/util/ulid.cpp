@@ -5,9 +5,14 @@
 
 namespace ej::util {
 
+namespace {
+
+constexpr std::string_view k_alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+} // namespace
+
 std::string make_ulid(std::int64_t ms)
 {
-  static constexpr char k_alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
   thread_local std::mt19937_64 generator{std::random_device{}()};
   std::string out(26, '0');
   auto time = static_cast<std::uint64_t>(ms);
@@ -19,6 +24,11 @@ std::string make_ulid(std::int64_t ms)
     out[i] = k_alphabet[generator() & 31];
   }
   return out;
+}
+
+bool is_ulid(std::string_view text)
+{
+  return text.size() == 26 && text.find_first_not_of(k_alphabet) == std::string_view::npos && text[0] <= '7';
 }
 
 } // namespace ej::util
