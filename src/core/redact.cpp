@@ -191,7 +191,63 @@ bool secret_flag(std::string_view flag)
   return false;
 }
 
+bool flag_char(char c)
+{
+  return is_alnum(c) || c == '_' || c == '-';
+}
+
+// The length of the value of a secret flag written with '=' that starts at `at` ("--token=X",
+// "-password='a b'"), or 0. Values that name the environment ("$HF_TOKEN") are no secret. Only the
+// '=' form: in prose or output "--token handling" is no flag with a value.
+std::size_t secret_flag_value(std::string_view text, std::size_t at, std::size_t& value_at)
+{
+  if (text[at] != '-' || (at > 0 && !std::isspace(static_cast<unsigned char>(text[at - 1])) &&
+                          text[at - 1] != '"' && text[at - 1] != '\'' && text[at - 1] != '(')) {
+    return 0;
+  }
+  const std::size_t dashes = at + 1 < text.size() && text[at + 1] == '-' ? 2 : 1;
+  const auto name_at = at + dashes;
+  const auto name_length = run_of(text, name_at, flag_char);
+  const auto equals = name_at + name_length;
+  if (name_length == 0 || equals >= text.size() || text[equals] != '=' ||
+      !secret_flag(text.substr(name_at, name_length))) {
+    return 0;
+  }
+  value_at = equals + 1;
+  if (value_at >= text.size() || text[value_at] == '$' || text.substr(value_at).starts_with(k_redacted)) {
+    return 0;
+  }
+  const char quote = text[value_at];
+  if (quote == '"' || quote == '\'') {
+    const auto close = text.find(quote, value_at + 1);
+    return (close == std::string_view::npos ? text.size() : close + 1) - value_at;
+  }
+  const auto end = text.find_first_of(" \t\r\n\"'", value_at);
+  return (end == std::string_view::npos ? text.size() : end) - value_at;
+}
+
 } // namespace
+
+std::string redact_secret_flags(std::string_view text)
+{
+  std::string result;
+  std::size_t done = 0;
+  for (auto at = text.find('-'); at != std::string_view::npos; at = text.find('-', at + 1)) {
+    std::size_t value_at = 0;
+    const auto length = secret_flag_value(text, at, value_at);
+    if (length > 0) {
+      result.append(text.substr(done, value_at - done));
+      result.append(k_redacted);
+      done = value_at + length;
+      at = done - 1;
+    }
+  }
+  if (done == 0) {
+    return std::string(text);
+  }
+  result.append(text.substr(done));
+  return result;
+}
 
 bool secret_name(std::string_view name)
 {
@@ -366,7 +422,7 @@ std::string Redactor::redact(std::string_view text) const
   for (const auto& value : m_values) {
     replace_all(out, value);
   }
-  return redact_token_shapes(redact_url_credentials(out));
+  return redact_secret_flags(redact_token_shapes(redact_url_credentials(out)));
 }
 
 bool Redactor::redact_json(nlohmann::json& document) const

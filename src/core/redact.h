@@ -27,12 +27,17 @@ std::string redact_url_credentials(std::string_view text);
 // replaced by <redacted>.
 std::string redact_token_shapes(std::string_view text);
 
+// The values of secret flags written with '=' ("--token=X", "--password='a b'") replaced by
+// <redacted>; a value that names the environment ("--token=$HF_TOKEN") is kept.
+std::string redact_secret_flags(std::string_view text);
+
 // A command-line argument that carries a secret (--password=X, --token X, --api-key=X, a token or
 // URL credentials), described for the refusal; nullopt when the arguments look harmless. A value
 // that is a reference to the environment ("$HF_TOKEN") is harmless.
 std::optional<std::string> secret_argument(const std::vector<std::string>& argv);
 
-// Redacts text: the values of secret variables it was given, then URL credentials and token shapes.
+// Redacts text: the values of secret variables it was given, then URL credentials, token shapes
+// and the values of secret flags (--password=X).
 class Redactor {
 public:
   Redactor() = default;

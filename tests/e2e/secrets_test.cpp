@@ -115,6 +115,23 @@ TEST_CASE("secrets printed by a benchmark or a probe, typed into reasons or held
   CHECK(repo.ok({"fsck", "--full"}).find("is ok") != std::string::npos);
 }
 
+TEST_CASE("a secret flag typed into an attempt's command or a status reason is stored redacted")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Secrets"});
+  repo.ok({"try", "serve with auth", "--plan", "p", "--command", "./serve --token=tok-5678 --port=8080"});
+  repo.ok({"status", "1", "rejected", "--reason=--password=pw-1234 was refused by the server"});
+  repo.ok({"try", "from the environment", "--plan", "p", "--command", "./serve --token=$HF_TOKEN"});
+  const auto shown = json::parse(repo.ok({"show", "1", "--json"}));
+  CHECK(shown["command"] == "./serve --token=<redacted> --port=8080");
+  CHECK_THAT(shown["reason"].get<std::string>(), Catch::Contains("--password=<redacted> was refused"));
+  CHECK(json::parse(repo.ok({"show", "2", "--json"}))["command"] == "./serve --token=$HF_TOKEN");
+  for (const auto* secret : {"tok-5678", "pw-1234"}) {
+    INFO(secret);
+    CHECK(files_containing(repo, secret).empty());
+  }
+}
+
 TEST_CASE("a secret in a benchmark's command line or definition is refused, with the way to pass it")
 {
   EjRepo repo;

@@ -102,3 +102,20 @@ TEST_CASE("secret arguments are found by flag, by token shape and by URL credent
   CHECK_FALSE(secret_argument({"set", "--", "10", "14"}).has_value());
   CHECK_FALSE(secret_argument({"./bench", "--size", "4096", "--password"}).has_value());
 }
+
+TEST_CASE(
+    "the values of secret flags written with '=' are redacted in any text, references and look-alikes kept")
+{
+  CHECK(redact_secret_flags("--token=tok-5678") == "--token=<redacted>");
+  CHECK(redact_secret_flags("./serve --password=pw-1234 --port=80") ==
+        "./serve --password=<redacted> --port=80");
+  CHECK(redact_secret_flags("run \"--api-key='a b c'\" now") == "run \"--api-key=<redacted>\" now");
+  CHECK(redact_secret_flags("-pass=xyz12") == "-pass=<redacted>");
+  CHECK(redact_secret_flags("--token=$HF_TOKEN --max-tokens=128 --key=size") ==
+        "--token=$HF_TOKEN --max-tokens=128 --key=size");
+  CHECK(redact_secret_flags("--token-file=tok.txt a--token=x --token handling") ==
+        "--token-file=tok.txt a--token=x --token handling");
+  CHECK(redact_secret_flags("--token=") == "--token=");
+  Redactor redactor;
+  CHECK(redactor.redact("why: --password=hunter2") == "why: --password=<redacted>");
+}
