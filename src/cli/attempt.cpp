@@ -92,13 +92,10 @@ struct StatusOptions {
 void run_status(const StatusOptions& options)
 {
   const int number = parse_attempt_number(options.id);
-  const auto status = core::parse_status(options.status);
-  if (!status) {
-    throw UsageError("'{}' is not a status; use one of: {}", options.status, core::status_names());
-  }
+  const auto status = parse_status_argument(options.status);
   const auto reason = checked_text(options.reason, "reason");
-  if (core::reason_required(*status) && reason.empty()) {
-    throw UsageError("a {} attempt needs a reason: add --reason \"why\"", core::to_string(*status));
+  if (core::reason_required(status) && reason.empty()) {
+    throw UsageError("a {} attempt needs a reason: add --reason \"why\"", core::to_string(status));
   }
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
@@ -107,10 +104,11 @@ void run_status(const StatusOptions& options)
   journal.write([&](store::Writer& writer) {
     const auto attempt = require_attempt(journal, number);
     previous = core::to_string(attempt.status);
-    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt.id), std::string(core::to_string(*status)), reason,
+    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt.id),
+                                               std::string(core::to_string(status)), reason,
                                                store_code_state(writer, code_state)});
   });
-  fmt::print("{}: {} -> {}\n", core::number_label(number), previous, core::to_string(*status));
+  fmt::print("{}: {} -> {}\n", core::number_label(number), previous, core::to_string(status));
 }
 
 struct NoteOptions {

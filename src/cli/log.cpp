@@ -80,10 +80,7 @@ void run_log(const LogOptions& options)
   filter.tag = options.tag;
   filter.limit = options.limit;
   if (!options.status.empty()) {
-    if (!core::parse_status(options.status)) {
-      throw UsageError("'{}' is not a status; use one of: {}", options.status, core::status_names());
-    }
-    filter.status = options.status;
+    filter.status = core::to_string(parse_status_argument(options.status));
   }
   if (!options.since.empty()) {
     const auto since = util::parse_utc(options.since);
@@ -93,6 +90,9 @@ void run_log(const LogOptions& options)
     filter.since_ms = *since;
   }
   auto journal = open_journal_for_reading(locate_workspace());
+  if (!options.tag.empty()) {
+    require_tag(journal, options.tag); // a tag no attempt has is a typo, not an empty history
+  }
   if (!options.all_plans) {
     filter.plan = plan_filter(journal, options.plan).value_or("");
   }

@@ -7,6 +7,8 @@
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <algorithm>
+
 namespace ej::cli {
 
 namespace {
@@ -53,6 +55,40 @@ core::Attempt require_attempt(store::Journal& journal, int number)
     return *attempt;
   }
   throw Error("there is no attempt {}; see 'ej log' for the attempts", core::number_label(number));
+}
+
+void require_tag(store::Journal& journal, const std::string& tag)
+{
+  const auto tags = store::list_tags(journal.db());
+  if (std::find(tags.begin(), tags.end(), tag) != tags.end()) {
+    return;
+  }
+  if (tags.empty()) {
+    throw Error("no attempt is tagged '{}'; no attempt has a tag yet (ej try ... --tag NAME)",
+                util::visible_controls(tag));
+  }
+  auto suggestion = did_you_mean(tag, tags);
+  if (suggestion.empty()) {
+    constexpr std::size_t k_shown = 10;
+    const std::vector<std::string> shown(tags.begin(), tags.begin() + std::min(tags.size(), k_shown));
+    suggestion =
+        fmt::format("the tags are: {}{}", util::join(shown, ", "), tags.size() > k_shown ? ", ..." : "");
+  }
+  throw Error("no attempt is tagged '{}'; {}", util::visible_controls(tag), suggestion);
+}
+
+core::Status parse_status_argument(const std::string& text)
+{
+  if (const auto status = core::parse_status(text)) {
+    return *status;
+  }
+  std::vector<std::string> names;
+  for (const auto status : core::all_statuses()) {
+    names.emplace_back(core::to_string(status));
+  }
+  const auto suggestion = did_you_mean(text, names);
+  throw UsageError("'{}' is not a status; {}use one of: {}", util::visible_controls(text),
+                   suggestion.empty() ? "" : suggestion + " ", core::status_names());
 }
 
 } // namespace ej::cli

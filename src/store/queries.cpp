@@ -282,6 +282,26 @@ std::vector<int> attempts_with_tag(Database& db, const std::string& tag, int lim
   return numbers(select);
 }
 
+std::optional<nlohmann::json> event_payload(Database& db, const std::string& id)
+{
+  auto select = db.prepare("SELECT payload FROM events WHERE id = ?");
+  select.bind(1, id);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return nlohmann::json::parse(select.text(0), nullptr, false);
+}
+
+std::vector<std::string> list_tags(Database& db)
+{
+  auto select = db.prepare("SELECT DISTINCT tag FROM attempt_tags ORDER BY tag");
+  std::vector<std::string> tags;
+  while (select.step()) {
+    tags.emplace_back(select.text(0));
+  }
+  return tags;
+}
+
 std::vector<int> attempts_with_title(Database& db, const std::string& text, int limit)
 {
   const auto phrase = fts_phrase(text);

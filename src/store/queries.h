@@ -38,6 +38,10 @@ int number_of_attempt(Database& db, const std::string& id);
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit);
 // The newest `limit` attempts with the tag.
 std::vector<int> attempts_with_tag(Database& db, const std::string& tag, int limit);
+// The payload of the event `id` (what the derived tables do not keep); nullopt when there is none.
+std::optional<nlohmann::json> event_payload(Database& db, const std::string& id);
+// Every tag some attempt has, in order.
+std::vector<std::string> list_tags(Database& db);
 // The newest `limit` attempts whose title holds text's words in order.
 std::vector<int> attempts_with_title(Database& db, const std::string& text, int limit);
 

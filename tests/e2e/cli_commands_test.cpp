@@ -153,6 +153,30 @@ TEST_CASE("a filter naming a plan, benchmark, attempt or run that does not exist
   CHECK_THAT(repo.ok({"runs", "--bench", "decode"}), Catch::Contains("no runs yet"));
 }
 
+TEST_CASE("a tag no attempt has is an error naming the closest tag, and a mistyped status gets a suggestion")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "P"});
+  CHECK(repo.ej({"log", "--tag", "nccl"}).err ==
+        "ej: error: no attempt is tagged 'nccl'; no attempt has a tag yet (ej try ... --tag NAME)\n");
+  repo.ok({"try", "tree algorithm", "--plan", "p", "--tag", "nccl"});
+  const auto nope = repo.ej({"log", "--tag", "nope"});
+  CHECK(nope.exit_code == 1);
+  CHECK(nope.err == "ej: error: no attempt is tagged 'nope'; the tags are: nccl\n");
+  CHECK(repo.ej({"log", "--tag", "ncl"}).err ==
+        "ej: error: no attempt is tagged 'ncl'; did you mean 'nccl'?\n");
+  CHECK_THAT(repo.ok({"log", "--tag", "nccl"}), Catch::Contains("tree algorithm"));
+  // A tag that exists but matches nothing under the other filters is an empty listing, not an error.
+  CHECK_THAT(repo.ok({"log", "--tag", "nccl", "--status", "blocked"}), Catch::Contains("no attempts match"));
+
+  const auto blockd = repo.ej({"log", "--status", "blockd"});
+  CHECK(blockd.exit_code == 2);
+  CHECK_THAT(blockd.err, Catch::Contains("'blockd' is not a status; did you mean 'blocked'?"));
+  const auto status = repo.ej({"status", "1", "rejeted", "--reason", "x"});
+  CHECK(status.exit_code == 2);
+  CHECK_THAT(status.err, Catch::Contains("did you mean 'rejected'?"));
+}
+
 TEST_CASE("control characters in what the user typed are shown, never sent to the terminal")
 {
   TempDir dir;
