@@ -204,14 +204,18 @@ void run_compare(const CompareOptions& options)
   }
   fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", reference.label, candidate.label,
              candidate.bench);
+  const auto said_once = shared_warnings(report.series);
   for (const auto& s : report.series) {
-    print_comparison(s);
+    print_comparison(s, said_once);
   }
   if (!report.crossover.empty()) {
     fmt::print("\ncrossover: {}\n", report.crossover);
   }
-  if (!report.warnings.empty()) {
+  if (!report.warnings.empty() || !said_once.empty()) {
     fmt::print("\n");
+    for (const auto& warning : said_once) {
+      fmt::print("{} {}\n", paint("warning:", Colour::Yellow), warning);
+    }
     for (const auto& warning : report.warnings) {
       fmt::print("{} {}\n", paint("warning:", Colour::Yellow), warning);
     }

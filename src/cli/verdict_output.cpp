@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace ej::cli {
 
 namespace {
@@ -116,7 +118,24 @@ std::string painted_outcome(measure::Outcome outcome)
                                                              : Colour::Yellow);
 }
 
-void print_comparison(const evidence::SeriesComparison& s)
+std::set<std::string> shared_warnings(const std::vector<evidence::SeriesComparison>& series)
+{
+  std::map<std::string, int> count;
+  for (const auto& s : series) {
+    for (const auto& warning : s.comparison.warnings) {
+      ++count[warning];
+    }
+  }
+  std::set<std::string> shared;
+  for (const auto& [warning, n] : count) {
+    if (n > 1) {
+      shared.insert(warning);
+    }
+  }
+  return shared;
+}
+
+void print_comparison(const evidence::SeriesComparison& s, const std::set<std::string>& said_once)
 {
   const auto& c = s.comparison;
   fmt::print("\n{}\n", paint(s.label(), Colour::Bold));
@@ -137,7 +156,9 @@ void print_comparison(const evidence::SeriesComparison& s)
     fmt::print("  outcome    {}: {}\n", painted_outcome(c.outcome), evidence::basis_text(c));
   }
   for (const auto& warning : c.warnings) {
-    fmt::print("  warning    {}\n", warning);
+    if (said_once.count(warning) == 0) {
+      fmt::print("  warning    {}\n", warning);
+    }
   }
 }
 

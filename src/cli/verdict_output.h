@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
+#include <vector>
 
 // How comparisons and verdicts print, in the terminal and as JSON (fields in docs/json.md).
 namespace ej::cli {
@@ -14,7 +16,11 @@ nlohmann::json comparison_json(const evidence::SeriesComparison& series);
 nlohmann::json verdict_json(const evidence::Verdict& verdict);
 // The outcome word coloured: green improved, red regressed, yellow otherwise.
 std::string painted_outcome(measure::Outcome outcome);
-// The lines `ej compare` prints for one series, indented under its name.
-void print_comparison(const evidence::SeriesComparison& series);
+// The lines `ej compare` prints for one series, indented under its name; its warnings among
+// `said_once` are left to the report (shared_warnings).
+void print_comparison(const evidence::SeriesComparison& series, const std::set<std::string>& said_once = {});
+// The warnings more than one series has ("the reference has only 5 samples" for every metric and
+// combination of a sweep): said once for the whole comparison rather than under each series.
+std::set<std::string> shared_warnings(const std::vector<evidence::SeriesComparison>& series);
 
 } // namespace ej::cli

@@ -568,3 +568,23 @@ TEST_CASE("every command that takes a run reads r5, run:5 and 5 alike")
   CHECK(bad_run.exit_code == 2);
   CHECK_THAT(bad_run.err, Catch::Contains("is not a run"));
 }
+
+TEST_CASE("ej compare of a sweep with few samples warns about them once, not under every combination")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "sweep", "--metric", "t=kv:t", "--unit", "t=ms", "--param", "size=1,2,3",
+           "--repeat", "5", "--shell", "echo \"t: {size}\""});
+  repo.ok({"run", "sweep", "--quiet"});
+  repo.ok({"run", "sweep", "--quiet"});
+  const auto out = repo.ok({"compare", "r1", "r2"});
+  const auto count = [&](const std::string& text) {
+    std::size_t n = 0;
+    for (auto at = out.find(text); at != std::string::npos; at = out.find(text, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  CHECK(count("the reference has only 5 samples") == 1);
+  CHECK(count("the candidate has only 5 samples") == 1);
+  CHECK(count("size=") >= 3); // every combination is still compared
+}
