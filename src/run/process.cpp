@@ -291,7 +291,7 @@ public:
     m_usage = usage;
     m_wall_s = seconds_since(m_start_ns);
     // The group id stays reserved while any member lives, so this reaches only our leftovers.
-    if (m_term_sent_s < 0 && m_spec.kill_leftovers && ::kill(-m_pid, 0) == 0) {
+    if (m_term_sent_s < 0 && m_spec.kill_leftovers && group_alive()) {
       m_leftovers = true;
       stop_group(Ending::Exited);
     }
@@ -341,7 +341,7 @@ public:
     if (!m_reaped) {
       return false;
     }
-    if (m_term_sent_s >= 0 && waiting_for_group() && ::kill(-m_pid, 0) == 0) {
+    if (m_term_sent_s >= 0 && waiting_for_group() && group_alive()) {
       return false;
     }
     if (!pipes_open) {
@@ -356,6 +356,18 @@ public:
   }
 
   bool stopping() const { return m_term_sent_s >= 0; }
+
+  // Whether a process of the group is left. Once the child is reaped, the group's zombies that are
+  // ej's (orphans given to it as a subreaper) are reaped first: a zombie is no process left, and
+  // kill(-group, 0) counts it until whoever is its parent reaps it.
+  bool group_alive() const
+  {
+    if (m_reaped) {
+      while (::waitpid(-m_pid, nullptr, WNOHANG) > 0) {
+      }
+    }
+    return ::kill(-m_pid, 0) == 0;
+  }
 
   // What was told to stop is waited for until it is gone; after SIGKILL for a moment only (a zombie
   // nobody reaps stays in its group).
@@ -546,6 +558,11 @@ bool make_pipes(std::array<int, 2>& out, std::array<int, 2>& err, bool large)
 
 Launcher::Launcher(ProcessSpec spec) : m_spec(std::move(spec))
 {
+  // The benchmark's orphans (a child whose shell a signal killed first) are given to ej rather than
+  // to init, which in many containers and VMs reaps them late: ej reaps those of the group it
+  // stops at once (Supervisor::group_alive), so it never waits on a zombie to leave the group.
+  static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+  (void)subreaper;
   // A process started while ej is still on its way out of the last run's cgroup would be born
   // inside it, and stopped with it.
   RunCgroup::wait_for_departures();

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <pty.h>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -458,4 +459,48 @@ TEST_CASE("ej is back out of its run's cgroup before its guardian learns that ej
   REQUIRE(home_written > 0);    // ej went home on its helper thread
   REQUIRE(guardian_closed > 0); // and let its guardian go at exit
   CHECK(home_written < guardian_closed);
+}
+
+TEST_CASE("ej run stopped by SIGTERM reaps its benchmark's orphans itself, however late init would reap them")
+{
+  EjRepo repo;
+  // The shell dies of the TERM first: its sleep is an orphan, a zombie until someone reaps it.
+  repo.ok({"bench", "add", "orphans", "--repeat", "1", "--shell", "sleep 60 & echo $! > sleep.pid; wait"});
+  const auto pid_file = repo.path() / "sleep.pid";
+  // The harness stands in for an init that reaps late (many containers' and VMs'): a subreaper
+  // that reaps nothing while ej runs. An orphan ej leaves is the harness's; one ej takes it reaps.
+  const pid_t harness = ::fork();
+  REQUIRE(harness >= 0);
+  if (harness == 0) {
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    const pid_t ej = ::fork();
+    if (ej == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      if (::chdir(repo.path().c_str()) != 0 || ::dup2(null, 1) < 0 || ::dup2(null, 2) < 0) {
+        ::_exit(127);
+      }
+      ::execl(EJ_BINARY, EJ_BINARY, "run", "orphans", "--quiet", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    int sleep_pid = 0;
+    for (int tries = 0; tries < 2000 && sleep_pid == 0; ++tries) {
+      std::ifstream in(pid_file);
+      in >> sleep_pid;
+      ::usleep(10'000);
+    }
+    ::usleep(100'000); // the shell is in its wait
+    ::kill(ej, SIGTERM);
+    int status = 0;
+    ::waitpid(ej, &status, 0);
+    const bool left_to_harness = sleep_pid > 0 && ::waitpid(sleep_pid, nullptr, 0) == sleep_pid;
+    const bool exited_143 = WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM;
+    ::_exit((sleep_pid > 0 ? 0 : 1) | (exited_143 ? 0 : 2) | (left_to_harness ? 4 : 0));
+  }
+  int status = 0;
+  REQUIRE(::waitpid(harness, &status, 0) == harness);
+  REQUIRE(WIFEXITED(status));
+  const int code = WEXITSTATUS(status);
+  INFO("1: the benchmark never started, 2: ej did not exit 143, 4: ej left the benchmark's orphan to init");
+  CHECK(code == 0);
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
 }
