@@ -8,7 +8,7 @@
 namespace ej::store {
 
 // The payload version written by this ej (store/events.h says what each one means).
-inline constexpr int k_event_schema_version = 2;
+inline constexpr int k_event_schema_version = 3;
 
 // Lamport clocks (docs/events.md). One event far ahead of every other replica's, crafted or
 // corrupted, would drag every later clock up to it, and at INT64_MAX they stick: a later change

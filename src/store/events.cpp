@@ -400,6 +400,12 @@ json RunStarted::payload() const
   if (on.is_object()) {
     out["on"] = on;
   }
+  if (!env.empty()) {
+    auto& list = out["env"] = json::array();
+    for (const auto& [name, value] : env) {
+      list.push_back(json::array({name, value}));
+    }
+  }
   return out;
 }
 
@@ -423,6 +429,13 @@ RunStarted RunStarted::read(const Event& event)
   out.boot_id = text(p, "boot_id");
   if (const auto it = p.find("on"); it != p.end() && it->is_object()) {
     out.on = *it;
+  }
+  if (const auto it = p.find("env"); it != p.end() && it->is_array()) {
+    for (const auto& entry : *it) {
+      if (entry.is_array() && entry.size() == 2 && entry[0].is_string() && entry[1].is_string()) {
+        out.env.emplace_back(entry[0].get<std::string>(), entry[1].get<std::string>());
+      }
+    }
   }
   return out;
 }

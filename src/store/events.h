@@ -23,6 +23,9 @@
 //   2: they are referred to by the id (ULID) of the event that created them ({"attempt": "01J..."}),
 //      which means the same thing on every replica. Creation events still carry the number the
 //      writer gave, so that version-1 references from the same replica resolve.
+//   3: run.started carries the run's --env overrides (`env`), and code states (`git`) describe the
+//      untracked files too large for their diff (`large_untracked`). Both absent before, and when
+//      there is none.
 // A reader accepts every version ever written; the type of a reference field says which form it is.
 namespace ej::store::events {
 
@@ -154,6 +157,9 @@ struct RunStarted {
   // Where it ran when not on this machine (ej run --on): {"name", "target", "hostname",
   // "work_dir"}; null (and absent from the payload) for a run here.
   nlohmann::json on;
+  // Version 3: the --env NAME=VALUE overrides it was given, in order; a secret-named variable's
+  // value is "<redacted>". Absent from the payload when empty.
+  std::vector<std::pair<std::string, std::string>> env;
   nlohmann::json payload() const;
   static RunStarted read(const Event& event);
 };

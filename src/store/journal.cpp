@@ -432,19 +432,28 @@ std::int64_t next_clock(Database& db)
   return highest.integer(0) + 1;
 }
 
-Event Writer::append(std::string_view type, nlohmann::json payload)
+bool Journal::has_blob(const std::string& hash)
+{
+  auto select = m_db.prepare("SELECT 1 FROM blobs WHERE hash = ?");
+  select.bind(1, hash);
+  return select.step();
+}
+
+Event Writer::append(std::string_view type, nlohmann::json payload, std::string id)
 {
   auto& db = m_journal.m_db;
   Event event;
   event.time_ms = util::now_ms();
-  event.id = util::make_ulid(event.time_ms);
+  event.id = id.empty() ? util::make_ulid(event.time_ms) : std::move(id);
   event.replica = m_journal.m_replica_id;
   event.lamport = next_clock(db);
   event.type = std::string(type);
   event.payload = std::move(payload);
   m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written
   make_controls_visible(event.payload);
-  insert_event(event); // a new ULID: always inserted
+  if (!insert_event(event)) { // a new ULID is always inserted; one chosen before may have been used
+    throw Error("the journal has an event {} already: the run it names was recorded before", event.id);
+  }
   event.seq = db.last_insert_rowid();
   apply_event(db, event);
   return event;

@@ -20,18 +20,19 @@ class Journal;
 class Writer {
 public:
   explicit Writer(Journal& journal) : m_journal(journal) {}
-  // Appends one typed event (store/events.h), the only way commands write events.
-  template <class TypedEvent>
-  Event append(const TypedEvent& event)
+  // Appends one typed event (store/events.h), the only way commands write events. `id` is the
+  // event's ULID when the caller chose it before (a run named before it is recorded: ej run
+  // --detach, ej rerun); empty: a new one.
+  template <class TypedEvent> Event append(const TypedEvent& event, std::string id = {})
   {
     if constexpr (requires { event.event_type(); }) {
-      return append(event.event_type(), event.payload());
+      return append(event.event_type(), event.payload(), std::move(id));
     } else {
-      return append(TypedEvent::type, event.payload());
+      return append(TypedEvent::type, event.payload(), std::move(id));
     }
   }
   // For events that are not built here: imported from another replica or an export.
-  Event append(std::string_view type, nlohmann::json payload);
+  Event append(std::string_view type, nlohmann::json payload, std::string id = {});
   // Stores the bytes once under their sha256 and returns the hash.
   std::string put_blob(std::string_view content);
   // Stores an event as it is, without applying it (an import decides how to); false when the
@@ -65,6 +66,7 @@ public:
   void write(const std::function<void(Writer&)>& fn);
 
   std::optional<std::string> blob(const std::string& hash);
+  bool has_blob(const std::string& hash);
 
   // Every event payload and blob is redacted with this before it is written: the secret-named
   // variables of ej's environment, and whatever a command adds (ej run --env HF_TOKEN=...).

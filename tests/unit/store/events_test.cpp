@@ -209,3 +209,35 @@ TEST_CASE("importing events twice changes nothing, older events rebuild the tabl
   REQUIRE(attempt);
   CHECK(attempt->title == "first");
 }
+
+TEST_CASE("version 3 fields read back: a run's --env overrides and a code state's large untracked files, "
+          "absent in older payloads")
+{
+  events::RunStarted started;
+  started.bench = "b";
+  started.env = {{"FACTOR", "7"}, {"API_TOKEN", "<redacted>"}};
+  started.git.commit = "abc";
+  started.git.large_untracked = {{"big.bin", 2097159, "ff00", "", false},
+                                 {"run.sh", 3000000, "aa11", "aa11", true}};
+  const auto payload = started.payload();
+  const auto read = events::RunStarted::read(as_event(events::RunStarted::type, payload));
+  CHECK(read.env == started.env);
+  REQUIRE(read.git.large_untracked.size() == 2);
+  CHECK(read.git.large_untracked[0].path == "big.bin");
+  CHECK(read.git.large_untracked[0].size == 2097159);
+  CHECK_FALSE(read.git.large_untracked[0].stored());
+  CHECK(read.git.large_untracked[1].executable);
+  CHECK(read.git.left_out().size() == 1);
+  // The stored file's blob is named where sync and export look for blobs.
+  CHECK(payload["git"]["large_untracked"][1]["content_blob"] == "aa11");
+
+  json older = payload;
+  older.erase("env");
+  older["git"].erase("large_untracked");
+  const auto old = events::RunStarted::read(as_event(events::RunStarted::type, older, 2));
+  CHECK(old.env.empty());
+  CHECK(old.git.large_untracked.empty());
+  events::RunStarted plain;
+  CHECK_FALSE(plain.payload().contains("env"));
+  CHECK_FALSE(plain.payload()["git"].contains("large_untracked"));
+}
