@@ -42,6 +42,7 @@ struct TryOptions {
   std::vector<std::string> supersedes;
   std::vector<std::string> retry_of;
   std::vector<std::string> blocked_by;
+  std::string keep_untracked; // --keep-untracked-up-to SIZE
 };
 
 void run_try(const TryOptions& options)
@@ -59,11 +60,13 @@ void run_try(const TryOptions& options)
   add_links(options.supersedes, "supersedes");
   add_links(options.retry_of, "retry-of");
   add_links(options.blocked_by, "blocked-by");
+  const auto keep_untracked =
+      options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
 
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   int number = 0;
-  const auto code_state = read_code_state(workspace); // outside the write lock
+  const auto code_state = read_code_state(workspace, keep_untracked); // outside the write lock
   const bool from_remote = numbers_from_remote(workspace);
   const auto plan = choose_plan(journal, options.plan);
   journal.write([&](store::Writer& writer) {
@@ -236,6 +239,9 @@ void register_attempt_commands(CLI::App& app)
   attempt->add_option("--supersedes", try_options->supersedes, "An attempt this one replaces");
   attempt->add_option("--retry-of", try_options->retry_of, "An attempt this one tries again");
   attempt->add_option("--blocked-by", try_options->blocked_by, "An attempt that must succeed first");
+  attempt->add_option("--keep-untracked-up-to", try_options->keep_untracked,
+                      "Store untracked files up to SIZE whole with the code state, each once by its hash, "
+                      "where the diff keeps only those up to 1 MiB (e.g. --keep-untracked-up-to 200M)");
   attempt->callback([try_options] { run_try(*try_options); });
 
   auto status_options = std::make_shared<StatusOptions>();

@@ -5,6 +5,8 @@
 #include "evidence/journal_sync.h"
 #include "git/repository.h"
 #include "util/error.h"
+#include "util/fs.h"
+#include "util/hash.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -78,17 +80,26 @@ bool numbers_from_remote(const Workspace& workspace)
   return evidence::journal_is_shared(workspace.ej_dir.parent_path());
 }
 
-git::CodeState read_code_state(const Workspace& workspace)
+git::CodeState read_code_state(const Workspace& workspace, std::uint64_t keep_untracked_up_to)
 {
-  auto state = git::read_code_state({workspace.work_tree, workspace.ej_dir.parent_path(), workspace.git_dir});
-  if (!state.untracked_left_out.empty()) {
-    const auto shown = std::min<std::size_t>(state.untracked_left_out.size(), 10);
+  git::UntrackedLimits limits;
+  limits.keep_up_to_bytes = keep_untracked_up_to;
+  auto state =
+      git::read_code_state({workspace.work_tree, workspace.ej_dir.parent_path(), workspace.git_dir}, limits);
+  std::vector<core::LargeUntracked> left_out; // the files kept as blobs are stored later, in the write
+  for (const auto& file : state.context.large_untracked) {
+    if (std::find(state.keep_as_blobs.begin(), state.keep_as_blobs.end(), file.path) ==
+        state.keep_as_blobs.end()) {
+      left_out.push_back(file);
+    }
+  }
+  if (!left_out.empty()) {
     fmt::print(stderr,
                "ej: warning: {} untracked file(s) are too large to keep with the code state and are recorded "
-               "by name only (commit them, or add them to .gitignore): {}{}\n",
-               state.untracked_left_out.size(),
-               fmt::join(state.untracked_left_out.begin(), state.untracked_left_out.begin() + shown, ", "),
-               state.untracked_left_out.size() > shown ? ", ..." : "");
+               "by size and hash only: {}. 'ej checkout' and 'ej rerun' of this state will refuse without "
+               "--allow-incomplete. Commit them, add them to .gitignore, or keep them with "
+               "--keep-untracked-up-to SIZE\n",
+               left_out.size(), core::describe_files(left_out, 10));
   }
   return state;
 }
@@ -99,7 +110,44 @@ core::GitContext store_code_state(store::Writer& writer, const git::CodeState& s
   if (context.dirty && !state.diff_text.empty()) {
     context.diff_blob = writer.put_blob(state.diff_text);
   }
+  for (auto& file : context.large_untracked) {
+    if (std::find(state.keep_as_blobs.begin(), state.keep_as_blobs.end(), file.path) ==
+        state.keep_as_blobs.end()) {
+      continue;
+    }
+    // Read here, one at a time: a kept file may be hundreds of megabytes.
+    const auto content = util::read_file(state.work_tree / file.path);
+    if (!content) {
+      continue; // gone since the work tree was read: described, not stored
+    }
+    file.size = content->size();
+    file.sha256 = util::sha256_hex(*content);
+    file.content_blob = writer.put_blob(*content);
+  }
   return context;
+}
+
+std::uint64_t parse_keep_untracked(const std::string& text)
+{
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  std::uint64_t factor = 0;
+  if (unit.empty() || unit == "B") {
+    factor = 1;
+  } else if (unit == "K" || unit == "KiB" || unit == "k") {
+    factor = 1024;
+  } else if (unit == "M" || unit == "MiB") {
+    factor = 1024 * 1024;
+  } else if (unit == "G" || unit == "GiB") {
+    factor = 1024 * 1024 * 1024;
+  }
+  constexpr std::uint64_t k_most = 512ull * 1024 * 1024; // a blob is one SQLite value, at most 1 GB
+  if (ec != std::errc() || end == text.data() || factor == 0 || value > k_most / factor) {
+    throw UsageError("--keep-untracked-up-to takes a size up to 512M, e.g. 200M, 64K or 1048576; not '{}'",
+                     text);
+  }
+  return value * factor;
 }
 
 int parse_attempt_number(std::string_view text)

@@ -4,6 +4,7 @@
 #include "git/repository.h"
 #include "store/journal.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -33,9 +34,14 @@ bool numbers_from_remote(const Workspace& workspace);
 
 // Reads HEAD, branch, dirty state and the exact diff: before the journal's write lock is taken,
 // since the diff of a large modified file takes seconds and another writer must not wait for it.
-git::CodeState read_code_state(const Workspace& workspace);
-// Stores the diff (when dirty) as a blob in the writer's transaction; the context names it.
+// keep_untracked_up_to: untracked files up to this size that are too large for the diff are
+// stored whole (--keep-untracked-up-to); 0 keeps none.
+git::CodeState read_code_state(const Workspace& workspace, std::uint64_t keep_untracked_up_to = 0);
+// Stores the diff (when dirty) as a blob in the writer's transaction, and the untracked files kept
+// whole; the context names them.
 core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state);
+// --keep-untracked-up-to SIZE ("200M", "1G", "4096"): bytes, checked.
+std::uint64_t parse_keep_untracked(const std::string& text);
 
 // "12" or "#12" -> 12; anything else is a usage error naming the argument.
 int parse_attempt_number(std::string_view text);

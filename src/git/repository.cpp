@@ -3,6 +3,7 @@
 #include "git/libgit2.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/hash.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -117,14 +118,27 @@ bool append_untracked(git_repository* repo, const std::filesystem::path& work_tr
 {
   std::vector<std::string> kept;
   std::uint64_t total = 0;
+  state.untracked_left_out.clear();
+  state.keep_as_blobs.clear();
+  state.context.large_untracked.clear();
   for (const auto& file : state.untracked_files) {
     std::error_code ec;
     const auto path = work_tree / file;
-    const auto size = std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))
-                          ? std::filesystem::file_size(path, ec)
-                          : 0;
+    const auto status = std::filesystem::symlink_status(path, ec);
+    const auto size = std::filesystem::is_regular_file(status) ? std::filesystem::file_size(path, ec) : 0;
     if (ec || size > limits.per_file_bytes || total + size > limits.total_bytes) {
       state.untracked_left_out.push_back(file);
+      core::LargeUntracked large;
+      large.path = file;
+      large.size = size;
+      large.executable =
+          (status.permissions() & std::filesystem::perms::owner_exec) != std::filesystem::perms::none;
+      if (!ec && size <= limits.keep_up_to_bytes) {
+        state.keep_as_blobs.push_back(file); // hashed as it is stored
+      } else if (!ec && size <= limits.hash_up_to_bytes) {
+        large.sha256 = util::sha256_file(path).value_or("");
+      }
+      state.context.large_untracked.push_back(std::move(large));
       continue;
     }
     total += size;
@@ -148,11 +162,22 @@ bool append_untracked(git_repository* repo, const std::filesystem::path& work_tr
     }
     state.changed_files.insert(state.changed_files.end(), kept.begin(), kept.end());
   }
-  if (!state.untracked_left_out.empty()) {
-    state.diff_text += fmt::format("# untracked files not stored (over {} bytes each or {} bytes in all):\n",
-                                   limits.per_file_bytes, limits.total_bytes);
-    for (const auto& file : state.untracked_left_out) {
-      state.diff_text += "#   " + file + "\n";
+  // Said in the diff too, for whoever reads it (ej show --diff); restores read the context.
+  for (const bool stored : {true, false}) {
+    std::string list;
+    for (const auto& file : state.context.large_untracked) {
+      const bool blob = std::find(state.keep_as_blobs.begin(), state.keep_as_blobs.end(), file.path) !=
+                        state.keep_as_blobs.end();
+      if (blob == stored) {
+        list += fmt::format("#   {} ({} bytes)\n", file.path, file.size);
+      }
+    }
+    if (!list.empty()) {
+      state.diff_text +=
+          stored ? std::string("# untracked files stored whole, apart from this diff:\n")
+                 : fmt::format("# untracked files not stored (over {} bytes each or {} bytes in all):\n",
+                               limits.per_file_bytes, limits.total_bytes);
+      state.diff_text += list;
     }
   }
   return true;
@@ -308,7 +333,9 @@ CodeState read_code_state(const RepositoryLocation& location, const UntrackedLim
   if (workdir == nullptr || !std::filesystem::equivalent(workdir, location.work_tree, ec)) {
     check(git_repository_set_workdir(repo.get(), location.work_tree.c_str(), 0), "set the work tree");
   }
-  return read_work_tree(repo.get(), location.work_tree, limits);
+  auto state = read_work_tree(repo.get(), location.work_tree, limits);
+  state.work_tree = location.work_tree;
+  return state;
 }
 
 } // namespace ej::git

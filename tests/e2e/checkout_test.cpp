@@ -1,8 +1,17 @@
 // ej checkout restores the exact code an attempt or run recorded: the same tree, byte for byte.
 #include "support/ej_repo.h"
+#include "support/runs.h"
+#include "util/base64.h"
+#include "util/hash.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
 
 using namespace ej::test;
 
@@ -22,7 +31,87 @@ std::string tree_hash(const std::filesystem::path& work_tree, const std::filesys
   return git(scratch, write);
 }
 
+// A repository whose only commit holds `sl`, a symbolic link to `outside` (a directory beside it).
+void commit_with_outside_link(const std::filesystem::path& repo, const std::filesystem::path& outside)
+{
+  std::filesystem::create_directories(outside);
+  write_text(repo / "a.txt", "a\n");
+  std::filesystem::create_symlink(outside, repo / "sl");
+  git(repo, {"add", "."});
+  git(repo, {"commit", "-q", "-m", "a link to elsewhere"});
+}
+
+// The export of `from` with the stored diff of its last attempt replaced by `patch`: what a
+// replica that wants to write elsewhere could publish.
+std::string export_with_diff(const EjRepo& from, const std::string& patch)
+{
+  const auto hash = ej::util::sha256_hex(patch);
+  std::istringstream lines(from.ok({"export"}));
+  std::string out;
+  for (std::string line; std::getline(lines, line);) {
+    auto entry = nlohmann::json::parse(line);
+    if (entry.contains("blob")) {
+      continue;
+    }
+    if (entry["type"] == "attempt.created") {
+      entry["payload"]["git"]["diff_blob"] = hash;
+    }
+    out += entry.dump() + "\n";
+  }
+  return out + nlohmann::json{{"blob", hash}, {"base64", ej::util::base64_encode(patch)}}.dump() + "\n";
+}
+
 } // namespace
+
+TEST_CASE(
+    "ej checkout of an imported code state refuses a path through a link that leads outside, and writes "
+    "nothing there")
+{
+  TempDir scratch("ej-checkout");
+  const auto outside = scratch / "outside";
+  EjRepo attacker;
+  commit_with_outside_link(attacker.path(), outside);
+  attacker.ok({"plan", "new", "p", "--title", "Plan"});
+  write_text(attacker.path() / "b.txt", "b\n");
+  attacker.ok({"try", "innocent", "--plan", "p"});
+  const std::string patch =
+      "diff --git a/sl/evil.txt b/sl/evil.txt\nnew file mode 100644\nindex 0000000..53c74cd\n"
+      "--- /dev/null\n+++ b/sl/evil.txt\n@@ -0,0 +1 @@\n+evil\n";
+  write_text(scratch / "crafted.jsonl", export_with_diff(attacker, patch));
+
+  // The victim: a clone of the same commit, importing what the other replica published.
+  const auto victim = scratch / "victim";
+  git(scratch.path(), {"clone", "-q", attacker.path().string(), victim.string()});
+  REQUIRE(run_ej(victim, {"init"}).exit_code == 0);
+  const auto imported = run_ej(victim, {"import", (scratch / "crafted.jsonl").string()});
+  INFO(imported.err);
+  REQUIRE(imported.exit_code == 0);
+  const auto checkout = run_ej(victim, {"checkout", "1", (scratch / "restored").string()});
+  CHECK(checkout.exit_code == 1);
+  CHECK_THAT(checkout.err,
+             Catch::Contains("refused to restore sl/evil.txt: sl is a symbolic link in commit"));
+  CHECK(std::filesystem::is_empty(outside));
+}
+
+TEST_CASE("ej checkout restores a link of the commit and a diff beside it, all inside the directory")
+{
+  TempDir scratch("ej-checkout");
+  EjRepo repo;
+  commit_with_outside_link(repo.path(), scratch / "outside");
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  // The link replaced by a directory: the diff deletes the link and adds a file where it was.
+  std::filesystem::remove(repo.path() / "sl");
+  write_text(repo.path() / "sl" / "inside.txt", "inside\n");
+  write_text(repo.path() / "a.txt", "a2\n");
+  repo.ok({"try", "a directory where the link was", "--plan", "p"});
+  const auto restored = scratch / "restored";
+  const auto out = repo.ok({"checkout", "1", restored.string()});
+  CHECK_THAT(out, Catch::Contains("restored attempt #1"));
+  CHECK(read_text(restored / "a.txt") == "a2\n");
+  CHECK_FALSE(std::filesystem::is_symlink(restored / "sl"));
+  CHECK(read_text(restored / "sl" / "inside.txt") == "inside\n");
+  CHECK(std::filesystem::is_empty(scratch / "outside"));
+}
 
 TEST_CASE("ej checkout restores a dirty attempt's exact tree, untouched work tree aside")
 {
