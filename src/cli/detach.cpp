@@ -2,17 +2,21 @@
 
 #include "core/numbering.h"
 #include "run/detach.h"
+#include "run/owner.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/strings.h"
 #include "util/time.h"
+#include "util/ulid.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <fcntl.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,8 +27,9 @@ namespace {
 constexpr int k_report_fd = 3; // the background ej's end of the pipe
 constexpr const char* k_fd_variable = "EJ_DETACH_FD";
 constexpr const char* k_log_variable = "EJ_DETACH_LOG";
+constexpr std::string_view k_accepted = "accepted\n";
 
-std::string read_all(int fd)
+std::string read_report(int fd)
 {
   std::string text;
   char buffer[256];
@@ -40,45 +45,83 @@ std::string read_all(int fd)
   }
 }
 
+std::filesystem::path runs_dir(const Workspace& workspace)
+{
+  return workspace.ej_dir / "runs";
+}
+
+// ej/runs/@k3f9qx.pending: the note of a run accepted and not recorded yet.
+std::filesystem::path pending_note_path(const Workspace& workspace, const std::string& name)
+{
+  return runs_dir(workspace) / (name + ".pending");
+}
+
+std::filesystem::path provisional_log_path(const Workspace& workspace, const std::string& name)
+{
+  return runs_dir(workspace) / (name + ".log");
+}
+
+// The last thing an ej said before it ended: its error, as main prints it.
+std::string last_error(const std::filesystem::path& log)
+{
+  const auto text = util::read_file(log).value_or("");
+  std::istringstream lines(text);
+  std::string last;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("ej: error: ", 0) == 0) {
+      last = line.substr(11);
+    }
+  }
+  return last;
+}
+
 } // namespace
 
-std::filesystem::path run_log_path(const Workspace& workspace, int run)
+std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run)
 {
-  return workspace.ej_dir / "runs" / fmt::format("{}.log", run);
+  if (!core::is_provisional(run.number)) {
+    const auto numbered = runs_dir(workspace) / fmt::format("{}.log", run.number);
+    std::error_code ec;
+    if (std::filesystem::exists(numbered, ec)) {
+      return numbered;
+    }
+  }
+  return provisional_log_path(workspace, core::number_label(core::provisional_number(run.id)));
 }
 
 std::filesystem::path cancel_request_path(const Workspace& workspace, int run)
 {
-  return workspace.ej_dir / "runs" / fmt::format("{}.cancel", run);
+  return runs_dir(workspace) / fmt::format("{}.cancel", run);
 }
 
 void start_detached_run(const Workspace& workspace)
 {
   std::error_code ec;
-  std::filesystem::create_directories(workspace.ej_dir / "runs", ec);
-  const auto log =
-      workspace.ej_dir / "runs" / fmt::format("starting-{}-{}.log", ::getpid(), util::monotonic_ns());
+  std::filesystem::create_directories(runs_dir(workspace), ec);
+  const auto id = util::make_ulid(util::now_ms());
+  const auto name = core::number_label(core::provisional_number(id));
+  const auto log = provisional_log_path(workspace, name);
   auto argv = run::own_arguments();
   if (argv.empty()) {
     throw Error("cannot read ej's own command line (/proc/self/cmdline)");
   }
   argv[0] = run::own_executable().string();
   argv.erase(std::remove(argv.begin() + 1, argv.end(), "--detach"), argv.end());
+  // After "run": an option, whatever follows (a `--` would end the options there).
+  const auto run_word = std::find(argv.begin() + 1, argv.end(), "run");
+  argv.insert(run_word == argv.end() ? argv.end() : run_word + 1, {"--run-id", id});
   auto started = run::start_detached(
       argv, log, {{k_fd_variable, std::to_string(k_report_fd)}, {k_log_variable, log.string()}}, k_report_fd);
-  const auto said = read_all(started.report.get());
-  int run = 0;
-  std::from_chars(said.data(), said.data() + said.size(), run);
-  if (run > 0) {
-    fmt::print("run {} started in the background (pid {})\n", core::number_label(run), started.pid);
+  if (read_report(started.report.get()) == k_accepted) {
+    fmt::print("run {} started in the background (pid {})\n", name, started.pid);
     fmt::print(
         stderr,
-        "ej: its output goes to {}\nej: follow it with 'ej show run {} --follow', wait for it with 'ej "
-        "wait {}', stop it with 'ej cancel {}'\n",
-        run_log_path(workspace, run).string(), run, run, run);
+        "ej: it reads the code state and the environment, then runs; its output goes to {}\nej: follow "
+        "it with 'ej show run {} --follow', wait for it with 'ej wait {}', stop it with 'ej cancel {}'\n",
+        log.string(), name, name, name);
     return; // the background ej is init's to reap
   }
-  // It ended before recording a run: what it said is the error.
+  // It ended before accepting the command line: what it said is the error.
   int status = 0;
   while (::waitpid(started.pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -87,6 +130,36 @@ void start_detached_run(const Workspace& workspace)
   fmt::print(stderr, "{}", text);
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   throw ExitCode{code == 0 ? 1 : code};
+}
+
+std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number)
+{
+  if (!core::is_provisional(provisional_number)) {
+    return std::nullopt;
+  }
+  PendingRun pending;
+  pending.name = core::number_label(provisional_number);
+  const auto text = util::read_file(pending_note_path(workspace, pending.name));
+  if (!text) {
+    return std::nullopt;
+  }
+  const auto note = nlohmann::json::parse(*text, nullptr, false);
+  if (!note.is_object()) {
+    return std::nullopt;
+  }
+  pending.pid = static_cast<pid_t>(note.value("pid", 0));
+  const auto ticks = note.value("start_ticks", std::uint64_t{0});
+  pending.alive =
+      pending.pid > 0 && run::owner_state(pending.pid, ticks == 0 ? std::nullopt : std::optional(ticks),
+                                          note.value("boot_id", "")) == run::OwnerState::Running;
+  pending.log = provisional_log_path(workspace, pending.name);
+  if (!pending.alive) {
+    pending.error = last_error(pending.log);
+    if (pending.error.empty()) {
+      pending.error = fmt::format("its ej (pid {}) ended without saying why (killed?)", pending.pid);
+    }
+  }
+  return pending;
 }
 
 DetachedReport DetachedReport::from_environment()
@@ -104,17 +177,35 @@ DetachedReport DetachedReport::from_environment()
   return report;
 }
 
-void DetachedReport::run_recorded(const Workspace& workspace, int run)
+void DetachedReport::accepted(const Workspace& workspace, const std::string& run_id)
 {
   if (!active()) {
     return;
   }
-  std::error_code ec;
-  std::filesystem::rename(m_log, run_log_path(workspace, run), ec); // the open descriptors follow
-  const auto text = fmt::format("{}\n", run);
-  [[maybe_unused]] const auto written = ::write(m_fd, text.data(), text.size());
+  const auto name = core::number_label(core::provisional_number(run_id));
+  m_note = pending_note_path(workspace, name);
+  const nlohmann::json note = {{"run_id", run_id},
+                               {"pid", ::getpid()},
+                               {"start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
+                               {"boot_id", run::boot_id()}};
+  util::write_file_atomic(m_note, note.dump() + "\n");
+  [[maybe_unused]] const auto written = ::write(m_fd, k_accepted.data(), k_accepted.size());
   ::close(m_fd);
   m_fd = -1;
+}
+
+void DetachedReport::run_recorded(const Workspace& workspace, int run)
+{
+  if (m_note.empty()) {
+    return;
+  }
+  std::error_code ec;
+  if (!core::is_provisional(run)) {
+    std::filesystem::rename(m_log, runs_dir(workspace) / fmt::format("{}.log", run),
+                            ec); // open descriptors follow
+  }
+  std::filesystem::remove(m_note, ec);
+  m_note.clear();
 }
 
 } // namespace ej::cli

@@ -1,23 +1,44 @@
 #pragma once
 
 #include "cli/workspace.h"
+#include "core/run_records.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <sys/types.h>
 
 // `ej run --detach`: the same run, by a second ej in a session of its own, its output in a log
-// beside the journal (ej/runs/N.log). The first ej returns once the run is recorded.
+// beside the journal (ej/runs/). The first ej returns as soon as the second has checked the
+// command line: before the code state is read or shipped and the environment captured, which take
+// seconds. So the run is named before it is recorded: by the id its run.started event will have,
+// chosen by the first ej, shown in the provisional form (run @k3f9qx) that keeps naming it once
+// it has a number (core/numbering.h).
 namespace ej::cli {
 
-// ej/runs/N.log: the live output of a detached run.
-std::filesystem::path run_log_path(const Workspace& workspace, int run);
+// ej/runs/N.log (ej/runs/@k3f9qx.log until the run has a number of this journal's own): the live
+// output of a detached run.
+std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run);
 // ej/runs/N.cancel: written by `ej cancel` before it signals the run's ej, so that the run is
 // recorded with who cancelled it rather than with a bare signal.
 std::filesystem::path cancel_request_path(const Workspace& workspace, int run);
 
-// Starts this very command line again without --detach, in the background, and waits until
-// that ej has recorded the run (or failed before it: then its error is this one's).
+// Starts this very command line again without --detach, in the background, naming the run it will
+// record; returns once that ej has accepted the command line (or failed before: then its error is
+// this one's).
 void start_detached_run(const Workspace& workspace);
+
+// A detached run its ej accepted and has not recorded yet (it reads and ships the code state,
+// captures the environment), or whose ej ended before it recorded it.
+struct PendingRun {
+  std::string name; // "@k3f9qx"
+  pid_t pid = 0;
+  bool alive = false;
+  std::string error;         // when its ej ended: what it said last ("ej: error: ...")
+  std::filesystem::path log; // its output so far
+};
+// The pending run a provisional name names (only those can be pending); nullopt when none.
+std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number);
 
 // The background ej's side: told by the starter through its environment, which is cleared so
 // that a benchmark that runs ej itself does not take it for its own.
@@ -26,12 +47,17 @@ public:
   static DetachedReport from_environment();
 
   bool active() const { return m_fd >= 0; }
-  // Moves the log to ej/runs/N.log and tells the starter the run number.
+  // The command line is checked: leaves a note that the run `run_id` is being prepared (ej wait
+  // tells from it a run still starting from one whose ej died before recording it), and lets the
+  // starter return.
+  void accepted(const Workspace& workspace, const std::string& run_id);
+  // The run is in the journal: its log takes its number, the note goes.
   void run_recorded(const Workspace& workspace, int run);
 
 private:
   int m_fd = -1;
   std::filesystem::path m_log;
+  std::filesystem::path m_note; // set once accepted
 };
 
 } // namespace ej::cli

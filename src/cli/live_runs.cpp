@@ -54,6 +54,10 @@ double seconds_since(std::chrono::steady_clock::time_point start)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// `ej wait`'s exit status when the timeout passed with a run still going and none ended otherwise
+// than finished: `timeout`'s own, so that a script tells "not yet" from "it failed".
+constexpr int k_still_running_exit = 124;
+
 // Says how the run ended; exit 0 for finished, 1 for any other ending.
 void report_ending(store::Journal& journal, const core::RunRecord& run)
 {
@@ -64,26 +68,79 @@ void report_ending(store::Journal& journal, const core::RunRecord& run)
 }
 
 struct WaitOptions {
-  std::string run;
+  std::vector<std::string> runs;
   double timeout_s = 0;
 };
 
+// One run waited for: recorded (its status says whether it still goes), or named before it was
+// recorded (ej run --detach) and still starting, or whose ej ended before recording it.
+struct Waited {
+  std::string given;
+  int number = 0;
+  std::optional<core::RunRecord> run;
+  std::optional<PendingRun> pending;
+
+  bool going() const { return run ? run->status == "started" : pending && pending->alive; }
+  std::string label() const { return run ? core::number_label(run->number) : core::number_label(number); }
+};
+
+// Looks the run up as it is now. The pending note is read first: its ej removes it only once the
+// run is in the journal, so a run is never missed between the two looks.
+void look_up(const Workspace& workspace, store::Journal& journal, Waited& waited)
+{
+  waited.pending = pending_run(workspace, waited.number);
+  waited.run = store::find_run(journal.db(), waited.number);
+  if (waited.run) {
+    waited.pending.reset();
+  } else if (!waited.pending) {
+    throw Error("there is no run {}; see 'ej runs'", core::number_label(waited.number));
+  }
+}
+
 void run_wait(const WaitOptions& options)
 {
-  const int number = parse_run_number(options.run);
-  auto journal = open_journal(locate_workspace());
-  auto run = existing_run(journal, number);
+  const auto workspace = locate_workspace();
+  std::vector<Waited> waited;
+  for (const auto& given : options.runs) {
+    waited.push_back({given, parse_run_number(given), std::nullopt, std::nullopt});
+  }
+  auto journal = open_journal(workspace);
   const auto start = std::chrono::steady_clock::now();
-  while (run.status == "started") {
-    if (options.timeout_s > 0 && seconds_since(start) >= options.timeout_s) {
-      fmt::print(stderr, "ej: run {} is still running after {:g} s\n", core::number_label(number),
-                 options.timeout_s);
-      throw ExitCode{1};
+  while (true) {
+    recover_stale_runs(journal);
+    bool going = false;
+    for (auto& w : waited) {
+      look_up(workspace, journal, w);
+      going = going || w.going();
+    }
+    if (!going || (options.timeout_s > 0 && seconds_since(start) >= options.timeout_s)) {
+      break;
     }
     std::this_thread::sleep_for(k_poll * 2);
-    run = current_run(journal, number);
   }
-  report_ending(journal, run);
+  // In the order given: the summary of each run that ended, then what still goes.
+  bool failed = false;
+  bool still_going = false;
+  for (const auto& w : waited) {
+    if (w.going()) {
+      still_going = true;
+      fmt::print(stderr, "ej: run {} is still {} after {:g} s\n", w.label(),
+                 w.run ? "running" : "being prepared (code state, environment)", options.timeout_s);
+    } else if (w.run) {
+      print_run_summary(journal, w.run->number);
+      failed = failed || w.run->status != "finished";
+    } else {
+      fmt::print("run {} failed before it was recorded: {}\n", w.label(), w.pending->error);
+      fmt::print(stderr, "ej: its output is in {}\n", w.pending->log.string());
+      failed = true;
+    }
+  }
+  if (failed) {
+    throw ExitCode{1};
+  }
+  if (still_going) {
+    throw ExitCode{k_still_running_exit};
+  }
 }
 
 std::string user_name()
@@ -103,6 +160,26 @@ void run_cancel(const CancelOptions& options)
   const int number = parse_run_number(options.run);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  if (const auto pending = pending_run(workspace, number);
+      pending && !store::find_run(journal.db(), number)) {
+    // Not recorded yet: its ej has not taken over SIGTERM, which ends it; nothing was measured.
+    if (!pending->alive) {
+      throw Error("run {} is not running: it failed before it was recorded: {}", pending->name,
+                  pending->error);
+    }
+    // Said in its log, where ej wait reads why it ended.
+    util::UniqueFd log(::open(pending->log.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
+    const auto said =
+        fmt::format("ej: error: cancelled with 'ej cancel' by {} at {}, before it was recorded\n",
+                    user_name(), util::format_utc(util::now_ms()));
+    if (log) {
+      [[maybe_unused]] const auto written = ::write(log.get(), said.data(), said.size());
+    }
+    ::kill(pending->pid, SIGTERM);
+    fmt::print(stderr, "ej: stopped run {} (pid {}) before it was recorded; nothing was measured\n",
+               pending->name, pending->pid);
+    return;
+  }
   auto run = existing_run(journal, number);
   if (run.status != "started") {
     throw Error("run {} is not running: it ended {}", core::number_label(number), run.status);
@@ -158,15 +235,29 @@ void follow_run(const std::string& id)
   const int number = parse_run_number(id);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
+  // A detached run still being prepared: its output so far, until it is recorded (or its ej ends).
+  std::uint64_t offset = 0;
+  auto pending = pending_run(workspace, number);
+  while (pending && !store::find_run(journal.db(), number)) {
+    util::UniqueFd early(::open(pending->log.c_str(), O_RDONLY | O_CLOEXEC));
+    if (early) {
+      copy_new_output(early.get(), offset);
+    }
+    if (!pending->alive) {
+      fmt::print(stderr, "ej: run {} failed before it was recorded: {}\n", pending->name, pending->error);
+      throw ExitCode{1};
+    }
+    std::this_thread::sleep_for(k_poll);
+    pending = pending_run(workspace, number);
+  }
   auto run = existing_run(journal, number);
-  util::UniqueFd log(::open(run_log_path(workspace, number).c_str(), O_RDONLY | O_CLOEXEC));
+  util::UniqueFd log(::open(run_log_path(workspace, run).c_str(), O_RDONLY | O_CLOEXEC));
   if (!log && run.status == "started") {
     fmt::print(stderr,
                "ej: run {} was not started with --detach: its output goes to the ej that runs it; waiting "
                "for it to end\n",
                core::number_label(number));
   }
-  std::uint64_t offset = 0;
   while (true) {
     if (log) {
       copy_new_output(log.get(), offset);
@@ -207,7 +298,7 @@ void list_running_runs(bool json)
     auto out = nlohmann::json::array();
     for (const auto& run : runs) {
       auto entry = run_json(reader, run, false);
-      const auto log = run_log_path(workspace, run.number);
+      const auto log = run_log_path(workspace, run);
       entry["host"] = run.host;
       entry["pid"] = run.pid;
       entry["waiting_for_gpus"] = waiting(run);
@@ -261,9 +352,19 @@ void list_gpu_queue(bool json)
 void register_live_runs(CLI::App& app)
 {
   auto wait_options = std::make_shared<WaitOptions>();
-  auto* wait = app.add_subcommand("wait", "Wait for a run to end; exit 0 when it finished, 1 otherwise");
-  wait->add_option("run", wait_options->run, "Run number")->required();
-  wait->add_option("--timeout", wait_options->timeout_s, "Give up after S seconds (exit 1)")
+  auto* wait = app.add_subcommand(
+      "wait", "Wait for runs to end; exit 0 when all finished, 1 when one did not, 124 when one still runs");
+  wait->footer(
+      R"(Exit status: 0 every run finished; 1 a run ended otherwise (failed, interrupted, build-failed,
+or its detached ej failed before recording it) or an error; 124 the timeout passed with a run still
+going (and none ended otherwise), as timeout(1) says it; 2 a usage error.
+
+Examples:
+  ej wait r5 --timeout 600
+  ej wait @k3f9qx @p2m8wd     # the runs two 'ej run --detach' started)");
+  wait->add_option("runs", wait_options->runs, "Runs (r5, 5, @k3f9qx)")->required();
+  wait->add_option("--timeout", wait_options->timeout_s,
+                   "Stop waiting after S seconds (exit 124 if one still runs)")
       ->check(CLI::NonNegativeNumber & finite_number());
   wait->callback([wait_options] { run_wait(*wait_options); });
 

@@ -9,6 +9,7 @@
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/param_range.h"
+#include "core/redact.h"
 #include "remote/host_registry.h"
 #include "remote/result_fetch.h"
 #include "run/environment.h"
@@ -20,11 +21,13 @@
 #include "util/fs.h"
 #include "util/strings.h"
 #include "util/term.h"
+#include "util/ulid.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <unistd.h>
 
@@ -53,6 +56,8 @@ struct RunOptions {
   bool no_build = false;               // --no-build
   DeviceOptions devices;               // --gpu-sample-ms, --lock-clocks [SM_MHZ]
   std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
+  std::string keep_untracked;          // --keep-untracked-up-to SIZE
+  std::string run_id;                  // --run-id: the id chosen for it before (--detach, ej rerun)
 };
 
 // --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
@@ -166,17 +171,44 @@ std::map<std::string, std::vector<std::string>> chosen_params(const std::vector<
   return chosen;
 }
 
+// NAME=VALUE, or NAME alone for the value ej's own environment has (what ej rerun gives for a
+// secret whose value the journal does not keep).
 std::vector<std::pair<std::string, std::string>> parse_env(const std::vector<std::string>& options)
 {
   std::vector<std::pair<std::string, std::string>> env;
   for (const auto& option : options) {
     const auto equals = option.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      throw UsageError("--env '{}' must look like NAME=VALUE", option);
+    if (equals == 0 || option.empty()) {
+      throw UsageError("--env '{}' must look like NAME=VALUE (or NAME, for the value of ej's environment)",
+                       option);
+    }
+    if (equals == std::string::npos) {
+      const char* value = std::getenv(option.c_str());
+      if (value == nullptr) {
+        throw UsageError("--env {} takes the value of {} in ej's environment, where it is not set: export it "
+                         "first, or give --env {}=VALUE",
+                         option, option, option);
+      }
+      env.emplace_back(option, value);
+      continue;
     }
     env.emplace_back(option.substr(0, equals), option.substr(equals + 1));
   }
   return env;
+}
+
+// The overrides as the run records them: a secret-named variable's value is never kept, however
+// short (the redactor hides values by their text only from 6 characters on).
+std::vector<std::pair<std::string, std::string>>
+recorded_env(const std::vector<std::pair<std::string, std::string>>& env)
+{
+  auto out = env;
+  for (auto& [name, value] : out) {
+    if (core::secret_name(name)) {
+      value = std::string(core::k_redacted);
+    }
+  }
+  return out;
 }
 
 run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan)
@@ -254,9 +286,16 @@ void run_benchmark(const RunOptions& options)
     return;
   }
   auto detached = DetachedReport::from_environment(); // set when this ej is that background one
+  if (!options.run_id.empty() && !util::is_ulid(options.run_id)) {
+    throw UsageError("--run-id '{}' is not a ULID (26 characters, as ej makes them)", options.run_id);
+  }
   auto journal = open_journal(workspace);
-  const auto bench = options.revision ? store::find_bench_revision(journal.db(), options.bench, *options.revision)
-                                      : store::find_benchmark(journal.db(), options.bench);
+  if (!options.run_id.empty() && store::number_of_run(journal.db(), options.run_id) != 0) {
+    throw Error("a run with the id {} is recorded already", options.run_id);
+  }
+  const auto bench = options.revision
+                         ? store::find_bench_revision(journal.db(), options.bench, *options.revision)
+                         : store::find_benchmark(journal.db(), options.bench);
   if (!bench && options.revision && store::find_benchmark(journal.db(), options.bench)) {
     throw UsageError("benchmark {} has no revision {}; see 'ej bench show {}'", options.bench, *options.revision,
                      options.bench);
@@ -305,8 +344,13 @@ void run_benchmark(const RunOptions& options)
   const auto label = checked_text(options.label, "label");
   auto slurm = slurm_target(options);
   const auto gpus = chosen_gpus(options.gpus, plan);
+  const auto keep_untracked =
+      options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
+  // What takes seconds comes next (the code state read and shipped, the environment captured): a
+  // detached run's starter returns here, and ej wait reports what fails from now on.
+  detached.accepted(workspace, options.run_id);
 
-  const auto code_state = read_code_state(workspace); // outside the write lock
+  const auto code_state = read_code_state(workspace, keep_untracked); // outside the write lock
   const bool from_remote = numbers_from_remote(workspace);
   // Here, or on the host --on names (the code state shipped there first): a host that cannot be
   // reached leaves no run behind. A Slurm job runs on the cluster's file system, which is this one.
@@ -366,7 +410,8 @@ void run_benchmark(const RunOptions& options)
     started.pid_start_ticks = run::process_start_ticks(::getpid()).value_or(0);
     started.boot_id = this_boot_id();
     started.on = target.on(); // null here; "host" stays this machine: the ej that must end the run
-    plan.run_id = writer.append(started).id;
+    started.env = recorded_env(plan.extra_env);
+    plan.run_id = writer.append(started, options.run_id).id;
     plan.run_number = store::number_of_run(journal.db(), plan.run_id);
   });
   fmt::print(stderr, "ej: run {} of {} r{}{}\n", core::number_label(plan.run_number), bench->name,
@@ -471,9 +516,9 @@ void register_run(CLI::App& app)
                       "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
   command->add_option("--repeat", options->repeat,
                       "Repeats per combination (overrides the benchmark's policy)");
-  command->add_option(
-      "--env", options->env,
-      "NAME=VALUE for this run (repeatable); a secret-named one is redacted everywhere in the record");
+  command->add_option("--env", options->env,
+                      "NAME=VALUE for this run (repeatable), or NAME for the value in ej's environment; kept "
+                      "with the run for 'ej rerun', a secret-named one redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
   command->add_option("--revision", options->revision,
                       "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
@@ -495,7 +540,7 @@ void register_run(CLI::App& app)
                     "Fail at once when the GPUs are taken, instead of queueing");
   command->add_flag("--detach", options->detach,
                     "Run in the background (its own session; output in the journal's runs/ folder) and "
-                    "return the run number at once");
+                    "return at once with the run's name (run @k3f9qx); 'ej wait' reports how it ends");
   command->add_option("--slurm-arg", options->slurm_args,
                       "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
   command->add_option(
@@ -504,6 +549,12 @@ void register_run(CLI::App& app)
       "slurm@HOST[:PARTITION] through a login host (default: the benchmark's --on, else here; "
       "'local': here)");
   command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
+  // The id of its run.started event, chosen by whoever starts it and names it before it is
+  // recorded (ej run --detach, ej rerun): not for people.
+  command->add_option("--run-id", options->run_id)->group("");
+  command->add_option("--keep-untracked-up-to", options->keep_untracked,
+                      "Store untracked files up to SIZE whole with the run's code state, each once by its "
+                      "hash, where the diff keeps only those up to 1 MiB (e.g. --keep-untracked-up-to 200M)");
   command
       ->add_option("--gpu-sample-ms", options->devices.sample_ms,
                    "Read the GPUs' clocks, power, temperature and throttle reasons every MS during each "

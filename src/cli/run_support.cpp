@@ -110,12 +110,18 @@ void print_run_summary(store::Journal& journal, int number)
     return;
   }
   const auto repeats = store::run_repeats(journal.db(), number);
+  // A repeat cut short by the interruption measured nothing: it is said apart, so that the count
+  // agrees with the n of the summary below.
   std::size_t measured = 0;
+  std::size_t cut_short = 0;
   for (const auto& repeat : repeats) {
-    measured += repeat.warmup ? 0 : 1;
+    if (!repeat.warmup) {
+      (repeat.ending == "interrupted" ? cut_short : measured) += 1;
+    }
   }
-  fmt::print("run {} {} {}: {} repeat(s){}\n", core::number_label(run->number), run->bench, run->status,
-             measured, run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
+  fmt::print("run {} {} {}: {} repeat(s){}{}\n", core::number_label(run->number), run->bench, run->status,
+             measured, cut_short > 0 ? fmt::format(" and {} cut short", cut_short) : "",
+             run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
   evidence::Reader reader(journal);
   fmt::print("{}", evidence::run_summary_text(run_series(store::run_samples(journal.db(), number)),
                                               reader.rules(run->bench, run->revision)));

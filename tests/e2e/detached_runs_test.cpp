@@ -18,14 +18,29 @@ using nlohmann::json;
 
 namespace {
 
-// The number in "run #N started in the background".
-int detached_run_number(const CommandResult& result)
+// The name in "run @k3f9qx started in the background": the run is named before it is recorded.
+std::string detached_run_name(const CommandResult& result)
 {
   INFO("ej stdout: " << result.out << "\nej stderr: " << result.err);
   REQUIRE(result.exit_code == 0);
-  const auto at = result.out.find("run #");
+  const auto at = result.out.find("run @");
   REQUIRE(at != std::string::npos);
-  return std::stoi(result.out.substr(at + 5));
+  return result.out.substr(at + 4, 7);
+}
+
+// Waits until the detached run `name` is recorded; returns its number.
+int recorded_number(const EjRepo& repo, const std::string& name, double seconds = 20)
+{
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto shown = repo.ej({"show", "run", name, "--json"});
+    if (shown.exit_code == 0) {
+      return json::parse(shown.out)["number"].get<int>();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  FAIL("run " << name << " was not recorded within " << seconds << " s");
+  return 0;
 }
 
 // Waits until a file holds `text` (or `seconds` pass); returns what it holds.
@@ -58,22 +73,23 @@ TEST_CASE("a detached run returns its number at once and follow shows its output
   EjRepo repo;
   repo.ok({"bench", "add", "ticks", "--repeat", "3", "--shell",
            "echo tick; while [ ! -e go ]; do sleep 0.02; done"});
-  const int run = detached_run_number(repo.ej({"run", "ticks", "--detach"}));
-  CHECK(run == 1);
-  // Recorded before the start returned, and still running: the benchmark waits for "go".
+  const auto name = detached_run_name(repo.ej({"run", "ticks", "--detach"}));
+  CHECK(recorded_number(repo, name) == 1);
+  // Recorded and still running: the benchmark waits for "go".
   const auto running = json::parse(repo.ok({"runs", "--running", "--json"}));
   REQUIRE(running.size() == 1);
   CHECK(running[0]["number"] == 1);
   CHECK(running[0]["status"] == "started");
   CHECK(running[0]["log"] == (repo.ej_dir() / "runs" / "1.log").string());
   CHECK(wait_for_text(repo.ej_dir() / "runs" / "1.log", "\ntick\n", 10) == "ej: run #1 of ticks r1\ntick\n");
+  CHECK_FALSE(std::filesystem::exists(repo.ej_dir() / "runs" / (name + ".log")));
   write_text(repo.path() / "go", "");
   const auto follow = repo.ej({"show", "run", "1", "--follow"});
   INFO(follow.err);
   CHECK(follow.exit_code == 0);
   CHECK_THAT(follow.out, Catch::StartsWith("ej: run #1 of ticks r1\ntick\ntick\ntick\n"));
   CHECK_THAT(follow.out, Catch::Contains("run #1 ticks finished: 3 repeat(s)"));
-  const auto wait = repo.ej({"wait", "1"});
+  const auto wait = repo.ej({"wait", name});
   CHECK(wait.exit_code == 0);
   CHECK_THAT(wait.out, Catch::Contains("run #1 ticks finished"));
   CHECK(show_run(repo, 1)["status"] == "finished");
@@ -93,11 +109,11 @@ TEST_CASE("ej cancel stops a detached run's benchmark and records it interrupted
 {
   EjRepo repo;
   repo.ok({"bench", "add", "sleeper", "--repeat", "2", "--shell", "echo $$ >> pids.txt; exec sleep 60"});
-  REQUIRE(detached_run_number(repo.ej({"run", "sleeper", "--detach"})) == 1);
+  REQUIRE(recorded_number(repo, detached_run_name(repo.ej({"run", "sleeper", "--detach"}))) == 1);
   REQUIRE(wait_for_file(repo.path() / "pids.txt", 10));
   const int benchmark = std::stoi(read_text(repo.path() / "pids.txt"));
   const auto timed_out = repo.ej({"wait", "1", "--timeout", "0.3"});
-  CHECK(timed_out.exit_code == 1);
+  CHECK(timed_out.exit_code == 124); // still going: not a failure
   CHECK_THAT(timed_out.err, Catch::Contains("run #1 is still running after 0.3 s"));
 
   const auto cancel = repo.ej({"cancel", "1"});
@@ -125,11 +141,13 @@ TEST_CASE(
       {"setsid", "sh", "-c", "\"$0\" run slow --detach > started.txt 2>&1; exec sleep 60", EJ_BINARY},
       {repo.path(), {}, {}});
   REQUIRE_THAT(wait_for_text(repo.path() / "started.txt", "started in the background", 10),
-               Catch::Contains("run #1 started in the background"));
+               Catch::Contains("run @") && Catch::Contains(" started in the background"));
   std::this_thread::sleep_for(std::chrono::milliseconds(100)); // let setsid's exec of sh settle
   ::kill(-session, SIGHUP);  // what a closing terminal sends its session's process group...
   ::kill(-session, SIGKILL); // ...and what a tool that times out does to its command
   wait_command(session);
+  REQUIRE(recorded_number(repo, detached_run_name({0, 0, 0, read_text(repo.path() / "started.txt"), ""})) ==
+          1);
   CHECK(json::parse(repo.ok({"runs", "--running", "--json"})).size() == 1);
   write_text(repo.path() / "go", "");
   const auto wait = repo.ej({"wait", "1", "--timeout", "30"});
@@ -149,7 +167,8 @@ TEST_CASE("two runs on one GPU queue across repositories: the second waits sayin
             "echo hold-start >> " + order.string() +
                 "; while [ ! -e go ]; do sleep 0.02; done; echo hold-end >> " + order.string()});
   second.ok({"bench", "add", "quick", "--repeat", "1", "--shell", "echo quick >> " + order.string()});
-  REQUIRE(detached_run_number(first.ej({"run", "hold", "--gpus", "0", "--detach"})) == 1);
+  REQUIRE(recorded_number(first, detached_run_name(first.ej({"run", "hold", "--gpus", "0", "--detach"}))) ==
+          1);
   REQUIRE(wait_for_text(order, "hold-start", 10) == "hold-start\n");
 
   // --no-wait: refused, nothing recorded; all GPUs include GPU 0.
@@ -191,4 +210,86 @@ TEST_CASE("two runs on one GPU queue across repositories: the second waits sayin
   CHECK(first.ej({"wait", "1", "--timeout", "30"}).exit_code == 0);
   CHECK(show_run(second, 2)["status"] == "finished");
   CHECK(json::parse(second.ok({"runs", "--queue", "--json"})).empty());
+}
+
+TEST_CASE(
+    "a detached run returns before the environment is read, and ej wait reports it while it is prepared")
+{
+  EjRepo repo;
+  // A probe that holds the snapshot until told: the start must not wait for it.
+  repo.ok({"env", "probe", "add", "gate", "--timeout", "60", "--shell",
+           "while [ ! -e probe-go ]; do sleep 0.02; done; echo ready"});
+  repo.ok({"bench", "add", "quick", "--repeat", "2", "--shell", "echo quick"});
+  const auto started = repo.ej({"run", "quick", "--detach"});
+  const auto name = detached_run_name(started);
+  CHECK_THAT(started.err, Catch::Contains("ej wait " + name));
+  const auto preparing = repo.ej({"wait", name, "--timeout", "0.3"});
+  CHECK(preparing.exit_code == 124);
+  CHECK_THAT(preparing.err, Catch::Contains("run " + name + " is still being prepared"));
+  write_text(repo.path() / "probe-go", "");
+  const auto wait = repo.ej({"wait", name, "--timeout", "60"});
+  INFO(wait.err);
+  CHECK(wait.exit_code == 0);
+  CHECK_THAT(wait.out, Catch::Contains("run #1 quick finished: 2 repeat(s)"));
+  CHECK_THAT(repo.ok({"env", "show", name}), Catch::Contains("ready"));
+}
+
+TEST_CASE("a detached run whose code state cannot be shipped fails in the background, and ej wait says why")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "far", "--repeat", "1", "--shell", "echo far"});
+  // An ssh that cannot connect: the shipping fails after the start has returned.
+  const std::map<std::string, std::string> env = {{"EJ_SSH_COMMAND", "false"}};
+  const auto started = repo.ej({"run", "far", "--on", "ssh:nowhere.invalid", "--detach"}, env);
+  const auto name = detached_run_name(started);
+  const auto wait = repo.ej({"wait", name, "--timeout", "60"});
+  CHECK(wait.exit_code == 1);
+  CHECK_THAT(wait.out, Catch::Contains("run " + name + " failed before it was recorded: ") &&
+                           Catch::Contains("nowhere.invalid"));
+  CHECK_THAT(repo.ok({"runs"}), Catch::Contains("no runs yet"));
+  const auto follow = repo.ej({"show", "run", name, "--follow"});
+  CHECK(follow.exit_code == 1);
+  CHECK_THAT(follow.err, Catch::Contains("failed before it was recorded"));
+  CHECK(repo.ej({"cancel", name}).exit_code == 1);
+}
+
+TEST_CASE("ej wait takes several runs: 0 when all finished, 1 when one failed, 124 while one still runs")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "ok", "--repeat", "1", "--shell", "true"});
+  repo.ok({"bench", "add", "bad", "--repeat", "1", "--shell", "exit 3"});
+  repo.ok({"bench", "add", "slow", "--repeat", "1", "--shell", "while [ ! -e go ]; do sleep 0.02; done"});
+  repo.ok({"run", "ok", "--quiet"});
+  CHECK(repo.ej({"run", "bad", "--quiet"}).exit_code == 1);
+  repo.ok({"run", "ok", "--quiet"});
+  const auto all = repo.ej({"wait", "1", "r3"});
+  CHECK(all.exit_code == 0);
+  CHECK_THAT(all.out, Catch::Contains("run #1 ok finished") && Catch::Contains("run #3 ok finished"));
+  const auto one_failed = repo.ej({"wait", "1", "2", "3"});
+  CHECK(one_failed.exit_code == 1);
+  CHECK_THAT(one_failed.out, Catch::Contains("run #2 bad failed"));
+  const auto slow = recorded_number(repo, detached_run_name(repo.ej({"run", "slow", "--detach"})));
+  const auto going = repo.ej({"wait", "1", std::to_string(slow), "--timeout", "0.2"});
+  CHECK(going.exit_code == 124);
+  CHECK_THAT(going.err, Catch::Contains("run #" + std::to_string(slow) + " is still running after 0.2 s"));
+  CHECK(repo.ej({"wait", "2", std::to_string(slow), "--timeout", "0.2"}).exit_code == 1); // a failure wins
+  write_text(repo.path() / "go", "");
+  CHECK(repo.ej({"wait", "1", std::to_string(slow), "--timeout", "60"}).exit_code == 0);
+  CHECK(repo.ej({"wait", "9"}).exit_code == 1);
+}
+
+TEST_CASE("ej cancel reports the repeats measured, not the one it cut short")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "third", "--repeat", "3", "--metric", "t=kv:t", "--shell",
+           "n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count; echo 't: 1'; "
+           "if [ $n -ge 2 ]; then exec sleep 60; fi"});
+  REQUIRE(recorded_number(repo, detached_run_name(repo.ej({"run", "third", "--detach"}))) == 1);
+  REQUIRE(wait_for_text(repo.path() / "count", "3", 20) == "3\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200)); // its output read
+  const auto cancel = repo.ej({"cancel", "1"});
+  INFO(cancel.err);
+  CHECK(cancel.exit_code == 0);
+  CHECK_THAT(cancel.out, Catch::Contains("run #1 third interrupted: 2 repeat(s) and 1 cut short") &&
+                             Catch::Contains("n = 2"));
 }
