@@ -1,5 +1,6 @@
 #include "cli/reading.h"
 
+#include "cli/rerun_worktree.h"
 #include "cli/run_support.h"
 #include "store/journal_reading.h"
 #include "store/run_queries.h"
@@ -15,6 +16,7 @@ namespace {
 store::Journal open_for_reading_recovered(const Workspace& workspace)
 {
   auto journal = store::open_for_reading(workspace.ej_dir);
+  remove_abandoned_worktrees(workspace); // not the journal: the worktrees of reruns that were killed
   const auto started = store::runs_with_status(journal.db(), "started");
   if (std::any_of(started.begin(), started.end(),
                   [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {

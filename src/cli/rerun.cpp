@@ -1,21 +1,28 @@
 #include "cli/arguments.h"
+#include "cli/code_restore.h"
 #include "cli/commands.h"
+#include "cli/rerun_worktree.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
+#include "core/redact.h"
 #include "run/process.h"
+#include "run/signals.h"
+#include "store/events.h"
+#include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
-#include "util/fs.h"
 #include "util/strings.h"
+#include "util/time.h"
+#include "util/ulid.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-#include <unistd.h>
+#include <cstdlib>
+#include <cstring>
 
-// `ej rerun RUN`: the same benchmark revision, parameters and code state as a recorded run, in a
-// temporary linked worktree (which shares the journal), then compared with the original.
+// `ej rerun RUN`: the same benchmark revision, parameters, --env overrides and code state as a
+// recorded run, in a temporary linked worktree (which shares the journal), then compared with the
+// original.
 namespace ej::cli {
 
 namespace {
@@ -26,10 +33,11 @@ struct RerunOptions {
   std::string on;
   std::optional<int> repeat;
   bool keep = false;
+  bool allow_incomplete = false;
 };
 
-// A child: git or this ej, its output shown as it comes. Returns its exit code.
-int run_visible(std::vector<std::string> argv, const std::filesystem::path& cwd)
+// A child: this ej again, its output shown as it comes. Returns its exit code.
+int run_child_ej(std::vector<std::string> argv, const std::filesystem::path& cwd)
 {
   run::ProcessSpec spec;
   spec.argv = std::move(argv);
@@ -42,115 +50,72 @@ int run_visible(std::vector<std::string> argv, const std::filesystem::path& cwd)
   return result.ending == run::Ending::Exited ? result.exit_code : 128 + result.signal;
 }
 
-std::string quiet_git(const std::vector<std::string>& args, const std::filesystem::path& cwd, int& code)
+// How a run is named to another ej command: r5, or r@k3f9qx before it has a number.
+std::string run_argument(int number)
 {
-  run::ProcessSpec spec;
-  spec.argv = {"git"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.cwd = cwd;
-  const auto result = run::run_process(spec);
-  code = result.succeeded() ? 0 : 1;
-  return result.err.head + result.out.head;
+  return core::is_provisional(number) ? "r" + core::number_label(number) : fmt::format("r{}", number);
 }
 
-// The worktree goes at the end, whatever happened (unless --keep).
-class TemporaryWorktree {
-public:
-  TemporaryWorktree(const Workspace& workspace, const std::string& commit, bool keep)
-    : m_work_tree(workspace.work_tree), m_keep(keep)
-  {
-    m_dir = workspace.ej_dir / "rerun" / fmt::format("{}-{}", commit.substr(0, 12), ::getpid());
-    std::filesystem::create_directories(m_dir.parent_path());
-    int code = 0;
-    const auto said = quiet_git({"worktree", "add", "--detach", m_dir.string(), commit}, m_work_tree, code);
-    if (code != 0) {
-      throw Error("cannot check out commit {} for the rerun ({}); is it still in the repository? (git fetch)",
-                  commit.substr(0, 12), util::trim(said));
-    }
-  }
-  ~TemporaryWorktree()
-  {
-    if (m_keep) {
-      return;
-    }
-    int code = 0;
-    quiet_git({"worktree", "remove", "--force", m_dir.string()}, m_work_tree, code);
-  }
-  TemporaryWorktree(const TemporaryWorktree&) = delete;
-  TemporaryWorktree& operator=(const TemporaryWorktree&) = delete;
-  const std::filesystem::path& dir() const { return m_dir; }
-
-private:
-  std::filesystem::path m_work_tree;
-  std::filesystem::path m_dir;
-  bool m_keep;
-};
-
-// The stored diff without ej's comment lines and submodule sections: what git apply takes.
-std::string applicable(const std::string& patch, bool& has_submodules)
+// The original's --env overrides, for the rerun's command line. A secret's value is not in the
+// journal: the rerun takes it from its own environment (--env NAME), and refuses without it.
+std::vector<std::string> env_arguments(const store::events::RunStarted& original, const std::string& name)
 {
-  std::istringstream lines(patch);
-  std::string out;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("# submodule ", 0) == 0) {
-      has_submodules = true;
-      break;
+  std::vector<std::string> out;
+  for (const auto& [variable, value] : original.env) {
+    out.push_back("--env");
+    if (value.find(core::k_redacted) == std::string::npos) {
+      out.push_back(variable + "=" + value);
+      continue;
     }
-    if (line.rfind("# ", 0) != 0 && line != "#") {
-      out += line + "\n";
+    if (std::getenv(variable.c_str()) == nullptr) {
+      throw Error("{} was run with --env {}=..., whose value the journal does not keep (it is a secret): "
+                  "export {} and run 'ej rerun' again",
+                  name, variable, variable);
     }
+    out.push_back(variable); // its value from this ej's environment, never on a command line
   }
   return out;
+}
+
+[[noreturn]] void end_interrupted()
+{
+  fmt::print(stderr, "ej: rerun interrupted by SIG{}; its worktree is removed\n",
+             ::sigabbrev_np(run::InterruptGuard::signal_number()));
+  throw ExitCode{128 + run::InterruptGuard::signal_number()};
 }
 
 void run_rerun(const RerunOptions& options)
 {
   const auto workspace = locate_workspace();
-  auto journal = open_journal(workspace);
+  auto journal = open_journal(workspace); // also removes the worktrees of reruns that were killed
   const int number = parse_run_number(options.run);
   const auto original = store::find_run(journal.db(), number);
   if (!original) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
+  const auto name = "run " + core::number_label(original->number);
   if (original->status == "imported") {
-    throw Error("run {} was imported ({}), not measured by ej: there is nothing to run again",
-                core::number_label(number), original->source);
+    throw Error("{} was imported ({}), not measured by ej: there is nothing to run again", name,
+                original->source);
   }
   if (original->git.commit.empty()) {
-    throw Error("run {} recorded no commit: its code state cannot be restored", core::number_label(number));
+    throw Error("{} recorded no commit: its code state cannot be restored", name);
   }
-  std::string patch;
-  bool has_submodules = false;
-  if (original->git.dirty && !original->git.diff_blob.empty()) {
-    const auto blob = journal.blob(original->git.diff_blob);
-    if (!blob) {
-      throw Error("the stored diff of run {} is missing from the journal (run 'ej sync', or 'ej fsck')",
-                  core::number_label(number));
-    }
-    patch = applicable(*blob, has_submodules);
+  const auto payload = store::run_started_payload(journal.db(), original->id);
+  if (!payload) {
+    throw Error("the run.started event of {} is missing from the journal; run 'ej fsck'", name);
   }
-  const TemporaryWorktree worktree(workspace, original->git.commit, options.keep);
-  if (patch.find_first_not_of(" \n") != std::string::npos) {
-    const auto patch_file = worktree.dir().parent_path() / (worktree.dir().filename().string() + ".patch");
-    util::write_file_atomic(patch_file, patch);
-    int code = 0;
-    const auto said = quiet_git({"apply", "--binary", "--whitespace=nowarn", patch_file.string()}, worktree.dir(), code);
-    std::filesystem::remove(patch_file);
-    if (code != 0) {
-      throw Error("the stored diff of run {} does not apply to commit {} ({}): its code state cannot be restored",
-                  core::number_label(number), original->git.commit.substr(0, 12), util::trim(said));
-    }
-  }
-  if (has_submodules) {
-    fmt::print(stderr, "ej: note: the changes inside submodules that run {} recorded are not restored\n",
-               core::number_label(number));
-  }
-  fmt::print(stderr, "ej: rerun of run {} ({} r{}) at {} in {}\n", core::number_label(number), original->bench,
-             original->revision, core::describe(original->git), worktree.dir().string());
+  store::Event event;
+  event.type = std::string(store::events::RunStarted::type);
+  event.payload = *payload;
+  const auto started = store::events::RunStarted::read(event);
 
+  const auto recorded = recorded_code(journal, workspace, original->id, original->git, name);
+  check_complete(recorded, name, options.allow_incomplete);
   const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> argv = {self, "run", original->bench, "--revision", std::to_string(original->revision),
-                                   "--label", fmt::format("rerun of run {}", core::number_label(number))};
+  const auto label = fmt::format("rerun of {}", name);
+  std::vector<std::string> argv = {
+      self, "run", original->bench, "--revision", std::to_string(original->revision), "--label", label};
   for (const auto& [axis, values] : original->params.items()) {
     std::vector<std::string> list;
     for (const auto& value : values) {
@@ -159,9 +124,11 @@ void run_rerun(const RerunOptions& options)
     argv.push_back("--param");
     argv.push_back(axis + "=" + util::join(list, ","));
   }
+  const auto env = env_arguments(started, name);
+  argv.insert(argv.end(), env.begin(), env.end());
   const auto attempt = !options.attempt.empty() ? options.attempt
-                       : original->attempt     ? core::number_label(*original->attempt)
-                                               : std::string();
+                       : original->attempt      ? core::number_label(*original->attempt)
+                                                : std::string();
   if (!attempt.empty()) {
     argv.insert(argv.end(), {"--attempt", attempt});
   }
@@ -171,21 +138,42 @@ void run_rerun(const RerunOptions& options)
   if (!options.on.empty()) {
     argv.insert(argv.end(), {"--on", options.on});
   }
-  const int code = run_visible(argv, worktree.dir());
-  const auto runs = store::list_runs(journal.db(), store::RunFilter{});
-  int rerun = 0; // the newest run of that label: in a clone with a remote, a provisional number
-  std::int64_t started = 0;
-  for (const auto& run : runs) {
-    if (run.label == fmt::format("rerun of run {}", core::number_label(number)) && run.started_ms >= started) {
-      rerun = run.number;
-      started = run.started_ms;
-    }
+  // Named before it is recorded: found by its id afterwards, whatever number it gets meanwhile.
+  const auto rerun_id = util::make_ulid(util::now_ms());
+  argv.insert(argv.end(), {"--run-id", rerun_id});
+
+  // From here on a signal ends the rerun (and the run it started) with its worktree removed.
+  run::InterruptGuard interrupt_guard;
+  RerunWorktree worktree(workspace, original->git.commit);
+  const auto restored = restore_recorded(journal, workspace, recorded, worktree.dir());
+  if (run::InterruptGuard::interrupted()) {
+    end_interrupted();
   }
+  worktree.files_written();
+  if (options.keep) {
+    worktree.keep();
+  }
+  if (restored.submodules_skipped) {
+    fmt::print(stderr, "ej: note: the changes inside submodules that {} recorded are not restored\n", name);
+  }
+  fmt::print(stderr, "ej: rerun of {} ({} r{}) at {} in {}\n", name, original->bench, original->revision,
+             core::describe(original->git), worktree.dir().string());
+
+  const int code = run_child_ej(argv, worktree.dir());
+  if (run::InterruptGuard::interrupted()) {
+    end_interrupted();
+  }
+  const int rerun = store::number_of_run(journal.db(), rerun_id);
   if (code != 0 || rerun == 0) {
-    throw Error("the rerun of run {} did not finish (exit {}); nothing to compare", core::number_label(number), code);
+    throw Error("the rerun of {} did not finish (exit {}); nothing to compare", name, code);
   }
   fmt::print("\n");
-  run_visible({self, "compare", fmt::format("r{}", number), fmt::format("r{}", rerun)}, workspace.work_tree);
+  run_child_ej({self, "compare", run_argument(original->number), run_argument(rerun)}, workspace.work_tree);
+  if (!recorded.unavailable.empty()) {
+    fmt::print(
+        "the code differs: the rerun ran without {} untracked file(s) that {} had and did not store: {}\n",
+        recorded.unavailable.size(), name, core::describe_files(recorded.unavailable));
+  }
   if (options.keep) {
     fmt::print("the worktree is kept: {} (remove it with git worktree remove)\n", worktree.dir().string());
   }
@@ -196,21 +184,29 @@ void run_rerun(const RerunOptions& options)
 void register_rerun(CLI::App& app)
 {
   auto options = std::make_shared<RerunOptions>();
-  auto* command = app.add_subcommand("rerun", "Run a recorded run again on its exact code, and compare the two");
-  command->footer(R"(Checks out the run's commit into a temporary linked worktree (sharing the journal), applies its
-stored diff and untracked files, builds it with the benchmark's build step, runs the same revision
-with the same parameters, and compares the new run with the original. Your work tree is never
-touched. Environment overrides given to the original with --env are not recorded: give them to
-the benchmark's definition instead.
+  auto* command =
+      app.add_subcommand("rerun", "Run a recorded run again on its exact code, and compare the two");
+  command->footer(
+      R"(Checks out the run's commit into a temporary linked worktree (sharing the journal), writes its
+stored diff and untracked files there (every path inside the worktree), builds it with the
+benchmark's build step, runs the same revision with the same parameters and --env overrides, and
+compares the new run with the original. Your work tree is never touched; the worktree is removed
+when the rerun ends, also on Ctrl-C or SIGTERM (one left by a killed rerun goes the next time ej
+opens the journal). A secret --env value is not in the journal: export the variable first. A code
+state whose large untracked files were not stored is refused unless the work tree has them with
+the same bytes, or --allow-incomplete.
 
 Examples:
   ej rerun r5                 # run #5 again, compared with it
   ej rerun r5 --repeat 30 --keep)");
-  command->add_option("run", options->run, "The run (r5, run:5 or 5)")->required();
-  command->add_option("--attempt", options->attempt, "Record the rerun for this attempt (default: the original's)");
+  command->add_option("run", options->run, "The run (r5, run:5, 5 or @k3f9qx)")->required();
+  command->add_option("--attempt", options->attempt,
+                      "Record the rerun for this attempt (default: the original's)");
   command->add_option("--on", options->on, "Where to run it (a host, ssh:HOST, slurm)");
   command->add_option("--repeat", options->repeat, "Repeats per combination");
   command->add_flag("--keep", options->keep, "Keep the worktree afterwards");
+  command->add_flag("--allow-incomplete", options->allow_incomplete,
+                    "Run a code state whose large untracked files were not stored, without them");
   command->callback([options] { run_rerun(*options); });
 }
 

@@ -1,5 +1,6 @@
 #include "cli/workspace.h"
 
+#include "cli/rerun_worktree.h"
 #include "cli/run_support.h"
 #include "core/numbering.h"
 #include "evidence/journal_sync.h"
@@ -72,6 +73,7 @@ store::Journal open_journal(const Workspace& workspace)
   }
   auto journal = store::Journal::open(workspace.ej_dir);
   recover_stale_runs(journal);
+  remove_abandoned_worktrees(workspace);
   return journal;
 }
 

@@ -192,3 +192,162 @@ TEST_CASE("ej rerun runs a dirty run again on its exact code, in a worktree it r
   CHECK((!std::filesystem::exists(leftovers) || std::filesystem::is_empty(leftovers)));
   CHECK(git(repo.path(), {"worktree", "list"}).find("rerun") == std::string::npos);
 }
+
+TEST_CASE(
+    "an untracked file too large to store makes checkout and rerun refuse unless --allow-incomplete, and "
+    "such a rerun says its code differs")
+{
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh",
+             "if [ -e big.bin ]; then echo 'time_ms: 5'; else echo 'time_ms: 9'; fi\n");
+  git(repo.path(), {"add", "bench.sh"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  repo.ok({"bench", "add", "b", "--metric", "time_ms=kv:time_ms", "--unit", "time_ms=ms", "--repeat", "3",
+           "--", "sh", "bench.sh"});
+  const std::string big(2 * 1024 * 1024 + 7, 'x'); // over the 1 MiB a diff keeps
+  write_text(repo.path() / "big.bin", big);
+  const auto run = repo.ej({"run", "b", "--quiet"});
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.err, Catch::Contains("big.bin (2.0 MiB)") && Catch::Contains("--allow-incomplete"));
+  std::filesystem::rename(repo.path() / "big.bin", repo.path() / "big.bin.away");
+
+  TempDir scratch("ej-checkout");
+  const auto checkout = repo.ej({"checkout", "r1", (scratch / "a").string()});
+  CHECK(checkout.exit_code == 1);
+  CHECK_THAT(checkout.err, Catch::Contains("run #1 is incomplete") && Catch::Contains("big.bin"));
+  CHECK_FALSE(std::filesystem::exists(scratch / "a"));
+  const auto refused = repo.ej({"rerun", "r1"});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("incomplete") && Catch::Contains("--allow-incomplete"));
+  CHECK_THAT(repo.ok({"runs"}), !Catch::Contains("#2"));
+
+  const auto allowed = repo.ej({"rerun", "r1", "--allow-incomplete"});
+  INFO(allowed.err);
+  REQUIRE(allowed.exit_code == 0);
+  CHECK_THAT(allowed.out, Catch::Contains("the code differs") && Catch::Contains("big.bin"));
+  CHECK(samples_of(show_run(repo, 2), "time_ms") == std::vector<double>{9, 9, 9}); // without big.bin
+
+  // The same bytes back in the work tree: the state is whole again, taken from there.
+  std::filesystem::rename(repo.path() / "big.bin.away", repo.path() / "big.bin");
+  const auto whole = repo.ej({"rerun", "r1"});
+  INFO(whole.err);
+  REQUIRE(whole.exit_code == 0);
+  CHECK_THAT(whole.err, Catch::Contains("restored from there"));
+  CHECK_THAT(whole.out, !Catch::Contains("the code differs"));
+  CHECK(samples_of(show_run(repo, 3), "time_ms") == std::vector<double>{5, 5, 5});
+  write_text(repo.path() / "big.bin", big + "changed");
+  CHECK(repo.ej({"checkout", "r1", (scratch / "b").string()}).exit_code == 1); // other bytes: not the file
+}
+
+TEST_CASE(
+    "ej try --keep-untracked-up-to stores a large untracked file whole, and checkout restores it byte for "
+    "byte")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  std::string weights(3 * 1024 * 1024, '\0');
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    weights[i] = static_cast<char>((i * 7919) % 251);
+  }
+  write_text(repo.path() / "model" / "weights.bin", weights);
+  CHECK(repo.ej({"try", "a", "--plan", "p", "--keep-untracked-up-to", "2M"}).exit_code ==
+        0); // too large still
+  const auto kept = repo.ej({"try", "b", "--plan", "p", "--keep-untracked-up-to", "4M"});
+  REQUIRE(kept.exit_code == 0);
+  CHECK_THAT(kept.err, !Catch::Contains("too large"));
+  CHECK(repo.ej({"try", "c", "--plan", "p", "--keep-untracked-up-to", "lots"}).exit_code == 2);
+  std::filesystem::remove_all(repo.path() / "model");
+
+  TempDir scratch("ej-checkout");
+  CHECK(repo.ej({"checkout", "1", (scratch / "a").string()}).exit_code == 1);
+  const auto out = repo.ok({"checkout", "2", (scratch / "b").string()});
+  CHECK(read_text(scratch / "b" / "model" / "weights.bin") == weights);
+  const auto exported = repo.ok({"export"});
+  CHECK_THAT(exported, Catch::Contains("\"large_untracked\"") && Catch::Contains("\"content_blob\""));
+}
+
+TEST_CASE("ej rerun of a run in a shared journal, before its number is claimed, finishes and compares")
+{
+  TempDir dir("ej-rerun");
+  const auto remote = dir / "remote.git";
+  git(dir.path(), {"init", "-q", "--bare", "-b", "main", remote.string()});
+  const auto repo = dir / "clone";
+  make_git_repo(repo);
+  write_text(repo / "bench.sh", "echo 'time_ms: 4'\n");
+  git(repo, {"add", "bench.sh"});
+  git(repo, {"commit", "-q", "-m", "bench"});
+  git(repo, {"remote", "add", "origin", "file://" + remote.string()});
+  git(repo, {"push", "-q", "-u", "origin", "main"});
+  REQUIRE(run_ej(repo, {"init"}).exit_code == 0);
+  REQUIRE(run_ej(repo, {"bench", "add", "b", "--metric", "time_ms=kv:time_ms", "--repeat", "3", "--", "sh",
+                        "bench.sh"})
+              .exit_code == 0);
+  REQUIRE(run_ej(repo, {"run", "b", "--quiet"}).exit_code == 0);
+  REQUIRE(run_ej(repo, {"sync"}).exit_code == 0); // shared from now on: new runs wait for their numbers
+  const auto run = run_ej(repo, {"run", "b", "--quiet"});
+  REQUIRE(run.exit_code == 0);
+  const auto at = run.err.find("run @");
+  REQUIRE(at != std::string::npos);
+  const auto name = run.err.substr(at + 4, 7);
+  const auto rerun = run_ej(repo, {"rerun", name});
+  INFO(rerun.err);
+  CHECK(rerun.exit_code == 0);
+  CHECK_THAT(rerun.out, Catch::Contains("run " + name + " (reference) vs run @"));
+}
+
+TEST_CASE("ej rerun gives the original's --env overrides again, a secret's value from its own environment")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "b", "--metric", "v=kv:v", "--repeat", "2", "--shell",
+           "echo \"v: $FACTOR\"; [ \"$API_TOKEN\" = tok-123456 ]"});
+  repo.ok({"run", "b", "--quiet", "--env", "FACTOR=7", "--env", "API_TOKEN=tok-123456"});
+  CHECK(show_run(repo, 1).dump().find("tok-123456") == std::string::npos);
+  CHECK_THAT(repo.ok({"export"}),
+             Catch::Contains("[\"FACTOR\",\"7\"]") && Catch::Contains("[\"API_TOKEN\",\"<redacted>\"]"));
+  const auto refused = repo.ej({"rerun", "r1"});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("export API_TOKEN"));
+  const auto rerun = repo.ej({"rerun", "r1"}, {{"API_TOKEN", "tok-123456"}});
+  INFO(rerun.err);
+  REQUIRE(rerun.exit_code == 0);
+  CHECK(samples_of(show_run(repo, 2), "v") == std::vector<double>{7, 7});
+}
+
+TEST_CASE(
+    "a killed ej rerun leaves a worktree that the next ej removes, and an interrupted one removes its own")
+{
+  EjRepo repo;
+  const auto started = repo.path().parent_path() / (repo.path().filename().string() + "-started");
+  write_text(repo.path() / "bench.sh", "echo x >> '" + started.string() + "'; while [ ! -e '" +
+                                           started.string() + "-go' ]; do sleep 0.02; done\n");
+  git(repo.path(), {"add", "bench.sh"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  repo.ok({"bench", "add", "b", "--repeat", "1", "--", "sh", "bench.sh"});
+  write_text(started.string() + "-go", "");
+  repo.ok({"run", "b", "--quiet"});
+  std::filesystem::remove(started.string() + "-go");
+  std::filesystem::remove(started);
+  const auto worktrees = [&] {
+    return git(repo.path(), {"worktree", "list"}).find("rerun") != std::string::npos;
+  };
+
+  for (const int signal : {SIGKILL, SIGTERM}) {
+    INFO("signal " << signal);
+    const int rerun = start_command({EJ_BINARY, "rerun", "r1"}, {repo.path(), {}, {}});
+    REQUIRE(wait_for_file(started, 20));
+    CHECK(worktrees());
+    ::kill(rerun, signal);
+    const int code = wait_command(rerun);
+    CHECK(code == 128 + signal);
+    if (signal == SIGTERM) {
+      CHECK_FALSE(worktrees()); // its own
+    } else {
+      CHECK(worktrees());
+      repo.ok({"runs"}); // the next ej, whatever it does
+      CHECK_FALSE(worktrees());
+    }
+    const auto leftovers = repo.ej_dir() / "rerun";
+    CHECK((!std::filesystem::exists(leftovers) || std::filesystem::is_empty(leftovers)));
+    std::filesystem::remove(started);
+  }
+}
