@@ -448,7 +448,10 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
 {
   command->add_option("name", o.name, "Benchmark name (lowercase, digits, dashes)")->required();
   command->add_option("command", o.argv, "The command and its arguments, after --");
-  command->add_option("--shell", o.shell, "Run this string with /bin/sh -c instead of an argv command");
+  command->add_option(
+      "--shell", o.shell,
+      "Run this string with /bin/sh -c instead of an argv command; {AXIS} is replaced by the "
+      "value as it is, unquoted (write '{AXIS}' for one word), e.g. --shell './bench -n {n} | tail -1'");
   command->add_option("--cwd", o.cwd, "Working directory, relative to the repository root");
   command->add_option("--env", o.env, "K=V set for the benchmark (repeatable; no secrets: see below)");
   command->add_option("--param", o.params,

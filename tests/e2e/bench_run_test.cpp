@@ -415,3 +415,15 @@ TEST_CASE("with stderr not a terminal, ej run prints no progress line")
   CHECK_THAT(result.err, !Catch::Contains("repeat 1/3") && !Catch::Contains("eta") && !Catch::Contains("\r"));
   CHECK_THAT(result.out, Catch::Contains("run #1 p finished: 3 repeat(s)"));
 }
+
+TEST_CASE(
+    "a --shell command gets a parameter's value unquoted, as documented, and '{AXIS}' keeps it one word")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "words", "--repeat", "1", "--param", "v=a b", "--shell",
+           "printf '[%s]' {v}; printf ' ' ; printf '[%s]' '{v}'"});
+  repo.ok({"run", "words", "--quiet"});
+  CHECK(show_run(repo, 1, true)["stdout"] == "[a][b] [a b]");
+  const auto docs = read_text(std::filesystem::path(EJ_SOURCE_DIR) / "docs" / "benchmarks.md");
+  CHECK_THAT(docs, Catch::Contains("**as it is, unquoted**"));
+}
