@@ -3,6 +3,7 @@
 #include "cli/workspace.h"
 #include "evidence/journal_sync.h"
 #include "store/purge.h"
+#include "store/wal_ownership.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -104,6 +105,7 @@ void run_repair()
   const auto scratch = workspace.ej_dir / "repair";
   std::filesystem::remove_all(scratch);
   store::SalvageReport report;
+  store::refuse_foreign_wal(file); // salvaging another file's pages would mix two journals
   {
     auto damaged = store::Database::open(file, store::OpenMode::ReadOnly);
     auto fresh = store::Journal::create(scratch);

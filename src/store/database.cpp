@@ -1,5 +1,6 @@
 #include "store/database.h"
 
+#include "store/wal_ownership.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -258,9 +259,6 @@ bool Statement::is_null(int column) const
   return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
 }
 
-namespace {
-
-// "file:/path?immutable=1", with the characters a URI gives meaning to escaped.
 std::string immutable_uri(const std::filesystem::path& path)
 {
   std::string uri = "file:";
@@ -273,8 +271,6 @@ std::string immutable_uri(const std::filesystem::path& path)
   }
   return uri + "?immutable=1";
 }
-
-} // namespace
 
 Database Database::open(const std::filesystem::path& path, OpenMode mode)
 {
@@ -303,12 +299,16 @@ Database Database::open(const std::filesystem::path& path, OpenMode mode)
   sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
   sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   // Settings of this connection only: nothing is written to the file. They read the schema,
-  // which a full disk can refuse (no room for the -shm): the caller's try_read sees that too and
-  // reads the file immutable instead.
+  // which a full disk can refuse (no room for the -shm), and so can a read-only file system
+  // without a -shm beside the file (SQLite cannot create it): the caller's try_read sees that too
+  // and reads the file immutable instead.
   const int settings =
       sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA journal_size_limit=0",
                    nullptr, nullptr, nullptr);
-  if (settings != SQLITE_OK && !(mode == OpenMode::ReadWrite && sqlite3_system_errno(db) == ENOSPC)) {
+  const bool no_shm = (mode == OpenMode::ReadWrite && sqlite3_system_errno(db) == ENOSPC) ||
+                      (mode != OpenMode::Immutable && (settings & 0xFF) == SQLITE_CANTOPEN &&
+                       sqlite3_db_readonly(db, "main") == 1);
+  if (settings != SQLITE_OK && !no_shm) {
     throw_sqlite_error(db, settings, "opening the journal");
   }
   return database;
@@ -393,8 +393,20 @@ WriteTransaction::~WriteTransaction()
   }
 }
 
+void Database::stamp_write()
+{
+  if (!m_stamped) {
+    auto table = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wal_stamp'");
+    m_stamped = table.step();
+  }
+  if (m_stamped) {
+    prepare(k_stamp_update).run();
+  }
+}
+
 void WriteTransaction::commit()
 {
+  m_db.stamp_write();
   m_db.exec("COMMIT");
   m_done = true;
   sqlite3_db_config(m_db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr); // see Database::open

@@ -108,6 +108,9 @@ public:
   // when it only reads). An in-memory database has no file to open again.
   OpenMode mode() const { return m_mode; }
   bool in_memory() const { return m_path == ":memory:"; }
+  // Changes the journal's WAL stamp (store/wal_ownership.h) inside the open write transaction, once
+  // the schema has the table: every commit then tells whose log it is in.
+  void stamp_write();
 
 private:
   Database(sqlite3* db, std::filesystem::path path, OpenMode mode)
@@ -118,8 +121,13 @@ private:
   util::Handle<sqlite3, sqlite3_close_v2> m_db;
   std::filesystem::path m_path;
   OpenMode m_mode;
+  bool m_stamped = false;                // the schema has the wal_stamp table (it is never dropped)
   std::unique_ptr<StatementPool> m_pool; // declared last: finalized before the connection closes
 };
+
+// "file:/path?immutable=1", with the characters a URI gives meaning to escaped: the file read as it
+// is, without locks, -shm, or the WAL beside it.
+std::string immutable_uri(const std::filesystem::path& path);
 
 // BEGIN IMMEDIATE (every write takes the write lock up front, so two writers never deadlock on
 // an upgrade); rolled back unless commit() was called.

@@ -4,6 +4,7 @@
 #include "store/projection.h"
 #include "store/schema.h"
 #include "store/visible_payload.h"
+#include "store/wal_ownership.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strings.h"
@@ -218,12 +219,28 @@ void refuse_empty_file(const std::filesystem::path& path)
   }
 }
 
+// Read as the file holds it, where SQLite cannot create the -shm file a WAL read needs (a read-only
+// file system, a full disk): SQLite then ignores the -wal, so commits still there are not seen.
+Database open_immutable(const std::filesystem::path& path)
+{
+  const auto wal = with_suffix(path, "-wal");
+  if (const auto contents = read_wal(wal); contents && contents->commits > 0) {
+    fmt::print(stderr,
+               "ej: warning: {} holds {} transaction(s) that SQLite reads only through a -shm file, which "
+               "cannot be created beside it here; ej shows the journal without them. Copy {} with its "
+               "-wal to a writable place to read them\n",
+               wal.string(), contents->commits, path.parent_path().string());
+  }
+  return Database::open(path, OpenMode::Immutable);
+}
+
 Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
 {
   const auto path = journal_file(ej_dir);
   if (!may_create) {
     refuse_empty_file(path);
   }
+  refuse_foreign_wal(path); // before SQLite replays it
   std::optional<std::string> read_only_reason;
   auto db = Database::open(path, OpenMode::ReadWrite);
   if (db.read_only()) {
@@ -232,10 +249,10 @@ Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
                     "reads it, and commands that record something fail until it is writable",
                     path.string());
     if (db.try_read() != SQLITE_OK) {
-      db = Database::open(path, OpenMode::Immutable); // no -shm can be made beside it
+      db = open_immutable(path); // no -shm can be made beside it
     }
   } else if (db.try_read() != SQLITE_OK && db.system_errno() == ENOSPC) {
-    db = Database::open(path, OpenMode::Immutable); // the -shm a WAL read needs cannot be made
+    db = open_immutable(path); // the -shm a WAL read needs cannot be made
     read_only_reason =
         fmt::format("the disk holding the journal {} is full: ej reads it, and records nothing until "
                     "space is freed",
@@ -269,7 +286,7 @@ Journal open_database(const std::filesystem::path& ej_dir, bool may_create)
       throw_sqlite_error(db.handle(), rc, "setting the journal mode");
     }
     // A full disk: read the file as it is.
-    auto read_only = Database::open(path, OpenMode::Immutable);
+    auto read_only = open_immutable(path);
     auto replica = load_or_create_replica_id(read_only, false);
     return {
         std::move(read_only), std::move(replica),
@@ -336,6 +353,7 @@ Journal open_for_reading(const std::filesystem::path& ej_dir)
   refuse_symlinks(ej_dir);
   const auto path = journal_file(ej_dir);
   refuse_empty_file(path);
+  refuse_foreign_wal(path);
   std::optional<Database> db;
   try {
     db = Database::open(path, OpenMode::ReadOnly);

@@ -286,6 +286,18 @@ CREATE TABLE verdict_cache (
 );
 )sql";
 
+// Version 10: the stamp every write changes (store/wal_ownership.h), by which ej tells a WAL written
+// to this file from another file's. Local state: never synced, never rebuilt. The row's text keeps
+// one size (46 characters), so that SQLite rewrites it in place.
+constexpr std::string_view k_version_10 = R"sql(
+CREATE TABLE IF NOT EXISTS wal_stamp (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  stamp TEXT NOT NULL
+);
+INSERT OR IGNORE INTO wal_stamp(id, stamp)
+VALUES (1, 'ej-wal-stamp ' || lower(hex(randomblob(8))) || ' 0000000000000000');
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -294,6 +306,7 @@ const std::vector<Migration>& migrations()
       {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
       {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
       {7, k_version_7},       {8, k_version_8},       {9, k_version_9, true},
+      {10, k_version_10},
   };
   return steps;
 }
