@@ -237,39 +237,59 @@ std::vector<Event> all_events(Database& db)
 
 std::vector<Event> plan_events(Database& db, const std::string& plan)
 {
-  std::vector<Event> out;
-  const auto in_plan = [&](const char* table, std::int64_t number) {
-    if (number == 0) {
-      return false;
+  // The plan's runs: those of its attempts, and those its baselines pin, which need not belong to
+  // an attempt (a baseline measured on its own) or may belong to another plan's.
+  std::set<std::int64_t> runs;
+  std::set<std::string> run_ids;
+  {
+    auto select = db.prepare(
+        "SELECT number, id FROM runs WHERE attempt IN (SELECT number FROM attempts WHERE plan = ?1) OR "
+        "number IN (SELECT run FROM baselines WHERE plan = ?1)");
+    select.bind(1, plan);
+    while (select.step()) {
+      runs.insert(select.integer(0));
+      run_ids.insert(select.text(1));
     }
-    const auto sql = std::string_view(table) == "attempts"
-                         ? "SELECT 1 FROM attempts WHERE number = ? AND plan = ?"
-                         : "SELECT 1 FROM runs r JOIN attempts a ON a.number = r.attempt WHERE r.number = ? "
-                           "AND a.plan = ?";
-    auto select = db.prepare(sql);
-    select.bind(1, number).bind(2, plan);
-    return select.step();
-  };
+  }
+  // The plan's attempts, and what its pinned runs name outside it: another plan's attempt (only
+  // its creation: its history stays with its plan) and that plan.
+  std::set<std::int64_t> own_attempts;
+  std::set<std::string> attempt_ids;
+  std::set<std::string> plans{plan};
+  {
+    auto select =
+        db.prepare("SELECT number, id, plan FROM attempts WHERE plan = ?1 OR number IN (SELECT r.attempt "
+                   "FROM runs r JOIN baselines b ON b.run = r.number WHERE b.plan = ?1)");
+    select.bind(1, plan);
+    while (select.step()) {
+      if (select.text(2) == plan) {
+        own_attempts.insert(select.integer(0));
+      }
+      attempt_ids.insert(select.text(1));
+      plans.insert(select.text(2));
+    }
+  }
+  std::vector<Event> out;
   for (auto& event : all_events(db)) {
     const auto& type = event.type;
     const auto& payload = event.payload;
     bool keep = false;
-    if (type.rfind("plan.", 0) == 0 || type == events::BaselinePinned::type ||
-        type == events::BaselineExplained::type) {
-      keep = payload.value("plan", payload.value("slug", "")) == plan;
+    if (type == events::BaselinePinned::type || type == events::BaselineExplained::type) {
+      keep = payload.value("plan", "") == plan;
+    } else if (type.rfind("plan.", 0) == 0) {
+      keep = plans.count(payload.value("plan", payload.value("slug", ""))) != 0;
     } else if (type.rfind("bench.", 0) == 0 || type.rfind("probe.", 0) == 0) {
       keep = true;
     } else if (type == events::AttemptCreated::type) {
-      keep = payload.value("plan", "") == plan;
+      keep = attempt_ids.count(event.id) != 0;
     } else if (type.rfind("attempt.", 0) == 0) {
-      keep = in_plan("attempts", projection::attempt_number(
-                                     db, event, events::Ref::from_json(payload.value("attempt", json()))));
+      keep = own_attempts.count(projection::attempt_number(
+                 db, event, events::Ref::from_json(payload.value("attempt", json())))) != 0;
     } else if (type == events::RunStarted::type || type == events::RunImported::type) {
-      keep = in_plan("attempts", projection::attempt_number(
-                                     db, event, events::Ref::from_json(payload.value("attempt", json()))));
+      keep = run_ids.count(event.id) != 0;
     } else if (type.rfind("run.", 0) == 0) {
-      keep = in_plan("runs",
-                     projection::run_number(db, event, events::Ref::from_json(payload.value("run", json()))));
+      keep = runs.count(projection::run_number(db, event,
+                                               events::Ref::from_json(payload.value("run", json())))) != 0;
     }
     if (keep) {
       out.push_back(std::move(event));
