@@ -329,7 +329,7 @@ PROSE
 doc=journal/ej-performance.md
 awk -v prose="$WORK/prose.md" '
   { print }
-  $0 == "<!-- ej:end title -->" && !done { print ""; while ((getline line < prose) > 0) print line; done = 1 }
+  /^<!-- ej:end title( hash=[0-9a-f]+)? -->$/ && !done { print ""; while ((getline line < prose) > 0) print line; done = 1 }
 ' "$doc" >"$WORK/with-prose.md"
 mv "$WORK/with-prose.md" "$doc"
 ej plan render ej-performance >/dev/null

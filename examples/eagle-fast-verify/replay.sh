@@ -212,7 +212,7 @@ illustrative.
 PROSE
 awk -v prose="$WORK/prose.md" '
   { print }
-  $0 == "<!-- ej:end title -->" && !done { print ""; while ((getline line < prose) > 0) print line; done = 1 }
+  /^<!-- ej:end title( hash=[0-9a-f]+)? -->$/ && !done { print ""; while ((getline line < prose) > 0) print line; done = 1 }
 ' eagle-fast-verify.md >"$WORK/with-prose.md"
 mv "$WORK/with-prose.md" eagle-fast-verify.md
 ej plan render eagle-fast-verify >/dev/null

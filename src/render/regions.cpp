@@ -20,6 +20,7 @@ constexpr std::string_view k_begin_prefix = "<!-- ej:begin ";
 constexpr std::string_view k_end_prefix = "<!-- ej:end ";
 constexpr std::string_view k_marker_start = "<!-- ej:";
 constexpr std::string_view k_marker_suffix = " -->";
+constexpr std::string_view k_hash_key = "hash=";
 
 // 1-based lines that CommonMark reads as code, where marker-like lines are just text.
 std::vector<bool> code_lines_by_cmark(std::string_view document, std::size_t line_count)
@@ -152,7 +153,14 @@ bool valid_name(std::string_view name)
 struct Marker {
   bool begin = false;
   std::string name;
+  std::optional<std::string> hash; // an end marker's
+  std::size_t length = 0;          // of the marker text, up to and with "-->"
 };
+
+bool valid_hash(std::string_view hash)
+{
+  return hash.size() == 16 && hash.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
 
 // nullopt: not a marker line. Throws for a line that starts like a marker but is not one.
 std::optional<Marker> parse_marker(std::string_view line, std::string_view source, std::size_t line_number)
@@ -164,6 +172,7 @@ std::optional<Marker> parse_marker(std::string_view line, std::string_view sourc
     line.remove_suffix(1);
   }
   Marker marker;
+  marker.length = line.size();
   std::string_view rest;
   if (line.substr(0, k_begin_prefix.size()) == k_begin_prefix) {
     marker.begin = true;
@@ -173,7 +182,15 @@ std::optional<Marker> parse_marker(std::string_view line, std::string_view sourc
   }
   if (rest.size() > k_marker_suffix.size() &&
       rest.substr(rest.size() - k_marker_suffix.size()) == k_marker_suffix) {
-    marker.name = std::string(rest.substr(0, rest.size() - k_marker_suffix.size()));
+    auto name = rest.substr(0, rest.size() - k_marker_suffix.size());
+    if (const auto space = name.find(' '); space != std::string_view::npos && !marker.begin) {
+      const auto hash = name.substr(space + 1);
+      if (hash.substr(0, k_hash_key.size()) == k_hash_key && valid_hash(hash.substr(k_hash_key.size()))) {
+        marker.hash = std::string(hash.substr(k_hash_key.size()));
+        name = name.substr(0, space);
+      }
+    }
+    marker.name = std::string(name);
     if (valid_name(marker.name)) {
       return marker;
     }
@@ -183,7 +200,24 @@ std::optional<Marker> parse_marker(std::string_view line, std::string_view sourc
               source, line_number, line);
 }
 
+std::string end_marker(std::string_view name, std::string_view content)
+{
+  return fmt::format("{}{} {}{}{}", k_end_prefix, name, k_hash_key, region_hash(content), k_marker_suffix);
+}
+
 } // namespace
+
+std::string region_hash(std::string_view content)
+{
+  std::string normalized;
+  normalized.reserve(content.size());
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    if (!(content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n')) {
+      normalized += content[i];
+    }
+  }
+  return util::sha256_hex(normalized).substr(0, 16);
+}
 
 std::vector<Region> parse_regions(std::string_view document, std::string_view source)
 {
@@ -212,7 +246,7 @@ std::vector<Region> parse_regions(std::string_view document, std::string_view so
                     line_number, marker->name, previous->second);
       }
       seen.emplace(marker->name, line_number);
-      open = Region{marker->name, {}, line_number, 0, std::min(next, document.size()), 0};
+      open = Region{marker->name, {}, line_number, 0, std::min(next, document.size()), 0, 0, std::nullopt};
     } else if (marker) {
       if (!open) {
         throw Error("{}, line {}: region '{}' ends but never began; add <!-- ej:begin {} --> above or remove "
@@ -225,6 +259,8 @@ std::vector<Region> parse_regions(std::string_view document, std::string_view so
       }
       open->end_line = line_number;
       open->content_end = offset;
+      open->end_marker_end = offset + marker->length;
+      open->hash = marker->hash;
       open->content = std::string(document.substr(open->content_begin, offset - open->content_begin));
       regions.push_back(std::move(*open));
       open.reset();
@@ -243,16 +279,12 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
                            std::string_view source)
 {
   const auto fresh = parse_regions(rendered, "the rendered template");
-  MergeResult result;
-  if (!existing) {
-    result.document = std::string(rendered);
-    for (const auto& region : fresh) {
-      result.hashes[region.name] = util::sha256_hex(region.content);
-    }
-    return result;
+  // A new document is the rendered one merged into itself: every region gets its hash.
+  const bool is_new = !existing;
+  if (is_new) {
+    existing = rendered;
   }
-
-  const auto current = parse_regions(*existing, source);
+  const auto current = is_new ? fresh : parse_regions(*existing, source);
   std::map<std::string, const Region*> fresh_by_name;
   for (const auto& region : fresh) {
     fresh_by_name[region.name] = &region;
@@ -267,8 +299,12 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
     }
     const auto stored = stored_hashes.find(region.name);
     const bool blank = region.content.find_first_not_of(" \t\r\n") == std::string::npos;
-    const bool changed =
-        stored == stored_hashes.end() ? !blank : stored->second != util::sha256_hex(region.content);
+    bool changed = false;
+    if (region.hash) {
+      changed = *region.hash != region_hash(region.content);
+    } else {
+      changed = stored == stored_hashes.end() ? !blank : stored->second != util::sha256_hex(region.content);
+    }
     if (changed) {
       edited.push_back(region.name);
     }
@@ -283,13 +319,13 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
                 source, edited.size() == 1 ? "" : "s", names, edited.size() == 1 ? "it" : "them");
   }
 
+  MergeResult result;
   std::size_t copied_to = 0;
   for (const auto& region : current) {
-    result.document.append(existing->substr(copied_to, region.content_begin - copied_to));
-    copied_to = region.content_end;
     const auto replacement = fresh_by_name.find(region.name);
     if (replacement == fresh_by_name.end()) {
-      result.document.append(region.content);
+      result.document.append(existing->substr(copied_to, region.end_marker_end - copied_to));
+      copied_to = region.end_marker_end;
       result.warnings.push_back(
           fmt::format("{}: region '{}' (line {}) is no longer produced by the template; left as it is",
                       source, region.name, region.begin_line));
@@ -298,12 +334,16 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
       }
       continue;
     }
+    result.document.append(existing->substr(copied_to, region.content_begin - copied_to));
+    copied_to = region.end_marker_end;
     if (std::find(edited.begin(), edited.end(), region.name) != edited.end()) {
       result.warnings.push_back(fmt::format("{}: region '{}' (line {}) had hand edits; overwritten (--force)",
                                             source, region.name, region.begin_line));
     }
-    result.document.append(replacement->second->content);
-    result.hashes[region.name] = util::sha256_hex(replacement->second->content);
+    const auto& content = replacement->second->content;
+    result.document.append(content);
+    result.document.append(end_marker(region.name, content));
+    result.hashes[region.name] = util::sha256_hex(content);
   }
   result.document.append(existing->substr(copied_to));
 
@@ -318,8 +358,8 @@ MergeResult merge_document(std::optional<std::string_view> existing, std::string
     if (!result.document.empty() && result.document.back() != '\n') {
       result.document += '\n';
     }
-    result.document += fmt::format("\n<!-- ej:begin {} -->\n{}<!-- ej:end {} -->\n", region.name,
-                                   region.content, region.name);
+    result.document += fmt::format("\n<!-- ej:begin {} -->\n{}{}\n", region.name, region.content,
+                                   end_marker(region.name, region.content));
     result.hashes[region.name] = util::sha256_hex(region.content);
     result.warnings.push_back(
         fmt::format("{}: region '{}' was not in the document; appended at the end (move it, "

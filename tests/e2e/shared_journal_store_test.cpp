@@ -1,11 +1,67 @@
-// What a journal shared through git keeps and gives away (issue 26): an export of a plan.
+// What a journal shared through git keeps and gives away (issue 26): an export of a plan, documents
+// rendered by another clone.
 #include "support/ej_repo.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <regex>
+
 using namespace ej::test;
 using nlohmann::json;
+
+namespace {
+
+// A bare remote and clones of it, each with its own journal; clone 0 starts the journal.
+class StoreTeam {
+public:
+  StoreTeam() : m_dir("ej-shared-store")
+  {
+    git(m_dir.path(), {"init", "-q", "--bare", "-b", "main", remote().string()});
+    make_git_repo(clone_path(0));
+    git(clone_path(0), {"remote", "add", "origin", "file://" + remote().string()});
+    git(clone_path(0), {"push", "-q", "-u", "origin", "main"});
+    ok(0, {"init"});
+  }
+
+  std::filesystem::path remote() const { return m_dir / "remote.git"; }
+  std::filesystem::path clone_path(int index) const { return m_dir / ("clone" + std::to_string(index)); }
+
+  void add_clone(int index)
+  {
+    git(m_dir.path(), {"clone", "-q", "file://" + remote().string(), clone_path(index).string()});
+    git(clone_path(index), {"config", "user.name", "ej test"});
+    git(clone_path(index), {"config", "user.email", "ej-test@example.invalid"});
+    ok(index, {"init"});
+  }
+
+  CommandResult ej(int index, const std::vector<std::string>& args) const
+  {
+    return run_ej(clone_path(index), args);
+  }
+  std::string ok(int index, const std::vector<std::string>& args) const
+  {
+    const auto result = ej(index, args);
+    INFO("clone " << index << ": ej " << args.front() << "\nstdout: " << result.out
+                  << "\nstderr: " << result.err);
+    REQUIRE(result.exit_code == 0);
+    return result.out;
+  }
+
+  // The replica id of a clone's journal: the one ref it publishes.
+  std::string replica(int index) const
+  {
+    const auto refs = git(clone_path(index), {"for-each-ref", "--format=%(refname)", "refs/ej/replicas/"});
+    REQUIRE(refs.starts_with("refs/ej/replicas/"));
+    return refs.substr(std::string("refs/ej/replicas/").size(),
+                       refs.find('\n') - std::string("refs/ej/replicas/").size());
+  }
+
+private:
+  TempDir m_dir;
+};
+
+} // namespace
 
 TEST_CASE("ej export --plan of a plan whose baseline runs have no attempt, or another plan's, imports")
 {
@@ -33,4 +89,56 @@ TEST_CASE("ej export --plan of a plan whose baseline runs have no attempt, or an
   CHECK(json::parse(other.ok({"log", "--plan", "p", "--json"})).size() == 1);
   CHECK_THAT(other.ok({"fsck", "--full"}), Catch::Contains("is ok"));
   CHECK(other.ok({"plan", "baseline", "p"}) == repo.ok({"plan", "baseline", "p"}));
+}
+
+TEST_CASE("a document another clone rendered is not taken for a hand edit, and a real edit still is")
+{
+  StoreTeam team;
+  team.ok(0, {"plan", "new", "p", "--title", "Faster verify"});
+  team.ok(0, {"try", "first idea", "--plan", "p"});
+  team.ok(0, {"plan", "render", "p"});
+  git(team.clone_path(0), {"add", "journal"});
+  git(team.clone_path(0), {"commit", "-q", "-m", "plan document"});
+  git(team.clone_path(0), {"push", "-q"});
+  team.ok(0, {"sync"});
+
+  team.add_clone(1);
+  team.ok(1, {"sync"});
+  team.ok(1, {"try", "second idea", "--plan", "p"});
+  team.ok(1, {"sync"});
+  const auto render = team.ej(1, {"plan", "render", "p"});
+  INFO(render.err);
+  CHECK(render.exit_code == 0);
+  CHECK_THAT(render.err, !Catch::Contains("changed by hand"));
+  const auto document = team.clone_path(1) / "journal" / "p.md";
+  CHECK_THAT(read_text(document), Catch::Contains("second idea"));
+
+  // A person's edit inside a region is told, whichever clone rendered the text around it.
+  auto text = read_text(document);
+  text.replace(text.find("second idea"), std::string("second idea").size(), "my own words");
+  write_text(document, text);
+  team.ok(1, {"try", "third idea", "--plan", "p"});
+  const auto edited = team.ej(1, {"plan", "render", "p"});
+  CHECK(edited.exit_code == 1);
+  CHECK_THAT(edited.err, Catch::Contains("changed by hand"));
+}
+
+TEST_CASE("a document whose markers an older ej wrote, without hashes, renders and gets them")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Plan"});
+  repo.ok({"try", "first", "--plan", "p"});
+  repo.ok({"plan", "render", "p"});
+  const auto document = repo.path() / "journal" / "p.md";
+  const auto with_hashes = read_text(document);
+  const std::regex hash(" hash=[0-9a-f]{16}");
+  REQUIRE(std::regex_search(with_hashes, hash));
+  write_text(document, std::regex_replace(with_hashes, hash, ""));
+  repo.ok({"try", "second", "--plan", "p"});
+  const auto render = repo.ej({"plan", "render", "p"});
+  INFO(render.err);
+  CHECK(render.exit_code == 0);
+  const auto migrated = read_text(document);
+  CHECK_THAT(migrated, Catch::Contains("second"));
+  CHECK(std::regex_search(migrated, hash));
 }

@@ -20,6 +20,15 @@ std::string parse_error(std::string_view document)
   return "(no error)";
 }
 
+// The end marker ej writes after content.
+std::string end_of(const std::string& name, const std::string& content)
+{
+  return "<!-- ej:end " + name + " hash=" + ej::render::region_hash(content) + " -->";
+}
+
+const std::string k_summary = "new summary\n";
+const std::string k_table = "| a | b |\n|---|---|\n| 1 | 2 |\n";
+
 const std::string k_rendered =
     "# Plan\n\n"
     "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n\n"
@@ -107,7 +116,9 @@ TEST_CASE("malformed region markers are errors with the line number")
 TEST_CASE("the first render writes the whole document and the hash of each region")
 {
   const auto result = merge_document(std::nullopt, k_rendered, {}, false);
-  CHECK(result.document == k_rendered);
+  CHECK(result.document ==
+        "# Plan\n\n<!-- ej:begin summary -->\nnew summary\n" + end_of("summary", k_summary) +
+            "\n\n## Attempts\n\n<!-- ej:begin attempts -->\n" + k_table + end_of("attempts", k_table) + "\n");
   CHECK(result.warnings.empty());
   REQUIRE(result.hashes.size() == 2);
   CHECK(result.hashes.at("summary") == ej::util::sha256_hex("new summary\n"));
@@ -123,12 +134,15 @@ TEST_CASE("a later render replaces only regions and keeps the author's text byte
   const std::map<std::string, std::string> stored{{"summary", ej::util::sha256_hex("old summary\n")},
                                                   {"attempts", ej::util::sha256_hex("old table\n")}};
   const auto result = merge_document(existing, k_rendered, stored, false);
-  CHECK(result.document ==
-        "# My own title  \r\n\nIntro written by hand.\n\n"
-        "<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
-        "Between, by hand.\n"
-        "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n"
-        "Trailing notes, no final newline");
+  CHECK(result.document == "# My own title  \r\n\nIntro written by hand.\n\n"
+                           "<!-- ej:begin summary -->\nnew summary\n" +
+                               end_of("summary", k_summary) +
+                               "\n"
+                               "Between, by hand.\n"
+                               "<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n" +
+                               end_of("attempts", k_table) +
+                               "\n"
+                               "Trailing notes, no final newline");
   CHECK(result.warnings.empty());
   CHECK(result.hashes.at("attempts") == ej::util::sha256_hex("| a | b |\n|---|---|\n| 1 | 2 |\n"));
   // Rendering again with the new hashes changes nothing: deterministic and idempotent.
@@ -150,8 +164,8 @@ TEST_CASE("a region edited by hand is not overwritten without force, and the err
     CHECK_THAT(error.what(), Catch::Contains("--force"));
   }
   const auto forced = merge_document(existing, k_rendered, stored, true);
-  CHECK_THAT(forced.document,
-             Catch::StartsWith("<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"));
+  CHECK_THAT(forced.document, Catch::StartsWith("<!-- ej:begin summary -->\nnew summary\n" +
+                                                end_of("summary", k_summary) + "\n"));
   CHECK_THAT(forced.warnings.at(0), Catch::Contains("region 'summary' (line 1) had hand edits; overwritten"));
 }
 
@@ -172,10 +186,11 @@ TEST_CASE("a region the template dropped is left alone and one it added is appen
   const std::map<std::string, std::string> stored{{"summary", ej::util::sha256_hex("old\n")},
                                                   {"retired", "abc"}};
   const auto result = merge_document(existing, k_rendered, stored, false, "journal/x.md");
-  CHECK(result.document ==
-        "Intro\n<!-- ej:begin summary -->\nnew summary\n<!-- ej:end summary -->\n"
-        "<!-- ej:begin retired -->\nkeep me\n<!-- ej:end retired -->\nEnd\n"
-        "\n<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- ej:end attempts -->\n");
+  CHECK(result.document == "Intro\n<!-- ej:begin summary -->\nnew summary\n" + end_of("summary", k_summary) +
+                               "\n"
+                               "<!-- ej:begin retired -->\nkeep me\n<!-- ej:end retired -->\nEnd\n"
+                               "\n<!-- ej:begin attempts -->\n| a | b |\n|---|---|\n| 1 | 2 |\n" +
+                               end_of("attempts", k_table) + "\n");
   REQUIRE(result.warnings.size() == 2);
   CHECK(result.warnings[0] ==
         "journal/x.md: region 'retired' (line 5) is no longer produced by the template; left as it is");
@@ -192,4 +207,32 @@ TEST_CASE("malformed markers in the existing document stop the merge")
       Catch::StartsWith("journal/x.md, line 1: region 'summary' is never ended"));
   CHECK_THROWS_WITH(merge_document(std::nullopt, "<!-- ej:end a -->\n", {}, false),
                     Catch::StartsWith("the rendered template, line 1: region 'a' ends but never began"));
+}
+
+TEST_CASE("the hash in an end marker tells ej's text from an edit, whatever the stored hashes say")
+{
+  const auto written = merge_document(std::nullopt, k_rendered, {}, false).document;
+  // Another clone: no stored hash, other content to write. The marker says the text is ej's.
+  const std::string later = "<!-- ej:begin summary -->\nlater summary\n<!-- ej:end summary -->\n";
+  const auto merged = merge_document(written, later, {}, false);
+  CHECK_THAT(merged.document, Catch::Contains("later summary\n" + end_of("summary", "later summary\n")));
+  // An edit inside the region no longer matches its marker's hash, stored hashes or not.
+  auto edited = written;
+  edited.replace(edited.find("new summary"), 3, "my");
+  CHECK_THROWS_WITH(merge_document(edited, later, {{"summary", ej::util::sha256_hex("my summary\n")}}, false),
+                    Catch::Contains("'summary' changed by hand"));
+  // CRLF line endings (a Windows checkout) are not an edit.
+  std::string crlf;
+  for (const char c : written) {
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  }
+  CHECK_NOTHROW(merge_document(crlf, later, {}, false));
+  // A marker of an older ej, without a hash, still parses; the next render adds it.
+  const auto old = parse_regions("<!-- ej:begin a -->\nx\n<!-- ej:end a -->\n");
+  REQUIRE(old.size() == 1);
+  CHECK_FALSE(old[0].hash);
+  CHECK_THAT(parse_error("<!-- ej:begin a hash=0123456789abcdef -->\n<!-- ej:end a -->\n"),
+             Catch::Contains("malformed ej marker"));
+  CHECK_THAT(parse_error("<!-- ej:begin a -->\n<!-- ej:end a hash=xyz -->\n"),
+             Catch::Contains("malformed ej marker"));
 }
