@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/workspace.h"
 #include "evidence/journal_sync.h"
+#include "evidence/purge_published.h"
 #include "store/purge.h"
 #include "store/wal_ownership.h"
 #include "util/error.h"
@@ -176,6 +177,29 @@ std::vector<std::string> backups(const std::filesystem::path& ej_dir)
   return found;
 }
 
+// What a purge did and could not do beyond the journal file, once the value was shared.
+void print_published(const evidence::PublishedPurge& published)
+{
+  if (published.batches > 0) {
+    fmt::print("ej: rewrote {} published batch(es) of this replica's ref ({}); run 'ej sync' now: it "
+               "replaces the copy on {}, which holds the value until then\n",
+               published.batches, published.ref, published.remote.value_or("the remote"));
+    fmt::print("ej: the old batches stay in this repository's object store until 'git reflog expire "
+               "--expire=now --all && git gc --prune=now', and on the remote's until its owner runs "
+               "'git gc --prune=now' there\n");
+  }
+  if (!published.holders.empty()) {
+    fmt::print("ej: the refs of {} other replica(s) on {} still hold the value (as of the last sync): {}; "
+               "their owners must run 'ej purge --secret' and 'ej sync' too\n",
+               published.holders.size(), *published.remote, fmt::join(published.holders, ", "));
+  }
+  if (published.batches > 0 || !published.holders.empty()) {
+    fmt::print("ej: every clone that synced since the value was published keeps it in its journal and its "
+               "git objects ({} other replica(s) on {}): ask their owners to purge it there too\n",
+               published.replicas, published.remote.value_or("the remote"));
+  }
+}
+
 void run_purge(const std::string& secret)
 {
   const auto workspace = locate_workspace();
@@ -191,6 +215,7 @@ void run_purge(const std::string& secret)
   for (const auto& backup : backups(workspace.ej_dir)) {
     fmt::print("ej: the backup {} was not rewritten and may still hold the value; delete it\n", backup);
   }
+  print_published(evidence::purge_published(journal, workspace.ej_dir.parent_path(), secret));
   fmt::print("ej: regenerate plan documents that showed it ('ej plan render'), and rotate the secret: "
              "anything that read it before is out of ej's reach\n");
 }
@@ -234,8 +259,10 @@ void register_maintenance(CLI::App& app)
   purge->add_option("--secret", *secret, "The leaked value; every occurrence becomes <redacted>")->required();
   purge->footer(
       "The rewrite keeps 'ej fsck --full' passing: events still replay. A journal.purged event records "
-      "how many events and blobs changed, never the value. Prefer 'read -rs V; ej purge --secret \"$V\"' "
-      "so the value stays out of your shell history.");
+      "how many events and blobs changed, never the value. Batches this replica published are rewritten "
+      "too; the next 'ej sync' replaces them on the remote. Prefer 'read -rs V; ej purge --secret \"$V\"' "
+      "so the value stays out of your shell history.\n\n"
+      "Example:\n  read -rs V; ej purge --secret \"$V\"; ej sync");
   purge->callback([secret] { run_purge(*secret); });
 }
 

@@ -1,6 +1,7 @@
 #include "evidence/journal_sync.h"
 
 #include "evidence/republish.h"
+#include "evidence/purge_published.h"
 #include "git/journal_refs.h"
 #include "store/event_exchange.h"
 #include "store/events.h"
@@ -210,6 +211,9 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
     report.sent = publish(journal, refs);
   }
   refs.fetch(options.remote);
+  if (!options.dry_run) {
+    replace_purged_ref(journal, common_dir, options.remote); // before anything is pushed on top of it
+  }
   if (options.dry_run) {
     const auto incoming = read_incoming(journal, refs, options.remote);
     report.replicas = incoming.replicas;

@@ -283,16 +283,16 @@ std::int64_t JournalRefs::published_seq(const std::string& replica)
   return value.empty() ? 0 : std::stoll(value);
 }
 
-void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& batch)
+namespace {
+
+// A commit adding one batch on top of parent (none: the first batch): the parent's tree, plus the
+// batch's events, its list of blobs and the blobs themselves.
+git_oid commit_batch(git_repository* repo, const std::string& replica, git_commit* parent,
+                     const OutgoingBatch& batch)
 {
-  auto* repo = m_state->repo.get();
-  const auto ref = own_ref(replica);
-  const auto tip = ref_target(repo, ref);
-  CommitPtr parent;
   TreePtr parent_tree;
-  if (tip) {
-    parent = lookup_commit(repo, *tip);
-    parent_tree = commit_tree(parent.get());
+  if (parent != nullptr) {
+    parent_tree = commit_tree(parent);
   }
   const auto name = batch_name(batch.last_seq);
   std::string blob_list;
@@ -323,23 +323,84 @@ void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& 
   const auto message = fmt::format("ej journal events of replica {}\n\n{}{}\n{}{}\n", replica,
                                    k_batch_trailer, name, k_last_seq_trailer, batch.last_seq);
   git_oid commit_oid;
-  const git_commit* parents[] = {parent.get()};
+  const git_commit* parents[] = {parent};
   check(git_commit_create(&commit_oid, repo, nullptr, signature.get(), signature.get(), "UTF-8",
-                          message.c_str(), tree.get(), parent ? 1 : 0, parent ? parents : nullptr),
+                          message.c_str(), tree.get(), parent != nullptr ? 1 : 0,
+                          parent != nullptr ? parents : nullptr),
         "write a journal commit");
-  // Compare-and-swap: a second ej sync of this journal running at once cannot lose a batch.
+  return commit_oid;
+}
+
+// Compare-and-swap: a second ej of this journal updating the ref at once cannot lose a batch.
+void move_ref(git_repository* repo, const std::string& ref, const git_oid& to,
+              const std::optional<git_oid>& from, const char* why)
+{
   git_reference* out = nullptr;
-  const int rc =
-      tip ? git_reference_create_matching(&out, repo, ref.c_str(), &commit_oid, 1, &*tip, "ej sync")
-          : git_reference_create(&out, repo, ref.c_str(), &commit_oid, 0, "ej sync");
+  const int rc = from ? git_reference_create_matching(&out, repo, ref.c_str(), &to, 1, &*from, why)
+                      : git_reference_create(&out, repo, ref.c_str(), &to, 0, why);
   ReferencePtr updated(out);
   check(rc, "update the journal's ref");
+}
+
+} // namespace
+
+void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& batch)
+{
+  auto* repo = m_state->repo.get();
+  const auto ref = own_ref(replica);
+  const auto tip = ref_target(repo, ref);
+  CommitPtr parent;
+  if (tip) {
+    parent = lookup_commit(repo, *tip);
+  }
+  move_ref(repo, ref, commit_batch(repo, replica, parent.get(), batch), tip, "ej sync");
 }
 
 std::optional<std::string> JournalRefs::own_tip(const std::string& replica)
 {
   const auto tip = ref_target(m_state->repo.get(), own_ref(replica));
-  return tip ? std::optional(hex(*tip)) : std::nullopt;
+  return tip ? std::optional<std::string>(hex(*tip)) : std::nullopt;
+}
+
+void JournalRefs::replace_batches(const std::string& replica, const std::vector<OutgoingBatch>& batches,
+                                  const std::string& expected_tip)
+{
+  auto* repo = m_state->repo.get();
+  CommitPtr parent;
+  for (const auto& batch : batches) {
+    const auto oid = commit_batch(repo, replica, parent.get(), batch);
+    parent = lookup_commit(repo, oid);
+  }
+  if (!parent) {
+    throw Error("no batch to publish as replica {}", replica);
+  }
+  move_ref(repo, own_ref(replica), *git_commit_id(parent.get()), parse_oid(expected_tip), "ej purge");
+}
+
+void JournalRefs::forget_fetched_copies(const std::string& replica)
+{
+  auto* repo = m_state->repo.get();
+  for (const auto& name : ref_names(repo, "refs/ej/sync/*")) {
+    if (name.ends_with("/replicas/" + replica)) {
+      git_reference* raw = nullptr;
+      if (git_reference_lookup(&raw, repo, name.c_str()) == 0) {
+        ReferencePtr reference(raw);
+        check(git_reference_delete(reference.get()), "remove a fetched copy of the journal's ref");
+      }
+    }
+  }
+}
+
+bool JournalRefs::contains(const std::string& descendant, const std::string& ancestor)
+{
+  if (descendant == ancestor) {
+    return true;
+  }
+  const auto a = parse_oid(descendant);
+  const auto b = parse_oid(ancestor);
+  const int rc = git_graph_descendant_of(m_state->repo.get(), &a, &b);
+  check(rc < 0 ? rc : 0, "compare two journal commits");
+  return rc == 1;
 }
 
 std::optional<IncomingBatch> JournalRefs::last_batch(const std::string& replica)
@@ -433,6 +494,8 @@ std::vector<IncomingBatch> JournalRefs::batches_between(const std::string& tip, 
     const auto name = trailer(git_commit_message(commit.get()), k_batch_trailer);
     IncomingBatch batch;
     batch.commit = hex(oid);
+    const auto last_seq = trailer(git_commit_message(commit.get()), k_last_seq_trailer);
+    batch.last_seq = last_seq.empty() ? 0 : std::atoll(last_seq.c_str());
     batch.events = read_path(repo, tree.get(), "events/" + name + ".jsonl").value_or("");
     const auto list = read_path(repo, tree.get(), "events/" + name + ".blobs").value_or("");
     std::size_t start = 0;
@@ -481,12 +544,12 @@ std::vector<RemoteClaim> JournalRefs::fetched_claims(const std::string& remote, 
 }
 
 PushOutcome JournalRefs::push(const std::string& remote_name, const std::string& replica,
-                              const std::vector<RemoteClaim>& claims)
+                              const std::vector<RemoteClaim>& claims, bool replace_own)
 {
   auto* repo = m_state->repo.get();
   std::vector<std::string> specs;
   if (ref_target(repo, own_ref(replica))) {
-    specs.push_back(fmt::format("{0}:{0}", own_ref(replica)));
+    specs.push_back(fmt::format("{0}{1}:{1}", replace_own ? "+" : "", own_ref(replica)));
   }
   // A claim is a commit of its own (no parent), so that creating its ref on the remote can only
   // succeed once: a second claim of the same number is not a fast-forward of the first.

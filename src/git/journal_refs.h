@@ -27,6 +27,7 @@ struct OutgoingBatch {
 // One batch read back from a replica's ref.
 struct IncomingBatch {
   std::string commit; // hex id of the commit that added it
+  std::int64_t last_seq = 0; // the publishing journal's local seq of its last event
   std::string events;
   std::vector<std::string> blob_hashes;
 };
@@ -72,8 +73,17 @@ public:
   // The last seq the replica's ref holds (0 when it has none).
   std::int64_t published_seq(const std::string& replica);
   void append_batch(const std::string& replica, const OutgoingBatch& batch);
-  // The tip of the replica's own ref (hex); nullopt when it has published nothing.
+  // The tip of the replica's own ref (hex), nullopt before its first batch.
   std::optional<std::string> own_tip(const std::string& replica);
+  // Replaces the replica's own ref by a new chain of these batches (ej purge rewrites what it
+  // published), provided the ref is still at expected_tip.
+  void replace_batches(const std::string& replica, const std::vector<OutgoingBatch>& batches,
+                       const std::string& expected_tip);
+  // Removes the copies fetches left of the replica's own ref (refs/ej/sync/*/replicas/<replica>),
+  // which would keep batches it replaced reachable.
+  void forget_fetched_copies(const std::string& replica);
+  // Whether commit descendant is ancestor or has it in its history (both hex).
+  bool contains(const std::string& descendant, const std::string& ancestor);
   // The last batch the replica's own ref holds.
   std::optional<IncomingBatch> last_batch(const std::string& replica);
 
@@ -96,10 +106,11 @@ public:
   std::optional<std::string> batch_blob(const std::string& commit, const std::string& hash);
   // After fetch: every claim the remote has of kind, by first number.
   std::vector<RemoteClaim> fetched_claims(const std::string& remote, const std::string& kind);
-  // Pushes this replica's ref (fast-forward) and creates the claim refs given (never replacing
-  // one: a claim that lost the race comes back in rejected).
+  // Pushes this replica's ref (fast-forward, or over what the remote has with replace_own: a ref
+  // ej purge rewrote) and creates the claim refs given (never replacing one: a claim that lost the
+  // race comes back in rejected).
   PushOutcome push(const std::string& remote, const std::string& replica,
-                   const std::vector<RemoteClaim>& claims);
+                   const std::vector<RemoteClaim>& claims, bool replace_own = false);
 
 private:
   struct State;

@@ -1,10 +1,14 @@
 #include "store/purge.h"
 
 #include "core/redact.h"
+#include "store/event_exchange.h"
 #include "store/projection.h"
 #include "util/error.h"
 #include "util/hash.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -79,6 +83,13 @@ std::map<std::string, std::string> purge_blobs(Database& db, std::string_view va
   return moved;
 }
 
+// The value as it appears inside a JSON string.
+std::string json_escaped(std::string_view value)
+{
+  auto escaped = dump(json(std::string(value)));
+  return escaped.substr(1, escaped.size() - 2);
+}
+
 // Events are immutable by trigger; a purge is the one rewrite, so it lifts the triggers inside its
 // transaction and puts the same ones back.
 int purge_events(Database& db, std::string_view value, const std::map<std::string, std::string>& moved)
@@ -89,8 +100,7 @@ int purge_events(Database& db, std::string_view value, const std::map<std::strin
     replacements.emplace_back(from, to);
   }
   // The value as it appears inside a JSON string of a stored payload.
-  auto escaped = dump(json(std::string(value)));
-  escaped = escaped.substr(1, escaped.size() - 2);
+  const auto escaped = json_escaped(value);
 
   std::vector<std::pair<std::int64_t, std::string>> rewritten; // seq, payload
   {
@@ -161,6 +171,50 @@ PurgeReport purge_value(Journal& journal, std::string_view value)
   auto checkpoint = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
   report.checkpointed = checkpoint.step() && checkpoint.integer(0) == 0;
   return report;
+}
+
+bool holds_value(std::string_view text, std::string_view value)
+{
+  return text.find(value) != std::string_view::npos ||
+         text.find(json_escaped(value)) != std::string_view::npos;
+}
+
+std::optional<std::string> without_value(std::string_view content, std::string_view value)
+{
+  if (content.find(value) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string out(content);
+  replace_all(out, value, core::k_redacted);
+  return out;
+}
+
+std::string events_as_stored(Database& db, std::string_view lines, std::string_view value)
+{
+  auto select = db.prepare(fmt::format("SELECT {} FROM events WHERE id = ?", k_event_columns));
+  std::string out;
+  std::size_t start = 0;
+  while (start < lines.size()) {
+    const auto end = std::min(lines.find('\n', start), lines.size());
+    const auto line = lines.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) {
+      continue;
+    }
+    const auto decoded = decode_events(line);
+    if (decoded.size() == 1) {
+      select.reset();
+      select.bind(1, decoded.front().id);
+      if (select.step()) {
+        out += encode_event(read_event(select));
+        continue;
+      }
+    }
+    std::string kept(line);
+    replace_all(kept, json_escaped(value), core::k_redacted);
+    out += kept + "\n";
+  }
+  return out;
 }
 
 } // namespace ej::store

@@ -1,5 +1,5 @@
-// What a journal shared through git keeps and gives away (issue 26): an export of a plan, documents
-// rendered by another clone.
+// What a journal shared through git keeps and gives away (issue 26): a purged value on the remote
+// and in every clone, an export of a plan, documents rendered by another clone.
 #include "support/ej_repo.h"
 
 #include <catch2/catch.hpp>
@@ -61,7 +61,88 @@ private:
   TempDir m_dir;
 };
 
+// Every object reachable from the refs given (git rev-list arguments), contents included.
+std::string reachable_objects(const std::filesystem::path& repository, const std::vector<std::string>& refs)
+{
+  std::vector<std::string> args{"rev-list", "--objects"};
+  args.insert(args.end(), refs.begin(), refs.end());
+  const auto listed = git(repository, args);
+  std::string ids;
+  std::size_t start = 0;
+  while (start < listed.size()) {
+    const auto end = listed.find('\n', start);
+    const auto line = listed.substr(start, end - start);
+    ids += line.substr(0, line.find(' ')) + "\n";
+    start = end == std::string::npos ? listed.size() : end + 1;
+  }
+  CommandOptions options;
+  options.cwd = repository;
+  options.input = ids;
+  const auto contents = run_command({"git", "cat-file", "--batch"}, options);
+  REQUIRE(contents.exit_code == 0);
+  return contents.out;
+}
+
 } // namespace
+
+TEST_CASE("ej purge rewrites what this replica published, ej sync replaces it on the remote, and other "
+          "replicas holding the value are named")
+{
+  const std::string secret = "Wq7-zebra-lantern-42"; // no token shape: nothing redacts it on the way in
+  StoreTeam team;
+  team.ok(0, {"plan", "new", "p", "--title", "Deploy"});
+  team.ok(0, {"try", "staging deploy", "--plan", "p", "--hypothesis", "the staging password is " + secret});
+  team.ok(0, {"sync"});
+  const auto me = team.replica(0);
+  REQUIRE(reachable_objects(team.remote(), {"refs/ej/replicas/" + me}).find(secret) != std::string::npos);
+
+  team.add_clone(1);
+  team.ok(1, {"sync"});
+  team.ok(1, {"note", "1", "logging in with " + secret + " failed"});
+  team.ok(1, {"sync"});
+  const auto other = team.replica(1);
+  team.ok(0, {"sync"});
+
+  const auto purged = team.ok(0, {"purge", "--secret", secret});
+  CHECK_THAT(purged,
+             Catch::Contains("rewrote 1 published batch(es)") && Catch::Contains("run 'ej sync' now"));
+  CHECK_THAT(purged, Catch::Contains("still hold the value") && Catch::Contains(other) &&
+                         Catch::Contains("must run 'ej purge --secret'"));
+  CHECK_THAT(purged, Catch::Contains("git gc --prune=now"));
+  // This clone's own ref, and the copies of it its fetches kept, no longer reach the value.
+  std::vector<std::string> own_refs;
+  const auto refs = git(team.clone_path(0), {"for-each-ref", "--format=%(refname)", "refs/ej/"});
+  for (std::size_t start = 0; start < refs.size();) {
+    const auto end = refs.find('\n', start);
+    const auto ref = refs.substr(start, end - start);
+    if (ref.ends_with("/replicas/" + me)) {
+      own_refs.push_back(ref);
+    }
+    start = end == std::string::npos ? refs.size() : end + 1;
+  }
+  REQUIRE_FALSE(own_refs.empty());
+  CHECK(reachable_objects(team.clone_path(0), own_refs).find(secret) == std::string::npos);
+
+  team.ok(0, {"sync"});
+  CHECK(reachable_objects(team.remote(), {"refs/ej/replicas/" + me}).find(secret) == std::string::npos);
+  // The other clone syncs on over the replaced ref; once its owner purges too, nothing the remote
+  // holds reaches the value.
+  team.ok(1, {"sync"});
+  const auto second = team.ok(1, {"purge", "--secret", secret});
+  CHECK_THAT(second, !Catch::Contains("still hold the value"));
+  team.ok(1, {"sync"});
+  CHECK(reachable_objects(team.remote(), {"--all"}).find(secret) == std::string::npos);
+
+  // Sharing goes on as before.
+  team.ok(0, {"try", "after the purge", "--plan", "p"});
+  team.ok(0, {"sync"});
+  team.ok(1, {"sync"});
+  team.ok(0, {"sync"});
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"}));
+  CHECK(json::parse(team.ok(1, {"log", "--json"})).size() == 2);
+  CHECK_THAT(team.ok(0, {"fsck", "--full"}), Catch::Contains("is ok"));
+  CHECK_THAT(team.ok(1, {"fsck", "--full"}), Catch::Contains("is ok"));
+}
 
 TEST_CASE("ej export --plan of a plan whose baseline runs have no attempt, or another plan's, imports")
 {

@@ -1,8 +1,10 @@
+#include "store/event_exchange.h"
 #include "store/fsck.h"
 #include "store/journal.h"
 #include "store/purge.h"
 #include "store/queries.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 #include <catch2/catch.hpp>
 
@@ -74,4 +76,32 @@ TEST_CASE("purge rewrites events and blobs, moves blob references, records count
   // Events are immutable again, and everything replays to the same tables.
   CHECK_THROWS(journal.db().exec("UPDATE events SET payload = '{}'"));
   CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
+TEST_CASE("published events are read again from the purged journal, and published blobs lose the value")
+{
+  auto journal = store::Journal::open_memory();
+  std::string hash;
+  journal.write([&](store::Writer& writer) {
+    hash = writer.put_blob("log with Pw9-secret-x inside");
+    writer.append("plan.created", {{"slug", "p"},
+                                   {"title", "Pw9-secret-x"},
+                                   {"goal", ""},
+                                   {"target", ""},
+                                   {"doc", "d.md"},
+                                   {"log_blob", hash}});
+  });
+  const auto published = store::encode_event(store::all_events(journal.db()).front());
+  CHECK(store::holds_value(published, "Pw9-secret-x"));
+  CHECK(store::holds_value("say \\\"a\\\"", "say \"a\"")); // as JSON escapes it
+  store::purge_value(journal, "Pw9-secret-x");
+  const auto again = store::events_as_stored(journal.db(), published + "{\"id\":\"gone\"}\n", "Pw9-secret-x");
+  CHECK_FALSE(store::holds_value(again, "Pw9-secret-x"));
+  CHECK_THAT(again, !Catch::Contains(hash));     // the blob's new hash is named instead
+  CHECK(again.ends_with("{\"id\":\"gone\"}\n")); // not in the journal: kept, value replaced
+  const auto blob = store::without_value("log with Pw9-secret-x inside", "Pw9-secret-x");
+  REQUIRE(blob);
+  CHECK(*blob == "log with <redacted> inside");
+  CHECK_THAT(again, Catch::Contains(util::sha256_hex(*blob)));
+  CHECK_FALSE(store::without_value("nothing here", "Pw9-secret-x"));
 }
