@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -204,9 +205,63 @@ Statement& Statement::bind_null(int index)
   return *this;
 }
 
+namespace {
+
+// A statement that writes, run on its own (SQLite's autocommit): no PRAGMA (a checkpoint cannot run
+// inside a transaction) and no rows to read back (its transaction ends with its first step).
+bool lone_write(sqlite3_stmt* statement)
+{
+  sqlite3* db = sqlite3_db_handle(statement);
+  if (sqlite3_get_autocommit(db) == 0 || sqlite3_stmt_readonly(statement) != 0 ||
+      sqlite3_column_count(statement) != 0) {
+    return false;
+  }
+  std::string_view sql = sqlite3_sql(statement) != nullptr ? sqlite3_sql(statement) : "";
+  sql.remove_prefix(std::min(sql.find_first_not_of(" \t\r\n"), sql.size()));
+  const bool pragma = sql.size() >= 6 && (sql[0] == 'P' || sql[0] == 'p') && (sql[1] == 'R' || sql[1] == 'r');
+  return !pragma && sqlite3_table_column_metadata(db, "main", "wal_stamp", nullptr, nullptr, nullptr, nullptr,
+                                                  nullptr, nullptr) == SQLITE_OK;
+}
+
+// Runs a lone write as the storage rules want every write: in BEGIN IMMEDIATE, with the WAL stamp
+// (store/wal_ownership.h). A commit without the stamp would make the next ej take a log that holds
+// nothing else for another file's.
+int step_in_transaction(sqlite3_stmt* statement)
+{
+  sqlite3* db = sqlite3_db_handle(statement);
+  if (const int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr); rc != SQLITE_OK) {
+    throw_sqlite_error(db, rc, "starting a write");
+  }
+  struct RollbackUnlessCommitted {
+    sqlite3* db;
+    bool committed = false;
+    ~RollbackUnlessCommitted()
+    {
+      if (!committed) {
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      }
+    }
+  } transaction{db};
+  const int rc = sqlite3_step(statement); // the error is read before the rollback, while unwinding
+  if (rc != SQLITE_DONE) {
+    throw_sqlite_error(db, rc, "running a query");
+  }
+  const std::string stamp(k_stamp_update);
+  for (const char* sql : {stamp.c_str(), "COMMIT"}) {
+    if (const int done = sqlite3_exec(db, sql, nullptr, nullptr, nullptr); done != SQLITE_OK) {
+      throw_sqlite_error(db, done, "updating the journal");
+    }
+  }
+  transaction.committed = true;
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr); // see Database::open
+  return rc;
+}
+
+} // namespace
+
 bool Statement::step()
 {
-  const int rc = sqlite3_step(m_statement);
+  const int rc = lone_write(m_statement) ? step_in_transaction(m_statement) : sqlite3_step(m_statement);
   if (rc == SQLITE_ROW) {
     return true;
   }

@@ -105,7 +105,7 @@ std::optional<WalStamp> stamp_in_page(const unsigned char* page, std::size_t siz
   const auto first_type = varint(p, end);
   const auto second_type = varint(p, end);
   if (!first_type || !second_type || *first_type != 0 || *second_type != 13 + 2 * k_stamp_size ||
-      p != record + *header_size || *payload != *header_size + k_stamp_size ||
+      static_cast<std::uint64_t>(p - record) != *header_size || *payload != *header_size + k_stamp_size ||
       static_cast<std::size_t>(end - p) < k_stamp_size) {
     return std::nullopt;
   }
