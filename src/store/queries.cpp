@@ -61,9 +61,8 @@ core::Plan read_plan(const Statement& row)
   return plan;
 }
 
-constexpr const char* k_plan_query =
-  "SELECT p.slug, p.title, p.goal, p.target, p.doc_path, p.created_ms, "
-  "(SELECT count(*) FROM attempts WHERE plan = p.slug) FROM plans p";
+constexpr const char* k_plan_query = "SELECT p.slug, p.title, p.goal, p.target, p.doc_path, p.created_ms, "
+                                     "(SELECT count(*) FROM attempts WHERE plan = p.slug) FROM plans p";
 
 std::vector<int> numbers(Statement& statement)
 {
@@ -153,40 +152,48 @@ std::optional<core::Plan> find_plan(Database& db, const std::string& slug)
 
 std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filter)
 {
-  std::string sql = fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns);
-  if (!filter.plan.empty()) {
-    sql += " AND a.plan = ?";
-  }
-  if (!filter.status.empty()) {
-    sql += " AND a.status = ?";
-  }
-  if (!filter.tag.empty()) {
-    sql += " AND a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)";
-  }
-  if (filter.since_ms > 0) {
-    sql += " AND a.updated_ms >= ?";
-  }
-  sql += " ORDER BY a.number DESC";
-  if (filter.limit > 0) {
-    sql += fmt::format(" LIMIT {}", filter.limit);
-  }
-  auto select = db.prepare(sql);
-  int index = 1;
-  if (!filter.plan.empty()) {
-    select.bind(index++, filter.plan);
-  }
-  if (!filter.status.empty()) {
-    select.bind(index++, filter.status);
-  }
-  if (!filter.tag.empty()) {
-    select.bind(index++, filter.tag);
-  }
-  if (filter.since_ms > 0) {
-    select.bind(index++, filter.since_ms);
-  }
+  // Newest first: the attempts made here and not numbered yet come first, in the order of their
+  // ids (which grow with time, where their provisional numbers are random), then the numbered.
   std::vector<core::Attempt> attempts;
-  while (select.step()) {
-    attempts.push_back(read_attempt(select));
+  for (const bool provisional : {true, false}) {
+    std::string sql = fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns);
+    if (!filter.plan.empty()) {
+      sql += " AND a.plan = ?";
+    }
+    if (!filter.status.empty()) {
+      sql += " AND a.status = ?";
+    }
+    if (!filter.tag.empty()) {
+      sql += " AND a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)";
+    }
+    if (filter.since_ms > 0) {
+      sql += " AND a.updated_ms >= ?";
+    }
+    sql += provisional ? " AND a.number >= ? ORDER BY a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
+    if (filter.limit > 0) {
+      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(attempts.size()));
+    }
+    auto select = db.prepare(sql);
+    int index = 1;
+    if (!filter.plan.empty()) {
+      select.bind(index++, filter.plan);
+    }
+    if (!filter.status.empty()) {
+      select.bind(index++, filter.status);
+    }
+    if (!filter.tag.empty()) {
+      select.bind(index++, filter.tag);
+    }
+    if (filter.since_ms > 0) {
+      select.bind(index++, filter.since_ms);
+    }
+    select.bind(index++, core::k_provisional_base);
+    while (select.step()) {
+      attempts.push_back(read_attempt(select));
+    }
+    if (filter.limit > 0 && static_cast<int>(attempts.size()) >= filter.limit) {
+      break;
+    }
   }
   return attempts;
 }
@@ -200,7 +207,8 @@ std::optional<core::Attempt> find_attempt(Database& db, int number)
   }
   // @k3f9qx keeps naming the attempt after the remote gave it its number.
   if (core::is_provisional(number)) {
-    auto by_id = db.prepare(fmt::format("SELECT {} FROM attempts a WHERE substr(a.id, 11, 6) = ?", k_attempt_columns));
+    auto by_id =
+        db.prepare(fmt::format("SELECT {} FROM attempts a WHERE substr(a.id, 11, 6) = ?", k_attempt_columns));
     by_id.bind(1, *core::provisional_id_part(core::number_label(number)));
     if (by_id.step()) {
       return read_attempt(by_id);
@@ -221,8 +229,8 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
   core::AttemptHistory history;
   history.attempt = attempt;
   auto changes = db.prepare(
-    "SELECT time_ms, from_status, to_status, reason, git_commit, git_branch, git_dirty, git_diff_blob "
-    "FROM status_changes WHERE attempt = ? ORDER BY time_ms, event_id");
+      "SELECT time_ms, from_status, to_status, reason, git_commit, git_branch, git_dirty, git_diff_blob "
+      "FROM status_changes WHERE attempt = ? ORDER BY time_ms, event_id");
   changes.bind(1, attempt.number);
   while (changes.step()) {
     core::StatusChange change;
@@ -241,26 +249,27 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
   while (notes.step()) {
     history.notes.push_back({notes.integer(0), notes.text(1)});
   }
-  auto out = db.prepare(
-    "SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE from_attempt = ? ORDER BY kind, to_attempt");
+  auto out = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE from_attempt = ? "
+                        "ORDER BY kind, to_attempt");
   out.bind(1, attempt.number);
   while (out.step()) {
     history.links_out.push_back(
-      {out.text(0), static_cast<int>(out.integer(1)), static_cast<int>(out.integer(2))});
+        {out.text(0), static_cast<int>(out.integer(1)), static_cast<int>(out.integer(2))});
   }
-  auto in = db.prepare(
-    "SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE to_attempt = ? ORDER BY kind, from_attempt");
+  auto in = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE to_attempt = ? ORDER "
+                       "BY kind, from_attempt");
   in.bind(1, attempt.number);
   while (in.step()) {
-    history.links_in.push_back({in.text(0), static_cast<int>(in.integer(1)), static_cast<int>(in.integer(2))});
+    history.links_in.push_back(
+        {in.text(0), static_cast<int>(in.integer(1)), static_cast<int>(in.integer(2))});
   }
   return history;
 }
 
 int next_attempt_number(Database& db)
 {
-  return static_cast<int>(db.query_integer(
-      fmt::format("SELECT coalesce(max(number), 0) + 1 FROM attempts WHERE number < {}", core::k_provisional_base)));
+  return static_cast<int>(db.query_integer(fmt::format(
+      "SELECT coalesce(max(number), 0) + 1 FROM attempts WHERE number < {}", core::k_provisional_base)));
 }
 
 std::vector<int> search_attempts(Database& db, const std::string& text, int limit)

@@ -134,8 +134,8 @@ std::optional<core::BenchRevision> find_benchmark(Database& db, const std::strin
 
 std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::string& name, int revision)
 {
-  auto select = db.prepare(
-      "SELECT name, revision, definition, created_ms, event_id FROM bench_revisions WHERE name = ? AND revision = ?");
+  auto select = db.prepare("SELECT name, revision, definition, created_ms, event_id FROM bench_revisions "
+                           "WHERE name = ? AND revision = ?");
   select.bind(1, name).bind(2, revision);
   if (!select.step()) {
     return std::nullopt;
@@ -145,8 +145,8 @@ std::optional<core::BenchRevision> find_bench_revision(Database& db, const std::
 
 std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string& name)
 {
-  auto select = db.prepare(
-      "SELECT name, revision, definition, created_ms, event_id FROM bench_revisions WHERE name = ? ORDER BY revision");
+  auto select = db.prepare("SELECT name, revision, definition, created_ms, event_id FROM bench_revisions "
+                           "WHERE name = ? ORDER BY revision");
   select.bind(1, name);
   std::vector<core::BenchRevision> out;
   while (select.step()) {
@@ -157,8 +157,8 @@ std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string
 
 int next_run_number(Database& db)
 {
-  return static_cast<int>(db.query_integer(
-      fmt::format("SELECT coalesce(max(number), 0) + 1 FROM runs WHERE number < {}", core::k_provisional_base)));
+  return static_cast<int>(db.query_integer(fmt::format(
+      "SELECT coalesce(max(number), 0) + 1 FROM runs WHERE number < {}", core::k_provisional_base)));
 }
 
 std::optional<core::RunRecord> find_run(Database& db, int number)
@@ -187,32 +187,43 @@ int number_of_run(Database& db, const std::string& id)
 
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 {
-  std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns());
-  if (!filter.bench.empty()) {
-    sql += " AND bench = ?";
+  // Newest first: the runs recorded here and not numbered yet come first, in the order of their
+  // ids (which grow with time, where their provisional numbers are random), then the numbered.
+  std::vector<core::RunRecord> runs;
+  for (const bool provisional : {true, false}) {
+    std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns());
+    if (!filter.bench.empty()) {
+      sql += " AND bench = ?";
+    }
+    if (filter.attempt) {
+      sql += " AND attempt = ?";
+    }
+    if (!filter.plan.empty()) {
+      sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
+    }
+    sql += provisional ? " AND number >= ? ORDER BY id DESC" : " AND number < ? ORDER BY number DESC";
+    if (filter.limit > 0) {
+      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(runs.size()));
+    }
+    auto select = db.prepare(sql);
+    int index = 1;
+    if (!filter.bench.empty()) {
+      select.bind(index++, filter.bench);
+    }
+    if (filter.attempt) {
+      select.bind(index++, *filter.attempt);
+    }
+    if (!filter.plan.empty()) {
+      select.bind(index++, filter.plan);
+    }
+    select.bind(index++, core::k_provisional_base);
+    auto part = read_runs(select);
+    runs.insert(runs.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+    if (filter.limit > 0 && static_cast<int>(runs.size()) >= filter.limit) {
+      break;
+    }
   }
-  if (filter.attempt) {
-    sql += " AND attempt = ?";
-  }
-  if (!filter.plan.empty()) {
-    sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
-  }
-  sql += " ORDER BY number DESC";
-  if (filter.limit > 0) {
-    sql += fmt::format(" LIMIT {}", filter.limit);
-  }
-  auto select = db.prepare(sql);
-  int index = 1;
-  if (!filter.bench.empty()) {
-    select.bind(index++, filter.bench);
-  }
-  if (filter.attempt) {
-    select.bind(index++, *filter.attempt);
-  }
-  if (!filter.plan.empty()) {
-    select.bind(index++, filter.plan);
-  }
-  return read_runs(select);
+  return runs;
 }
 
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
@@ -284,9 +295,8 @@ core::RepeatRecord read_repeat(const Statement& row)
 // The repeats of a run that `condition` (SQL, "" for all) lets through, in order.
 std::vector<core::RepeatRecord> repeats_where(Database& db, int run, std::string_view condition)
 {
-  auto select =
-      db.prepare(fmt::format("SELECT {} FROM run_repeats WHERE run = ? {} ORDER BY idx", k_repeat_columns,
-                             condition));
+  auto select = db.prepare(
+      fmt::format("SELECT {} FROM run_repeats WHERE run = ? {} ORDER BY idx", k_repeat_columns, condition));
   select.bind(1, run);
   std::vector<core::RepeatRecord> out;
   while (select.step()) {

@@ -105,6 +105,67 @@ TEST_CASE("a clone with a remote shows provisional names until its first sync, w
   CHECK(json::parse(team.ok(2, {"show", "1", "--json"}))["title"] == "NCCL_ALGO=Tree");
 }
 
+TEST_CASE("ej runs lists the runs not numbered yet newest first, in the order they were recorded")
+{
+  Team team;
+  numbered_plan(team);
+  team.ok(0, {"bench", "add", "b", "--repeat", "1", "--shell", "true"});
+  team.ok(0, {"run", "b", "--quiet"});
+  team.ok(0, {"sync"});
+  team.ok(1, {"sync"});
+  // Provisional names come from the ids' random part: six runs sorted by them would rarely come out
+  // in the order they were recorded.
+  std::vector<std::string> recorded;
+  for (int i = 0; i < 6; ++i) {
+    const auto run = team.ok(1, {"run", "b", "--quiet", "--label", "local " + std::to_string(i)});
+    REQUIRE_THAT(run, Catch::StartsWith("run @"));
+    recorded.push_back(run.substr(4, 7));
+  }
+  std::vector<std::string> expected(recorded.rbegin(), recorded.rend());
+  expected.push_back("#1"); // numbered by the remote before them
+
+  std::vector<std::string> listed;
+  for (const auto& run : json::parse(team.ok(1, {"runs", "--json"}))) {
+    listed.push_back(run["name"].get<std::string>());
+  }
+  CHECK(listed == expected);
+  const auto text = team.ok(1, {"runs"});
+  std::vector<std::string> in_text;
+  for (std::size_t at = text.find("run "); at != std::string::npos; at = text.find("\nrun ", at + 1)) {
+    const auto start = text[at] == '\n' ? at + 5 : at + 4;
+    in_text.push_back(text.substr(start, text.find(' ', start) - start));
+  }
+  CHECK(in_text == expected);
+  // A limit keeps the newest.
+  const auto newest = json::parse(team.ok(1, {"runs", "--json", "-n", "2"}));
+  REQUIRE(newest.size() == 2);
+  CHECK(newest[0]["name"] == expected[0]);
+  CHECK(newest[1]["name"] == expected[1]);
+}
+
+TEST_CASE("ej log lists the attempts not numbered yet newest first, in the order they were made")
+{
+  Team team;
+  numbered_plan(team); // #1 and #2, numbered by the remote
+  std::vector<std::string> made;
+  for (int i = 0; i < 6; ++i) {
+    const auto shown = team.ok(1, {"try", "option " + std::to_string(i), "--plan", "p"});
+    const auto at = shown.find('@');
+    REQUIRE(at != std::string::npos);
+    made.push_back(shown.substr(at, 7));
+  }
+  std::vector<std::string> expected(made.rbegin(), made.rend());
+  expected.insert(expected.end(), {"#2", "#1"});
+  std::vector<std::string> listed;
+  for (const auto& attempt : json::parse(team.ok(1, {"log", "--json"}))) {
+    listed.push_back(attempt["name"].get<std::string>());
+  }
+  CHECK(listed == expected);
+  const auto newest = json::parse(team.ok(1, {"log", "--json", "-n", "7"}));
+  REQUIRE(newest.size() == 7);
+  CHECK(newest[6]["name"] == "#2");
+}
+
 TEST_CASE("a journal that numbered attempts before it had a remote reports each move by the number it showed")
 {
   Team team;
