@@ -290,6 +290,14 @@ std::vector<Event> plan_events(Database& db, const std::string& plan)
     } else if (type.rfind("run.", 0) == 0) {
       keep = runs.count(projection::run_number(db, event,
                                                events::Ref::from_json(payload.value("run", json())))) != 0;
+    } else if (type == events::NumbersClaimed::type) {
+      // The numbers the remote gave: kept whole (an event is never cut), so that the plan's
+      // attempts and runs read with the numbers they have here; the other ids it names are unknown
+      // to the importer and number nothing there.
+      const auto claim = events::NumbersClaimed::read(event);
+      const auto& ids = claim.kind == "attempts" ? attempt_ids : run_ids;
+      keep = std::any_of(claim.ids.begin(), claim.ids.end(),
+                         [&](const std::string& id) { return ids.count(id) != 0; });
     }
     if (keep) {
       out.push_back(std::move(event));
@@ -418,8 +426,8 @@ ImportReport import_events(Journal& journal, std::vector<Event> events,
     std::sort(fresh.begin(), fresh.end(), [](const Event& a, const Event& b) {
       return std::tie(a.lamport, a.replica, a.id) < std::tie(b.lamport, b.replica, b.id);
     });
-    const bool in_order =
-        fresh.empty() || Order{fresh.front().lamport, fresh.front().replica, fresh.front().id} > applied_up_to;
+    const bool in_order = fresh.empty() || Order{fresh.front().lamport, fresh.front().replica,
+                                                 fresh.front().id} > applied_up_to;
     if (!in_order || !apply_events(db, fresh)) {
       rebuild_derived_tables(db);
     }

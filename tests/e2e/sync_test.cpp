@@ -227,6 +227,7 @@ TEST_CASE("corrections of the record travel by sync and by export and import, an
   team.ok(0, {"bench", "add", "b", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms", "--", "true"});
   team.ok(0, {"record", "1", "--bench", "b", "--samples", "x=10,10.1,9.9,10.2,9.8,10.05", "--when",
               "2026-01-10"});
+  team.ok(0, {"sync"}); // the run is numbered #1 by the remote
   team.ok(0, {"plan", "baseline", "p", "--run", "1"});
   team.ok(0,
           {"record", "2", "--bench", "b", "--samples", "x=5,5.05,4.95,5.1,4.9,5.02", "--when", "2026-01-11"});
@@ -305,7 +306,8 @@ TEST_CASE("two replicas share a journal through an ssh remote, the host key chec
   std::filesystem::copy_file(server.user_key(), home / ".ssh" / "id_ed25519");
   std::filesystem::copy_file(server.user_key().string() + ".pub", home / ".ssh" / "id_ed25519.pub");
   const std::map<std::string, std::string> env = {{"HOME", home.path().string()}, {"SSH_AUTH_SOCK", ""}};
-  const auto url = "ssh://" + server.user() + "@127.0.0.1:" + std::to_string(server.port()) + team.remote().string();
+  const auto url =
+      "ssh://" + server.user() + "@127.0.0.1:" + std::to_string(server.port()) + team.remote().string();
 
   // An unknown host key is refused, and nothing moves.
   const auto refused = run_ej(team.clone_path(0), {"sync", url}, env);
