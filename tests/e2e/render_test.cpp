@@ -1,13 +1,13 @@
 // ej plan render, ej report and ej record, end to end: the real binary in scratch repositories.
 #include "render/markdown_check.h"
 #include "support/browser.h"
-#include "support/skip.h"
 #include "support/ej_repo.h"
+#include "support/skip.h"
 #include "util/strings.h"
 
 #include <catch2/catch.hpp>
-#include <sqlite3.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <random>
@@ -27,8 +27,9 @@ std::vector<std::string> region_hashes(const EjRepo& repo, const std::string& do
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open_v2(repo.db_path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* statement = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "SELECT region || '=' || hash FROM document_regions WHERE doc = ? ORDER BY region",
-                             -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(
+              db, "SELECT region || '=' || hash FROM document_regions WHERE doc = ? ORDER BY region", -1,
+              &statement, nullptr) == SQLITE_OK);
   sqlite3_bind_text(statement, 1, doc.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<std::string> out;
   while (sqlite3_step(statement) == SQLITE_ROW) {
@@ -38,7 +39,6 @@ std::vector<std::string> region_hashes(const EjRepo& repo, const std::string& do
   sqlite3_close(db);
   return out;
 }
-
 
 using Tables = std::vector<std::vector<std::vector<std::string>>>;
 
@@ -53,27 +53,27 @@ void make_campaign(const EjRepo& repo)
   repo.ok({"env", "probe", "add", "toolkit", "--", "cat", (repo.path() / "toolkit.txt").string()});
   repo.ok({"bench", "add", "verify", "--metric", "x=regex:x=([0-9.]+)", "--", "sh", "-c",
            "echo x=$(cat " + (repo.path() / "value.txt").string() + ")"});
-  repo.ok({"try", "baseline build", "--plan", "eagle"});                                         // #1
-  repo.ok({"run", "verify", "--attempt", "1", "--repeat", "4", "--quiet"});                      // run #1
+  repo.ok({"try", "baseline build", "--plan", "eagle"});                    // #1
+  repo.ok({"run", "verify", "--attempt", "1", "--repeat", "4", "--quiet"}); // run #1
   repo.ok({"plan", "baseline", "eagle", "--run", "1"});
   repo.ok({"try", "FlashInfer allreduce fusion", "--plan", "eagle", "--hypothesis", "fewer kernel launches",
-           "--command", "python bench.py --fusion | tee out.txt"});                             // #2
-  repo.ok({"run", "verify", "--attempt", "2", "--repeat", "4", "--quiet"});                      // run #2
+           "--command", "python bench.py --fusion | tee out.txt"});         // #2
+  repo.ok({"run", "verify", "--attempt", "2", "--repeat", "4", "--quiet"}); // run #2
   repo.ok({"status", "2", "rejected", "--reason", "no gain on PCIe"});
   repo.ok({"note", "2", "tried twice, same figure"});
-  repo.ok({"try", "CUDA 13 upgrade", "--plan", "eagle", "--hypothesis", "newer toolkit"});      // #3
-  repo.ok({"try", "Torch symmetric memory", "--plan", "eagle", "--blocked-by", "3"});           // #4
+  repo.ok({"try", "CUDA 13 upgrade", "--plan", "eagle", "--hypothesis", "newer toolkit"}); // #3
+  repo.ok({"try", "Torch symmetric memory", "--plan", "eagle", "--blocked-by", "3"});      // #4
   repo.ok({"status", "4", "blocked", "--reason", "needs CUDA 13"});
-  repo.ok({"try", "smaller cuda-graph-max-bs", "--plan", "eagle"});                              // #5
+  repo.ok({"try", "smaller cuda-graph-max-bs", "--plan", "eagle"}); // #5
   repo.ok({"status", "5", "inconclusive", "--reason", "within noise"});
   repo.ok({"try", "expert parallelism", "--plan", "eagle", "--hypothesis", "spread the experts"}); // #6
   write_text(repo.path() / "toolkit.txt", "cuda 13.0\n");
   write_text(repo.path() / "value.txt", "12\n");
-  repo.ok({"run", "verify", "--attempt", "3", "--repeat", "4", "--quiet"});                      // run #3
+  repo.ok({"run", "verify", "--attempt", "3", "--repeat", "4", "--quiet"}); // run #3
   repo.ok({"status", "3", "adopted", "--reason", "verify 12 ms"});
   repo.ok({"plan", "baseline", "eagle", "--run", "3", "--reason", "CUDA 12.8 -> 13.0 upgrade"});
-  repo.ok({"record", "5", "--bench", "verify", "--samples", "x=13,14,13.5", "--when", "2024-05-01", "--source",
-           "colleague's laptop"}); // run #4
+  repo.ok({"record", "5", "--bench", "verify", "--samples", "x=13,14,13.5", "--when", "2024-05-01",
+           "--source", "colleague's laptop"}); // run #4
 }
 
 std::string render(const EjRepo& repo, const std::string& slug = "eagle")
@@ -109,7 +109,8 @@ std::vector<std::vector<std::string>> table_starting(const Tables& tables, const
   return {};
 }
 
-const char* const k_template_all_regions = "<!-- ej:begin title -->\n# {{plan.title}}\n<!-- ej:end title -->\n";
+const char* const k_template_all_regions =
+    "<!-- ej:begin title -->\n# {{plan.title}}\n<!-- ej:end title -->\n";
 
 } // namespace
 
@@ -125,8 +126,8 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   CHECK(contains(doc, "](eagle.svg)")); // relative to the document, so it works on any forge
 
   const auto headings = ej::render::parse_markdown_headings(doc);
-  for (const auto* expected : {"EAGLE-3 fast verify", "Summary", "Adopted", "Rejected", "Blocked", "Inconclusive",
-                               "Open", "Environment changes between baselines", "Timeline"}) {
+  for (const auto* expected : {"EAGLE-3 fast verify", "Summary", "Adopted", "Rejected", "Blocked",
+                               "Inconclusive", "Open", "Environment changes between baselines", "Timeline"}) {
     INFO(expected);
     CHECK(std::find(headings.begin(), headings.end(), expected) != headings.end());
   }
@@ -189,7 +190,8 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   CHECK(tables.size() == 1); // the summary: everything else reads as lists and paragraphs
 }
 
-TEST_CASE("the --out option writes the document elsewhere in the repository and --stdout prints it and writes nothing")
+TEST_CASE("the --out option writes the document elsewhere in the repository and --stdout prints it and "
+          "writes nothing")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan P"});
@@ -219,9 +221,12 @@ TEST_CASE("text outside the generated regions survives every regeneration byte f
   const std::string between = "\n> a quote | with a pipe\n\n";
   const std::string after = "\n## Author's appendix\n\ntrailing text without newline";
   std::string edited = before + first;
-  auto pos = edited.find("<!-- ej:end summary -->\n");
+  // The end marker carries the region's hash (docs/documents.md): the line ends with " -->".
+  auto pos = edited.find("<!-- ej:end summary ");
   REQUIRE(pos != std::string::npos);
-  edited.insert(pos + std::string("<!-- ej:end summary -->\n").size(), between);
+  const auto summary_end = edited.substr(pos, edited.find('\n', pos) + 1 - pos);
+  REQUIRE_THAT(summary_end, Catch::EndsWith(" -->\n"));
+  edited.insert(pos + summary_end.size(), between);
   edited += after;
   write_text(repo.path() / "journal" / "eagle.md", edited);
 
@@ -230,7 +235,10 @@ TEST_CASE("text outside the generated regions survives every regeneration byte f
   repo.ok({"status", "7", "rejected", "--reason", "slower"});
   const auto second = render(repo);
   CHECK(second.substr(0, before.size()) == before);
-  CHECK(contains(second, "<!-- ej:end summary -->\n" + between + "\n<!-- ej:begin adopted -->"));
+  CHECK(contains(second, "<!-- ej:end summary hash=")); // every end marker carries its region's hash
+  const auto second_end = second.find("<!-- ej:end summary ");
+  CHECK(second.substr(second.find('\n', second_end) + 1, between.size() + 26) ==
+        between + "\n<!-- ej:begin adopted -->");
   CHECK_THAT(second, Catch::EndsWith(after));
   CHECK(contains(second, "NCCL_ALGO=Tree"));
   CHECK(render(repo) == second);
@@ -343,12 +351,14 @@ TEST_CASE("plan render --check exits 0 when the document is up to date, 1 when n
   CHECK_FALSE(fs::exists(svg_path));
 }
 
-TEST_CASE("every table cell holds exactly the journal's text, for 200 titles and reasons full of markdown syntax")
+TEST_CASE(
+    "every table cell holds exactly the journal's text, for 200 titles and reasons full of markdown syntax")
 {
   EjRepo repo;
   repo.ok({"plan", "new", "esc", "--title", "Escapes"});
-  const std::vector<std::string> alphabet = {"|", "`", "*", "_", "[", "]", "<", ">", "<b>", "&amp;", "#", "\\",
-                                             "~", "!", "(", ")", "\n", "a", "b", "1", " ", "-", "=", "&"};
+  const std::vector<std::string> alphabet = {"|",   "`",     "*", "_",  "[", "]", "<", ">",
+                                             "<b>", "&amp;", "#", "\\", "~", "!", "(", ")",
+                                             "\n",  "a",     "b", "1",  " ", "-", "=", "&"};
   std::mt19937 random(20240501);
   const auto generate = [&] {
     std::string text = random() % 4 == 0 ? "#" : "";
@@ -470,7 +480,8 @@ TEST_CASE("a document path outside the repository or inside .ej or .git is refus
 {
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
-  for (const auto* path : {"../outside.md", "/tmp/ej-outside.md", ".ej/p.md", ".git/p.md", "journal/../../x.md"}) {
+  for (const auto* path :
+       {"../outside.md", "/tmp/ej-outside.md", ".ej/p.md", ".git/p.md", "journal/../../x.md"}) {
     INFO(path);
     const auto result = repo.ej({"plan", "render", "p", "--out", path});
     CHECK(result.exit_code == 1);
@@ -521,7 +532,8 @@ TEST_CASE("a plan with no attempts and no baseline renders clearly, with no empt
   const auto headings = ej::render::parse_markdown_headings(doc);
   CHECK(headings == std::vector<std::string>{"Nothing yet", "Summary"});
   CHECK_FALSE(contains(doc, "None."));
-  CHECK(contains(doc, "<!-- ej:begin timeline -->\n<!-- ej:end timeline -->")); // kept for later renders
+  // Kept for later renders, with the hash of nothing (SHA-256 of "", its first 16 hex digits).
+  CHECK(contains(doc, "<!-- ej:begin timeline -->\n<!-- ej:end timeline hash=e3b0c44298fc1c14 -->"));
   CHECK(ej::render::parse_markdown_tables(doc).empty());
   CHECK_FALSE(contains(doc, "|---"));
 
@@ -541,10 +553,11 @@ TEST_CASE("unterminated or nested region markers in the document are a clear err
   const auto doc_path = repo.path() / "journal" / "p.md";
   const auto first = render(repo, "p");
   const std::vector<std::pair<std::string, std::string>> broken = {
-    {"unterminated", "intro\n<!-- ej:begin notes -->\nnever ended\n" + first},
-    {"nested", "<!-- ej:begin outer -->\n<!-- ej:begin inner -->\nx\n<!-- ej:end inner -->\n<!-- ej:end outer -->\n" +
-                 first},
-    {"end without begin", first + "<!-- ej:end stray -->\n"},
+      {"unterminated", "intro\n<!-- ej:begin notes -->\nnever ended\n" + first},
+      {"nested",
+       "<!-- ej:begin outer -->\n<!-- ej:begin inner -->\nx\n<!-- ej:end inner -->\n<!-- ej:end outer -->\n" +
+           first},
+      {"end without begin", first + "<!-- ej:end stray -->\n"},
   };
   for (const auto& [what, text] : broken) {
     INFO(what);

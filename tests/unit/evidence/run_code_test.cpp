@@ -8,7 +8,12 @@ namespace {
 
 core::GitContext code(const std::string& commit, const std::string& diff = "")
 {
-  return {commit, "main", !diff.empty(), diff};
+  core::GitContext out;
+  out.commit = commit;
+  out.branch = "main";
+  out.dirty = !diff.empty();
+  out.diff_blob = diff;
+  return out;
 }
 
 core::RunRecord run(int number, core::GitContext git, const std::string& status = "finished")
