@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
+#include <thread>
 
 namespace ej::cli {
 
@@ -69,6 +71,17 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
   if (outcome.status != "finished" && job.state == "RUNNING") {
     if (const auto now = allocation->info()) {
       job = *now;
+      // Slurm says it ended the step ("*** STEP 1.0 ON node CANCELLED AT ... DUE TO TIME LIMIT ***")
+      // before the job's state says why, and a loaded controller takes a while: wait for that, up to
+      // 5 s. A benchmark that failed on its own is not waited for.
+      const bool ended_by_slurm = outcome.reason.find("*** STEP ") != std::string::npos ||
+                                  outcome.reason.find("*** JOB ") != std::string::npos;
+      for (int tries = 0; ended_by_slurm && !run::run_ending_for(job) && tries < 50; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (const auto again = allocation->info()) {
+          job = *again;
+        }
+      }
       if (const auto ending = run::run_ending_for(job);
           ending && !(outcome.status == "interrupted" && run::InterruptGuard::interrupted())) {
         outcome.reason = ending->second + ": " + outcome.reason;

@@ -422,8 +422,12 @@ TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GP
   EjRepo repo;
   add_box(repo, *server);
   const auto started = repo.path() / ".git" / "started";
-  repo.ok(
-      {"bench", "add", "slow", "--repeat", "1", "--shell", "echo $$ > '" + started.string() + "'; sleep 3"});
+  const auto release = repo.path() / ".git" / "release";
+  // The first run holds the host until the test lets it go: however long the second ej takes to
+  // reach the host (a loaded machine), the first is still running then.
+  repo.ok({"bench", "add", "slow", "--repeat", "1", "--shell",
+           "echo $$ > '" + started.string() + "'; while [ ! -e '" + release.string() +
+               "' ]; do sleep 0.05; done"});
   repo.ok({"bench", "add", "quick", "--repeat", "1", "--", "true"});
   auto env = ssh_env(*server);
   env["EJ_GPU_LOCK_DIR"] = (repo.path() / ".git" / "gpu-locks").string();
@@ -432,6 +436,7 @@ TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GP
   const auto busy = repo.ej({"run", "quick", "--on", "box", "--no-wait"}, env);
   CHECK(busy.exit_code == 1);
   CHECK_THAT(busy.err, Catch::Contains("all GPUs are busy: run #1 on "));
+  write_text(release, "");
   CHECK(wait_command(first.pid) == 0);
   // Another host's GPUs are not this one's, and once the first run ended the host is free.
   repo.ok({"run", "quick", "--on", "box", "--no-wait"}, env);
