@@ -6,6 +6,7 @@
 #include "evidence/run_summary.h"
 #include "measure/statistics.h"
 #include "run/owner.h"
+#include "run/run_cgroup.h"
 #include "store/run_queries.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -87,10 +88,12 @@ void recover_stale_runs(store::Journal& journal)
     return;
   }
   const auto started = store::runs_with_status(journal.db(), "started");
+  bool abandoned = false;
   for (const auto& run : started) {
     if (!run_process_gone(journal, run)) {
       continue;
     }
+    abandoned = true;
     journal.write([&](store::Writer& writer) {
       const auto current = store::find_run(journal.db(), run.number);
       if (current && current->status == "started") {
@@ -100,6 +103,10 @@ void recover_stale_runs(store::Journal& journal)
                         run.pid)});
       }
     });
+  }
+  // What such a run left running in its cgroup (its ej and guardian both killed): stopped now.
+  if (abandoned) {
+    run::stop_abandoned_cgroups();
   }
 }
 

@@ -1,22 +1,28 @@
 #include "run/run_cgroup.h"
 
 #include "run/guardian.h"
+#include "run/owner.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <optional>
 #include <pthread.h>
+#include <string_view>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ej::run {
 
@@ -274,7 +280,112 @@ Departure& departure()
   return instance;
 }
 
+// The owner of a run cgroup, from its name: "ej-run-<pid>-<start ticks>" (or "ej-run-<pid>", as an
+// older ej named it); nullopt for any other name.
+struct CgroupOwner {
+  std::int64_t pid = 0;
+  std::optional<std::uint64_t> start_ticks;
+};
+
+std::optional<CgroupOwner> owner_of(std::string_view name)
+{
+  constexpr std::string_view prefix = "ej-run-";
+  if (!name.starts_with(prefix)) {
+    return std::nullopt;
+  }
+  name.remove_prefix(prefix.size());
+  CgroupOwner owner;
+  const auto [pid_end, pid_error] = std::from_chars(name.data(), name.data() + name.size(), owner.pid);
+  if (pid_error != std::errc() || owner.pid <= 0) {
+    return std::nullopt;
+  }
+  name.remove_prefix(static_cast<std::size_t>(pid_end - name.data()));
+  if (name.empty()) {
+    return owner;
+  }
+  std::uint64_t ticks = 0;
+  const auto [ticks_end, ticks_error] = std::from_chars(name.data() + 1, name.data() + name.size(), ticks);
+  if (name.front() != '-' || ticks_error != std::errc() || ticks_end != name.data() + name.size()) {
+    return std::nullopt;
+  }
+  owner.start_ticks = ticks;
+  return owner;
+}
+
+// The subdirectories (cgroups) of a cgroup directory.
+std::vector<std::string> children_of(const std::string& directory)
+{
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) {
+    return names;
+  }
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (entry->d_type == DT_DIR && name != "." && name != "..") {
+      names.emplace_back(name);
+    }
+  }
+  ::closedir(dir);
+  return names;
+}
+
+// Stops a cgroup and every cgroup below it (an ej run by a benchmark makes its own inside), the
+// deepest first, since only an empty cgroup can be removed. Returns how many processes they held.
+int stop_cgroup_tree(const std::string& directory)
+{
+  int stopped = 0;
+  for (const auto& child : children_of(directory)) {
+    stopped += stop_cgroup_tree(directory + "/" + child);
+  }
+  return stopped + stop_cgroup(directory.c_str());
+}
+
+int stop_abandoned_under(const std::string& directory, bool deep, const std::string& boot)
+{
+  int stopped = 0;
+  for (const auto& child : children_of(directory)) {
+    const auto path = directory + "/" + child;
+    if (const auto owner = owner_of(child)) {
+      if (owner_state(owner->pid, owner->start_ticks, boot) == OwnerState::Gone) {
+        stopped += stop_cgroup_tree(path);
+      }
+    } else if (deep) {
+      stopped += stop_abandoned_under(path, true, boot);
+    }
+  }
+  return stopped;
+}
+
+// ej's cgroup directory in the mounted hierarchy, and the hierarchy's mount point; empty with
+// why_not said when there is none.
+std::pair<std::string, std::string> home_cgroup(std::string& why_not)
+{
+  const auto [mount_point, mount_root] = cgroup2_mount();
+  auto own = own_cgroup();
+  if (mount_point.empty() || own.empty()) {
+    why_not = "this machine has no cgroup2 hierarchy";
+    return {};
+  }
+  // Seen from a mount of part of the hierarchy, ej's cgroup is below that part's root.
+  if (mount_root != "/") {
+    if (!own.starts_with(mount_root)) {
+      why_not = fmt::format("ej's cgroup {} is not under the mounted {}", own, mount_root);
+      return {};
+    }
+    own = own.substr(mount_root.size());
+  }
+  return {mount_point + (own == "/" ? "" : own), mount_point};
+}
+
 } // namespace
+
+int stop_abandoned_cgroups()
+{
+  std::string why_not;
+  const auto mount_point = home_cgroup(why_not).second;
+  return mount_point.empty() ? 0 : stop_abandoned_under(mount_point, true, boot_id());
+}
 
 int stop_cgroup(const char* directory) noexcept
 {
@@ -291,25 +402,16 @@ std::unique_ptr<RunCgroup> RunCgroup::enter(std::string& why_not)
     why_not = "EJ_CGROUP=off";
     return nullptr;
   }
-  const auto [mount_point, mount_root] = cgroup2_mount();
-  auto own = own_cgroup();
-  if (mount_point.empty() || own.empty()) {
-    why_not = "this machine has no cgroup2 hierarchy";
+  const auto home = home_cgroup(why_not).first;
+  if (home.empty()) {
     return nullptr;
   }
-  // Seen from a mount of part of the hierarchy, ej's cgroup is below that part's root.
-  if (mount_root != "/") {
-    if (!own.starts_with(mount_root)) {
-      why_not = fmt::format("ej's cgroup {} is not under the mounted {}", own, mount_root);
-      return nullptr;
-    }
-    own = own.substr(mount_root.size());
-  }
-  const std::string home = mount_point + (own == "/" ? "" : own);
-  const std::string directory = fmt::format("{}/ej-run-{}", home, ::getpid());
+  // The runs of an ej killed with its guardian (whose job it was) are stopped by the next.
+  stop_abandoned_under(home, false, boot_id());
+  const auto start_ticks = process_start_ticks(::getpid());
+  const std::string directory = fmt::format("{}/ej-run-{}-{}", home, ::getpid(), start_ticks.value_or(0));
   // Made before the move, so that no process ej starts from here on is outside its reach.
   Guardian* guardian = Guardian::instance();
-  ::rmdir(directory.c_str()); // left by an earlier ej of this pid that was killed with its guardian
   if (::mkdir(directory.c_str(), 0755) != 0) {
     why_not = fmt::format("cannot make a cgroup in {}: {}", home, std::strerror(errno));
     return nullptr;

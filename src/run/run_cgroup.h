@@ -43,6 +43,12 @@ private:
   bool m_left = false;
 };
 
+// The cgroups of runs whose ej is gone (killed together with its guardian, which would have
+// stopped them): what is still inside is stopped and the cgroups, empty ones too, are removed,
+// anywhere in the hierarchy. Returns how many processes were stopped. A cgroup is named after its
+// ej's pid and start time, so that a later process with the same pid is never taken for it.
+int stop_abandoned_cgroups();
+
 // Stops every process in the cgroup at `directory` (SIGKILL, through cgroup.kill where the kernel
 // has it), waits a moment for it to empty and removes it. Returns how many processes it held.
 // System calls only: the guardian calls it after ej is gone.

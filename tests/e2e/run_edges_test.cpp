@@ -1,0 +1,133 @@
+// ej run at its edges: a terminal that hangs up, a benchmark that prints millions of values, an
+// ej killed together with its guardian, and ej's own temporary files in the work tree.
+#include "support/ej_repo.h"
+#include "support/runs.h"
+#include "support/skip.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// A child of `parent` whose command name is `comm` (/proc/PID/stat), or -1.
+int child_named(int parent, const std::string& comm)
+{
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const auto name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    std::ifstream stat(entry.path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto open = text.find('(');
+    const auto close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 4 >= text.size()) {
+      continue;
+    }
+    std::istringstream rest(text.substr(close + 2));
+    std::string state;
+    int ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent && text.substr(open + 1, close - open - 1) == comm) {
+      return std::stoi(name);
+    }
+  }
+  return -1;
+}
+
+// The cgroup (v2) a process is in, as /proc/PID/cgroup says ("" when none).
+std::string cgroup_of(int pid)
+{
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("0::", 0) == 0) {
+      return line.substr(3);
+    }
+  }
+  return "";
+}
+
+// Where the cgroup2 hierarchy is mounted ("" when it is not).
+std::filesystem::path cgroup2_mount()
+{
+  std::ifstream mounts("/proc/self/mounts");
+  for (std::string device, point, type, rest;
+       mounts >> device >> point >> type && std::getline(mounts, rest);) {
+    if (type == "cgroup2") {
+      return point;
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("what an ej killed together with its guardian left in its run's cgroup is stopped by the next ej")
+{
+  EjRepo repo;
+  const auto pid_file = repo.path() / ".git" / "escaper.pid";
+  repo.ok({"bench", "add", "stay", "--repeat", "1", "--shell",
+           "setsid sh -c 'echo $$ > \"" + pid_file.string() +
+               "\"; exec sleep 300' > /dev/null 2>&1 & sleep 300"});
+  CommandOptions options;
+  options.cwd = repo.path();
+  options.env = {{"NO_COLOR", "1"}};
+  const int ej = start_command({EJ_BINARY, "run", "stay", "--quiet"}, options);
+  REQUIRE(wait_for_file(pid_file, 30));
+  const int escaper = std::stoi(read_text(pid_file));
+  const auto cgroup = cgroup_of(escaper);
+  if (cgroup.find("/ej-run-") == std::string::npos) {
+    ::kill(ej, SIGKILL);
+    wait_command(ej);
+    ::kill(escaper, SIGKILL);
+    EJ_SKIP_NOT_APPLICABLE("no cgroup for a run here: the escaper is in " + cgroup);
+  }
+  // The guardian first, so that it cannot stop anything once ej is gone.
+  const int guardian = child_named(ej, "ej");
+  REQUIRE(guardian > 0);
+  ::kill(guardian, SIGKILL);
+  ::kill(ej, SIGKILL);
+  CHECK(wait_command(ej) == 128 + SIGKILL);
+  std::this_thread::sleep_for(std::chrono::seconds(2)); // what a guardian would have taken
+  REQUIRE(process_alive(escaper));
+  const auto directory = cgroup2_mount() / cgroup.substr(1);
+  CHECK(std::filesystem::is_directory(directory));
+  // Any command sees the run's owner gone, records it interrupted, and stops what it left.
+  repo.ok({"runs"});
+  CHECK(wait_gone(escaper, 10));
+  CHECK_FALSE(std::filesystem::exists(directory));
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
+  ::kill(escaper, SIGKILL);
+}
+
+TEST_CASE("an empty run cgroup whose ej is gone is removed by the next run")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  repo.ok({"run", "t", "--quiet"});
+  const auto found_by = show_run(repo, 1, true)["outputs"]["leftovers"]["found_by"];
+  if (found_by != "cgroup") {
+    EJ_SKIP_NOT_APPLICABLE("no cgroup for a run here");
+  }
+  // A cgroup named as the run cgroup of an ej that has exited (the pid of a process gone).
+  const int gone = start_command({"true"});
+  wait_command(gone);
+  const auto home = cgroup2_mount() / cgroup_of(::getpid()).substr(1);
+  const auto left = home / ("ej-run-" + std::to_string(gone) + "-1");
+  std::filesystem::create_directory(left);
+  REQUIRE(std::filesystem::is_directory(left));
+  repo.ok({"run", "t", "--quiet"});
+  CHECK_FALSE(std::filesystem::exists(left));
+}
