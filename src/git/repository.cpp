@@ -252,6 +252,11 @@ std::optional<CodeState> code_state_of(git_repository* repo, const std::filesyst
     if (entry->status == GIT_STATUS_CURRENT || (entry->status & GIT_STATUS_IGNORED) != 0) {
       continue;
     }
+    // Another ej writing a file here (a render) is no part of this code state.
+    if ((entry->status & GIT_STATUS_WT_NEW) != 0 && entry->index_to_workdir != nullptr &&
+        util::is_atomic_write_temporary(entry->index_to_workdir->new_file.path)) {
+      continue;
+    }
     state.context.dirty = true;
     if ((entry->status & GIT_STATUS_WT_NEW) != 0 && entry->index_to_workdir != nullptr) {
       state.untracked_files.emplace_back(entry->index_to_workdir->new_file.path);

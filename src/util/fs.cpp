@@ -28,9 +28,15 @@ std::optional<std::string> read_file(const std::filesystem::path& path)
   return buffer.str();
 }
 
+namespace {
+
+constexpr std::string_view k_temporary_infix = ".ej-tmp-";
+
+} // namespace
+
 void write_file_atomic(const std::filesystem::path& path, std::string_view content)
 {
-  const auto temporary = path.string() + ".ej-tmp-" + std::to_string(::getpid());
+  const auto temporary = path.string() + std::string(k_temporary_infix) + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) {
@@ -49,6 +55,16 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     std::filesystem::remove(temporary);
     throw Error("cannot write {}: {}", path.string(), ec.message());
   }
+}
+
+bool is_atomic_write_temporary(std::string_view path)
+{
+  const auto at = path.rfind(k_temporary_infix);
+  if (at == std::string_view::npos || at == 0 || path[at - 1] == '/') {
+    return false;
+  }
+  const auto pid = path.substr(at + k_temporary_infix.size());
+  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 } // namespace ej::util

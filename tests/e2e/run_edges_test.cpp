@@ -131,3 +131,19 @@ TEST_CASE("an empty run cgroup whose ej is gone is removed by the next run")
   repo.ok({"run", "t", "--quiet"});
   CHECK_FALSE(std::filesystem::exists(left));
 }
+
+TEST_CASE("a file another ej is writing in the work tree is never part of a run's code state")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  // What a render of journal/plan.md in another terminal holds for a moment.
+  std::filesystem::create_directories(repo.path() / "journal");
+  write_text(repo.path() / "journal" / "plan.md.ej-tmp-4242", "# half a document\n");
+  repo.ok({"run", "t", "--quiet"});
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["git"]["dirty"] == false);
+  // A file of the user's with a similar name is the user's.
+  write_text(repo.path() / "journal" / "plan.md.ej-tmp-draft", "mine\n");
+  repo.ok({"run", "t", "--quiet"});
+  CHECK(show_run(repo, 2, true)["git"]["dirty"] == true);
+}
