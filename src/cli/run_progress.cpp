@@ -1,12 +1,14 @@
 #include "cli/run_progress.h"
 
 #include "evidence/measured_format.h"
+#include "run/signals.h"
 #include "util/time.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <sys/ioctl.h>
@@ -77,6 +79,27 @@ std::string printable(std::string_view line)
   return out;
 }
 
+// Writes text to ej's stderr without stdio, which throws (fmt) or keeps a sticky error. False
+// when it could not: after EIO the terminal is gone (hung up, its pty closed, often with no SIGHUP
+// to ej), which ends the run as a SIGHUP would, whichever thread sees it first.
+bool write_stderr(std::string_view text) noexcept
+{
+  while (!text.empty()) {
+    const auto written = ::write(STDERR_FILENO, text.data(), text.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      if (written < 0 && errno == EIO) {
+        run::InterruptGuard::hang_up();
+      }
+      return false;
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
 } // namespace
 
 std::string duration_text(double seconds)
@@ -140,9 +163,8 @@ RunProgress::~RunProgress()
   }
   m_wake.notify_one();
   m_thread.join();
-  if (m_drawn) {
-    std::fputs("\r\x1b[K", stderr); // the summary takes its place
-    std::fflush(stderr);
+  if (m_drawn && !m_gone) {
+    write_stderr("\r\x1b[K"); // the summary takes its place
   }
 }
 
@@ -206,13 +228,14 @@ void RunProgress::output(std::string_view chunk)
 void RunProgress::say(std::string_view line)
 {
   if (!m_shown) {
-    fmt::print(stderr, "{}\n", line);
+    write_stderr(fmt::format("{}\n", line));
     return;
   }
   const std::lock_guard lock(m_mutex);
-  fmt::print(stderr, "{}{}\n", m_drawn ? "\r\x1b[K" : "", line);
+  if (!m_gone) {
+    m_gone = !write_stderr(fmt::format("{}{}\n", m_drawn ? "\r\x1b[K" : "", line));
+  }
   m_drawn = false;
-  std::fflush(stderr);
 }
 
 void RunProgress::draw_loop()
@@ -236,10 +259,12 @@ void RunProgress::draw_loop()
       m_state.eta_s = std::max(0.0, per_repeat * (m_total - m_done) - m_state.repeat_running_s.value_or(0));
     }
     ++m_state.frame;
+    if (m_gone) {
+      continue; // nothing to draw on
+    }
     const auto line = progress_line(m_state, terminal_columns() - 1);
-    fmt::print(stderr, "\r{}\x1b[K", line);
-    std::fflush(stderr);
-    m_drawn = true;
+    m_gone = !write_stderr(fmt::format("\r{}\x1b[K", line));
+    m_drawn = !m_gone;
   }
 }
 

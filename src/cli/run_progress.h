@@ -52,7 +52,8 @@ public:
   void repeat_ended(std::optional<double> median);
   // A chunk of the benchmark's output: its last line is shown.
   void output(std::string_view chunk);
-  // A line of ej's own on stderr, printed above the progress line without tearing it.
+  // A line of ej's own on stderr, printed above the progress line without tearing it. Never throws:
+  // a terminal that hung up ends the run as a SIGHUP (run::InterruptGuard::hang_up).
   void say(std::string_view line);
 
 private:
@@ -67,6 +68,7 @@ private:
   std::int64_t m_last_end_ns = 0;       // when the last repeat ended
   std::string m_partial;                // the output line being written
   bool m_drawn = false;
+  bool m_gone = false; // stderr could not be written (the terminal hung up): nothing more is drawn
   ProgressState m_state;
   std::mutex m_mutex;
   std::condition_variable m_wake;

@@ -1,5 +1,6 @@
 #include "remote/ssh_host.h"
 
+#include "run/signals.h"
 #include "util/error.h"
 #include "util/shell_quote.h"
 #include "util/strings.h"
@@ -32,6 +33,9 @@ void write_all(int fd, std::string_view data)
       continue;
     }
     if (n <= 0) {
+      if (n < 0 && errno == EIO) { // ej's terminal hung up: as a SIGHUP, which may never come
+        run::InterruptGuard::hang_up();
+      }
       return; // ej's output is gone: the capture still has everything
     }
     data.remove_prefix(static_cast<std::size_t>(n));

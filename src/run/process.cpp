@@ -234,6 +234,9 @@ public:
           continue;
         }
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
+          if (errno == EIO) { // ej's terminal hung up: as a SIGHUP, which may never come
+            InterruptGuard::hang_up();
+          }
           m_fd = -1; // ej's own output is gone (closed pipe): keep capturing silently
         }
         break;

@@ -82,6 +82,11 @@ extern "C" void on_stop(int signal_number)
 
 } // namespace
 
+void InterruptGuard::hang_up() noexcept
+{
+  on_interrupt(SIGHUP);
+}
+
 void InterruptGuard::set_running_group(int group) noexcept
 {
   g_group.store(group);

@@ -24,6 +24,9 @@ public:
   static int signal_number();
   // The read end of the self-pipe, readable once a signal arrived; -1 without a guard.
   static int wake_fd();
+  // ej's terminal is gone (a write to it failed with EIO: the ssh session dropped, the tmux pane
+  // was killed) although no SIGHUP came, or not yet: the same as a SIGHUP, from any thread.
+  static void hang_up() noexcept;
 
   // Ctrl-Z (SIGTSTP): ej stops the running benchmark's process group (SIGSTOP) before it stops
   // itself, and continues it on SIGCONT, so nothing runs unwatched. A repeat during which ej was

@@ -1,6 +1,7 @@
 // ej run at its edges: a terminal that hangs up, a benchmark that prints millions of values, an
 // ej killed together with its guardian, and ej's own temporary files in the work tree.
 #include "support/ej_repo.h"
+#include "support/pty_process.h"
 #include "support/runs.h"
 #include "support/skip.h"
 
@@ -73,6 +74,39 @@ std::filesystem::path cgroup2_mount()
 }
 
 } // namespace
+
+TEST_CASE("a terminal that hangs up mid-run ends the run as interrupted, every measured repeat kept")
+{
+  EjRepo repo;
+  const auto started = repo.path() / ".git" / "long.started";
+  const auto count = repo.path() / ".git" / "count";
+  // Forty quick repeats, then one that waits: the hang-up comes during it, well within the second
+  // in which ej has not written the quick ones yet.
+  repo.ok({"bench", "add", "b", "--repeat", "41", "--shell",
+           "n=$(cat '" + count.string() + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" +
+               count.string() + "'; if [ $n -ge 41 ]; then echo x > '" + started.string() +
+               "'; sleep 60; fi"});
+  // The terminal's session leader is a shell that ignores SIGHUP and passes nothing on, as a
+  // killed tmux pane's can: ej learns of the hang-up only from its writes failing with EIO.
+  const auto status_file = repo.path() / ".git" / "ej.status";
+  PtyProcess terminal(
+      {"/bin/sh", "-c",
+       "trap '' HUP; '" + std::string(EJ_BINARY) + "' run b; echo $? > '" + status_file.string() + "'"},
+      repo.path(), {{"NO_COLOR", "1"}});
+  REQUIRE(wait_for_file(started, 60));
+  REQUIRE(terminal.wait_for_output("repeat 41/41", 30)); // the progress line is drawn
+  terminal.hang_up();
+  const int status = terminal.wait();
+  INFO(terminal.output());
+  CHECK(WIFEXITED(status));
+  REQUIRE(wait_for_file(status_file, 30));
+  CHECK(std::stoi(read_text(status_file)) == 128 + SIGHUP); // as a SIGHUP ends it, not SIGABRT
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "interrupted");
+  CHECK_THAT(run["reason"].get<std::string>(), !Catch::Contains("stopped without finishing"));
+  CHECK(samples_of(run, "wall_s").size() == 40);
+  CHECK(measured_repeats(run) == 41); // the forty, and the one the hang-up interrupted
+}
 
 TEST_CASE("what an ej killed together with its guardian left in its run's cgroup is stopped by the next ej")
 {
