@@ -10,6 +10,7 @@
 #include "core/numbering.h"
 #include "core/param_range.h"
 #include "core/redact.h"
+#include "measure/value_list.h"
 #include "remote/host_registry.h"
 #include "remote/result_fetch.h"
 #include "run/environment.h"
@@ -332,6 +333,7 @@ void run_benchmark(const RunOptions& options)
         bench->name, bench->revision, fmt::join(damage, "; "), bench->name);
   }
   plan.metrics = metric_specs(plan.definition);
+  measure::max_values_per_repeat(); // a wrong EJ_MAX_SAMPLES is said before the run starts
   plan.combinations =
       core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
   plan.extra_env = parse_env(options.env);

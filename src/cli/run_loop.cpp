@@ -1,5 +1,6 @@
 #include "cli/run_loop.h"
 
+#include "cli/repeat_writer.h"
 #include "cli/run_prepare.h"
 #include "cli/run_progress.h"
 #include "core/numbering.h"
@@ -9,6 +10,7 @@
 #include "measure/live_extraction.h"
 #include "measure/result_files.h"
 #include "measure/statistics.h"
+#include "measure/value_list.h"
 #include "run/process.h"
 #include "run/run_cgroup.h"
 #include "run/signals.h"
@@ -26,10 +28,6 @@ namespace ej::cli {
 namespace {
 
 using nlohmann::json;
-
-// Samples are committed at least this often, so a killed ej loses at most this much work, while
-// a fast benchmark does not pay an fsync per repeat.
-constexpr std::int64_t k_flush_interval_ns = 1'000'000'000;
 
 bool reads_stream_whole(const std::vector<measure::MetricSpec>& metrics, bool from_stderr);
 
@@ -105,115 +103,33 @@ std::string status_for(run::Ending ending)
   }
 }
 
-// One repeat as the journal's run.repeats event has it. Kept typed until written: turning it into
-// JSON happens once per batch.
-struct PendingRepeat {
-  core::RepeatRecord repeat;
-  std::vector<core::SampleRecord> samples; // kind empty for wall time (always a sample)
-
-  store::events::Repeat to_event() const
-  {
-    store::events::Repeat out;
-    out.index = repeat.index;
-    out.params = json::parse(repeat.params);
-    out.warmup = repeat.warmup;
-    out.ending = repeat.ending;
-    out.exit_code = repeat.exit_code;
-    out.signal = repeat.signal;
-    out.wall_s = repeat.wall_s;
-    out.user_s = repeat.user_s;
-    out.sys_s = repeat.sys_s;
-    out.max_rss_kb = repeat.max_rss_kb;
-    out.device = repeat.device;
-    out.samples.reserve(samples.size());
-    for (const auto& sample : samples) {
-      out.samples.push_back({sample.metric, sample.key, sample.value, sample.unit, sample.kind});
-    }
-    return out;
-  }
-};
-
-// Writes repeats to the journal in batches: between two repeats once k_flush_interval_ns has
-// passed since the last try, and at the end of the run. Never while a child runs: its wall
-// time ends when ej reaps it, and ej busy writing would reap it late.
-class RepeatWriter {
+// The primary metric's values so far, for the progress line's median and --max-noise: all of them
+// up to k_kept, then an even subsample (every 2nd, then every 4th... value), so that a benchmark
+// printing millions of values does not grow ej without end.
+class PrimaryValues {
 public:
-  RepeatWriter(store::Journal& journal, int run, std::string run_id, RunProgress& progress)
-      : m_journal(journal), m_run(run), m_run_id(std::move(run_id)), m_progress(progress)
+  void add(double value)
   {
-  }
-
-  void add(PendingRepeat repeat)
-  {
-    m_pending.push_back(std::move(repeat));
-    if (util::monotonic_ns() - m_last_try >= k_flush_interval_ns) {
-      try_flush();
-    }
-    // Kept in memory while the journal refuses them, but not without end: past the bound the run
-    // stops at once, saying what is kept.
-    if (m_pending.size() > k_max_pending) {
-      throw Error("the journal has refused every write for a while ({}); ej stops measuring: {}",
-                  m_last_error, kept_so_far());
-    }
-  }
-
-  // "120 repeats of run #4 are in the journal; the 300 measured since could not be written".
-  std::string kept_so_far() const
-  {
-    return fmt::format(
-        "{} repeat(s) of run {} are in the journal; the {} measured after them could not be written",
-        m_written, core::number_label(m_run), m_pending.size());
-  }
-
-  // Writes everything pending; throws when the journal refuses (the end of a run).
-  void flush()
-  {
-    if (m_pending.empty()) {
+    if (m_seen++ % m_stride != 0) {
       return;
     }
-    store::events::RunRepeats batch;
-    batch.run = store::events::Ref::to(m_run_id);
-    batch.repeats.reserve(m_pending.size());
-    for (const auto& repeat : m_pending) {
-      batch.repeats.push_back(repeat.to_event());
+    m_values.push_back(value);
+    if (m_values.size() >= k_kept) {
+      for (std::size_t i = 0; 2 * i < m_values.size(); ++i) {
+        m_values[i] = m_values[2 * i];
+      }
+      m_values.resize((m_values.size() + 1) / 2);
+      m_stride *= 2;
     }
-    m_journal.write([&](store::Writer& writer) { writer.append(batch); });
-    m_written += m_pending.size();
-    m_pending.clear(); // only once written: a refused write keeps them for the next try
-    m_last_try = util::monotonic_ns();
   }
+  const std::vector<double>& values() const { return m_values; }
+  bool empty() const { return m_values.empty(); }
 
 private:
-  // During a run, a journal that cannot be written now (another writer holding it past ej's wait,
-  // a full disk) does not end the run: the repeats stay in memory and the next try comes a second
-  // later. Said once on stderr.
-  void try_flush()
-  {
-    try {
-      flush();
-    } catch (const Error& error) {
-      m_last_error = error.what();
-      m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
-      if (!m_warned) {
-        m_warned = true;
-        m_progress.say(
-            fmt::format("ej: the repeats cannot be written to the journal yet ({}); ej keeps them and "
-                        "tries again a second after each refusal",
-                        error.what()));
-      }
-    }
-  }
-
-  store::Journal& m_journal;
-  int m_run;
-  std::string m_run_id;
-  RunProgress& m_progress;
-  static constexpr std::size_t k_max_pending = 100'000;
-  std::vector<PendingRepeat> m_pending;
-  std::size_t m_written = 0;
-  std::string m_last_error;
-  std::int64_t m_last_try = util::monotonic_ns();
-  bool m_warned = false;
+  static constexpr std::size_t k_kept = 100'000;
+  std::vector<double> m_values;
+  std::uint64_t m_seen = 0;
+  std::uint64_t m_stride = 1;
 };
 
 core::SampleRecord sample_record(std::string metric, std::string key, double value, std::string unit,
@@ -312,12 +228,11 @@ std::vector<std::string> result_file_names(const std::vector<measure::MetricSpec
 
 // The unit a metric's values came in, as they are stored: what settle_units gave the values of the
 // metric's own quantity, else the metric's.
-std::string measured_unit(const measure::MetricSpec& metric,
-                          const std::vector<measure::ExtractedValue>& values)
+std::string measured_unit(const measure::MetricSpec& metric, const measure::ValueList& values)
 {
-  for (const auto& value : values) {
-    if (!value.own_unit && !value.skipped && !value.unit.empty()) {
-      return value.unit;
+  for (const auto& label : values.labels()) { // in the order of their first value
+    if (!label.own_unit && !label.skipped && !label.unit.empty()) {
+      return label.unit;
     }
   }
   return measure::effective_unit(metric);
@@ -325,7 +240,7 @@ std::string measured_unit(const measure::MetricSpec& metric,
 
 // Extracts every metric from one repeat into its record. Throws the first metric's failure.
 void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
-                     measure::LiveExtraction& live, PendingRepeat& record, std::vector<double>& primary,
+                     measure::LiveExtraction& live, PendingRepeat& record, PrimaryValues& primary,
                      std::vector<std::string>& said, RunProgress& progress)
 {
   const auto out = result.out.text();
@@ -344,24 +259,29 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
       },
       [&live](const measure::MetricSpec& metric) { return live.scanner_for(metric); }};
   for (const auto& metric : plan.metrics) {
-    const auto values = measure::extract(metric, input);
+    auto values = measure::extract_list(metric, input);
     // Which way the metric improves, once its values show their unit: said once a run.
     if (const auto note = measure::direction_note(metric, measured_unit(metric, values), plan.bench);
         !note.empty() && std::find(said.begin(), said.end(), note) == said.end()) {
       said.push_back(note);
       progress.say("ej: " + note);
     }
-    for (const auto& value : values) {
-      record.samples.push_back(
-          sample_record(metric.name, value.key, value.skipped ? 0.0 : value.value,
-                        value.unit.empty() && !value.own_unit ? measure::effective_unit(metric) : value.unit,
-                        value.skipped     ? "skipped"
-                        : value.aggregate ? "aggregate"
-                                          : "sample"));
-      if (metric.name == plan.definition.primary && !value.skipped && !value.aggregate) {
-        primary.push_back(value.value);
+    // A value that came without a unit takes the metric's, unless it is not of the metric's quantity.
+    for (auto& label : values.labels()) {
+      if (label.unit.empty() && !label.own_unit) {
+        label.unit = measure::effective_unit(metric);
       }
     }
+    if (metric.name == plan.definition.primary) {
+      for (const auto& run : values.runs()) {
+        if (!run.label.skipped && !run.label.aggregate) {
+          for (const double value : run.values) {
+            primary.add(value);
+          }
+        }
+      }
+    }
+    record.metrics.push_back({metric.name, std::move(values)});
   }
 }
 
@@ -428,7 +348,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     progress.combination(++combination, core::describe(values), planned);
-    std::vector<double> primary;
+    PrimaryValues primary;
     for (int warm = 0; warm < warmups && outcome.status == "finished"; ++warm) {
       prepare_files(spec.cwd);
       if (const auto failed = prepare.run()) {
@@ -481,11 +401,12 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         break;
       }
       if (plan.definition.primary == "wall_s") {
-        primary.push_back(last.wall_s);
+        primary.add(last.wall_s);
       }
       writer.add(std::move(record));
-      progress.repeat_ended(plan.progress && !primary.empty() ? std::optional(measure::median(primary))
-                                                              : std::nullopt);
+      progress.repeat_ended(plan.progress && !primary.empty()
+                                ? std::optional(measure::median(primary.values()))
+                                : std::nullopt);
       if (policy.adaptive && !plan.repeat_override) {
         const int done = repeat + 1;
         const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
@@ -493,8 +414,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
           budget_spent = true; // the budget is the whole run's: later combinations do not start
           break;
         }
-        if (done >= policy.min_repeats && policy.max_noise_pct > 0 && primary.size() >= 2) {
-          const auto summary = measure::summarize(primary);
+        if (done >= policy.min_repeats && policy.max_noise_pct > 0 && primary.values().size() >= 2) {
+          const auto summary = measure::summarize(primary.values());
           if (summary.cv && *summary.cv * 100.0 <= policy.max_noise_pct) {
             break;
           }

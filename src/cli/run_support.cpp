@@ -4,6 +4,7 @@
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/run_summary.h"
+#include "evidence/series.h"
 #include "measure/statistics.h"
 #include "run/owner.h"
 #include "run/run_cgroup.h"
@@ -130,8 +131,12 @@ void print_run_summary(store::Journal& journal, int number)
              measured, cut_short > 0 ? fmt::format(" and {} cut short", cut_short) : "",
              run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
   evidence::Reader reader(journal);
-  fmt::print("{}", evidence::run_summary_text(run_series(store::run_samples(journal.db(), number)),
-                                              reader.rules(run->bench, run->revision)));
+  // Row by row into series: a run of millions of samples costs 8 bytes a value here.
+  evidence::SeriesBuilder series;
+  store::visit_run_samples(journal.db(), number, [&series](const store::SampleView& sample) {
+    series.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
+  });
+  fmt::print("{}", evidence::run_summary_text(series.take(), reader.rules(run->bench, run->revision)));
 }
 
 } // namespace ej::cli

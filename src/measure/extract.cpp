@@ -3,6 +3,7 @@
 #include "measure/extract_common.h"
 #include "measure/readers.h"
 #include "measure/units.h"
+#include "measure/value_list.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -107,6 +108,39 @@ std::uint64_t whole_text_limit()
 {
   const char* text = std::getenv("EJ_MAX_RESULT_SIZE");
   return text == nullptr || *text == '\0' ? k_default_whole_text_limit : parse_size(text);
+}
+
+ValueList extract_list(const MetricSpec& spec, const ExtractInput& input)
+{
+  // A line-based reader reads straight into the compact list; the others are bounded by
+  // whole_text_limit() and converted once read.
+  ValueList values;
+  const auto& reader = reader_for(spec.kind);
+  if (reader.scanner != nullptr && spec.file.empty() && input.scanned) {
+    if (auto* scanner = input.scanned(spec)) {
+      values = scanner->finish_list(detail::source_of(spec, input));
+      settle_units(spec, values);
+      return values;
+    }
+  }
+  if (reader.scanner != nullptr) {
+    const TextSource source = detail::source_of(spec, input);
+    if (!source.available()) {
+      throw Error("metric '{}': {} cannot be read whole: {}", spec.name, detail::source_name(spec),
+                  source.why_unavailable());
+    }
+    const auto scanner = reader.scanner(spec);
+    source.for_each_chunk([&scanner](std::string_view lines) { scanner->read(lines); });
+    values = scanner->finish_list(source);
+  } else {
+    ValueList kept(max_values_per_repeat());
+    for (const auto& value : extract_values(spec, input)) {
+      kept.add(value);
+    }
+    values = detail::within_limit(spec, std::move(kept));
+  }
+  settle_units(spec, values);
+  return values;
 }
 
 std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& input)

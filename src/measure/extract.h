@@ -49,6 +49,12 @@ struct ExtractInput {
 // convert to the metric's.
 std::vector<ExtractedValue> extract(const MetricSpec& spec, const ExtractInput& input);
 
+class ValueList;
+// The same values, as compactly as the journal keeps them (value_list.h), for a repeat whose
+// metric may print millions: a line-based reader fills the list as it reads. Throws as extract(),
+// and when more than max_values_per_repeat() values were printed.
+ValueList extract_list(const MetricSpec& spec, const ExtractInput& input);
+
 // The largest output or result file a reader that needs it whole loads into memory: 256 MiB, or
 // EJ_MAX_RESULT_SIZE (bytes, or with a K, M or G suffix). Throws ej::UsageError when that
 // variable is not a size.

@@ -46,6 +46,17 @@ ExtractedValue make_value(std::string key, double value, std::string unit)
   return out;
 }
 
+ValueList within_limit(const MetricSpec& spec, ValueList values)
+{
+  if (values.dropped() > 0) {
+    throw Error("metric '{}': {} held {} values, more than the {} ej keeps of one metric from one repeat; "
+                "print fewer (one value per block of iterations, or a summary per repeat), or raise the "
+                "limit with EJ_MAX_SAMPLES (each value costs ej 8 bytes while the repeat runs)",
+                spec.name, source_name(spec), values.size() + values.dropped(), values.limit());
+  }
+  return values;
+}
+
 std::string source_name(const MetricSpec& spec)
 {
   if (!spec.file.empty()) {

@@ -3,6 +3,7 @@
 // Helpers shared by the extractors (not part of the module's interface).
 
 #include "measure/extract.h"
+#include "measure/value_list.h"
 
 #include <optional>
 #include <string>
@@ -14,6 +15,9 @@ namespace ej::measure::detail {
 // A value with the given fields and the others at their defaults (designated initializers
 // would warn about the fields left out).
 ExtractedValue make_value(std::string key, double value, std::string unit);
+
+// The values a scanner kept, or the error that says the output held more than ej keeps.
+ValueList within_limit(const MetricSpec& spec, ValueList values);
 
 // What the spec reads: stdout, stderr, or its file (throws ej::Error when the file is absent).
 TextSource source_of(const MetricSpec& spec, const ExtractInput& input);

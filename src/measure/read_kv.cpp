@@ -135,7 +135,7 @@ public:
     }
   }
 
-  std::vector<ExtractedValue> finish(const TextSource& output) override
+  ValueList finish_list(const TextSource& output) override
   {
     if (m_values.empty()) {
       throw Error(
@@ -144,7 +144,7 @@ public:
           "'kv:stderr:KEY'.",
           m_spec.name, detail::source_name(m_spec), m_key, detail::source_tail(output));
     }
-    return std::move(m_values);
+    return detail::within_limit(m_spec, std::move(m_values));
   }
 
 private:
@@ -177,8 +177,8 @@ private:
             util::first_line(util::sanitize_utf8(line), 200));
       }
       const auto after = *i + number.length;
-      m_values.push_back(
-          detail::make_value(m_block.value_or(""), *number.value, detail::unit_after(line.substr(after))));
+      m_values.add(m_block ? std::string_view(*m_block) : std::string_view(), *number.value,
+                   detail::unit_after(line.substr(after)));
       from = after;
     }
   }
@@ -187,7 +187,7 @@ private:
   std::string_view m_key;
   std::string_view m_per;
   std::optional<std::string> m_block; // the last value of the `per` key printed
-  std::vector<ExtractedValue> m_values;
+  ValueList m_values{max_values_per_repeat()};
 };
 
 } // namespace

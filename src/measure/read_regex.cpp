@@ -78,29 +78,28 @@ public:
         } else {
           m_known_unit = unit;
         }
-        m_values.push_back(detail::make_value(
-            "", detail::parse_number(m_spec, detail::without_digit_groups(captured)), std::move(unit)));
+        m_values.add("", detail::parse_number(m_spec, detail::without_digit_groups(captured)), unit);
       }
       const auto end = static_cast<std::size_t>(groups[0].data() - input.data()) + groups[0].size();
       pos = groups[0].empty() ? end + 1 : end; // an empty match must still move on
     }
   }
 
-  std::vector<ExtractedValue> finish(const TextSource& output) override
+  ValueList finish_list(const TextSource& output) override
   {
     if (m_values.empty()) {
       throw Error("metric '{}': the pattern '{}' matched nothing in {}; its last lines were:\n{}\n"
                   "Check the pattern against this output (or read stderr with 'regex:stderr:...').",
                   m_spec.name, m_spec.arg, detail::source_name(m_spec), detail::source_tail(output));
     }
-    return std::move(m_values);
+    return detail::within_limit(m_spec, std::move(m_values));
   }
 
 private:
   const MetricSpec& m_spec;
   std::unique_ptr<re2::RE2> m_regex;
   std::string m_known_unit; // the last unit text that parse_unit knew
-  std::vector<ExtractedValue> m_values;
+  ValueList m_values{max_values_per_repeat()};
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
+#include "measure/value_list.h"
 
 #include <memory>
 #include <span>
@@ -28,9 +29,11 @@ public:
   virtual ~LineScanner() = default;
   // Whole lines: every piece ends at a '\n', except the output's last and a cut overlong line.
   virtual void read(std::string_view lines) = 0;
-  // The values read. Throws ej::Error naming the metric when there are none; output (its last
-  // lines are enough) is shown in that message.
-  virtual std::vector<ExtractedValue> finish(const TextSource& output) = 0;
+  // The values read, as compactly as the journal keeps them. Throws ej::Error naming the metric
+  // when there are none (output, its last lines are enough, is shown in that message) or more
+  // than max_values_per_repeat().
+  virtual ValueList finish_list(const TextSource& output) = 0;
+  std::vector<ExtractedValue> finish(const TextSource& output) { return finish_list(output).expand(); }
 };
 using ScannerFunction = std::unique_ptr<LineScanner> (*)(const MetricSpec& spec);
 // Throws ej::UsageError when spec.arg is not what the reader reads.

@@ -503,6 +503,60 @@ RunRepeats RunRepeats::read(const Event& event)
   return out;
 }
 
+json RunSamples::payload() const
+{
+  json label_list = json::array();
+  for (const auto& label : labels) {
+    json& item = label_list.emplace_back(json::object());
+    item.emplace("metric", label.metric);
+    item.emplace("key", label.key);
+    item.emplace("unit", label.unit);
+    if (!label.kind.empty()) {
+      item.emplace("kind", label.kind);
+    }
+  }
+  json out = json::object();
+  out.emplace("run", run.to_json());
+  out.emplace("idx", index);
+  out.emplace("first", first);
+  out.emplace("labels", std::move(label_list));
+  if (!label_of.empty()) {
+    out.emplace("label_of", label_of);
+  }
+  out.emplace("values", values);
+  return out;
+}
+
+RunSamples RunSamples::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  RunSamples out;
+  out.run = ref_field(p, "run");
+  out.index = static_cast<int>(integer(p, "idx"));
+  out.first = integer(p, "first");
+  if (const auto it = p.find("labels"); it != p.end() && it->is_array()) {
+    for (const auto& item : *it) {
+      if (item.is_object()) {
+        out.labels.push_back(
+            {text(item, "metric"), text(item, "key"), text(item, "unit"), text(item, "kind")});
+      }
+    }
+  }
+  if (const auto it = p.find("values"); it != p.end() && it->is_array()) {
+    out.values.reserve(it->size());
+    for (const auto& item : *it) {
+      out.values.push_back(item.is_number() ? item.get<double>() : 0.0);
+    }
+  }
+  if (const auto it = p.find("label_of"); it != p.end() && it->is_array()) {
+    out.label_of.reserve(it->size());
+    for (const auto& item : *it) {
+      out.label_of.push_back(item.is_number_unsigned() ? item.get<std::uint32_t>() : 0);
+    }
+  }
+  return out;
+}
+
 json RunFinished::payload() const
 {
   return {{"run", run.to_json()}, {"status", status}, {"reason", reason}, {"outputs", outputs}};
@@ -621,6 +675,7 @@ const std::vector<std::string_view>& known_types()
       ProbeRemoved::type,
       RunStarted::type,
       RunRepeats::type,
+      RunSamples::type,
       RunFinished::type,
       RunImported::type,
       RunWithdrawal::withdrawn_type,

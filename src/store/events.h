@@ -196,6 +196,25 @@ struct RunRepeats {
   static RunRepeats read(const Event& event);
 };
 
+// The samples of one repeat past those its run.repeats entry carries (a benchmark that prints a
+// value per iteration), in order from ordinal `first`: written in batches of bounded size, so that
+// no event, and no write, holds millions of samples.
+struct RunSamples {
+  static constexpr std::string_view type = "run.samples";
+  struct Label {
+    std::string metric, key, unit;
+    std::string kind; // as in Sample
+  };
+  Ref run;
+  int index = 0;          // the repeat's idx
+  std::int64_t first = 0; // the ordinal of the first value among the repeat's samples
+  std::vector<Label> labels;
+  std::vector<std::uint32_t> label_of; // per value, an index into labels; empty: all the first
+  std::vector<double> values;
+  nlohmann::json payload() const;
+  static RunSamples read(const Event& event);
+};
+
 struct RunFinished {
   static constexpr std::string_view type = "run.finished";
   Ref run;

@@ -390,6 +390,7 @@ const std::map<std::string, Applier, std::less<>>& appliers()
       {std::string(events::ProbeRemoved::type), projection::probe_removed},
       {std::string(events::RunStarted::type), projection::run_started},
       {std::string(events::RunRepeats::type), projection::run_repeats},
+      {std::string(events::RunSamples::type), projection::run_samples},
       {std::string(events::RunFinished::type), projection::run_finished},
       {std::string(events::RunImported::type), projection::run_imported},
       {std::string(events::RunWithdrawal::withdrawn_type), projection::run_withdrawal},

@@ -191,6 +191,38 @@ void run_repeats(Database& db, const Event& event)
   }
 }
 
+void run_samples(Database& db, const Event& event)
+{
+  const auto batch = events::RunSamples::read(event);
+  const auto run = existing_run(db, event, batch.run);
+  std::string params = "{}";
+  auto select = db.prepare("SELECT params FROM run_repeats WHERE run = ? AND idx = ?");
+  select.bind(1, run).bind(2, static_cast<std::int64_t>(batch.index));
+  if (select.step()) {
+    params = select.text(0);
+  }
+  if (batch.labels.empty()) {
+    return;
+  }
+  auto insert = prepare_sample_insert(db);
+  for (std::size_t i = 0; i < batch.values.size(); ++i) {
+    const auto label =
+        i < batch.label_of.size() && batch.label_of[i] < batch.labels.size() ? batch.label_of[i] : 0;
+    const auto& of = batch.labels[label];
+    insert.reset();
+    insert.bind(1, run)
+        .bind(2, static_cast<std::int64_t>(batch.index))
+        .bind(3, batch.first + static_cast<std::int64_t>(i))
+        .bind(4, params)
+        .bind(5, of.metric)
+        .bind(6, of.key)
+        .bind(7, batch.values[i])
+        .bind(8, of.unit)
+        .bind(9, of.kind.empty() ? std::string("sample") : of.kind)
+        .run();
+  }
+}
+
 void run_finished(Database& db, const Event& event)
 {
   const auto finished = events::RunFinished::read(event);

@@ -11,6 +11,7 @@ void probe_added(Database& db, const Event& event);      // probe.added
 void probe_removed(Database& db, const Event& event);    // probe.removed
 void run_started(Database& db, const Event& event);      // run.started
 void run_repeats(Database& db, const Event& event);      // run.repeats
+void run_samples(Database& db, const Event& event);      // run.samples
 void run_finished(Database& db, const Event& event);     // run.finished
 void run_imported(Database& db, const Event& event);     // run.imported
 void run_withdrawal(Database& db, const Event& event);   // run.withdrawn, run.restored

@@ -345,6 +345,34 @@ std::optional<std::string> newest_sample_unit(Database& db, const std::string& b
   return select.text(0);
 }
 
+void visit_run_samples(Database& db, int run, const std::function<void(const SampleView&)>& visit)
+{
+  auto select = db.prepare("SELECT params, metric, key, value, unit, kind FROM samples WHERE run = ? "
+                           "ORDER BY repeat_idx, ordinal");
+  select.bind(1, run);
+  SampleView view;
+  view.run = run;
+  std::string params;
+  std::string metric;
+  std::string key;
+  std::string unit;
+  std::string kind;
+  while (select.step()) {
+    params = select.text(0);
+    metric = select.text(1);
+    key = select.text(2);
+    unit = select.text(4);
+    kind = select.text(5);
+    view.params = params;
+    view.metric = metric;
+    view.key = key;
+    view.value = select.real(3);
+    view.unit = unit;
+    view.kind = kind;
+    visit(view);
+  }
+}
+
 namespace {
 
 // The plan's repeats that read a GPU, through their own index (schema 7) when the journal has it:

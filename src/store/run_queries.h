@@ -62,6 +62,10 @@ struct SampleView {
   std::string_view kind;
 };
 
+// The samples of a run in the order of run_samples, one row at a time: a run of millions of
+// samples is summarised without holding them as records.
+void visit_run_samples(Database& db, int run, const std::function<void(const SampleView&)>& visit);
+
 // The runs, samples and device repeats of a plan's attempts, read attempt by attempt through
 // three statements kept open: a plan document of 100,000 runs holds one attempt's rows at a time,
 // and reads each row once. Attempts are asked for in ascending order; rows of attempts skipped are

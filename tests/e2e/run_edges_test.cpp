@@ -108,6 +108,57 @@ TEST_CASE("a terminal that hangs up mid-run ends the run as interrupted, every m
   CHECK(measured_repeats(run) == 41); // the forty, and the one the hang-up interrupted
 }
 
+TEST_CASE(
+    "a repeat that prints more values of a metric than ej keeps ends the run saying so, earlier ones kept")
+{
+  EjRepo repo;
+  const auto count = repo.path() / "count";
+  // The first repeat prints 900 values, the second 1,500: past EJ_MAX_SAMPLES=1000.
+  repo.ok({"bench", "add", "flood", "--repeat", "3", "--metric", "lat=regex:lat=([0-9]+)", "--shell",
+           "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; "
+           "if [ $n -eq 1 ]; then seq 900; else seq 1500; fi | sed 's/^/lat=/'"});
+  const auto result = repo.ej({"run", "flood", "--quiet"}, {{"EJ_MAX_SAMPLES", "1000"}});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err,
+             Catch::Contains("metric 'lat': stdout held 1500 values, more than the 1000 ej keeps of "
+                             "one metric from one repeat") &&
+                 Catch::Contains("EJ_MAX_SAMPLES"));
+  const auto run = show_run(repo, 1);
+  CHECK(run["status"] == "extract-error");
+  CHECK(samples_of(run, "lat").size() == 900);
+
+  const auto bad = repo.ej({"run", "flood", "--quiet"}, {{"EJ_MAX_SAMPLES", "lots"}});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("EJ_MAX_SAMPLES='lots' is not a number of values"));
+}
+
+TEST_CASE("a repeat with tens of thousands of values keeps every one, in order, across the journal's batches")
+{
+  EjRepo repo;
+  // Two metrics, the first with two series keyed by a `per` field: more than one event's worth.
+  repo.ok({"bench", "add", "many", "--repeat", "2", "--metric", "lat=kv:lat;per=size", "--metric",
+           "tput=regex:tput ([0-9]+) tok/s", "--shell",
+           "seq 30000 | awk '{ print \"size=\" ($1 % 2 ? \"a\" : \"b\") \" lat=\" $1 \" ms\" } "
+           "END { for (i = 1; i <= 70000; i++) print \"tput \" i \" tok/s\" }'"});
+  repo.ok({"run", "many", "--quiet"});
+  const auto run = show_run(repo, 1);
+  const auto lat = samples_of(run, "lat");
+  const auto tput = samples_of(run, "tput");
+  REQUIRE(lat.size() == 60000);
+  REQUIRE(tput.size() == 140000);
+  CHECK(tput.front() == 1);
+  CHECK(tput[69999] == 70000);
+  CHECK(tput.back() == 70000);
+  double sum = 0;
+  for (const double value : lat) {
+    sum += value;
+  }
+  CHECK(sum == 2.0 * 30000.0 * 30001.0 / 2.0); // every value of both repeats, in ms as printed
+  // The same samples after the derived tables are rebuilt from the events.
+  repo.ok({"reindex"});
+  CHECK(samples_of(show_run(repo, 1), "tput") == tput);
+}
+
 TEST_CASE("what an ej killed together with its guardian left in its run's cgroup is stopped by the next ej")
 {
   EjRepo repo;

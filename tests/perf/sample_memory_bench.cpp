@@ -1,0 +1,83 @@
+// The memory `ej run` takes for a benchmark that prints a matching line per iteration, measured
+// through the real binary in a scratch repository: ej's peak RSS for 1 and 3.5 million values of
+// a regex metric in one repeat, and for both streams flooded with values of a metric each, against
+// the same run printing no value (ej's fixed part) and the bytes of the output. The goal (issue
+// 26): at most 16 bytes a value beyond the fixed part; docs/runs.md says what is met.
+// Prints figures; asserts nothing.
+#include "support/command.h"
+#include "support/temp_dir.h"
+#include "support/timing.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+using ej::test::measure_once;
+
+int main()
+{
+  ej::test::TempDir dir("ej-perf-samples");
+  ej::test::make_git_repo(dir.path());
+  const std::string ej = EJ_BINARY;
+  const auto run_ej = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv{ej};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto result = ej::test::run_command(argv, {dir.path(), {}, {}});
+    if (result.exit_code != 0) {
+      fmt::print("ej {} failed: {}\n", args.front(), result.err);
+    }
+    return result;
+  };
+  run_ej({"init"});
+  struct Case {
+    std::string name;
+    long values; // of each stream's metric
+    bool both_streams;
+  };
+  const std::vector<Case> cases{
+      {"none", 0, false}, {"m1", 1'000'000, false}, {"m35", 3'500'000, false}, {"both", 1'000'000, true}};
+  for (const auto& c : cases) {
+    // awk, not seq | sed: one process, so that ej's is the peak wait4 reports.
+    const auto print =
+        fmt::format("awk 'BEGIN {{ for (i = 1; i <= {0}; i++) {{ print \"lat=\" i / 1000 \" ms\"{1} }} "
+                    "print \"done 1\" }}'",
+                    c.values, c.both_streams ? "; print \"tput=\" i > \"/dev/stderr\"" : "");
+    std::vector<std::string> args{"bench",
+                                  "add",
+                                  c.name,
+                                  "--repeat",
+                                  "1",
+                                  "--metric",
+                                  c.values == 0 ? "lat=regex:done ([0-9]+)" : "lat=regex:lat=([0-9.]+)"};
+    if (c.both_streams) {
+      args.insert(args.end(), {"--metric", "tput=regex:stderr:tput=([0-9]+)"});
+    }
+    args.insert(args.end(), {"--shell", print});
+    run_ej(args);
+  }
+  fmt::print("peak RSS of `ej run` (wait4; the benchmark, awk, is smaller), one repeat:\n");
+  long fixed_kb = 0;
+  for (const auto& c : cases) {
+    const auto measured = measure_once({ej, "run", c.name, "--quiet"}, dir.path());
+    const auto out_bytes = ej::test::run_command(
+        {"sh", "-c",
+         fmt::format("awk 'BEGIN {{ for (i = 1; i <= {} ; i++) print \"lat=\" i / 1000 \" ms\" }}' | wc -c",
+                     c.values)});
+    const double values = static_cast<double>(c.values) * (c.both_streams ? 2 : 1);
+    if (c.values == 0) {
+      fixed_kb = measured.peak_rss_kb;
+    }
+    const double beyond = static_cast<double>(measured.peak_rss_kb - fixed_kb) * 1024.0;
+    fmt::print("  {:<5} {:>9.0f} values  stdout {:>6.1f} MB  exit {}  {:6.2f} s  peak RSS {:7.1f} MB", c.name,
+               values,
+               std::stod(out_bytes.out.empty() ? "0" : out_bytes.out) / 1e6 * (c.both_streams ? 2 : 1),
+               measured.exit_code, measured.seconds, static_cast<double>(measured.peak_rss_kb) / 1024.0);
+    if (values > 0) {
+      fmt::print("  beyond the fixed part: {:5.1f} bytes a value (goal <= 16: {})", beyond / values,
+                 beyond / values <= 16 ? "met" : "NOT MET");
+    }
+    fmt::print("\n");
+  }
+  return 0;
+}
