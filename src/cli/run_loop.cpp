@@ -440,6 +440,15 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   std::optional<run::Leftovers> leftovers;
   if (containment) {
     leftovers = containment->finish();
+  } else if (index > 0 && outcome.status != "interrupted") {
+    // An interrupted run's host was cleared by its wrapper when the connection closed.
+    try {
+      leftovers = plan.host->stop_leftovers();
+    } catch (const Error& error) {
+      progress.say(fmt::format("ej: warning: what the benchmark left running on the host could not be "
+                               "stopped: {}",
+                               error.what()));
+    }
   }
   try {
     writer.flush();

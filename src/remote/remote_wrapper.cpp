@@ -4,6 +4,7 @@
 #include "util/shell_quote.h"
 #include "util/strings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -14,39 +15,88 @@ const std::string& wrapper_script()
   // POSIX sh only (dash, busybox): nothing but the shell, date and kill is needed on the host.
   static const std::string script =
       R"sh(# ej: runs one process of a benchmark run on this host; ej uploaded it.
-# usage: sh ej-wrapper.sh NONCE CWD CHECK WORD...
-nonce=$1 cwd=$2 check=$3
-shift 3
+# usage: sh ej-wrapper.sh NONCE GUARD CWD CHECK WORD...
+#        sh ej-wrapper.sh --leftovers GUARD   (stops what holds the run's marker, prints how many)
+pause() { sleep 0.1 2>/dev/null || sleep 1; }
+# The processes that hold EJ_GUARD=GUARD in their environment: all the run started, setsid or not.
+guarded() {
+  grep -l -s -F "EJ_GUARD=$guard" /proc/[0-9]*/environ 2>/dev/null | sed -n 's,^/proc/\([0-9]*\)/environ$,\1,p'
+}
+# Stops them, TERM then KILL after 2 s, and prints how many there were.
+sweep() {
+  found=0
+  for p in $(guarded); do kill -TERM "$p" 2>/dev/null && found=$((found + 1)); done
+  tries=0
+  while [ "$found" -gt 0 ] && [ "$tries" -lt 20 ] && [ -n "$(guarded)" ]; do pause; tries=$((tries + 1)); done
+  for p in $(guarded); do kill -KILL "$p" 2>/dev/null; done
+  echo "$found"
+}
+# Stops the benchmark's process group, TERM then KILL after 2 s.
+stop_group() {
+  kill -TERM -"$bench" 2>/dev/null
+  tries=0
+  while [ "$tries" -lt 20 ] && kill -0 -"$bench" 2>/dev/null; do pause; tries=$((tries + 1)); done
+  kill -KILL -"$bench" 2>/dev/null
+}
+if [ "$1" = --leftovers ]; then
+  guard=$2
+  sweep
+  exit 0
+fi
+nonce=$1 guard=$2 cwd=$3 check=$4
+shift 4
+# The trailer: status, wall ns, whether the benchmark's group outlived it, then `times` (in this
+# shell: a subshell's would not count the benchmark), the shell's own times, then its children's.
 finish() {
   printf '\n%s %s %s %s\n' "$nonce" "$1" "$2" "$3" >&2
+  times >&2
   exit 0
 }
 # The ssh channel is stdin: kept on descriptor 3 for the watcher, /dev/null for the benchmark.
 exec 3<&0 </dev/null
 if ! cd "$cwd" 2>/dev/null; then
   echo "ej: the working directory $cwd does not exist on $(hostname)" >&2
-  finish 126 0 "0m0s 0m0s"
+  finish 126 0 0
 fi
 if [ -n "$check" ] && ! command -v "$check" >/dev/null 2>&1; then
   echo "ej: '$check' is not found on $(hostname) (in $cwd, PATH=$PATH)" >&2
-  finish 127 0 "0m0s 0m0s"
+  finish 127 0 0
 fi
-# When the channel closes (connection lost, ej gone, Ctrl-C), end this whole process group: sshd
-# made it for this command, so nothing of the benchmark is left behind on the host.
-( trap '' TERM; while read -r _; do :; done; kill -TERM 0; sleep 2; kill -KILL 0 ) <&3 &
+# The benchmark in a process group of its own where setsid exists, so that what it leaves in its
+# group is stopped after it, and with the marker, which every process it starts inherits.
+start=$(date +%s%N)
+if command -v setsid >/dev/null 2>&1; then
+  EJ_GUARD=$guard setsid "$@" 3<&- &
+else
+  EJ_GUARD=$guard "$@" 3<&- &
+fi
+bench=$!
+# When the channel closes (connection lost, ej gone, Ctrl-C), end the benchmark's group, whatever
+# holds the marker, and this group (sshd made it for this command): nothing is left on the host.
+(
+  trap '' TERM
+  while read -r _; do :; done
+  kill -TERM 0
+  stop_group
+  sweep >/dev/null
+  kill -KILL 0
+) <&3 &
 watcher=$!
 exec 3<&-
-start=$(date +%s%N)
-"$@"
+wait "$bench"
 status=$?
 end=$(date +%s%N)
 kill -KILL "$watcher" 2>/dev/null
+left=0
+if kill -0 -"$bench" 2>/dev/null; then
+  left=1
+  stop_group
+fi
 case "$start$end" in
   *[!0-9]*) wall=- ;;
   *) wall=$((end - start)) ;;
 esac
-children=$(times | sed -n 2p)
-finish "$status" "$wall" "$children"
+finish "$status" "$wall" "$left"
 )sh";
   return script;
 }
@@ -56,10 +106,16 @@ std::string wrapper_file_name()
   return "ej-wrapper-" + util::sha256_hex(wrapper_script()).substr(0, 12) + ".sh";
 }
 
-std::string wrapper_command(const std::string& wrapper_path, const std::string& nonce, const std::string& cwd,
-                            const std::string& check, const std::vector<std::string>& words)
+std::string wrapper_command(const std::string& wrapper_path, const std::string& nonce,
+                            const std::string& guard, const std::string& cwd, const std::string& check,
+                            const std::vector<std::string>& words)
 {
-  return "sh " + util::shell_join({wrapper_path, nonce, cwd, check}) + " " + util::shell_join(words);
+  return "sh " + util::shell_join({wrapper_path, nonce, guard, cwd, check}) + " " + util::shell_join(words);
+}
+
+std::string leftovers_command(const std::string& wrapper_path, const std::string& guard)
+{
+  return "sh " + util::shell_join({wrapper_path, "--leftovers", guard});
 }
 
 namespace {
@@ -88,9 +144,16 @@ std::optional<Trailer> take_trailer(run::Capture& err, const std::string& nonce)
   if (start == std::string::npos) {
     return std::nullopt;
   }
-  const auto line = std::string_view(text).substr(start + 1 + nonce.size() + 1);
-  const auto fields = util::split(util::trim(line), ' ');
-  if (fields.size() < 2) {
+  // "<status> <wall ns> <group left>\n<shell's user> <sys>\n<children's user> <sys>\n"
+  std::string line(std::string_view(text).substr(start + 1 + nonce.size() + 1));
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::vector<std::string> fields;
+  for (auto& field : util::split(util::trim(line), ' ')) {
+    if (!field.empty()) {
+      fields.push_back(std::move(field));
+    }
+  }
+  if (fields.size() < 3) {
     return std::nullopt;
   }
   Trailer trailer;
@@ -102,9 +165,10 @@ std::optional<Trailer> take_trailer(run::Capture& err, const std::string& nonce)
   if (fields[1] != "-") {
     trailer.wall_s = std::strtod(fields[1].c_str(), nullptr) / 1e9;
   }
-  if (fields.size() >= 4) {
-    trailer.user_s = shell_time(fields[2]);
-    trailer.sys_s = shell_time(fields[3]);
+  trailer.group_left = fields[2] == "1";
+  if (fields.size() >= 7) { // the children's times: the benchmark's, once the shell waited for it
+    trailer.user_s = shell_time(fields[5]);
+    trailer.sys_s = shell_time(fields[6]);
   }
   const auto removed = text.size() - start;
   text.erase(start);

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
@@ -18,10 +19,10 @@ namespace ej::remote {
 
 namespace {
 
-std::string random_nonce()
+std::string random_word(std::string_view prefix)
 {
   std::random_device device;
-  return fmt::format("ej-end-{:08x}{:08x}", device(), device());
+  return fmt::format("{}{:08x}{:08x}", prefix, device(), device());
 }
 
 // A blocking write of all of it: the host's output comes at network speed.
@@ -84,7 +85,7 @@ std::string read_spooled(const run::Capture& capture)
 SshHost::SshHost(const SshConnection& connection, std::string wrapper_path,
                  std::vector<std::pair<std::string, std::string>> env)
     : m_connection(connection), m_wrapper_path(std::move(wrapper_path)), m_env(std::move(env)),
-      m_nonce(random_nonce())
+      m_nonce(random_word("ej-end-")), m_guard(random_word("ssh."))
 {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
@@ -109,7 +110,7 @@ run::ProcessSpec SshHost::prepare(run::ProcessSpec spec)
     check = spec.argv.empty() ? std::string() : spec.argv.front();
     words.insert(words.end(), spec.argv.begin(), spec.argv.end());
   }
-  auto command = wrapper_command(m_wrapper_path, m_nonce, spec.cwd.string(), check, words);
+  auto command = wrapper_command(m_wrapper_path, m_nonce, m_guard, spec.cwd.string(), check, words);
   m_cwd = spec.cwd;
   if (m_results) {
     command = m_results->before_repeat(spec.cwd) + " && " + command;
@@ -181,6 +182,7 @@ void SshHost::settle(run::ProcessResult& result)
   }
   result.user_s = trailer->user_s;
   result.sys_s = trailer->sys_s;
+  result.leftovers_killed = trailer->group_left;
   result.max_rss_kb = 0; // the host's shell cannot tell it
   if (m_results && result.succeeded()) {
     bring_back_results(result);
@@ -217,6 +219,16 @@ void SshHost::fetch_result_files(const std::vector<std::string>& spec_files, con
   }
   const auto home = std::filesystem::path(m_wrapper_path).parent_path().string(); // ~/.cache/ej there
   m_results = std::make_unique<ResultFetch>(spec_files, run_label, home + "/runs/" + m_nonce, work_tree);
+}
+
+std::optional<run::Leftovers> SshHost::stop_leftovers()
+{
+  const auto out = m_connection.check(leftovers_command(m_wrapper_path, m_guard),
+                                      "stop what the benchmark left running", {}, 60);
+  run::Leftovers leftovers;
+  leftovers.found_by = "environment";
+  leftovers.processes = std::atoi(std::string(util::trim(out)).c_str());
+  return leftovers;
 }
 
 std::filesystem::path SshHost::local_path(const std::filesystem::path& path) const

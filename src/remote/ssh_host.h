@@ -30,6 +30,8 @@ public:
   void fetch_result_files(const std::vector<std::string>& spec_files, const std::string& run_label,
                           const std::filesystem::path& work_tree) override;
   std::filesystem::path local_path(const std::filesystem::path& path) const override;
+  // Every process of the run still holding its marker there (setsid escapers, daemons), stopped.
+  std::optional<run::Leftovers> stop_leftovers() override;
   ~SshHost() override;
 
 private:
@@ -39,6 +41,7 @@ private:
   std::string m_wrapper_path;
   std::vector<std::pair<std::string, std::string>> m_env;
   std::string m_nonce;
+  std::string m_guard; // the value of EJ_GUARD every process of the run gets there
   // ssh's stdin: a pipe ej never writes; it closes when ej goes, which the wrapper notices.
   util::UniqueFd m_stdin_read;
   util::UniqueFd m_stdin_write;

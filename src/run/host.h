@@ -1,6 +1,7 @@
 #pragma once
 
 #include "run/process.h"
+#include "run/run_cgroup.h"
 
 #include <filesystem>
 #include <optional>
@@ -37,6 +38,9 @@ public:
   }
   // Where a directory of this host is read from here.
   virtual std::filesystem::path local_path(const std::filesystem::path& path) const { return path; }
+  // At the end of a run on another machine: stops what the run's processes left running there
+  // outside their process groups and says how many; nullopt when this host cannot tell.
+  virtual std::optional<Leftovers> stop_leftovers() { return std::nullopt; }
   // Whether its processes are this machine's (ej can hold them in a cgroup and stop what is left).
   virtual bool is_this_machine() const { return false; }
 };

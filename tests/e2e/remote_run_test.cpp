@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <thread>
 
 using namespace ej::test;
@@ -470,4 +471,79 @@ TEST_CASE("a GPU run on an ssh host reads the GPUs there, with nvidia-smi beside
   auto env = json::parse(repo.ok({"env", "show", "1", "--json"}));
   CHECK(env["fingerprint"]["gpu"]["source"] == "nvidia-smi");
   CHECK(env["fingerprint"]["gpu"]["clocks_policy"] == "default");
+}
+
+TEST_CASE("the CPU time of a remote repeat is measured on the host")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  repo.ok({"bench", "add", "busy", "--repeat", "2", "--shell",
+           "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"});
+  const auto result = repo.ej({"run", "busy", "--on", "box"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto run = show_run(repo, 1);
+  for (const auto& repeat : run["repeats"]) {
+    CHECK(repeat["user_s"].get<double>() + repeat["sys_s"].get<double>() > 0.05);
+    CHECK(repeat["user_s"].get<double>() <= repeat["wall_s"].get<double>() * 1.5);
+  }
+}
+
+TEST_CASE("what a remote benchmark leaves running is stopped on the host, and the escapers counted")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto pids = repo.path() / ".git" / "pids";
+  // One process left in the benchmark's group, one escaped with setsid (its output elsewhere).
+  repo.ok({"bench", "add", "leaky", "--repeat", "1", "--shell",
+           "sleep 300 > /dev/null 2>&1 & echo $! >> '" + pids.string() + "'; setsid sh -c 'echo $$ >> \"" +
+               pids.string() + "\"; exec sleep 301' > /dev/null 2>&1 & sleep 0.5"});
+  const auto result = repo.ej({"run", "leaky", "--on", "box"}, ssh_env(*server));
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  std::vector<int> started;
+  std::ifstream in(pids);
+  for (int pid = 0; in >> pid;) {
+    started.push_back(pid);
+  }
+  REQUIRE(started.size() == 2);
+  for (const int pid : started) {
+    CHECK(wait_gone(pid, 10));
+    ::kill(pid, SIGKILL);
+  }
+  const auto run = show_run(repo, 1, true);
+  CHECK(run["outputs"]["leftovers"]["processes"] == 1);
+  CHECK(run["outputs"]["leftovers"]["found_by"] == "environment");
+  CHECK_THAT(result.err, Catch::Contains("the benchmark left 1 process running outside its process group"));
+}
+
+TEST_CASE("Ctrl-C during a remote run ends a setsid escaper on the host too")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  const auto pid_file = repo.path() / ".git" / "escaper.pid";
+  repo.ok({"bench", "add", "long", "--repeat", "3", "--shell",
+           "setsid sh -c 'echo $$ > \"" + pid_file.string() +
+               "\"; exec sleep 300' > /dev/null 2>&1 & sleep 300"});
+  const auto ej = start_ej(repo, {"run", "long", "--on", "box"}, ssh_env(*server));
+  REQUIRE(wait_for_file(pid_file, 30));
+  const int escaper = read_pid(pid_file);
+  CHECK(process_alive(escaper));
+  ::kill(ej.pid, SIGINT);
+  CHECK(wait_command(ej.pid) == 130);
+  CHECK(wait_gone(escaper, 15));
+  ::kill(escaper, SIGKILL);
+  CHECK(show_run(repo, 1)["status"] == "interrupted");
 }

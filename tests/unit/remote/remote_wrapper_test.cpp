@@ -4,22 +4,63 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 using namespace ej;
 
 TEST_CASE("the trailer is taken off the end of stderr with what it says")
 {
   run::Capture err;
-  err.head = "warning: slow\n\nej-end-1 0 1500000000 0m0.250s 0m0.125s\n";
+  // `times` prints the shell's own times, then its children's: the benchmark's.
+  err.head = "warning: slow\n\nej-end-1 0 1500000000 1\n0m0.010s 0m0.000s\n1m0.250s 0m0.125s\n";
   err.total_bytes = err.head.size();
   const auto trailer = remote::take_trailer(err, "ej-end-1");
   REQUIRE(trailer);
   CHECK(trailer->status == 0);
   REQUIRE(trailer->wall_s);
   CHECK(*trailer->wall_s == Approx(1.5));
-  CHECK(trailer->user_s == Approx(0.25));
+  CHECK(trailer->user_s == Approx(60.25));
   CHECK(trailer->sys_s == Approx(0.125));
+  CHECK(trailer->group_left);
   CHECK(err.head == "warning: slow\n");
   CHECK(err.total_bytes == err.head.size());
+}
+
+TEST_CASE(
+    "the wrapper measures the benchmark's CPU time, stops what it left in its group, and finds escapers")
+{
+  // The wrapper as the host runs it: sh, in a session of its own as sshd starts a command.
+  const auto dir = std::filesystem::temp_directory_path() / ("ej-wrapper-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto script = dir / "wrapper.sh";
+  std::ofstream(script) << remote::wrapper_script();
+  const auto guard = "ssh.test" + std::to_string(::getpid());
+  int channel[2]; // the ssh channel: open while the test waits
+  REQUIRE(::pipe(channel) == 0);
+  run::ProcessSpec spec;
+  spec.argv = {"sh", "-c",
+               "exec setsid -w " +
+                   remote::wrapper_command(script.string(), "ej-end-7", guard, dir.string(), "",
+                                           {"sh", "-c",
+                                            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; "
+                                            "sleep 60 & setsid sleep 61 > /dev/null 2>&1 &"})};
+  spec.stdin_fd = channel[0];
+  auto result = run::run_process(spec);
+  ::close(channel[0]);
+  ::close(channel[1]);
+  REQUIRE(result.succeeded());
+  const auto trailer = remote::take_trailer(result.err, "ej-end-7");
+  REQUIRE(trailer);
+  CHECK(trailer->status == 0);
+  CHECK(trailer->user_s + trailer->sys_s > 0.01);
+  CHECK(trailer->group_left); // the `sleep 60` in its group, stopped
+  run::ProcessSpec sweep;
+  sweep.shell = remote::leftovers_command(script.string(), guard);
+  const auto swept = run::run_process(sweep);
+  CHECK(swept.out.text() == "1\n"); // the setsid escaper, found by its marker
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("no trailer, another nonce's or a cut one is not taken")
@@ -27,7 +68,7 @@ TEST_CASE("no trailer, another nonce's or a cut one is not taken")
   run::Capture err;
   err.head = "Connection to host closed by remote host.\n";
   CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
-  err.head = "x\nej-end-2 0 5 0m0s 0m0s\n";
+  err.head = "x\nej-end-2 0 5 0\n0m0s 0m0s\n0m0s 0m0s\n";
   CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
   err.head = "x\nej-end-1 0 5";
   CHECK_FALSE(remote::take_trailer(err, "ej-end-1"));
@@ -36,7 +77,7 @@ TEST_CASE("no trailer, another nonce's or a cut one is not taken")
 TEST_CASE("a host whose date has no nanoseconds gives no wall time")
 {
   run::Capture err;
-  err.head = "\nej-end-1 3 - 0m0s 0m0s\n";
+  err.head = "\nej-end-1 3 - 0\n0m0s 0m0s\n0m0s 0m0s\n";
   const auto trailer = remote::take_trailer(err, "ej-end-1");
   REQUIRE(trailer);
   CHECK(trailer->status == 3);
@@ -45,7 +86,7 @@ TEST_CASE("a host whose date has no nanoseconds gives no wall time")
 
 TEST_CASE("the live filter never passes the trailer on, however the chunks fall")
 {
-  const std::string stream = "line one\nline two\n\nej-end-9 0 100 0m0s 0m0s\n";
+  const std::string stream = "line one\nline two\n\nej-end-9 0 100 0\n0m0s 0m0s\n0m0s 0m0s\n";
   for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
     std::string seen;
     remote::TrailerFilter filter("ej-end-9", [&](run::Stream, std::string_view data) { seen.append(data); });
