@@ -50,8 +50,9 @@ echo @@env; env | grep -v '^@@'
                         run::k_smi_fields);
   for (const auto& probe : options.probes) {
     const auto command = probe.shell ? *probe.shell : util::shell_join(probe.argv);
-    script += fmt::format("echo {}; (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null | grep -v '^@@'; "
-                          "echo \"@@status $?\"\n",
+    // The probe's own exit status, not grep's: passed out of the pipeline on descriptor 5.
+    script += fmt::format("echo {}; st=$( {{ {{ (cd {} && timeout {} sh -c {} </dev/null) 2>/dev/null; "
+                          "echo $? >&5; }} | grep -v '^@@' >&4; }} 5>&1 ) 4>&1; echo \"@@status $st\"\n",
                           util::shell_quote("@@probe " + probe.name), util::shell_quote(work_dir),
                           static_cast<int>(probe.timeout_s), util::shell_quote(command));
   }
@@ -63,7 +64,11 @@ std::map<std::string, std::string> sections(const std::string& output)
   std::map<std::string, std::string> out;
   std::string* current = nullptr;
   for (const auto& line : util::lines(output)) {
-    if (line.rfind("@@", 0) == 0 && line.rfind("@@status ", 0) != 0) {
+    if (line.rfind("@@status ", 0) == 0) {
+      current = nullptr; // the end of a probe's output: the status is the wrapper's, not the probe's
+      continue;
+    }
+    if (line.rfind("@@", 0) == 0) {
       current = &out[line.substr(2)];
       continue;
     }

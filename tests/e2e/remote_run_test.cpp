@@ -493,6 +493,31 @@ TEST_CASE("the CPU time of a remote repeat is measured on the host")
   }
 }
 
+TEST_CASE("a probe's output over ssh is what it printed, with its own exit status")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  add_box(repo, *server);
+  repo.ok({"env", "probe", "add", "greeting", "--", "echo", "hello"});
+  repo.ok({"env", "probe", "add", "silent", "--", "true"});
+  repo.ok({"env", "probe", "add", "failing", "--shell", "echo partial; exit 3"});
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  repo.ok({"run", "t", "--on", "box"}, ssh_env(*server));
+  auto env = json::parse(repo.ok({"env", "show", "1", "--json"}));
+  auto& probes = env["fingerprint"]["probes"];
+  INFO(probes.dump(1));
+  CHECK(probes["greeting"]["output"] == "hello\n");
+  CHECK(probes["greeting"]["exit_code"] == 0);
+  CHECK(probes["silent"]["exit_code"] == 0); // no output is not a failure
+  CHECK(probes["silent"]["error"].is_null());
+  CHECK(probes["failing"]["output"] == "partial\n");
+  CHECK(probes["failing"]["exit_code"] == 3);
+  CHECK_THAT(repo.ok({"env", "show", "1"}), !Catch::Contains("@@"));
+}
+
 TEST_CASE("what a remote benchmark leaves running is stopped on the host, and the escapers counted")
 {
   const auto server = start_sshd();
