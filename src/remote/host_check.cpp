@@ -1,5 +1,6 @@
 #include "remote/host_check.h"
 
+#include "remote/remote_environment.h"
 #include "remote/ssh_session.h"
 #include "util/shell_quote.h"
 #include "util/strings.h"
@@ -7,9 +8,28 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstdlib>
 #include <map>
 
 namespace ej::remote {
+
+namespace {
+
+// "1008 KiB", "3.4 MiB", "120.5 GiB": a small disk is not "0.0 GiB".
+std::string size_text(double bytes)
+{
+  constexpr std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
+  std::size_t unit = 0;
+  while (bytes >= 1024.0 && unit + 1 < units.size()) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 || bytes >= 100.0 ? fmt::format("{:.0f} {}", bytes, units[unit])
+                                     : fmt::format("{:.1f} {}", bytes, units[unit]);
+}
+
+} // namespace
 
 std::vector<HostFinding> check_host(const HostEntry& host)
 {
@@ -22,14 +42,16 @@ std::vector<HostFinding> check_host(const HostEntry& host)
                                   session.connection().destination(), session.hostname(), connect_s)});
   auto root = session.repo_dir("");
   root.pop_back(); // "<root>/" without the repository
-  // Each section on its own: a missing tool is a finding, not a failed check.
-  const auto script = fmt::format(R"sh(echo @@shell; echo "$0 ok"
+  // Each section on its own: a missing tool is a finding, not a failed check. With the host's own
+  // variables (ej host add --env): the nvcc a PATH there names is the toolkit its runs use.
+  const auto script = export_lines(host.env) + fmt::format(R"sh(echo @@shell; echo "$0 ok"
 echo @@tar; command -v tar
 echo @@gpus; nvidia-smi -L 2>&1
-echo @@toolkit; (command -v nvcc >/dev/null && nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>/dev/null | grep release
+nvcc=$(command -v nvcc 2>/dev/null || {{ [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; }})
+echo @@toolkit; [ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | grep release | sed "s|\$| ($nvcc)|"
 echo @@disk; d={}; while [ ! -d "$d" ]; do d=$(dirname "$d"); done; df -Pk "$d" | tail -n 1
 )sh",
-                                  util::shell_quote(root));
+                                                           util::shell_quote(root));
   const auto out = session.connection().run("sh -s", "check the host", script).out.text();
   std::map<std::string, std::string> parts;
   std::string* current = nullptr;
@@ -62,10 +84,10 @@ echo @@disk; d={}; while [ ! -d "$d" ]; do d=$(dirname "$d"); done; df -Pk "$d" 
     }
   }
   if (words.size() >= 6) {
-    const double free_gib = std::strtod(words[3].c_str(), nullptr) / (1024.0 * 1024.0);
-    findings.push_back(
-        {"disk", free_gib >= 1.0,
-         fmt::format("{:.1f} GiB free under {} ({} used on {})", free_gib, root, words[4], words[5])});
+    const double free_kib = std::strtod(words[3].c_str(), nullptr);
+    findings.push_back({"disk", free_kib >= 1024.0 * 1024.0,
+                        fmt::format("{} free under {} ({} used on {})", size_text(free_kib * 1024.0), root,
+                                    words[4], words[5])});
   } else {
     findings.push_back({"disk", false, "df said nothing about " + root});
   }

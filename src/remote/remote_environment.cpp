@@ -23,16 +23,7 @@ std::string snapshot_script(const run::EnvOptions& options, const std::string& w
 {
   // The variables the run's processes get there (the host's, the benchmark's): nvidia-smi or nvcc
   // found through a PATH given with 'ej host add --env' is what the benchmark finds too.
-  std::string script;
-  for (const auto& [name, value] : options.overrides) {
-    const bool word = !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) == 0 &&
-                      std::all_of(name.begin(), name.end(), [](char c) {
-                        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-                      });
-    if (word) { // a name the shell cannot export is not one a process can be given either
-      script += fmt::format("export {}={}\n", name, util::shell_quote(value));
-    }
-  }
+  std::string script = export_lines(options.overrides);
   script += fmt::format(R"sh(echo @@hostname; hostname
 echo @@os; cat /etc/os-release 2>/dev/null
 echo @@kernel; uname -r
@@ -119,6 +110,21 @@ json number_or_null(const std::string& text)
 }
 
 } // namespace
+
+std::string export_lines(const std::vector<std::pair<std::string, std::string>>& variables)
+{
+  std::string script;
+  for (const auto& [name, value] : variables) {
+    const bool word = !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) == 0 &&
+                      std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                      });
+    if (word) { // a name the shell cannot export is not one a process can be given either
+      script += fmt::format("export {}={}\n", name, util::shell_quote(value));
+    }
+  }
+  return script;
+}
 
 run::EnvSnapshot parse_remote_environment(const std::string& output, const run::EnvOptions& options)
 {

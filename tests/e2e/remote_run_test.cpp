@@ -518,6 +518,40 @@ TEST_CASE("a probe's output over ssh is what it printed, with its own exit statu
   CHECK_THAT(repo.ok({"env", "show", "1"}), !Catch::Contains("@@"));
 }
 
+TEST_CASE("ej host check reports the toolkit the host's own PATH finds, and a small disk in its unit")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  const auto bin = repo.path() / ".." / (repo.path().filename().string() + "-cuda-12.8-bin");
+  std::filesystem::create_directories(bin);
+  write_text(bin / "nvcc", "#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                           "echo 'Cuda compilation tools, release 12.8, V12.8.93'\n");
+  std::filesystem::permissions(bin / "nvcc", std::filesystem::perms::owner_all);
+  const auto small = repo.path() / ".." / (repo.path().filename().string() + "-small-check-root");
+  std::filesystem::create_directories(small);
+  const auto mounted = run_command({"mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.string()});
+  if (mounted.exit_code != 0) {
+    EJ_SKIP_NOT_APPLICABLE("cannot mount a small tmpfs here (" + mounted.err + ")");
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { run_command({"umount", "-l", path.string()}); }
+  } unmount{small};
+  repo.ok({"host", "add", "box", "ssh:" + server->alias(), "--root", small.lexically_normal().string(),
+           "--env", "PATH=" + bin.lexically_normal().string() + ":/usr/local/bin:/usr/bin:/bin"});
+  const auto check = repo.ej({"host", "check", "box"}, ssh_env(*server));
+  INFO(check.out << check.err);
+  CHECK_THAT(check.out, Catch::Contains("toolkit    ok Cuda compilation tools, release 12.8, V12.8.93 (" +
+                                        (bin.lexically_normal() / "nvcc").string() + ")"));
+  // 1 MiB (or a little less, as the file system counts it), not "0.0 GiB".
+  CHECK_THAT(check.out, (Catch::Contains(" MiB free under ") || Catch::Contains(" KiB free under ")) &&
+                            !Catch::Contains("0.0 GiB"));
+  CHECK(check.exit_code == 1); // under 1 GiB free: not enough for benchmarks
+}
+
 TEST_CASE("what a remote benchmark leaves running is stopped on the host, and the escapers counted")
 {
   const auto server = start_sshd();
