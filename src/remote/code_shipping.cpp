@@ -39,6 +39,14 @@ void pipe_into_host(const SshConnection& connection, const std::string& producer
               said.empty() ? run::describe(result) : util::first_line(said, 300));
 }
 
+// The end of a shipment's command line: should any step fail (a full disk most often), the partial
+// copy goes at once, with the failure's status. Left there, it would hold the space every later
+// shipment needs, of any commit, and they would fail too.
+std::string removed_on_failure(const std::string& temporary)
+{
+  return fmt::format(" || {{ failed=$?; rm -rf {}; exit $failed; }}", temporary);
+}
+
 // A list of paths for `tar -T`, NUL-separated, in a temporary file removed with this object.
 class PathList {
 public:
@@ -100,9 +108,9 @@ ShippedCode ship_code(const SshConnection& connection, const CodeToShip& code, c
         connection,
         fmt::format("git -C {} archive --format=tar {}", shell_quote(code.work_tree.string()),
                     shell_quote(code.commit)),
-        fmt::format(
-            "rm -rf {0} && mkdir -p {0} && tar -xf - -C {0} && rm -rf {1} && mv {0} {1} && : > {1}.complete",
-            temporary, shell_quote(commit_dir)),
+        fmt::format("rm -rf {0} && mkdir -p {0} && tar -xf - -C {0} && rm -rf {1} && mv {0} {1} && : > "
+                    "{1}.complete{2}",
+                    temporary, shell_quote(commit_dir), removed_on_failure(temporary)),
         "ship commit " + code.commit.substr(0, 10));
     shipped.commit_shipped = true;
   }
@@ -118,8 +126,9 @@ ShippedCode ship_code(const SshConnection& connection, const CodeToShip& code, c
         fmt::format("tar -cf - -C {} --null --verbatim-files-from -T {}",
                     shell_quote(code.work_tree.string()), shell_quote(list.path())),
         fmt::format("rm -rf {0} && cp -R -p {1} {0} && tar -xf - -C {0}{2} && rm -rf {3} && mv {0} {3} && "
-                    ": > {3}.complete",
-                    temporary, shell_quote(commit_dir), removals, shell_quote(state_dir)),
+                    ": > {3}.complete{4}",
+                    temporary, shell_quote(commit_dir), removals, shell_quote(state_dir),
+                    removed_on_failure(temporary)),
         "ship the uncommitted changes");
     shipped.state_shipped = true;
   }

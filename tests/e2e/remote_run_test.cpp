@@ -552,6 +552,50 @@ TEST_CASE("ej host check reports the toolkit the host's own PATH finds, and a sm
   CHECK(check.exit_code == 1); // under 1 GiB free: not enough for benchmarks
 }
 
+TEST_CASE("a shipment cut short by a full disk on the host leaves no partial copy, and the next one ships")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  const auto small = repo.path() / ".." / (repo.path().filename().string() + "-full-root");
+  std::filesystem::create_directories(small);
+  const auto mounted = run_command({"mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.string()});
+  if (mounted.exit_code != 0) {
+    EJ_SKIP_NOT_APPLICABLE("cannot mount a small tmpfs here (" + mounted.err + ")");
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { run_command({"umount", "-l", path.string()}); }
+  } unmount{small};
+  std::string big;
+  for (int i = 0; i < 200000; ++i) {
+    big += std::to_string(i * 7919) + "\n"; // ~1.3 MB that does not compress away in tar
+  }
+  write_text(repo.path() / "data.txt", big);
+  git(repo.path(), {"add", "data.txt"});
+  git(repo.path(), {"commit", "-q", "-m", "data"});
+  repo.ok({"host", "add", "box", "ssh:" + server->alias(), "--root", small.string()});
+  repo.ok({"bench", "add", "t", "--repeat", "1", "--", "true"});
+  const auto full = repo.ej({"run", "t", "--on", "box"}, ssh_env(*server));
+  CHECK(full.exit_code == 1);
+  CHECK_THAT(full.err, Catch::Contains("the disk there is full"));
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(small)) {
+    if (entry.path().extension() == ".tmp") {
+      left.push_back(entry.path().string());
+    }
+  }
+  CHECK(left.empty());
+  // The user makes the commit smaller: it fits, since nothing of the failed one holds the space.
+  git(repo.path(), {"rm", "-q", "data.txt"});
+  git(repo.path(), {"commit", "-q", "-m", "no data"});
+  const auto after = repo.ej({"run", "t", "--on", "box"}, ssh_env(*server));
+  INFO(after.err);
+  CHECK(after.exit_code == 0);
+}
+
 TEST_CASE("what a remote benchmark leaves running is stopped on the host, and the escapers counted")
 {
   const auto server = start_sshd();
