@@ -97,11 +97,25 @@ nlohmann::json to_json(const core::Attempt& attempt)
 
 nlohmann::json to_json(const core::Plan& plan)
 {
+  auto measures = nlohmann::json::array();
+  for (const auto& m : plan.measures) {
+    measures.push_back({{"bench", m.bench}, {"metric", m.metric}, {"headline", core::describe(m.headline)}});
+  }
+  auto targets = nlohmann::json::array();
+  for (const auto& t : plan.targets) {
+    targets.push_back({{"bench", t.bench}, {"target", core::to_string(t)}});
+  }
   return {
-    {"slug", plan.slug},         {"title", plan.title},
-    {"goal", plan.goal},         {"target", plan.target},
-    {"doc", plan.doc_path},      {"created", util::format_utc(plan.created_ms)},
-    {"attempts", plan.attempt_count},
+      {"slug", plan.slug},
+      {"title", plan.title},
+      {"goal", plan.goal},
+      {"target", plan.target},
+      {"targets", targets},
+      {"measures", measures},
+      {"headline", core::describe(plan.headline)},
+      {"doc", plan.doc_path},
+      {"created", util::format_utc(plan.created_ms)},
+      {"attempts", plan.attempt_count},
   };
 }
 

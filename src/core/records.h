@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/git_context.h"
+#include "core/plan_measure.h"
 #include "core/status.h"
+#include "core/target.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,7 +17,10 @@ struct Plan {
   std::string slug;
   std::string title;
   std::string goal;
-  std::string target; // "verify_ms < 15", or empty
+  std::string target;                // the first target as written for older ej ("verify_ms < 15"), or empty
+  std::vector<Target> targets;       // every target, with its benchmark when it names one
+  std::vector<PlanMeasure> measures; // the first is the headline; empty: the plan's one benchmark
+  ParamValues headline;              // the combination a sweep is summed up at, unless a measure has its own
   std::string doc_path;
   std::int64_t created_ms = 0;
   int attempt_count = 0;

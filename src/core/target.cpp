@@ -1,5 +1,6 @@
 #include "core/target.h"
 
+#include "core/slug.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -32,13 +33,33 @@ bool is_operator_char(char c)
 
 } // namespace
 
-Target parse_target(std::string_view text)
+Target parse_target(std::string_view whole)
 {
+  std::string_view text = whole;
   const auto fail = [&](std::string_view why) {
-    throw UsageError("invalid target '{}': {}; write METRIC OP NUMBER with OP one of < <= > >=, "
+    throw UsageError("invalid target '{}': {}; write [BENCH:]METRIC OP NUMBER with OP one of < <= > >=, "
                      "e.g. 'verify_ms < 15'",
-                     text, why);
+                     whole, why);
   };
+  Target target;
+  // "BENCH:" before the metric names the benchmark; a ':' after the operator is the number's.
+  const auto colon = text.find(':');
+  if (colon != std::string_view::npos &&
+      text.substr(0, colon).find_first_of("<>=!") == std::string_view::npos) {
+    auto bench = text.substr(0, colon);
+    while (!bench.empty() && is_space(bench.front())) {
+      bench.remove_prefix(1);
+    }
+    while (!bench.empty() && is_space(bench.back())) {
+      bench.remove_suffix(1);
+    }
+    if (bench.empty()) {
+      fail("the benchmark before ':' is empty");
+    }
+    validate_slug(bench, "benchmark name");
+    target.bench = std::string(bench);
+    text = text.substr(colon + 1);
+  }
   std::size_t pos = 0;
   const auto skip_spaces = [&] {
     while (pos < text.size() && is_space(text[pos])) {
@@ -46,7 +67,6 @@ Target parse_target(std::string_view text)
     }
   };
 
-  Target target;
   skip_spaces();
   if (pos == text.size()) {
     fail("it is empty");
@@ -139,6 +159,11 @@ std::string_view to_string(Comparator comparator)
 std::string to_string(const Target& target)
 {
   return fmt::format("{} {} {}", target.metric, to_string(target.comparator), target.value);
+}
+
+std::string qualified(const Target& target)
+{
+  return target.bench.empty() ? to_string(target) : target.bench + ":" + to_string(target);
 }
 
 } // namespace ej::core

@@ -225,15 +225,39 @@ Ref Ref::from_json(const json& value)
   return Ref{};
 }
 
+namespace {
+
+std::optional<std::vector<std::string>> optional_strings(const json& object, const char* key)
+{
+  if (const auto it = object.find(key); it == object.end() || !it->is_array()) {
+    return std::nullopt;
+  }
+  return strings(object, key);
+}
+
+} // namespace
+
 json PlanCreated::payload() const
 {
-  return {{"slug", slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}};
+  json out = {{"slug", slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}};
+  // Only when set: a plan of one benchmark and one target writes what ej always wrote.
+  if (!targets.empty()) {
+    out["targets"] = targets;
+  }
+  if (!measures.empty()) {
+    out["measures"] = measures;
+  }
+  if (!headline.empty()) {
+    out["headline"] = headline;
+  }
+  return out;
 }
 
 PlanCreated PlanCreated::read(const Event& event)
 {
   const auto& p = payload_of(event);
-  return {text(p, "slug"), text(p, "title"), text(p, "goal"), text(p, "target"), text(p, "doc")};
+  return {text(p, "slug"), text(p, "title"),      text(p, "goal"),        text(p, "target"),
+          text(p, "doc"),  strings(p, "targets"), strings(p, "measures"), text(p, "headline")};
 }
 
 json PlanEdited::payload() const
@@ -248,14 +272,27 @@ json PlanEdited::payload() const
   put("goal", goal);
   put("target", target);
   put("doc", doc);
+  if (targets) {
+    out["targets"] = *targets;
+  }
+  if (measures) {
+    out["measures"] = *measures;
+  }
+  put("headline", headline);
   return out;
 }
 
 PlanEdited PlanEdited::read(const Event& event)
 {
   const auto& p = payload_of(event);
-  return {text(p, "slug"), optional_text(p, "title"), optional_text(p, "goal"), optional_text(p, "target"),
-          optional_text(p, "doc")};
+  return {text(p, "slug"),
+          optional_text(p, "title"),
+          optional_text(p, "goal"),
+          optional_text(p, "target"),
+          optional_text(p, "doc"),
+          optional_strings(p, "targets"),
+          optional_strings(p, "measures"),
+          optional_text(p, "headline")};
 }
 
 json AttemptCreated::payload() const

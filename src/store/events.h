@@ -41,18 +41,25 @@ struct Ref {
   static Ref from_json(const nlohmann::json& value);
 };
 
+// `target` is the first target without its benchmark, which ej before measures reads; `targets`
+// (qualified, "verify:verify_ms < 15"), `measures` ("serve:tok_s@concurrency=1") and `headline`
+// ("concurrency=1") are absent from older events: a plan of one benchmark and at most one target.
 struct PlanCreated {
   static constexpr std::string_view type = "plan.created";
   std::string slug, title, goal, target, doc;
+  std::vector<std::string> targets = {}, measures = {};
+  std::string headline = {};
   nlohmann::json payload() const;
   static PlanCreated read(const Event& event);
 };
 
-// Only the fields present change.
+// Only the fields present change; `targets` and `measures` replace the whole list.
 struct PlanEdited {
   static constexpr std::string_view type = "plan.edited";
   std::string slug;
   std::optional<std::string> title, goal, target, doc;
+  std::optional<std::vector<std::string>> targets = {}, measures = {};
+  std::optional<std::string> headline = {};
   nlohmann::json payload() const;
   static PlanEdited read(const Event& event);
 };

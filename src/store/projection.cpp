@@ -129,6 +129,15 @@ void bind_git(Statement& statement, int first, const core::GitContext& git)
     .bind(first + 3, git.diff_blob);
 }
 
+std::string lines(const std::vector<std::string>& items)
+{
+  std::string out;
+  for (const auto& item : items) {
+    out += (out.empty() ? "" : "\n") + item;
+  }
+  return out;
+}
+
 void plan_created(Database& db, const Event& event)
 {
   const auto plan = events::PlanCreated::read(event);
@@ -140,6 +149,14 @@ void plan_created(Database& db, const Event& event)
     .bind(5, plan.doc)
     .bind(6, event.time_ms)
     .run();
+  if (!plan.measures.empty() || !plan.targets.empty() || !plan.headline.empty()) {
+    db.prepare("INSERT INTO plan_measures(plan, measures, targets, headline) VALUES (?, ?, ?, ?)")
+        .bind(1, plan.slug)
+        .bind(2, lines(plan.measures))
+        .bind(3, lines(plan.targets))
+        .bind(4, plan.headline)
+        .run();
+  }
 }
 
 void plan_edited(Database& db, const Event& event)
@@ -154,6 +171,35 @@ void plan_edited(Database& db, const Event& event)
   set("goal", edit.goal);
   set("target", edit.target);
   set("doc_path", edit.doc);
+  if (!edit.measures && !edit.targets && !edit.headline) {
+    if (edit.target) { // an older ej's edit of the one target
+      db.prepare("UPDATE plan_measures SET targets = ? WHERE plan = ?")
+          .bind(1, *edit.target)
+          .bind(2, edit.slug)
+          .run();
+    }
+    return;
+  }
+  // The plan's row as it stands (targets: its one target, for a plan made before measures).
+  db.prepare("INSERT OR IGNORE INTO plan_measures(plan, measures, targets, headline) "
+             "SELECT slug, '', target, '' FROM plans WHERE slug = ?")
+      .bind(1, edit.slug)
+      .run();
+  const auto change = [&](const char* column, const std::string& value) {
+    db.prepare(fmt::format("UPDATE plan_measures SET {} = ? WHERE plan = ?", column))
+        .bind(1, value)
+        .bind(2, edit.slug)
+        .run();
+  };
+  if (edit.measures) {
+    change("measures", lines(*edit.measures));
+  }
+  if (edit.targets) {
+    change("targets", lines(*edit.targets));
+  }
+  if (edit.headline) {
+    change("headline", *edit.headline);
+  }
 }
 
 // The attempt an event names, which must exist: events are applied in an order in which an

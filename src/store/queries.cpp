@@ -1,6 +1,7 @@
 #include "store/queries.h"
 
 #include "core/numbering.h"
+#include "util/error.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -58,11 +59,32 @@ core::Plan read_plan(const Statement& row)
   plan.doc_path = row.text(4);
   plan.created_ms = row.integer(5);
   plan.attempt_count = static_cast<int>(row.integer(6));
+  // Parsed here, once: what the projection stored was checked when it was written, by this ej or
+  // another; a line this ej cannot read is left out rather than failing every command on the plan.
+  for (const auto& line : util::split(row.text(7), '\n')) {
+    try {
+      plan.measures.push_back(core::parse_plan_measure(line));
+    } catch (const UsageError&) {
+    }
+  }
+  for (const auto& line : util::split(row.text(8), '\n')) {
+    try {
+      plan.targets.push_back(core::parse_target(line));
+    } catch (const UsageError&) {
+    }
+  }
+  try {
+    plan.headline = core::parse_combination(row.text(9), "headline");
+  } catch (const UsageError&) {
+  }
   return plan;
 }
 
-constexpr const char* k_plan_query = "SELECT p.slug, p.title, p.goal, p.target, p.doc_path, p.created_ms, "
-                                     "(SELECT count(*) FROM attempts WHERE plan = p.slug) FROM plans p";
+constexpr const char* k_plan_query =
+    "SELECT p.slug, p.title, p.goal, p.target, p.doc_path, p.created_ms, "
+    "(SELECT count(*) FROM attempts WHERE plan = p.slug), coalesce(m.measures, ''), "
+    "coalesce(m.targets, p.target), coalesce(m.headline, '') "
+    "FROM plans p LEFT JOIN plan_measures m ON m.plan = p.slug";
 
 std::vector<int> numbers(Statement& statement)
 {

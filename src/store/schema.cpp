@@ -298,15 +298,27 @@ INSERT OR IGNORE INTO wal_stamp(id, stamp)
 VALUES (1, 'ej-wal-stamp ' || lower(hex(randomblob(8))) || ' 0000000000000000');
 )sql";
 
+// Version 11: a plan's measures, targets and headline combination (events::PlanCreated), one per
+// line as written ("serve:tok_s@concurrency=1", "verify:verify_ms < 15"); a plan without a row has
+// one benchmark and at most plans.target. Derived: rebuilt, so that plans synced from a newer
+// replica before the upgrade get theirs.
+constexpr std::string_view k_version_11 = R"sql(
+CREATE TABLE IF NOT EXISTS plan_measures (
+  plan TEXT PRIMARY KEY REFERENCES plans(slug),
+  measures TEXT NOT NULL,
+  targets TEXT NOT NULL,
+  headline TEXT NOT NULL
+);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},
-      {4, k_version_4, true}, {5, k_version_5, true}, {6, k_version_6, true},
-      {7, k_version_7},       {8, k_version_8},       {9, k_version_9, true},
-      {10, k_version_10},
+      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},         {4, k_version_4, true},
+      {5, k_version_5, true}, {6, k_version_6, true}, {7, k_version_7},         {8, k_version_8},
+      {9, k_version_9, true}, {10, k_version_10},     {11, k_version_11, true},
   };
   return steps;
 }
@@ -319,10 +331,10 @@ int current_schema_version()
 const std::vector<std::string_view>& derived_tables()
 {
   static const std::vector<std::string_view> tables = {
-      "baselines", "samples",        "run_repeats",     "run_withdrawals", "withdrawn_runs",
-      "runs",      "probes",         "bench_revisions", "benchmarks",      "attempt_search",
-      "notes",     "status_changes", "attempt_links",   "attempt_tags",    "attempts",
-      "plans",     "number_claims",
+      "baselines",     "samples",        "run_repeats",     "run_withdrawals", "withdrawn_runs",
+      "runs",          "probes",         "bench_revisions", "benchmarks",      "attempt_search",
+      "notes",         "status_changes", "attempt_links",   "attempt_tags",    "attempts",
+      "plan_measures", "plans",          "number_claims",
   };
   return tables;
 }

@@ -11,13 +11,15 @@ namespace {
 std::string inputs_select(std::string_view chosen)
 {
   return fmt::format(R"sql(
-    SELECT a.number, a.plan, p.target,
+    SELECT a.number, a.plan,
+      p.target || coalesce(char(10) || m.targets || char(10) || m.measures || char(10) || m.headline, ''),
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
       (SELECT count(*) FROM run_withdrawals),
       c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.withdrawals, c.text
-    FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN verdict_cache c ON c.attempt = a.number
+    FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN plan_measures m ON m.plan = a.plan
+      LEFT JOIN verdict_cache c ON c.attempt = a.number
     WHERE {})sql",
                      chosen);
 }

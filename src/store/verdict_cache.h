@@ -20,7 +20,7 @@ namespace ej::store {
 // What an attempt's verdict is judged from, in counts that change whenever the verdict may.
 struct VerdictInputs {
   std::string plan;
-  std::string target;               // the plan's
+  std::string target;               // the plan's targets, measures and headline, as stored
   std::int64_t runs = 0;            // the attempt's
   std::int64_t baselines = 0;       // the plan's baseline pins
   std::int64_t bench_revisions = 0; // every benchmark's: a rule may change the primary metric

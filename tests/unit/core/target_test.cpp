@@ -80,3 +80,17 @@ TEST_CASE("Comparators print as their symbols")
   CHECK(to_string(Comparator::Greater) == ">");
   CHECK(to_string(Comparator::GreaterEqual) == ">=");
 }
+
+TEST_CASE("A target may name the benchmark that measures its metric")
+{
+  const auto target = parse_target("verify:verify_ms < 15");
+  CHECK(target.bench == "verify");
+  CHECK(target.metric == "verify_ms");
+  CHECK(to_string(target) == "verify_ms < 15");
+  CHECK(qualified(target) == "verify:verify_ms < 15");
+  CHECK(qualified(parse_target(" bench-serving : tok_s>=89.5")) == "bench-serving:tok_s >= 89.5");
+  CHECK(parse_target("verify_ms < 15").bench.empty());
+  CHECK(qualified(parse_target("verify_ms < 15")) == "verify_ms < 15");
+  CHECK_THROWS_AS(parse_target(":verify_ms < 15"), ej::UsageError);
+  CHECK_THROWS_AS(parse_target("Verify:verify_ms < 15"), ej::UsageError); // benchmark names are slugs
+}
