@@ -84,6 +84,22 @@ nlohmann::json comparison_json(const evidence::SeriesComparison& s)
           {"warnings", c.warnings}};
 }
 
+nlohmann::json target_json(const evidence::TargetResult& t)
+{
+  const char* state = t.state == evidence::TargetState::Met      ? "met"
+                      : t.state == evidence::TargetState::NotMet ? "not met"
+                                                                 : "not measured";
+  return {{"target", core::to_string(t.target)},
+          {"bench", t.bench.empty() ? t.target.bench : t.bench},
+          {"state", state},
+          {"value", t.value ? nlohmann::json(*t.value) : nlohmann::json()},
+          {"unit", t.unit},
+          {"at", t.where},
+          {"at_headline", t.at_headline},
+          {"met_at", t.met_at},
+          {"text", t.text()}};
+}
+
 nlohmann::json verdict_json(const evidence::Verdict& v)
 {
   auto combinations = nlohmann::json::array();
@@ -91,7 +107,15 @@ nlohmann::json verdict_json(const evidence::Verdict& v)
     combinations.push_back(comparison_json(s));
   }
   const auto meets = v.meets_target();
+  auto targets = nlohmann::json::array();
+  for (const auto& t : v.targets) {
+    targets.push_back(target_json(t));
+  }
   return {{"text", v.text},
+          {"bench", v.candidate.bench},
+          {"headline", core::describe(v.headline)},
+          {"headline_outcome", measure::to_string(v.decisive_outcome())},
+          {"targets", targets},
           {"baseline_run", v.baseline_run},
           {"baseline_now", v.baseline_now ? nlohmann::json(*v.baseline_now) : nlohmann::json()},
           {"against", v.against == evidence::Against::CurrentBaseline ? "current" : "then"},

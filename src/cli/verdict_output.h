@@ -14,6 +14,7 @@ namespace ej::cli {
 
 nlohmann::json comparison_json(const evidence::SeriesComparison& series);
 nlohmann::json verdict_json(const evidence::Verdict& verdict);
+nlohmann::json target_json(const evidence::TargetResult& target);
 // The outcome word coloured: green improved, red regressed, yellow otherwise.
 std::string painted_outcome(measure::Outcome outcome);
 // The lines `ej compare` prints for one series, indented under its name; its warnings among

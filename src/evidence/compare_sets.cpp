@@ -1,6 +1,7 @@
 #include "evidence/compare_sets.h"
 
 #include "core/numbering.h"
+#include "evidence/crossover.h"
 #include "measure/units.h"
 #include "run/env_diff.h"
 #include "store/run_queries.h"
@@ -44,33 +45,6 @@ const std::string* first_env_blob(const RunSet& set)
     }
   }
   return nullptr;
-}
-
-std::string crossover_of(const std::vector<SeriesComparison>& series, const std::string& primary)
-{
-  std::vector<const SeriesComparison*> sweep;
-  for (const auto& s : series) {
-    if (s.metric == primary && !s.where().empty()) {
-      sweep.push_back(&s);
-    }
-  }
-  if (sweep.size() < 2) {
-    return "";
-  }
-  std::vector<std::string> wins;
-  for (const auto* s : sweep) {
-    if (s->comparison.outcome == measure::Outcome::Improved) {
-      wins.push_back(s->where());
-      continue;
-    }
-    if (wins.empty()) {
-      return fmt::format("the candidate does not win at {} (the first: {})", s->where(),
-                         measure::to_string(s->comparison.outcome));
-    }
-    return fmt::format("the candidate wins at {} and stops winning at {} ({})", util::join(wins, "; "),
-                       s->where(), measure::to_string(s->comparison.outcome));
-  }
-  return fmt::format("the candidate wins at every combination ({})", util::join(wins, "; "));
 }
 
 // Runs whose repeats took far more wall time than CPU time mostly waited (sleep, I/O, a GPU the
@@ -330,7 +304,7 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
     report.warnings.push_back("the two sides ran in different environments (" +
                               util::join(report.env_fields, ", ") + "): the comparison mixes them");
   }
-  report.crossover = crossover_of(report.series, rules.primary);
+  report.crossover = crossover_words(report.series, request.metric.empty() ? rules.primary : request.metric);
   return report;
 }
 

@@ -33,11 +33,11 @@ struct ComparisonReport {
   std::vector<std::string> warnings;
   std::vector<std::string> env_changes; // "CUDA driver: 12.8 -> 13.0"; empty when identical
   std::vector<std::string> env_fields;  // what changed, in short: "CUDA driver", "GPU 0 name"
-  std::string crossover;                // for sweeps: where the candidate stops winning
+  std::string crossover;                // for sweeps: where the candidate wins and loses, in words
 };
 
 struct CompareRequest {
-  std::string metric;        // only this metric; empty for all
+  std::string metric;        // only this metric; empty for all (the primary metric first)
   bool force = false;        // compare across benchmark revisions
   bool read_repeats = false; // warn when wall time far exceeds CPU time (reads every repeat)
 };

@@ -1,6 +1,5 @@
 #include "evidence/proposal.h"
 
-#include "core/numbering.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -9,59 +8,88 @@ namespace ej::evidence {
 
 namespace {
 
-std::string combination_evidence(const SeriesComparison& s)
+std::string outcome_words(measure::Outcome outcome, const std::string& metric)
 {
-  const auto& c = s.comparison;
-  auto text = fmt::format("{} {} -> {}, {}", s.label(), value_text(c.reference_median, s.unit),
-                          value_text(c.candidate_median, s.unit), comparison_text(c, s.unit, s.quantity));
-  if (c.basis == measure::Basis::Test) {
-    text += fmt::format(", n = {} vs {}", c.n_reference, c.n_candidate);
-  }
-  return text;
-}
-
-std::string target_evidence(const Verdict& v, const std::string& target_text)
-{
-  switch (v.target_met) {
-  case TargetMet::NoTarget:
-    return "";
-  case TargetMet::Everywhere:
-    return fmt::format("; meets the target {}", target_text);
-  case TargetMet::Nowhere:
-    return fmt::format("; does not meet the target {}", target_text);
-  case TargetMet::Somewhere:
+  switch (outcome) {
+  case measure::Outcome::Improved:
+    return "improved " + metric;
+  case measure::Outcome::Regressed:
+    return "regressed " + metric;
+  case measure::Outcome::NoChange:
+    return "no change in " + metric;
+  case measure::Outcome::Mixed:
+    return "mixed " + metric;
+  case measure::Outcome::Inconclusive:
     break;
   }
-  return fmt::format("; meets the target {} only at {}", target_text, util::join(v.target_met_at, "; "));
+  return "inconclusive on " + metric;
 }
 
 } // namespace
 
-Proposal propose_status(const Verdict& v, const std::string& target_text)
+std::vector<std::string> evidence_lines(const Verdict& v)
 {
-  Proposal proposal;
-  std::vector<std::string> each;
+  std::vector<std::string> lines;
   for (const auto& s : v.combinations) {
-    each.push_back(combination_evidence(s));
+    const auto& c = s.comparison;
+    auto text = fmt::format("{} {} -> {}, {}", s.label(), value_text(c.reference_median, s.unit),
+                            value_text(c.candidate_median, s.unit), comparison_text(c, s.unit, s.quantity));
+    if (c.basis == measure::Basis::Test) {
+      text += fmt::format(", n = {} vs {}", c.n_reference, c.n_candidate);
+    }
+    lines.push_back(std::move(text));
   }
-  proposal.reason = fmt::format(
-      "judged from {} against baseline run {}{}: {}", v.candidate.label, core::number_label(v.baseline_run),
-      v.against == Against::CurrentBaseline ? " (the current baseline)" : "", util::join(each, "; "));
-  if (v.sweep()) {
-    proposal.reason += fmt::format("; overall {}", measure::to_string(v.outcome));
-    if (!v.crossover.empty()) {
-      proposal.reason += ": " + v.crossover;
+  return lines;
+}
+
+std::string decisive_phrase(const Verdict& v)
+{
+  const auto* s = v.headline_comparison();
+  if (s == nullptr) {
+    // A sweep without a headline: the outcome over it, and where it wins and loses.
+    auto text =
+        fmt::format("{} over {} combinations", outcome_words(v.outcome, v.metric), v.combinations.size());
+    return v.crossover.empty() ? text : text + " (" + v.crossover + ")";
+  }
+  const auto& c = s->comparison;
+  auto text = outcome_words(c.outcome, v.metric) + " " + change_text(c, s->unit);
+  if (!s->where().empty()) {
+    text += " at " + s->where();
+  }
+  text +=
+      fmt::format(" ({} -> {}", value_text(c.reference_median, ""), value_text(c.candidate_median, s->unit));
+  if (c.basis != measure::Basis::Test) {
+    text += "; " + basis_text(c);
+  }
+  return text + ")";
+}
+
+std::optional<Proposal> propose_status(const Evaluation& evaluation)
+{
+  const auto* lead = evaluation.lead_verdict();
+  if (lead == nullptr) {
+    return std::nullopt;
+  }
+  std::vector<std::string> parts{decisive_phrase(*lead)};
+  if (lead->against == Against::CurrentBaseline) {
+    parts.front() += " against the current baseline";
+  }
+  for (const auto& target : evaluation.targets) {
+    if (target.state != TargetState::NotMeasured) { // the summary's target column says which were not
+      parts.push_back(target.text());
     }
   }
-  proposal.reason += target_evidence(v, target_text);
-  if (!v.environment_fields.empty()) {
-    proposal.reason += "; environments differ: " + util::join(v.environment_fields, ", ");
+  for (const auto& missing : evaluation.missing) {
+    parts.push_back(missing.no_baseline ? "no baseline for " + missing.bench : missing.bench + " not judged");
   }
-  switch (v.outcome) {
+  if (!lead->environment_fields.empty()) {
+    parts.push_back("environments differ: " + util::join(lead->environment_fields, ", "));
+  }
+  Proposal proposal;
+  proposal.reason = util::join(parts, "; ");
+  switch (lead->decisive_outcome()) {
   case measure::Outcome::Improved:
-    proposal.status = v.target_met == TargetMet::NoTarget || v.target_met == TargetMet::Everywhere
-                          ? core::Status::Adopted
-                          : core::Status::Rejected;
+    proposal.status = evaluation.any_target_missed() ? core::Status::Rejected : core::Status::Adopted;
     break;
   case measure::Outcome::Regressed:
   case measure::Outcome::NoChange:

@@ -350,24 +350,22 @@ bool Reader::has_verdict_cache()
   return *m_has_verdict_cache;
 }
 
-const std::string& Reader::plan_target(const std::string& plan)
+const core::Plan* Reader::plan(const std::string& slug)
 {
-  auto found = m_targets.find(plan);
-  if (found == m_targets.end()) {
-    const auto record = store::find_plan(m_journal.db(), plan);
-    found = m_targets.emplace(plan, record ? record->target : std::string()).first;
+  auto found = m_plans.find(slug);
+  if (found == m_plans.end()) {
+    found = m_plans.emplace(slug, store::find_plan(m_journal.db(), slug)).first;
   }
-  return found->second;
+  return found->second ? &*found->second : nullptr;
 }
 
-const std::optional<core::Target>& Reader::parsed_target(const std::string& plan)
+const PlanMeasures& Reader::measures(const std::string& slug)
 {
-  auto found = m_parsed_targets.find(plan);
-  if (found == m_parsed_targets.end()) {
-    const auto& text = plan_target(plan);
+  auto found = m_measures.find(slug);
+  if (found == m_measures.end()) {
+    const auto* record = plan(slug);
     found =
-        m_parsed_targets.emplace(plan, text.empty() ? std::nullopt : std::optional(core::parse_target(text)))
-            .first;
+        m_measures.emplace(slug, record ? resolve_measures(m_journal.db(), *record) : PlanMeasures{}).first;
   }
   return found->second;
 }

@@ -4,6 +4,7 @@
 #include "core/run_records.h"
 #include "core/target.h"
 #include "evidence/metric_rules.h"
+#include "evidence/plan_measures.h"
 #include "evidence/plan_prefetch.h"
 #include "evidence/run_set.h"
 #include "evidence/series.h"
@@ -79,9 +80,10 @@ public:
   void know_attempt(const core::Attempt& attempt);
   // Whether the journal keeps verdict lines (store/verdict_cache.h), asked once.
   bool has_verdict_cache();
-  const std::string& plan_target(const std::string& plan);
-  // The plan's target parsed (once per plan); nullopt when it has none.
-  const std::optional<core::Target>& parsed_target(const std::string& plan);
+  // The plan as stored (read once); nullptr when there is no such plan.
+  const core::Plan* plan(const std::string& slug);
+  // The plan's measures, with their units, directions and headline combinations (resolved once).
+  const PlanMeasures& measures(const std::string& plan);
   // A stored environment fingerprint; nullptr when the blob is missing.
   const nlohmann::json* environment(const std::string& blob);
   // quantity_of(metric, unit), read once per metric and unit (a document compares 11,000 series).
@@ -113,8 +115,8 @@ private:
   std::map<int, std::optional<RunSet>> m_baseline_sets;
   std::map<std::pair<std::string, int>, MetricRules> m_rules;
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines;
-  std::map<std::string, std::string> m_targets;
-  std::map<std::string, std::optional<core::Target>> m_parsed_targets;
+  std::map<std::string, std::optional<core::Plan>> m_plans;
+  std::map<std::string, PlanMeasures> m_measures;
   std::map<int, std::optional<std::string>> m_attempt_plans;
   std::optional<bool> m_has_verdict_cache;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;

@@ -38,6 +38,12 @@ std::string comparisons_text(const Verdict& v)
     return s.where().empty() ? phrase : s.where() + ": " + phrase;
   }
   auto text = fmt::format("{} over {} combinations", measure::to_string(v.outcome), v.combinations.size());
+  if (const auto* headline = v.headline_comparison()) {
+    // The headline first, then the sweep in words: the line stays short however wide the sweep.
+    text = fmt::format("{}: {}; {}", headline->where(),
+                       comparison_text(headline->comparison, headline->unit, headline->quantity), text);
+    return v.crossover.empty() ? text : text + ": " + v.crossover;
+  }
   if (v.combinations.size() > k_listed_combinations) {
     text += " (" + counts_text(v.combinations) + ")";
     if (!v.crossover.empty()) {
@@ -52,30 +58,58 @@ std::string comparisons_text(const Verdict& v)
   return text + ": " + util::join(each, "; ");
 }
 
-void evaluate_target(Verdict& v, const std::optional<core::Target>& parsed)
+// The plan's targets that this benchmark's runs measure: those naming the benchmark, and those
+// naming none whose metric its runs have.
+void evaluate_targets(Verdict& v, const PlanMeasures& measures)
 {
-  if (!parsed) {
-    return;
-  }
-  const auto& target = *parsed;
-  for (const auto& series : v.candidate.series) {
-    if (series.metric != target.metric || series.values.empty()) {
+  for (const auto& target : measures.targets) {
+    if (!target.bench.empty() && target.bench != v.candidate.bench) {
       continue;
     }
-    ++v.target_judged;
-    if (core::meets(target, measure::median(series.values))) {
-      const auto where = series.key.empty()      ? series.params
-                         : series.params.empty() ? series.key
-                                                 : series.params + " " + series.key;
-      v.target_met_at.push_back(where);
+    auto result =
+        evaluate_target(target, v.candidate, measures.headline_for(v.candidate.bench, target.metric));
+    if (result.state == TargetState::NotMeasured) {
+      continue;
     }
+    v.target_judged += result.judged;
+    if (v.targets.empty()) {
+      v.target_met_at = result.met_at;
+    }
+    v.targets.push_back(std::move(result));
   }
-  if (v.target_judged == 0) {
+  if (v.targets.empty()) {
     return;
   }
-  v.target_met = v.target_met_at.empty()                     ? TargetMet::Nowhere
-                 : v.target_met_at.size() == v.target_judged ? TargetMet::Everywhere
-                                                             : TargetMet::Somewhere;
+  const auto all = [&](auto predicate) { return std::all_of(v.targets.begin(), v.targets.end(), predicate); };
+  v.target_met = all([](const TargetResult& r) { return r.state == TargetState::Met; })
+                     ? TargetMet::Everywhere
+                 : all([](const TargetResult& r) { return r.met_at.empty(); }) ? TargetMet::Nowhere
+                                                                               : TargetMet::Somewhere;
+}
+
+// The index of the combination at the headline, when the verdict judged it.
+std::optional<std::size_t> headline_index(const std::vector<SeriesComparison>& combinations,
+                                          const core::ParamValues& headline)
+{
+  if (headline.empty() || combinations.size() < 2) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < combinations.size(); ++i) {
+    const auto values = parse_params_label(combinations[i].params);
+    bool names_an_axis = false;
+    bool matches = true;
+    for (const auto& [axis, value] : headline) {
+      const auto found = values.find(axis);
+      if (found != values.end()) {
+        names_an_axis = true;
+        matches = matches && found->second == value;
+      }
+    }
+    if (names_an_axis && matches && combinations[i].key.empty()) {
+      return i;
+    }
+  }
+  return std::nullopt;
 }
 
 // The verdict's line, and the same without the note that the baseline moved (for lines under one
@@ -114,21 +148,26 @@ Judgement no_verdict(std::string why)
   return {std::nullopt, std::move(why)};
 }
 
-Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate, Against against)
+Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate, Against against,
+                      const std::string& metric)
 {
   const auto& history = reader.baselines(plan);
   const auto then = baseline_for(history, candidate.bench, candidate.time_ms(), Against::BaselineThen);
   if (!then) {
-    return no_verdict(
-        fmt::format("plan {} has no baseline for benchmark {}; pin one with 'ej plan baseline {} "
-                    "--run N'",
-                    plan, candidate.bench, plan));
+    auto none =
+        no_verdict(fmt::format("plan {} has no baseline for benchmark {}; pin one with 'ej plan baseline {} "
+                               "--run N'",
+                               plan, candidate.bench, plan));
+    none.unjudged = Unjudged::NoBaseline;
+    return none;
   }
   const auto now = baseline_for(history, candidate.bench, candidate.time_ms(), Against::CurrentBaseline);
   const int baseline = against == Against::CurrentBaseline ? *now : *then;
   for (const auto& run : candidate.runs) {
     if (run.number == baseline) {
-      return no_verdict(fmt::format("run {} is the baseline itself", core::number_label(baseline)));
+      auto none = no_verdict(fmt::format("run {} is the baseline itself", core::number_label(baseline)));
+      none.unjudged = Unjudged::IsBaseline;
+      return none;
     }
   }
   const RunSet* reference = reader.baseline_set(baseline);
@@ -152,8 +191,13 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
                     core::number_label(baseline), plan, base_run.status, plan));
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
+  const auto& measures = reader.measures(plan);
   CompareRequest request;
-  request.metric = rules.primary;
+  request.metric = metric;
+  if (request.metric.empty()) {
+    const auto of_bench = measures.of_bench(candidate.bench);
+    request.metric = of_bench.empty() ? rules.primary : of_bench.front()->metric;
+  }
   std::string why_not;
   auto report = try_compare(reader, *reference, candidate, request, why_not);
   if (!report) {
@@ -165,11 +209,13 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   if (against == Against::BaselineThen && *now != *then) {
     v.baseline_now = *now;
   }
-  v.metric = rules.primary;
+  v.metric = request.metric;
   v.unit = report->series.front().unit;
   v.combinations = std::move(report->series);
   v.outcome = summarize_outcomes(v.combinations);
   v.crossover = std::move(report->crossover);
+  v.headline = measures.headline_for(candidate.bench, request.metric);
+  v.headline_index = headline_index(v.combinations, v.headline);
   v.environment_changes = std::move(report->env_changes);
   v.environment_fields = std::move(report->env_fields);
   v.warnings = std::move(report->warnings);
@@ -179,12 +225,25 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   v.candidate = std::move(candidate);
-  evaluate_target(v, reader.parsed_target(plan));
+  evaluate_targets(v, measures);
   set_texts(v, then);
   return {std::move(v), ""};
 }
 
 } // namespace
+
+measure::Outcome Verdict::decisive_outcome() const
+{
+  return headline_index ? combinations[*headline_index].comparison.outcome : outcome;
+}
+
+const SeriesComparison* Verdict::headline_comparison() const
+{
+  if (headline_index) {
+    return &combinations[*headline_index];
+  }
+  return combinations.size() == 1 ? &combinations.front() : nullptr;
+}
 
 std::optional<bool> Verdict::meets_target() const
 {
@@ -242,23 +301,10 @@ std::optional<int> baseline_for(const std::vector<core::BaselineRecord>& history
   return in_force ? in_force : first;
 }
 
-Judgement judge_attempt(Reader& reader, int attempt, Against against)
+Judgement judge_set(Reader& reader, const std::string& plan, RunSet candidate, Against against,
+                    const std::string& metric)
 {
-  const auto plan = reader.plan_of_attempt(attempt);
-  if (!plan) {
-    return no_verdict(fmt::format("there is no attempt {}", core::number_label(attempt)));
-  }
-  auto set = reader.attempt_set(attempt);
-  if (!set) {
-    const auto& runs = reader.runs_of_attempt(attempt);
-    const auto withdrawn =
-        std::count_if(runs.begin(), runs.end(), [](const auto& run) { return run.withdrawn(); });
-    return no_verdict(
-        fmt::format("attempt {} has no finished runs{}; run one with 'ej run BENCH --attempt {}'",
-                    core::number_label(attempt),
-                    withdrawn > 0 ? fmt::format(" ({} withdrawn)", withdrawn) : "", attempt));
-  }
-  return verdict_for(reader, *plan, std::move(*set), against);
+  return verdict_for(reader, plan, std::move(candidate), against, metric);
 }
 
 Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
@@ -278,7 +324,7 @@ Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
     return no_verdict(fmt::format("run {} names attempt {}, which is missing", core::number_label(run.number),
                                   core::number_label(*run.attempt)));
   }
-  return verdict_for(reader, *plan, reader.run_set(run), against);
+  return verdict_for(reader, *plan, reader.run_set(run), against, "");
 }
 
 } // namespace ej::evidence

@@ -3,6 +3,7 @@
 #include "evidence/compare_sets.h"
 #include "evidence/reader.h"
 #include "evidence/run_set.h"
+#include "evidence/target_result.h"
 #include "measure/comparison.h"
 
 #include <optional>
@@ -18,8 +19,8 @@ enum class Against { BaselineThen, CurrentBaseline };
 // Where a plan's target is met across the combinations a verdict judged.
 enum class TargetMet { NoTarget, Everywhere, Somewhere, Nowhere };
 
-// The verdict of a run or an attempt against its plan's baseline, on the benchmark's primary
-// metric, combination by combination.
+// The verdict of a run or an attempt against its plan's baseline, on one metric (the plan's measure
+// of the benchmark, else the benchmark's primary metric), combination by combination.
 struct Verdict {
   int baseline_run = 0;            // the run it was judged against
   std::optional<int> baseline_now; // the plan's current baseline, when it is another run
@@ -31,7 +32,10 @@ struct Verdict {
   // Improved when at least one combination improved and none regressed, regressed the other way
   // round, mixed when both happen, no change when every combination is no change, else inconclusive.
   measure::Outcome outcome = measure::Outcome::Inconclusive;
-  std::string crossover;
+  std::string crossover;      // where it wins and loses, in words ("wins at concurrency <= 2, ...")
+  core::ParamValues headline; // the combination the plan sums the metric up at; empty: none
+  std::optional<std::size_t> headline_index; // the combination of `combinations` at the headline, when judged
+  std::vector<TargetResult> targets; // the plan's targets on this benchmark's metrics, in the plan's order
   TargetMet target_met = TargetMet::NoTarget;
   std::vector<std::string> target_met_at; // the combinations that meet it ("" without axes)
   std::size_t target_judged = 0;          // combinations the target was evaluated at
@@ -46,21 +50,36 @@ struct Verdict {
   std::string brief;     // the same without the note that the baseline moved, for lines under one that has it
 
   bool sweep() const { return combinations.size() > 1; }
+  // What decides: the headline combination's outcome when it was judged, else `outcome`.
+  measure::Outcome decisive_outcome() const;
+  // The comparison that stands for the verdict in one line: the headline combination's, or the only one.
+  const SeriesComparison* headline_comparison() const;
   // The target met at every combination judged; empty without a target on a measured metric.
   std::optional<bool> meets_target() const;
 };
+
+// Why a set was not judged, for those who say it differently: a missing baseline is worth a line
+// in a document; the baseline's own runs are not.
+enum class Unjudged { Other, NoBaseline, IsBaseline };
 
 // A verdict, or why there is none ("nothing to judge" is never an error: a store error is).
 struct Judgement {
   std::optional<Verdict> verdict;
   std::string why_not;
+  Unjudged unjudged = Unjudged::Other;
 };
 
 // Combines the outcomes of several combinations into one (see Verdict::outcome).
 measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations);
 
+// The attempt's lead verdict (evidence/evaluation.h): on its plan's headline measure when it was
+// judged on it, else on the next measure, else on the benchmark of its newest usable run.
 Judgement judge_attempt(Reader& reader, int attempt, Against against = Against::BaselineThen);
 Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against = Against::BaselineThen);
+// A set of one benchmark's runs of the plan against that benchmark's baseline, on `metric` (empty:
+// the plan's first measure of the benchmark, else its primary metric).
+Judgement judge_set(Reader& reader, const std::string& plan, RunSet candidate, Against against,
+                    const std::string& metric = "");
 
 // The baseline run of `bench` in force at `time_ms` in a plan's history (oldest first): the last one
 // pinned by then, else the first one pinned after (a run made before any baseline is judged against

@@ -364,11 +364,8 @@ TEST_CASE("ej judge proposes adopted for an improvement that meets the target an
   CHECK_THAT(repo.ok({"judge", "2", "--apply"}), Catch::Contains("proposed -> adopted"));
   const auto shown = json::parse(repo.ok({"show", "2", "--json"}));
   CHECK(shown["status"] == "adopted");
-  const auto reason = shown["reason"].get<std::string>();
-  CHECK_THAT(reason, Catch::Contains("baseline run #1"));
-  CHECK_THAT(reason, Catch::Contains("-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029)"));
-  CHECK_THAT(reason, Catch::Contains("n = 10 vs 10"));
-  CHECK_THAT(reason, Catch::Contains("meets the target x < 12"));
+  // One sentence: the decisive figures and the target; the evidence is judge's output and the document's.
+  CHECK(shown["reason"] == "improved x -24.3% (14.50 -> 11.00 ms); x 11.00 ms meets < 12");
 
   CHECK(repo.ej({"judge", "9"}).exit_code == 1);
 }
@@ -402,7 +399,8 @@ TEST_CASE("ej judge proposes rejected for a regression or no change, and inconcl
   CHECK_THAT(shown["reason"].get<std::string>(), Catch::Contains("no change"));
 }
 
-TEST_CASE("ej compare of a parameter sweep compares per value and reports where the candidate stops winning")
+TEST_CASE(
+    "ej compare of a parameter sweep compares per value and says in words where the candidate wins and loses")
 {
   EjRepo repo;
   set_up(repo);
@@ -430,10 +428,9 @@ TEST_CASE("ej compare of a parameter sweep compares per value and reports where 
     CHECK(series[i]["candidate_median"].get<double>() == Approx(100 + 8 * c).margin(0.7));
     CHECK(series[i]["outcome"] == (c <= 4 ? "improved" : "regressed"));
   }
-  const auto crossover = report["crossover"].get<std::string>();
-  CHECK_THAT(crossover, Catch::Contains("wins at concurrency=1; concurrency=2; concurrency=4"));
-  CHECK_THAT(crossover, Catch::Contains("stops winning at concurrency=8"));
-  CHECK_THAT(repo.ok({"compare", "r1", "r2"}), Catch::Contains("crossover: the candidate wins at"));
+  CHECK(report["crossover"] == "wins at concurrency <= 4, loses at >= 8");
+  CHECK_THAT(repo.ok({"compare", "r1", "r2"}),
+             Catch::Contains("crossover: wins at concurrency <= 4, loses at >= 8"));
 }
 
 TEST_CASE("ej compare refuses a run compared with itself, runs of different benchmarks and a missing metric")

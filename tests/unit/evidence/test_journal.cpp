@@ -38,8 +38,29 @@ void TestJournal::plan(const std::string& slug, const std::string& target)
   });
 }
 
+void TestJournal::plan(const std::string& slug, const std::vector<std::string>& measures,
+                       const std::vector<std::string>& targets, const std::string& headline)
+{
+  m_journal.write([&](store::Writer& writer) {
+    writer.append("plan.created", {{"slug", slug},
+                                   {"title", "Plan " + slug},
+                                   {"goal", ""},
+                                   {"target", ""},
+                                   {"doc", slug + ".md"},
+                                   {"measures", measures},
+                                   {"targets", targets},
+                                   {"headline", headline}});
+  });
+}
+
+void TestJournal::samples_of(const std::string& metric, const std::string& unit)
+{
+  m_metric = metric;
+  m_unit = unit;
+}
+
 void TestJournal::bench(const std::string& name, const std::string& metric, bool higher,
-                        const std::string& unit, int revision)
+                        const std::string& unit, int revision, const std::vector<core::ParamAxis>& axes)
 {
   m_metric = metric;
   m_unit = unit;
@@ -50,6 +71,7 @@ void TestJournal::bench(const std::string& name, const std::string& metric, bool
   spec.better = higher ? measure::Better::Higher : measure::Better::Lower;
   definition.metrics = json::array({measure::to_json(spec)});
   definition.primary = metric;
+  definition.params = axes;
   m_journal.write([&](store::Writer& writer) {
     writer.append(revision == 1 ? "bench.added" : "bench.edited",
                   {{"name", name}, {"revision", revision}, {"definition", core::to_json(definition)}});

@@ -2,6 +2,7 @@
 
 // In-memory journals built event by event for the evidence tests.
 
+#include "core/bench_definition.h"
 #include "store/journal.h"
 
 #include <nlohmann/json.hpp>
@@ -33,9 +34,16 @@ public:
   // The clock of the events that follow (EJ_NOW), e.g. "2026-01-12T10:00:00Z".
   void at(const std::string& when);
   void plan(const std::string& slug, const std::string& target = "");
-  // A benchmark whose primary metric is `metric` (unit ms, lower is better unless `higher`).
+  // A plan with measures ("serve:tok_s@concurrency=1"), targets ("verify:verify_ms < 15") and a
+  // headline combination ("concurrency=1"), as `ej plan new` writes them.
+  void plan(const std::string& slug, const std::vector<std::string>& measures,
+            const std::vector<std::string>& targets, const std::string& headline = "");
+  // A benchmark whose primary metric is `metric` (unit ms, lower is better unless `higher`), with
+  // parameter axes.
   void bench(const std::string& name, const std::string& metric = "time_ms", bool higher = false,
-             const std::string& unit = "ms", int revision = 1);
+             const std::string& unit = "ms", int revision = 1, const std::vector<core::ParamAxis>& axes = {});
+  // The metric and unit of the samples of the runs that follow (bench() sets them too).
+  void samples_of(const std::string& metric, const std::string& unit);
   void attempt(int number, const std::string& plan);
   // A run measured by ej, one repeat per sample, combination after combination.
   void run(int number, int attempt, const std::vector<Combination>& combinations,

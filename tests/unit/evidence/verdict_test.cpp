@@ -1,3 +1,4 @@
+#include "evidence/evaluation.h"
 #include "evidence/proposal.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
@@ -71,10 +72,11 @@ TEST_CASE("A sweep that improves at one value and regresses at another is mixed,
   const auto v = evidence::judge_attempt(reader, 2).verdict;
   REQUIRE(v);
   CHECK(v->outcome == measure::Outcome::Mixed);
-  CHECK(v->crossover == "the candidate wins at size=1 and stops winning at size=2 (regressed)");
-  const auto proposal = evidence::propose_status(*v, "");
-  CHECK(proposal.status == core::Status::Inconclusive);
-  CHECK(proposal.reason.find("overall mixed") != std::string::npos);
+  CHECK(v->crossover == "wins at size = 1, loses at 2");
+  const auto proposal = evidence::propose_status(*evidence::evaluate_attempt(reader, 2));
+  REQUIRE(proposal);
+  CHECK(proposal->status == core::Status::Inconclusive);
+  CHECK(proposal->reason == "mixed time_ms over 2 combinations (wins at size = 1, loses at 2)");
 }
 
 TEST_CASE("Summaries of combinations follow the stated rule")
@@ -250,12 +252,12 @@ TEST_CASE("The plan's target is evaluated per combination and the proposal follo
   REQUIRE(everywhere);
   CHECK(everywhere->target_met == evidence::TargetMet::Everywhere);
   CHECK(everywhere->meets_target() == true);
-  const auto adopted = evidence::propose_status(*everywhere, "time_ms < 5");
-  CHECK(adopted.status == core::Status::Adopted);
-  CHECK(adopted.reason.find("meets the target time_ms < 5") != std::string::npos);
-  CHECK(adopted.reason.find(
-            "judged from attempt #2 (run #2) against baseline run #1: time_ms [size=1] 10.00 ms -> "
-            "4.000 ms, -60.0% [") == 0);
+  const auto adopted = evidence::propose_status(*evidence::evaluate_attempt(reader, 2));
+  REQUIRE(adopted);
+  CHECK(adopted->status == core::Status::Adopted);
+  CHECK(adopted->reason ==
+        "improved time_ms over 2 combinations (wins at every size); time_ms meets < 5 at every "
+        "combination");
 
   const auto somewhere = evidence::judge_attempt(reader, 3).verdict;
   REQUIRE(somewhere);
@@ -263,9 +265,10 @@ TEST_CASE("The plan's target is evaluated per combination and the proposal follo
   CHECK(somewhere->target_met == evidence::TargetMet::Somewhere);
   CHECK(somewhere->target_met_at == std::vector<std::string>{"size=2"});
   CHECK(somewhere->meets_target() == false);
-  const auto rejected = evidence::propose_status(*somewhere, "time_ms < 5");
-  CHECK(rejected.status == core::Status::Rejected);
-  CHECK(rejected.reason.find("meets the target time_ms < 5 only at size=2") != std::string::npos);
+  const auto rejected = evidence::propose_status(*evidence::evaluate_attempt(reader, 3));
+  REQUIRE(rejected);
+  CHECK(rejected->status == core::Status::Rejected);
+  CHECK_THAT(rejected->reason, Catch::EndsWith("; time_ms meets < 5 only at size=2"));
 }
 
 TEST_CASE("A regression or no change is rejected, a plain improvement adopted")
@@ -282,7 +285,7 @@ TEST_CASE("A regression or no change is rejected, a plain improvement adopted")
   CHECK(v->text.find("+10.0% [") == 0);
   INFO(v->text);
   CHECK(v->text.find("1.10x slower, regressed (p<0.0001) vs run #1") != std::string::npos);
-  CHECK(evidence::propose_status(*v, "").status == core::Status::Rejected);
+  CHECK(evidence::propose_status(*evidence::evaluate_attempt(reader, 2))->status == core::Status::Rejected);
 }
 
 TEST_CASE("A damaged journal is an error, never a verdict silently missing")
