@@ -338,5 +338,5 @@ grep -q "journal/replay.sh" "$doc" || {
   exit 1
 }
 
-cp "$doc" journal/ej-performance.svg "$OUT/"
-echo "wrote $OUT/ej-performance.md and $OUT/ej-performance.svg"
+cp "$doc" journal/ej-performance.svg journal/ej-performance-progress.svg "$OUT/"
+echo "wrote $OUT/ej-performance.md and its charts"

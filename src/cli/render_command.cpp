@@ -14,6 +14,7 @@
 #include "store/verdict_cache.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
 
@@ -132,11 +133,12 @@ std::string template_text(const RenderOptions& options, std::string& name)
 
 struct Rendered {
   std::filesystem::path doc;
-  std::filesystem::path chart;
+  std::filesystem::path chart; // the headline chart: the others are named after it
   std::string relative;
   std::optional<std::string> existing;
   render::MergeResult merged;
-  std::string svg;
+  std::vector<std::pair<std::filesystem::path, std::string>> charts; // every chart and its SVG
+  render::ReportData report;                                         // for ej report: the attempts to explore
   std::string title;
   std::vector<store::CachedVerdict> verdict_lines; // for the listings, when the document is written
 };
@@ -212,7 +214,10 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
                          : evidence::VerdictLines::Collect;
   {
     store::ReadTransaction snapshot(journal.db());
-    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string(), lines);
+    // ej report (whose data is freed after) adds the attempts to explore in a browser.
+    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string(), lines,
+                                         afterwards == DataAfterwards::Free ? evidence::Report::Collect
+                                                                            : evidence::Report::Skip);
   }
   out.verdict_lines = std::move(data->verdict_lines);
   render::TemplateOptions template_options;
@@ -220,7 +225,10 @@ Rendered render_plan(const Workspace& workspace, store::Journal& journal, const 
                                                             : "fix the template or run without --template";
   const auto rendered = render::render_template(
       text, data->data, std::filesystem::path(name).filename().string(), template_options);
-  out.svg = render::render_chart_svg(data->chart);
+  for (auto& chart : data->charts) {
+    out.charts.emplace_back(out.doc.parent_path() / chart.file, std::move(chart.svg));
+  }
+  out.report = std::move(data->report);
   out.existing = util::read_file(out.doc);
   import_legacy_hashes(workspace, journal);
   const auto stored = store::load_document_regions(journal.db(), out.relative);
@@ -237,7 +245,11 @@ void write_document(store::Journal& journal, const Rendered& r)
     throw Error("{}", *journal.read_only_reason());
   }
   std::error_code ec;
-  for (const auto& path : {r.doc, r.chart}) {
+  std::vector<std::filesystem::path> paths{r.doc};
+  for (const auto& [path, svg] : r.charts) {
+    paths.push_back(path);
+  }
+  for (const auto& path : paths) {
     if (std::filesystem::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) {
       throw Error("{} is read-only; make it writable (chmod u+w) or render elsewhere with --out",
                   path.string());
@@ -251,7 +263,9 @@ void write_document(store::Journal& journal, const Rendered& r)
   // cannot interleave, and renders of different documents never lose each other's hashes.
   store::WriteTransaction transaction(journal.db());
   util::write_file_atomic(r.doc, r.merged.document);
-  util::write_file_atomic(r.chart, r.svg);
+  for (const auto& [path, svg] : r.charts) {
+    util::write_file_atomic(path, svg);
+  }
   store::save_document_regions(journal.db(), r.relative, r.merged.hashes);
   store::keep_verdicts(journal.db(), build_identity(), r.verdict_lines);
   transaction.commit();
@@ -272,8 +286,11 @@ void run_render(RenderOptions options)
   }
   if (options.check) {
     const bool doc_ok = r.existing && *r.existing == r.merged.document;
-    const auto chart_on_disk = util::read_file(r.chart);
-    const bool chart_ok = chart_on_disk && *chart_on_disk == r.svg;
+    bool chart_ok = true;
+    for (const auto& [path, svg] : r.charts) {
+      const auto on_disk = util::read_file(path);
+      chart_ok = chart_ok && on_disk && *on_disk == svg;
+    }
     if (doc_ok && chart_ok) {
       fmt::print("{} is up to date\n", r.relative);
       return;
@@ -283,7 +300,11 @@ void run_render(RenderOptions options)
     throw ExitCode{1};
   }
   write_document(journal, r);
-  fmt::print("wrote {} and {}\n", r.relative, r.chart.filename().string());
+  std::vector<std::string> names;
+  for (const auto& [path, svg] : r.charts) {
+    names.push_back(path.filename().string());
+  }
+  fmt::print("wrote {} and {}\n", r.relative, util::join(names, ", "));
 }
 
 void run_report(RenderOptions options)
@@ -292,8 +313,11 @@ void run_report(RenderOptions options)
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
-  const auto html =
-      render::render_html_report(r.title, r.merged.document, {{r.chart.filename().string(), r.svg}});
+  std::map<std::string, std::string> svgs;
+  for (const auto& [path, svg] : r.charts) {
+    svgs.emplace(path.filename().string(), svg);
+  }
+  const auto html = render::render_html_report(r.title, r.merged.document, svgs, r.report);
   const auto target = command_line_path(options.html);
   if (std::filesystem::is_directory(target)) {
     throw Error("{} is a directory; give a file name to --html", target.string());
@@ -321,8 +345,9 @@ void register_render(CLI::App& app, CLI::App& plan)
   render->callback([options] { run_render(*options); });
 
   auto report_options = std::make_shared<RenderOptions>();
-  auto* report_command =
-      app.add_subcommand("report", "Write a self-contained HTML page of a plan (document and chart)");
+  auto* report_command = app.add_subcommand(
+      "report", "Write a self-contained HTML page of a plan: its document and charts, and its "
+                "attempts to sort, filter and open in a browser");
   report_command->add_option("slug", report_options->slug,
                              "The plan (default: the current plan, or the only one)");
   report_command->add_option("--html", report_options->html, "The HTML file to write")->required();

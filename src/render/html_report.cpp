@@ -45,6 +45,15 @@ pre { background: #f6f8fa; padding: 16px; overflow: auto; border-radius: 6px; li
 pre code { background: none; padding: 0; font-size: 100%; }
 blockquote { margin: 0; padding: 0 1em; color: #59636e; border-left: .25em solid #d1d9e0; }
 svg { max-width: 100%; height: auto; display: block; margin: 1em 0; }
+#ej-explorer { border-bottom: 1px solid #d1d9e0b3; margin-bottom: 24px; }
+#ej-attempts { display: table; width: 100%; font-size: 14px; }
+#ej-attempts th, #ej-attempts td { padding: 4px 8px; }
+#ej-attempts th { cursor: pointer; user-select: none; }
+#ej-attempts th[aria-sort=ascending]::after { content: " \25B2"; }
+#ej-attempts th[aria-sort=descending]::after { content: " \25BC"; }
+#ej-attempts tbody tr { cursor: pointer; }
+#ej-attempts tr.ej-chosen { background: #ddf4ff; }
+.ej-filters label { margin-right: .6em; white-space: nowrap; }
 )";
 
 // A text that does not occur in the markdown, to mark where an SVG goes in cmark's output.
@@ -129,7 +138,8 @@ std::string part_html(std::string_view part, const std::map<std::string, std::st
 } // namespace
 
 std::string render_html_report(std::string_view title, std::string_view markdown,
-                               const std::map<std::string, std::string>& inline_svgs)
+                               const std::map<std::string, std::string>& inline_svgs,
+                               const ReportData& explorer)
 {
   const auto prefix = placeholder_prefix(markdown);
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -144,6 +154,7 @@ std::string render_html_report(std::string_view title, std::string_view markdown
   for (const auto part : markdown_parts(markdown, k_part_size)) {
     page += part_html(part, inline_svgs, prefix);
   }
+  page += explorer_html(explorer);
   page += "</main>\n</body>\n</html>\n";
   return page;
 }

@@ -1,39 +1,18 @@
 #include "render/svg_chart.h"
 
 #include "render/number_format.h"
+#include "render/svg_parts.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace ej::render {
 
 namespace {
 
-constexpr double k_width = 720;
-constexpr double k_height = 360;
-constexpr double k_left = 72;   // tick labels, and the unit along the y axis
-constexpr double k_right = 104; // the baseline's and target's labels, beside their lines
-constexpr double k_top = 48;
-constexpr double k_bottom = 60; // x labels, then the legend
-constexpr double k_plot_width = k_width - k_left - k_right;
-constexpr double k_plot_height = k_height - k_top - k_bottom;
-constexpr double k_plot_right = k_left + k_plot_width;
-constexpr double k_plot_bottom = k_top + k_plot_height;
-constexpr double k_char_width = 6.5; // of 11px sans-serif text, generously: labels must not overlap
-constexpr double k_line_height = 13; // of 11px text
-
-// A label's width on the page, in pixels (UTF-8 continuation bytes do not count).
-double text_width(std::string_view text)
-{
-  double chars = 0;
-  for (const char c : text) {
-    chars += (static_cast<unsigned char>(c) & 0xC0) == 0x80 ? 0 : 1;
-  }
-  return chars * k_char_width;
-}
+using namespace svg;
 
 std::string_view colour_of(const std::optional<core::Status>& status)
 {
@@ -59,95 +38,9 @@ std::string_view colour_of(const std::optional<core::Status>& status)
   return "#1565c0";
 }
 
-template <typename... Args> void add(std::string& out, fmt::format_string<Args...> format, Args&&... args)
-{
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
-
-// Pixel coordinates and other drawing numbers: one decimal, "-0.0" avoided.
-std::string px(double value)
-{
-  auto text = fmt::format("{:.1f}", value);
-  return text == "-0.0" ? "0.0" : text;
-}
-
-struct Scale {
-  double low = 0;
-  double high = 1;
-  double step = 0.2;
-  int decimals = 1;
-
-  double y(double value) const
-  {
-    return k_top + k_plot_height - (value - low) / (high - low) * k_plot_height;
-  }
-};
-
-// A "nice" step (1, 2 or 5 times a power of ten) giving about five ticks over the range.
-Scale make_scale(double low, double high)
-{
-  if (high - low <= std::abs(high) * 1e-12) {
-    const double pad = std::max(std::abs(high) * 0.1, 1.0);
-    low -= pad;
-    high += pad;
-  }
-  const double pad = (high - low) * 0.05;
-  low -= pad;
-  high += pad;
-  const double raw_step = (high - low) / 5;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
-  double step = magnitude * 10;
-  for (const double factor : {1.0, 2.0, 5.0}) {
-    if (magnitude * factor >= raw_step) {
-      step = magnitude * factor;
-      break;
-    }
-  }
-  Scale scale;
-  scale.step = step;
-  scale.low = std::floor(low / step) * step;
-  scale.high = std::ceil(high / step) * step;
-  scale.decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step))));
-  return scale;
-}
-
 std::string unit_suffix(const ChartData& chart)
 {
   return chart.unit.empty() ? "" : " " + chart.unit;
-}
-
-struct ReferenceLine {
-  double value = 0;
-  std::string_view name;
-  std::string_view colour;
-  double label_y = 0; // the label's baseline, moved apart from the other label's when they are close
-};
-
-constexpr std::string_view k_baseline_colour = "#455a64";
-constexpr std::string_view k_target_colour = "#d84315";
-
-// The baseline and target: dashed lines across the plot, each labelled outside it on the right,
-// where no point or other line can be under the label.
-void reference_lines(std::string& out, const Scale& scale, std::vector<ReferenceLine> lines)
-{
-  for (auto& line : lines) {
-    line.label_y = scale.y(line.value) + 4;
-  }
-  std::sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.label_y < b.label_y; });
-  if (lines.size() == 2 && lines[1].label_y - lines[0].label_y < k_line_height) {
-    const double middle = (lines[0].label_y + lines[1].label_y) / 2;
-    lines[0].label_y = middle - k_line_height / 2;
-    lines[1].label_y = middle + k_line_height / 2;
-  }
-  for (const auto& line : lines) {
-    const auto y = px(scale.y(line.value));
-    add(out,
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" "
-        "stroke-dasharray=\"6 4\"/>\n",
-        px(k_left), y, px(k_plot_right), y, line.colour);
-    add(out, "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"{}\">{} {}</text>\n", px(k_plot_right + 6),
-        px(line.label_y), line.colour, line.name, escape_xml(format_number(line.value, 4)));
-  }
 }
 
 std::string_view legend_name(const std::optional<core::Status>& status)
@@ -188,13 +81,51 @@ void legend(std::string& out, const ChartData& chart, const std::vector<Referenc
     x += 12 + text_width(legend_name(status)) + k_gap;
   }
   for (const auto& line : lines) {
-    add(out,
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1.5\" "
-        "stroke-dasharray=\"6 4\"/>\n",
-        px(x), px(y - 4), px(x + 18), px(y - 4), line.colour);
-    add(out, "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", px(x + 22), px(y), line.name);
-    x += 22 + text_width(line.name) + k_gap;
+    x = legend_line(out, x, y, line.name, line.colour, true);
   }
+}
+
+bool finite(const std::optional<double>& value)
+{
+  return value && std::isfinite(*value);
+}
+
+// The baselines the points were judged against, when they differ: one dashed line that steps
+// where the baseline moved, across the slots of the points it held for. nullopt when there is no
+// such line to draw (the baseline is then one value, or none).
+std::optional<double> step_baseline(std::string& out, const ChartData& chart, const Scale& scale,
+                                    double spacing)
+{
+  std::optional<double> first;
+  bool differ = false;
+  for (const auto& point : chart.points) {
+    if (finite(point.baseline)) {
+      differ = differ || (first && *first != *point.baseline);
+      first = first ? first : point.baseline;
+    }
+  }
+  if (!differ) {
+    return std::nullopt;
+  }
+  std::string path;
+  std::optional<double> last;
+  for (std::size_t i = 0; i < chart.points.size(); ++i) {
+    const auto& value = chart.points[i].baseline;
+    if (!finite(value)) {
+      continue;
+    }
+    const double left = k_left + static_cast<double>(i) * spacing;
+    const double right = left + spacing;
+    if (!last) {
+      path += fmt::format("M{} {}H{}", px(left), px(scale.y(*value)), px(right));
+    } else {
+      path += fmt::format("V{}H{}", px(scale.y(*value)), px(right));
+    }
+    last = value;
+  }
+  add(out, "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+      path, k_baseline_colour);
+  return last;
 }
 
 } // namespace
@@ -235,59 +166,30 @@ std::string escape_xml(std::string_view text)
 std::string render_chart_svg(const ChartData& chart)
 {
   std::string out;
-  add(out,
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\">\n",
-      k_width, k_height);
-  add(out, "<title>{}</title>\n", escape_xml(chart.title));
-  add(out, "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", k_width, k_height);
-  add(out, "<text x=\"{}\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", px(k_left),
-      escape_xml(chart.title));
-  add(out, "<text x=\"{}\" y=\"36\" font-size=\"11\" fill=\"#555555\">median {} per attempt, {}</text>\n",
-      px(k_left), escape_xml(chart.metric), chart.higher_is_better ? "higher is better" : "lower is better");
-
+  open_chart(out, chart.title,
+             fmt::format("median {}{} per attempt, {}", chart.metric,
+                         chart.at.empty() ? "" : " at " + chart.at,
+                         chart.higher_is_better ? "higher is better" : "lower is better"));
   std::vector<double> values;
   for (const auto& point : chart.points) {
-    for (const auto& value : {std::optional<double>(point.median), point.low, point.high}) {
-      if (value && std::isfinite(*value)) {
+    for (const auto& value : {std::optional<double>(point.median), point.low, point.high, point.baseline}) {
+      if (finite(value)) {
         values.push_back(*value);
       }
     }
   }
   for (const auto& value : {chart.baseline, chart.target}) {
-    if (value && std::isfinite(*value)) {
+    if (finite(value)) {
       values.push_back(*value);
     }
   }
-  add(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbbbbb\"/>\n",
-      px(k_left), px(k_top), px(k_plot_width), px(k_plot_height));
   if (chart.points.empty() || values.empty()) {
-    add(out,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" fill=\"#777777\">no results "
-        "yet</text>\n",
-        px(k_left + k_plot_width / 2), px(k_top + k_plot_height / 2));
-    out += "</svg>\n";
+    close_empty(out);
     return out;
   }
-
   const auto [min_it, max_it] = std::minmax_element(values.begin(), values.end());
   const Scale scale = make_scale(*min_it, *max_it);
-  if (!chart.unit.empty()) { // the one place the unit is said
-    add(out,
-        "<text x=\"18\" y=\"{0}\" transform=\"rotate(-90 18 {0})\" font-size=\"11\" text-anchor=\"middle\" "
-        "fill=\"#555555\">{1}</text>\n",
-        px(k_top + k_plot_height / 2), escape_xml(chart.unit));
-  }
-  for (double tick = scale.low; tick <= scale.high + scale.step / 2; tick += scale.step) {
-    const auto y = px(scale.y(tick));
-    add(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eeeeee\"/>\n", px(k_left), y,
-        px(k_left + k_plot_width), y);
-    auto label = fmt::format("{:.{}f}", tick, scale.decimals);
-    label =
-        label.find_first_not_of("-0.") == std::string::npos ? label.substr(label[0] == '-' ? 1 : 0) : label;
-    add(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text>\n", px(k_left - 6),
-        px(scale.y(tick) + 4), label);
-  }
+  y_axis(out, scale, chart.unit);
 
   const auto n = chart.points.size();
   const double spacing = k_plot_width / static_cast<double>(n);
@@ -300,36 +202,48 @@ std::string render_chart_svg(const ChartData& chart)
       std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 4;
 
+  std::vector<ReferenceLine> lines;
+  // The reference lines under the points: a point on the baseline stays visible.
+  if (const auto stepped = step_baseline(out, chart, scale, spacing)) {
+    lines.push_back({*stepped, "baseline", k_baseline_colour, 0, true});
+  } else if (finite(chart.baseline)) {
+    lines.push_back({*chart.baseline, "baseline", k_baseline_colour});
+  } else if (const auto same = std::find_if(chart.points.begin(), chart.points.end(),
+                                            [](const ChartPoint& p) { return finite(p.baseline); });
+             same != chart.points.end()) {
+    lines.push_back({*same->baseline, "baseline", k_baseline_colour}); // one baseline for every point
+  }
+  if (finite(chart.target)) {
+    lines.push_back({*chart.target, "target", k_target_colour});
+  }
+  reference_lines(out, scale, lines);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& point = chart.points[i];
     const auto colour = colour_of(point.status);
     const auto x = px(x_of(i));
-    if (point.low && point.high && std::isfinite(*point.low) && std::isfinite(*point.high) &&
-        *point.low != *point.high) {
+    double top = std::isfinite(point.median) ? scale.y(point.median) : k_plot_bottom;
+    if (finite(point.low) && finite(point.high) && *point.low != *point.high) {
       add(out,
           "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\" "
           "opacity=\"0.6\"/>\n",
           x, px(scale.y(*point.low)), px(scale.y(*point.high)), colour);
+      top = std::min(top, scale.y(std::max(*point.low, *point.high)));
     }
     if (std::isfinite(point.median)) {
       add(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"><title>{}</title></circle>\n", x,
           px(scale.y(point.median)), px(radius), colour,
           escape_xml(point.label + ": " + format_number(point.median, 4) + unit_suffix(chart) +
                      (point.status ? fmt::format(" ({})", core::to_string(*point.status)) : "")));
+      if (point.named) {
+        add(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" fill=\"{}\">{}</text>\n", x,
+            px(std::max(top - radius - 3, k_top + 10)), colour, escape_xml(point.label));
+      }
     }
     if (i % label_every == 0) {
       add(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n", x,
           px(k_plot_bottom + 16), escape_xml(point.label));
     }
   }
-  std::vector<ReferenceLine> lines;
-  if (chart.baseline && std::isfinite(*chart.baseline)) {
-    lines.push_back({*chart.baseline, "baseline", k_baseline_colour});
-  }
-  if (chart.target && std::isfinite(*chart.target)) {
-    lines.push_back({*chart.target, "target", k_target_colour});
-  }
-  reference_lines(out, scale, lines);
   legend(out, chart, lines);
   out += "</svg>\n";
   return out;

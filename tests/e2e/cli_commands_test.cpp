@@ -30,7 +30,8 @@ TEST_CASE("a mistyped subcommand names its group and what the group has, exit 2"
   const auto foo = run_ej(dir.path(), {"plan", "foo"});
   CHECK(foo.exit_code == 2);
   CHECK(foo.err ==
-        "ej: unknown command 'plan foo'; the plan commands are: new, list, show, baseline, use, render\n");
+        "ej: unknown command 'plan foo'; the plan commands are: new, edit, list, show, baseline, use, "
+        "render\n");
 
   const auto shwo = run_ej(dir.path(), {"plan", "shwo"});
   CHECK(shwo.exit_code == 2);
@@ -38,7 +39,7 @@ TEST_CASE("a mistyped subcommand names its group and what the group has, exit 2"
 
   const auto bare = run_ej(dir.path(), {"plan"});
   CHECK(bare.exit_code == 2);
-  CHECK_THAT(bare.err, Catch::StartsWith("ej: 'ej plan' needs a command: new, list, show") &&
+  CHECK_THAT(bare.err, Catch::StartsWith("ej: 'ej plan' needs a command: new, edit, list, show") &&
                            Catch::Contains("see 'ej help plan'"));
 }
 

@@ -126,13 +126,14 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   CHECK(contains(doc, "](eagle.svg)")); // relative to the document, so it works on any forge
 
   const auto headings = ej::render::parse_markdown_headings(doc);
-  for (const auto* expected : {"EAGLE-3 fast verify", "Summary", "Adopted", "Rejected", "Blocked",
-                               "Inconclusive", "Open", "Environment changes between baselines", "Timeline"}) {
+  for (const auto* expected :
+       {"EAGLE-3 fast verify", "Summary", "Adopted", "Rejected", "Blocked", "Inconclusive", "Open",
+        "Environment changes between baselines", "Decisions"}) {
     INFO(expected);
     CHECK(std::find(headings.begin(), headings.end(), expected) != headings.end());
   }
   CHECK(contains(doc, "verify pass under 15 ms"));
-  CHECK(contains(doc, "**Target:** x < 15.")); // nothing escaped that means nothing
+  CHECK(contains(doc, "**Target:** x < 15, met by #3, #5.")); // nothing escaped that means nothing
   CHECK(contains(doc, "**Baseline:** run #3"));
 
   const auto tables = ej::render::parse_markdown_tables(doc);
@@ -171,7 +172,7 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   CHECK(contains(rejected, "### #2 FlashInfer allreduce fusion"));
   CHECK(contains(rejected, "**Status:** rejected: no gain on PCIe"));
   CHECK(contains(rejected, "**Hypothesis:** fewer kernel launches"));
-  CHECK(contains(rejected, "**Evidence:**"));
+  CHECK(contains(rejected, "| x | 20.00 | 20.00 | 0.0% | [0.0%, 0.0%] |")); // its evidence, once
   CHECK(contains(rejected, "```sh\npython bench.py --fusion | tee out.txt\n```"));
   CHECK(contains(rejected, "- run #2 ("));
   CHECK(contains(rejected, "tried twice, same figure"));
@@ -186,8 +187,11 @@ TEST_CASE("ej plan render writes journal/SLUG.md with every part of the plan and
   CHECK(contains(environment, "From run #1 to run #3"));
   CHECK(contains(environment, "cuda 13.0"));
 
-  CHECK(has_paragraph(" #4 Torch symmetric memory: proposed → blocked (needs CUDA 13)"));
-  CHECK(tables.size() == 1); // the summary: everything else reads as lists and paragraphs
+  CHECK(has_paragraph("#4 Torch symmetric memory: blocked (needs CUDA 13)"));
+  CHECK(has_paragraph("#3 CUDA 13 upgrade unblocked #4 (not tried again yet)."));
+  // The summary and the evidence of the three judged attempts: everything else reads as lists and
+  // paragraphs.
+  CHECK(tables.size() == 4);
 }
 
 TEST_CASE("the --out option writes the document elsewhere in the repository and --stdout prints it and "
@@ -281,9 +285,9 @@ TEST_CASE("a region edited by hand is not overwritten without --force, and the e
   make_campaign(repo);
   const auto first = render(repo);
   auto edited = first;
-  const auto at = edited.find("## Timeline\n");
+  const auto at = edited.find("## Decisions\n"); // the timeline region's heading
   REQUIRE(at != std::string::npos);
-  edited.insert(at + 12, "\nA hand-written line inside the timeline.\n");
+  edited.insert(at + 13, "\nA hand-written line inside the timeline.\n");
   write_text(repo.path() / "journal" / "eagle.md", edited);
   repo.ok({"note", "2", "one more note"});
 
@@ -404,8 +408,8 @@ TEST_CASE(
     REQUIRE(row.size() == summary[0].size());
     CHECK(row[0] == std::to_string(i));
     CHECK(row[1] == as_cell(title));
-    // Its entry in the timeline, a list item.
-    const auto entry = today + " #" + std::to_string(i) + " " + as_cell(title) + ": proposed → " +
+    // Its entry in the decisions, a list item.
+    const auto entry = today + " #" + std::to_string(i) + " " + as_cell(title) + ": " +
                        stored[i]["status"].get<std::string>() + " (" + as_cell(reason) + ")";
     CHECK(timeline.count(entry) == 1);
   }
@@ -597,7 +601,9 @@ TEST_CASE("ej report writes one self-contained HTML page that a headless browser
   CHECK_THAT(out, Catch::Contains("eagle.html"));
   const auto html = read_text(repo.path() / "eagle.html");
   CHECK(contains(html, "<svg"));
-  for (const auto* external : {"src=\"http", "href=\"http", "<script", "<link", "eagle.svg\"", "@import"}) {
+  // Its one script (the attempts' explorer) is inline: nothing is fetched.
+  for (const auto* external :
+       {"src=\"http", "href=\"http", "<script src", "<link", "eagle.svg\"", "@import"}) {
     INFO(external);
     CHECK_FALSE(contains(html, external));
   }

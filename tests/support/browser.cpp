@@ -111,4 +111,42 @@ std::vector<std::string> layout_problems(const std::filesystem::path& chromium, 
   return problems;
 }
 
+std::vector<std::string> run_in_page(const std::filesystem::path& chromium, const std::string& html,
+                                     const std::string& script, const std::filesystem::path& dir)
+{
+  // The page's scripts run as it is parsed; this one is the last element of the body, so it runs
+  // after them, and what it reports is in the DOM that --dump-dom prints.
+  const std::string wrapped =
+      "<script>\n(() => {\n  const lines = [];\n  const report = (text) => lines.push(String(text));\n"
+      "  try {\n" +
+      script +
+      "\n  } catch (error) { report('error: ' + error); }\n"
+      "  const out = document.createElement('pre');\n  out.id = 'ej-run-in-page';\n"
+      "  out.textContent = 'BEGIN\\n' + lines.join('\\n') + '\\nEND';\n"
+      "  document.body.appendChild(out);\n})();\n</script>\n";
+  auto page = html;
+  const auto end = page.rfind("</body>");
+  REQUIRE(end != std::string::npos);
+  page.insert(end, wrapped);
+  const auto file = dir / "page.html";
+  write_text(file, page);
+  CommandOptions options;
+  options.env["HOME"] = dir.string();
+  const auto result = run_command({chromium.string(), "--headless", "--no-sandbox", "--disable-gpu",
+                                   "--no-first-run", "--user-data-dir=" + (dir / "chromium-profile").string(),
+                                   "--window-size=1000,900", "--dump-dom", "file://" + file.string()},
+                                  options);
+  INFO("chromium: " << result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto begin = result.out.find("BEGIN\n");
+  const auto finish = result.out.find("\nEND", begin);
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(finish != std::string::npos);
+  std::vector<std::string> lines;
+  for (const auto& line : util::split(result.out.substr(begin + 6, finish - begin - 6), '\n')) {
+    lines.push_back(unescape_html(line));
+  }
+  return lines;
+}
+
 } // namespace ej::test

@@ -18,4 +18,10 @@ std::vector<std::string> layout_problems(const std::filesystem::path& chromium, 
                                          int width, const std::vector<std::string>& wrapping_columns,
                                          const std::filesystem::path& dir);
 
+// Loads a page in headless Chromium, runs `script` in it once the page's own scripts have run (as
+// a user would act: clicks, choices), and returns the lines the script wrote with report(TEXT).
+// `dir` holds the page and the browser's profile.
+std::vector<std::string> run_in_page(const std::filesystem::path& chromium, const std::string& html,
+                                     const std::string& script, const std::filesystem::path& dir);
+
 } // namespace ej::test
