@@ -42,7 +42,9 @@ void remember_number(const char* table, const std::string& id, std::int64_t numb
 
 // The columns of an attempt's search row, selected from the derived tables for the attempts that
 // `chosen` (an SQL condition on a.number) names. Its rowid is the number negated: newest first is
-// the index's own order (schema version 6).
+// the index's own order (schema version 6). Rows go in by ascending rowid: FTS5 writes out its
+// pending terms as a new segment whenever a rowid is lower than the one before, so ascending
+// numbers made one segment per attempt, and merging them was a third of an import.
 std::string search_rows_select(std::string_view chosen)
 {
   return fmt::format(R"sql(
@@ -51,7 +53,7 @@ std::string search_rows_select(std::string_view chosen)
       coalesce((SELECT group_concat(tag, ' ') FROM attempt_tags WHERE attempt = a.number), ''),
       coalesce((SELECT group_concat(reason, ' ') FROM status_changes WHERE attempt = a.number), ''),
       coalesce((SELECT group_concat(text, ' ') FROM notes WHERE attempt = a.number), '')
-    FROM attempts a WHERE {})sql",
+    FROM attempts a WHERE {} ORDER BY a.number DESC)sql",
                      chosen);
 }
 
@@ -61,6 +63,11 @@ void write_search_row(Database& db, std::int64_t number)
   db.prepare(search_rows_select("a.number = ?")).bind(1, number).run();
 }
 
+constexpr std::size_t k_many_search_rows = 1000;
+constexpr int k_default_search_hash_bytes = 1024 * 1024; // FTS5_DEFAULT_HASHSIZE
+// About 1 KB of terms per attempt: 100,000 attempts in one buffer.
+constexpr int k_bulk_search_hash_bytes = 128 * 1024 * 1024;
+
 // Many rows at once, in two statements over a JSON array of numbers: one statement per attempt
 // costs a third of an import of 100,000 events.
 void write_search_rows(Database& db, const std::set<std::int64_t>& numbers)
@@ -69,10 +76,22 @@ void write_search_rows(Database& db, const std::set<std::int64_t>& numbers)
     return;
   }
   const auto list = nlohmann::json(numbers).dump();
+  // FTS5 writes a segment each time its pending terms pass 'hashsize' (1 MB) and merges segments
+  // as they pile up: for thousands of rows, most of the insert. One buffer that holds them all
+  // writes one segment; the default comes back for the small writes after.
+  const bool many = numbers.size() > k_many_search_rows;
+  if (many) {
+    db.exec(fmt::format("INSERT INTO attempt_search(attempt_search, rank) VALUES ('hashsize', {})",
+                        k_bulk_search_hash_bytes));
+  }
   db.prepare("DELETE FROM attempt_search WHERE rowid IN (SELECT -value FROM json_each(?))")
       .bind(1, list)
       .run();
   db.prepare(search_rows_select("a.number IN (SELECT value FROM json_each(?))")).bind(1, list).run();
+  if (many) {
+    db.exec(fmt::format("INSERT INTO attempt_search(attempt_search, rank) VALUES ('hashsize', {})",
+                        k_default_search_hash_bytes));
+  }
 }
 
 // The search row of an attempt is rebuilt from the derived tables whenever the attempt changes.
