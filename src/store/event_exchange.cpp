@@ -117,12 +117,13 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad, LineProblem& f
       }
       continue;
     }
-    const auto parsed = json::parse(line, nullptr, false);
+    auto parsed = json::parse(line, nullptr, false);
     Event event;
     if (parsed.is_object()) {
+      // Moved out of the parsed line, which is dropped after: copying payloads was a tenth of a decode.
       const auto text = [&](const char* key) {
         const auto it = parsed.find(key);
-        return it != parsed.end() && it->is_string() ? it->get<std::string>() : std::string();
+        return it != parsed.end() && it->is_string() ? std::move(it->get_ref<std::string&>()) : std::string();
       };
       const auto integer = [&](const char* key, std::int64_t fallback) {
         const auto it = parsed.find(key);
@@ -135,7 +136,7 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad, LineProblem& f
       event.schema_version = static_cast<int>(integer("schema_version", 1));
       event.time_ms = integer("time_ms", 0);
       if (const auto it = parsed.find("payload"); it != parsed.end()) {
-        event.payload = *it;
+        event.payload = std::move(*it);
       }
     }
     if (!parsed.is_object() || !valid_envelope(event)) {
