@@ -250,4 +250,20 @@ TEST_CASE("plain texts come back as they are, and texts one character from plain
   CHECK(escape_markdown_inline("x ") == "x");
   CHECK(escape_markdown_inline("caf\xc3\xa9 *a*") == "caf\xc3\xa9 \\*a\\*");
   CHECK(escape_markdown_inline("bell\x07") == "bell\xe2\x90\x87");
+  // A verdict (an interval in brackets, p<...) is plain; brackets or '<' that could be syntax are not.
+  for (const std::string value : {"+5.95% [+1.91%, +9.48%] 1.06x slower, regressed (p<0.0001) vs run #1",
+                                  "x [1 2] and [3, 4]", "a <= b, 1 <2", "p < 0.05"}) {
+    CHECK(escape_markdown_inline(value) == value);
+    CHECK(escape_table_cell(value) == value);
+  }
+  CHECK(escape_markdown_inline("x [1,2](y)") == "x \\[1,2\\](y)");
+  CHECK(escape_markdown_inline("x [12]") == "x \\[12\\]");
+  CHECK(escape_markdown_inline("x [1, a]") == "x \\[1, a\\]");
+  CHECK(escape_markdown_inline("x ] [1, 2") == "x \\] \\[1, 2");
+  CHECK(escape_markdown_inline("[1, 2] first") == "\\[1, 2\\] first");
+  CHECK(escape_table_cell("[1, 2] first") == "[1, 2] first");
+  CHECK(escape_markdown_inline("x <") == "x \\<");
+  CHECK(escape_markdown_inline("x <b") == "x \\<b");
+  CHECK(escape_markdown_inline("mail <1@bs>") == "mail \\<1@bs>");
+  CHECK(escape_markdown_inline("1 <2 a@b") == "1 <2 a@b");
 }
