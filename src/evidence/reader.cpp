@@ -65,6 +65,12 @@ bool Reader::read_streamed(int attempt)
   if (!read) {
     return false; // (not in the prefetch's order: read directly)
   }
+  keep_streamed(attempt, std::move(read));
+  return true;
+}
+
+void Reader::keep_streamed(int attempt, std::unique_ptr<StreamedAttempt> read)
+{
   static const std::vector<SeriesSummary> no_series;
   for (const auto& run : read->runs) {
     m_streamed_series.insert_or_assign(run.number, &no_series); // a run without samples has none
@@ -73,7 +79,29 @@ bool Reader::read_streamed(int attempt)
     m_streamed_series.insert_or_assign(run, &series);
   }
   m_streamed[attempt] = std::move(read);
-  return true;
+}
+
+void Reader::read_attempts(const std::vector<core::Attempt>& attempts)
+{
+  if (m_stream || m_prefetch) {
+    return;
+  }
+  std::vector<int> ascending;
+  for (const auto& attempt : attempts) {
+    if (!m_streamed.contains(attempt.number) && !m_runs_by_attempt.contains(attempt.number)) {
+      m_attempt_plans[attempt.number] = attempt.plan;
+      ascending.push_back(attempt.number);
+    }
+  }
+  std::sort(ascending.begin(), ascending.end());
+  ascending.erase(std::unique(ascending.begin(), ascending.end()), ascending.end());
+  if (ascending.empty()) {
+    return;
+  }
+  auto stream = store::PlanStream::of_attempts(m_journal.db(), ascending);
+  for (const int attempt : ascending) {
+    keep_streamed(attempt, std::make_unique<StreamedAttempt>(read_attempt(stream, attempt)));
+  }
 }
 
 Reader::~Reader()

@@ -52,6 +52,10 @@ public:
   // caller is then inside a ReadTransaction that has read, and destroys this Reader before it writes.
   enum class Ahead { No, OnThread };
   void stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts, Ahead ahead = Ahead::No);
+  // Reads the runs, samples and device repeats of a few attempts of any plans at once (a listing
+  // that judges them): three statements instead of three per run. Kept until forgotten; nothing
+  // when a plan is streamed.
+  void read_attempts(const std::vector<core::Attempt>& attempts);
   // Closes the stream (its statements hold a read transaction until they are done): before a
   // command prints, so that a slow reader of its output keeps no other ej waiting.
   void end_stream();
@@ -97,6 +101,7 @@ private:
 
   // Reads the attempt from the stream when it is an attempt of the streamed plan not passed yet.
   bool read_streamed(int attempt);
+  void keep_streamed(int attempt, std::unique_ptr<StreamedAttempt> read);
 
   store::Journal& m_journal;
   std::optional<store::PlanStream> m_stream;

@@ -18,19 +18,33 @@ verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::s
     }
     kept = store::look_up_verdicts(reader.journal().db(), numbers);
   }
-  std::vector<std::optional<std::string>> out;
-  out.reserve(attempts.size());
-  for (const auto& attempt : attempts) {
+  // What the kept lines say; nullopt where the attempt is judged now.
+  const auto kept_line = [&](const core::Attempt& attempt) -> std::optional<std::optional<std::string>> {
     if (const auto found = kept.find(attempt.number); found != kept.end()) {
       const auto& lookup = found->second;
       if (lookup.now.runs == 0) {
-        out.emplace_back(); // no run, no verdict: nothing to read
-        continue;
+        return std::optional<std::string>(); // no run, no verdict: nothing to read
       }
       if (lookup.cached && lookup.maker == maker && lookup.cached->inputs == lookup.now) {
-        out.push_back(lookup.cached->text);
-        continue;
+        return lookup.cached->text;
       }
+    }
+    return std::nullopt;
+  };
+  // Those judged now are read together: after a new baseline, every attempt listed.
+  std::vector<core::Attempt> to_judge;
+  for (const auto& attempt : attempts) {
+    if (!kept_line(attempt)) {
+      to_judge.push_back(attempt);
+    }
+  }
+  reader.read_attempts(to_judge);
+  std::vector<std::optional<std::string>> out;
+  out.reserve(attempts.size());
+  for (const auto& attempt : attempts) {
+    if (auto line = kept_line(attempt)) {
+      out.push_back(std::move(*line));
+      continue;
     }
     reader.know_attempt(attempt); // its plan, without reading the attempt again
     auto verdict = judge_attempt(reader, attempt.number).verdict;

@@ -5,6 +5,7 @@
 #include "util/strings.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -377,35 +378,50 @@ namespace {
 
 // The plan's repeats that read a GPU, through their own index (schema 7) when the journal has it:
 // a journal opened read-only at version 6 was never migrated, and there the table serves.
-std::string device_repeats_sql(Database& db)
+std::string device_repeats_sql(Database& db, std::string_view chosen)
 {
   const bool indexed = db.query_integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
                                         "'run_repeats_with_device'") > 0;
   return fmt::format("SELECT {}, rr.run, a.number FROM attempts a JOIN runs r ON r.attempt = a.number JOIN "
-                     "run_repeats rr {} ON rr.run = r.number WHERE a.plan = ? AND rr.warmup = 0 AND "
+                     "run_repeats rr {} ON rr.run = r.number WHERE {} AND rr.warmup = 0 AND "
                      "rr.device <> '' ORDER BY a.number, r.number, rr.idx",
-                     repeat_columns_of("rr"), indexed ? "INDEXED BY run_repeats_with_device" : "");
+                     repeat_columns_of("rr"), indexed ? "INDEXED BY run_repeats_with_device" : "", chosen);
 }
 
 } // namespace
 
 PlanStream::PlanStream(Database& db, const std::string& plan)
+    : PlanStream(db, "SELECT number FROM attempts WHERE plan = ?", "a.plan = ?", plan)
+{
+}
+
+PlanStream PlanStream::of_attempts(Database& db, const std::vector<int>& attempts)
+{
+  return {db, "SELECT value FROM json_each(?)", "a.number IN (SELECT value FROM json_each(?))",
+          nlohmann::json(attempts).dump()};
+}
+
+PlanStream::PlanStream(Database& db, std::string_view numbers, std::string_view chosen,
+                       const std::string& value)
     // Each statement's rows come in attempt order straight from the indexes (runs_by_attempt, the
     // primary key of samples, run_repeats_with_device): nothing is sorted, nothing read ahead. The
-    // attempt's number is the last column of each.
-    : m_runs(db.prepare(fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN (SELECT number FROM "
-                                    "attempts WHERE plan = ?) ORDER BY attempt, number",
-                                    run_columns_for_judging())),
+    // attempt's number is the last column of each. numbers: the attempts' numbers (SQL, one
+    // parameter); chosen: the same as a condition on attempts a.
+    : m_runs(db.prepare(
+                 fmt::format("SELECT {}, attempt FROM runs WHERE attempt IN ({}) ORDER BY attempt, number",
+                             run_columns_for_judging(), numbers)),
              24),
-      m_samples(db.prepare("SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind, a.number "
-                           "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
-                           "r.number WHERE a.plan = ? ORDER BY a.number, r.number, s.repeat_idx, s.ordinal"),
+      m_samples(db.prepare(fmt::format(
+                    "SELECT s.run, s.params, s.metric, s.key, s.value, s.unit, s.kind, a.number "
+                    "FROM attempts a JOIN runs r ON r.attempt = a.number JOIN samples s ON s.run = "
+                    "r.number WHERE {} ORDER BY a.number, r.number, s.repeat_idx, s.ordinal",
+                    chosen)),
                 7),
-      m_devices(db.prepare(device_repeats_sql(db)), 12)
+      m_devices(db.prepare(device_repeats_sql(db, chosen)), 12)
 {
-  m_runs.select.bind(1, plan);
-  m_samples.select.bind(1, plan);
-  m_devices.select.bind(1, plan);
+  m_runs.select.bind(1, value);
+  m_samples.select.bind(1, value);
+  m_devices.select.bind(1, value);
 }
 
 bool PlanStream::Cursor::at(int attempt)

@@ -73,6 +73,9 @@ void visit_run_samples(Database& db, int run, const std::function<void(const Sam
 class PlanStream {
 public:
   PlanStream(Database& db, const std::string& plan);
+  // The same for a few attempts of any plans (a listing that judges them): three statements instead
+  // of three per run.
+  static PlanStream of_attempts(Database& db, const std::vector<int>& attempts);
 
   // The attempt's runs, newest first, as list_runs (env_readings and outputs left null: judging
   // and documents never read them).
@@ -83,6 +86,8 @@ public:
   std::map<int, std::vector<core::RepeatRecord>> device_repeats(int attempt);
 
 private:
+  PlanStream(Database& db, std::string_view numbers, std::string_view chosen, const std::string& value);
+
   struct Cursor {
     Cursor(Statement statement, int column) : select(std::move(statement)), attempt_column(column) {}
     Statement select;

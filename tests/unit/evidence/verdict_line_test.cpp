@@ -203,3 +203,28 @@ TEST_CASE("the lines a render collects are the verdicts judging gives, with the 
   store::ReadTransaction snapshot(j.journal().db());
   CHECK(evidence::build_document_data(j.journal(), "p", "p.svg").verdict_lines.empty());
 }
+
+TEST_CASE("attempts a listing judges together get the verdicts judging each alone gives")
+{
+  TestJournal j;
+  kept_lines_campaign(j);
+  j.plan("q");
+  j.attempt(3, "q");
+  j.run(3, 3, {{{}, k_four_ms}});
+  j.baseline("q", 3);
+  j.attempt(4, "p");
+  j.run(4, 4, {{{}, k_ten_ms}});
+  j.run(5, 4, {{{}, k_four_ms}});
+  const auto attempts = store::list_attempts(j.journal().db(), {}); // both plans', newest first
+  REQUIRE(attempts.size() == 4);
+  evidence::Reader together(j.journal());
+  const auto lines = evidence::verdict_lines(together, attempts, k_maker); // nothing kept: all judged
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    INFO(attempts[i].number);
+    evidence::Reader alone(j.journal());
+    const auto judged = evidence::judge_attempt(alone, attempts[i].number).verdict;
+    CHECK(lines[i] == (judged ? std::optional(judged->text) : std::nullopt));
+  }
+  REQUIRE(lines[0]);
+  CHECK_THAT(*lines[0], Catch::Contains("vs run #1"));
+}

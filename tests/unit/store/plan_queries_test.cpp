@@ -197,3 +197,19 @@ TEST_CASE("a plan stream reads the repeats that read a GPU through their own ind
   CHECK(unindexed.device_repeats(1).at(2).size() == 2);
   CHECK(unindexed.device_repeats(2).at(3).size() == 1);
 }
+
+TEST_CASE("a stream of chosen attempts reads their runs, samples and GPU repeats across plans")
+{
+  auto journal = journal_with_runs();
+  journal.write([](store::Writer& writer) { measured_run(writer, 6, 3, 3, {1}); });
+  auto stream = store::PlanStream::of_attempts(journal.db(), {1, 3});
+  CHECK(numbers(stream.runs(1)) == std::vector<int>{3, 1});
+  std::vector<double> values;
+  stream.samples(1, [&](const store::SampleView& sample) { values.push_back(sample.value); });
+  CHECK(values == std::vector<double>{1.0, 2.0, 4.0, 5.0, 6.0});
+  CHECK(stream.device_repeats(1).empty());
+  // Attempt 3 is plan q's; attempt 2, not chosen, is not in the stream.
+  CHECK(numbers(stream.runs(3)) == std::vector<int>{6, 4});
+  CHECK(stream.device_repeats(3).at(6).front().index == 1);
+  CHECK(store::PlanStream::of_attempts(journal.db(), {1, 3}).runs(2).empty());
+}
