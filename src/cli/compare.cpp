@@ -448,14 +448,13 @@ void register_compare(CLI::App& app)
       "compare",
       "Compare two runs (r5) or attempts (12), or one against its baseline: medians, change, interval, "
       "p-value, outcome per metric and combination");
-  compare->footer(
-      "\nExamples:\n"
-      "  ej compare r1 r2                                  run #2 against run #1\n"
-      "  ej compare 12                                     attempt #12 against the baseline of its time,\n"
-      "                                                    for every benchmark it ran\n"
-      "  ej compare 12 --metric verify_ms                  only the benchmark that measures verify_ms\n"
-      "  ej compare 12 --against current                   ... against today's baseline\n"
-      "  ej compare r5:variant=naive r5:variant=blocked    two combinations of one run");
+  compare->footer("\nExamples:\n"
+                  "  ej compare r1 r2                                  run #2 against run #1\n"
+                  "  ej compare 12                                     attempt #12 on each benchmark it ran, "
+                  "against its baseline then\n"
+                  "  ej compare 12 --metric verify_ms --against current   the benchmark measuring verify_ms, "
+                  "today's baseline\n"
+                  "  ej compare r5:variant=naive r5:variant=blocked    two combinations of one run");
   compare
       ->add_option(
           "reference", options->a,

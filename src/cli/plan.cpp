@@ -398,7 +398,8 @@ void run_plan_baseline(BaselineOptions options)
         throw UsageError("the baseline moves from run {} to run {}: say why with --reason",
                          core::number_label(*previous), core::number_label(number));
       }
-      writer.append(store::events::BaselinePinned{options.slug, run->bench, store::events::Ref::to(run->id), reason});
+      writer.append(
+          store::events::BaselinePinned{options.slug, run->bench, store::events::Ref::to(run->id), reason});
     });
     fmt::print("baseline of {} is now run {}\n", options.slug, core::number_label(number));
     return;
@@ -477,9 +478,10 @@ void register_plan(CLI::App& app)
   create->footer(
       "\nExamples:\n"
       "  ej plan new fast-verify --title \"EAGLE-3 fast verify\" --target \"verify_ms < 15\"\n"
-      "  ej plan new fast-verify --title \"EAGLE-3 fast verify\" \\\n"
-      "     --measure serve:tok_s@concurrency=1 --measure verify:verify_ms --target \"verify_ms < 15\"\n"
-      "The target's benchmark is the one of the plan's measures that has the metric (name it as\n"
+      "  ej plan new fast-verify --title \"EAGLE-3 fast verify\" --measure serve:tok_s@concurrency=1 "
+      "--measure "
+      "verify:verify_ms --target \"verify_ms < 15\"\n"
+      "\nThe target's benchmark is the one of the plan's measures that has the metric (name it as\n"
       "BENCH:METRIC when several do); each measure's benchmark has its own baseline.");
   create->callback([new_options] { run_plan_new(*new_options); });
 
