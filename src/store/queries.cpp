@@ -191,7 +191,8 @@ std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filt
     if (filter.since_ms > 0) {
       sql += " AND a.updated_ms >= ?";
     }
-    sql += provisional ? " AND a.number >= ? ORDER BY a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
+    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
+    sql += provisional ? " AND a.number >= ? ORDER BY +a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
     if (filter.limit > 0) {
       sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(attempts.size()));
     }

@@ -202,7 +202,8 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
     if (!filter.plan.empty()) {
       sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
     }
-    sql += provisional ? " AND number >= ? ORDER BY id DESC" : " AND number < ? ORDER BY number DESC";
+    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
+    sql += provisional ? " AND number >= ? ORDER BY +id DESC" : " AND number < ? ORDER BY number DESC";
     if (filter.limit > 0) {
       sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(runs.size()));
     }
