@@ -76,7 +76,9 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
       // 5 s. A benchmark that failed on its own is not waited for.
       const bool ended_by_slurm = outcome.reason.find("*** STEP ") != std::string::npos ||
                                   outcome.reason.find("*** JOB ") != std::string::npos;
-      for (int tries = 0; ended_by_slurm && !run::run_ending_for(job) && tries < 50; ++tries) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (ended_by_slurm && !run::run_ending_for(job) && !run::InterruptGuard::interrupted() &&
+             std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         if (const auto again = allocation->info()) {
           job = *again;

@@ -1,9 +1,9 @@
 // ej run --on ssh:HOST and ej host, against a real OpenSSH server started by the test on
 // 127.0.0.1 (support/sshd_server.h), reached through EJ_SSH_COMMAND as a user's ssh config would.
 #include "support/ej_repo.h"
-#include "support/skip.h"
 #include "support/fake_gpus.h"
 #include "support/runs.h"
+#include "support/skip.h"
 #include "support/sshd_server.h"
 
 #include <catch2/catch.hpp>
@@ -203,7 +203,8 @@ TEST_CASE("the environment snapshot of a remote run is taken on the host")
   env["CUDA_EJ_TEST_MARK"] = "local-only";
   repo.ok({"run", "t"}, env);
   repo.ok({"run", "t", "--on", "box"}, env);
-  auto local = json::parse(repo.ok({"env", "show", "1", "--json"})); // not const: a missing key is a failed check
+  auto local =
+      json::parse(repo.ok({"env", "show", "1", "--json"})); // not const: a missing key is a failed check
   auto remote = json::parse(repo.ok({"env", "show", "2", "--json"}));
   INFO(remote.dump(1));
   CHECK(local["fingerprint"]["variables"].contains("CUDA_EJ_TEST_MARK"));
@@ -433,6 +434,10 @@ TEST_CASE("two runs this machine starts on one ssh host do not overlap on its GP
   auto env = ssh_env(*server);
   env["EJ_GPU_LOCK_DIR"] = (repo.path() / ".git" / "gpu-locks").string();
   const auto first = start_ej(repo, {"run", "slow", "--on", "box"}, env);
+  struct Release { // the first run is let go however the test ends
+    std::filesystem::path file;
+    ~Release() { write_text(file, ""); }
+  } release_at_end{release};
   REQUIRE(wait_for_file(started, 30));
   const auto busy = repo.ej({"run", "quick", "--on", "box", "--no-wait"}, env);
   CHECK(busy.exit_code == 1);
