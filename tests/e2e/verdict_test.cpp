@@ -230,7 +230,7 @@ TEST_CASE("ej compare says when a run mostly waited: its wall time far exceeds i
   EjRepo repo;
   write_text(repo.path() / "bench.sh",
              "n=$(cat counter 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter\n"
-             "sleep 0.05; echo \"x=1$((n % 5)).$((n % 3))\"\n");
+             "sleep 0.25; echo \"x=1$((n % 5)).$((n % 3))\"\n");
   repo.ok(
       {"bench", "add", "s", "--shell", "sh bench.sh", "--repeat", "4", "--metric", "x=regex:x=([0-9.]+)"});
   repo.ok({"run", "s", "--quiet"});

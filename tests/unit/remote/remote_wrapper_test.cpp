@@ -45,7 +45,11 @@ TEST_CASE(
                    remote::wrapper_command(script.string(), "ej-end-7", guard, dir.string(), "",
                                            {"sh", "-c",
                                             "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; "
-                                            "sleep 60 & setsid sleep 61 > /dev/null 2>&1 &"})};
+                                            "sleep 60 & "
+                                            // The escaper says when it has its own session: until then
+                                            // it is still in the group, and stopped with it.
+                                            "setsid sh -c ': > escaped; exec sleep 61' > /dev/null 2>&1 & "
+                                            "while [ ! -e escaped ]; do sleep 0.01; done"})};
   spec.stdin_fd = channel[0];
   auto result = run::run_process(spec);
   ::close(channel[0]);
