@@ -23,21 +23,7 @@ std::string implicit_bench(store::Database& db, const std::string& plan)
   if (!history.empty()) {
     return history.back().bench;
   }
-  store::RunFilter filter;
-  filter.plan = plan;
-  std::map<std::string, int> counts;
-  for (const auto& run : store::list_runs(db, filter)) {
-    ++counts[run.bench];
-  }
-  std::string best;
-  int most = 0;
-  for (const auto& [bench, count] : counts) {
-    if (count > most) {
-      best = bench;
-      most = count;
-    }
-  }
-  return best;
+  return store::most_run_bench(db, plan);
 }
 
 core::ParamValues on_axes(const core::ParamValues& values, const std::vector<std::string>& axes)

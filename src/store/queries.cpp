@@ -16,8 +16,10 @@ constexpr const char* k_attempt_columns =
     "coalesce((SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM attempt_tags "
     "WHERE attempt = a.number ORDER BY tag)), ''), "
     // A blocked attempt's adopted retries (core::Attempt::resolved_by), through attempt_links_by_target.
+    // CROSS JOIN keeps the links outside: left to itself the planner walked every adopted attempt by
+    // status first (9 ms on 100,000 attempts, for each blocked one listed).
     "CASE WHEN a.status = 'blocked' THEN coalesce((SELECT group_concat(number, ',') FROM (SELECT r.number "
-    "FROM attempt_links l JOIN attempts r ON r.number = l.from_attempt WHERE l.to_attempt = a.number "
+    "FROM attempt_links l CROSS JOIN attempts r ON r.number = l.from_attempt WHERE l.to_attempt = a.number "
     "AND l.kind = 'retry-of' AND r.status = 'adopted' ORDER BY r.number)), '') ELSE '' END";
 
 core::Attempt read_attempt(const Statement& row)

@@ -32,6 +32,8 @@ struct RunFilter {
 };
 // Newest first.
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
+// The benchmark the plan's attempts ran most (ties: the first by name); "" when they ran none.
+std::string most_run_bench(Database& db, const std::string& plan);
 std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
 // The payload of the run.started event `event_id` (what the projection does not keep, such as the
 // start time of the ej that owns the run); nullopt when there is no such event.
