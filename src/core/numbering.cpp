@@ -40,7 +40,7 @@ std::optional<int> decode(std::string_view chars)
 int provisional_number(std::string_view ulid)
 {
   const auto part = ulid.size() >= k_time_chars + k_short_chars ? ulid.substr(k_time_chars, k_short_chars)
-                                                                 : std::string_view();
+                                                                : std::string_view();
   return k_provisional_base + decode(part).value_or(0);
 }
 
@@ -56,6 +56,11 @@ std::string number_label(long long number)
     value /= 32;
   }
   return "@" + chars;
+}
+
+std::string number_text(long long number)
+{
+  return is_provisional(number) ? number_label(number) : std::to_string(number);
 }
 
 std::optional<std::string> provisional_id_part(std::string_view text)

@@ -23,6 +23,8 @@ inline bool is_provisional(long long number)
 int provisional_number(std::string_view ulid);
 // "#12", or "@k3f9qx" for a provisional number.
 std::string number_label(long long number);
+// "12" where a column or a '#' already says it is a number, or "@k3f9qx" for a provisional one.
+std::string number_text(long long number);
 // The six characters of "@k3f9qx" (without '@'), as they appear in the id, in upper case.
 std::optional<std::string> provisional_id_part(std::string_view text);
 // Parses "@k3f9qx" into its provisional number.

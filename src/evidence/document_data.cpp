@@ -74,7 +74,8 @@ TemplateData baseline_data(Reader& reader, const std::string& plan, const PlanMe
     auto& entry = render::append(moves, render::template_object());
     put(entry, "date", util::format_date(b.time_ms));
     put(entry, "bench", inline_text(b.bench));
-    put(entry, "run", b.run);
+    put(entry, "run", core::number_text(b.run));
+    put(entry, "run_ref", core::number_label(b.run));
     put(entry, "reason", inline_text(b.reason));
     put(entry, "reason_cell", cell(b.reason));
     put(entry, "has_reason", !b.reason.empty());
@@ -87,11 +88,14 @@ TemplateData baseline_data(Reader& reader, const std::string& plan, const PlanMe
     }
     const auto before = previous.find(b.bench);
     put(entry, "moved", before != previous.end());
-    put(entry, "from_run", before != previous.end() ? before->second.run : 0);
+    put(entry, "from_run", before != previous.end() ? core::number_text(before->second.run) : "0");
+    put(entry, "from_run_ref", before != previous.end() ? core::number_label(before->second.run) : "");
     if (before != previous.end()) {
       auto& change = render::append(env_changes, render::template_object());
-      put(change, "from_run", before->second.run);
-      put(change, "to_run", b.run);
+      put(change, "from_run", core::number_text(before->second.run));
+      put(change, "from_run_ref", core::number_label(before->second.run));
+      put(change, "to_run", core::number_text(b.run));
+      put(change, "to_run_ref", core::number_label(b.run));
       auto lines = render::template_list();
       const auto recorded = environment_lines(reader.journal(), before->second.run, b.run);
       for (const auto& line : recorded.value_or(std::vector<std::string>{})) {
@@ -146,7 +150,8 @@ TemplateData measures_data(Reader& reader, const std::string& plan, const PlanMe
     const auto pin_data = [&](const core::BaselineRecord& b) {
       auto pin = render::template_object();
       const auto run = store::find_run(reader.journal().db(), b.run);
-      put(pin, "run", b.run);
+      put(pin, "run", core::number_text(b.run));
+      put(pin, "run_ref", core::number_label(b.run));
       put(pin, "date", util::format_date(b.time_ms));
       const auto value = pinned_value(reader, b.run, &m);
       put(pin, "value", value);
@@ -292,7 +297,8 @@ TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, 
   const auto* headline = measures.headline_measure();
   for (const auto& row : rows) {
     auto& entry = render::append(list, render::template_object());
-    put(entry, "number", row.number);
+    put(entry, "number", core::number_text(row.number));
+    put(entry, "ref", core::number_label(row.number));
     put(entry, "title", cell(row.title));
     put(entry, "status", core::to_string(row.status));
     // What became of a blocked attempt says more than that it was blocked (its section says both);
@@ -345,7 +351,8 @@ TemplateData timeline_entry(const core::Attempt& attempt, std::string date, std:
 {
   auto entry = render::template_object();
   put(entry, "date", std::move(date));
-  put(entry, "number", attempt.number);
+  put(entry, "number", core::number_text(attempt.number));
+  put(entry, "ref", core::number_label(attempt.number));
   put(entry, "title", cell(attempt.title));
   put(entry, "change", std::move(change));
   put(entry, "has_reason", !reason.empty());

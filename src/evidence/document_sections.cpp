@@ -73,7 +73,8 @@ void write_links(FrozenWriter& out, store::Database& db, const core::AttemptHist
   out.begin_list("blocked_by");
   for (const auto& blocker : blocked_by) {
     out.begin_object();
-    out.put("number", blocker.number);
+    out.put("number", core::number_text(blocker.number));
+    out.put("ref", core::number_label(blocker.number));
     out.put("title", blocker.title);
     out.put("status", blocker.status);
     out.put("resolved", blocker.resolved);
@@ -303,7 +304,8 @@ void write_runs(FrozenWriter& out, Reader& reader, int attempt, const PlanMeasur
       numbers.push_back(core::number_label(number));
     }
     out.begin_object();
-    out.put("number", run.number);
+    out.put("number", core::number_text(run.number));
+    out.put("ref", core::number_label(run.number));
     out.put("numbers", util::join(numbers, ", "));
     out.put("plural", line.numbers.size() > 1);
     out.put("bench", inline_text(run.bench));
@@ -344,7 +346,8 @@ render::TemplateData attempt_section(Reader& reader, const core::AttemptHistory&
   for (const auto& tag : a.tags) {
     tag_texts.push_back(inline_text(tag));
   }
-  out.put("number", a.number);
+  out.put("number", core::number_text(a.number));
+  out.put("ref", core::number_label(a.number));
   out.put("title", render::escape_markdown_line(a.title));
   out.put("status", core::to_string(a.status));
   put_text_or_false(out, "resolved_by", core::resolved_text(a.resolved_by));

@@ -14,6 +14,11 @@ namespace ej::evidence::document {
 
 namespace {
 
+std::string label(int number)
+{
+  return core::number_label(number);
+}
+
 // "#4", "#4 and #7", "#4, #5 and #7"
 std::string and_list(const std::vector<std::string>& items)
 {
@@ -60,7 +65,7 @@ std::vector<std::string> Story::chains() const
     std::vector<std::string> parts;
     for (const auto& r : retries) {
       if (r.to == blocked) {
-        parts.push_back(fmt::format("#{}, {}", r.from, status_of(r.from)));
+        parts.push_back(fmt::format("{}, {}", label(r.from), status_of(r.from)));
       }
     }
     return parts.empty() ? std::string("not tried again yet") : "retried as " + util::join(parts, ", and ");
@@ -74,28 +79,29 @@ std::vector<std::string> Story::chains() const
   for (const auto& [blocker, blocked] : blocked_by) {
     std::vector<std::string> items;
     for (const int b : blocked) {
-      items.push_back(fmt::format("#{} ({})", b, retried(b)));
+      items.push_back(fmt::format("{} ({})", label(b), retried(b)));
       told.insert(b);
     }
     if (status_of(blocker) == "adopted") {
-      out.push_back(fmt::format("#{} {} unblocked {}.", blocker, title_of(blocker), and_list(items)));
+      out.push_back(fmt::format("{} {} unblocked {}.", label(blocker), title_of(blocker), and_list(items)));
     } else {
       std::vector<std::string> numbers;
       for (const int b : blocked) {
-        numbers.push_back(fmt::format("#{}", b));
+        numbers.push_back(label(b));
       }
-      out.push_back(fmt::format("#{} {} ({}) blocks {}.", blocker, title_of(blocker), status_of(blocker),
-                                and_list(numbers)));
+      out.push_back(fmt::format("{} {} ({}) blocks {}.", label(blocker), title_of(blocker),
+                                status_of(blocker), and_list(numbers)));
     }
   }
   for (const auto& r : retries) {
     if (told.count(r.to) == 0) {
-      out.push_back(fmt::format("#{} {} retried #{} ({}): {}.", r.from, title_of(r.from), r.to,
+      out.push_back(fmt::format("{} {} retried {} ({}): {}.", label(r.from), title_of(r.from), label(r.to),
                                 status_of(r.to), status_of(r.from)));
     }
   }
   for (const auto& s : links_of("supersedes")) {
-    out.push_back(fmt::format("#{} {} superseded #{} {}.", s.from, title_of(s.from), s.to, title_of(s.to)));
+    out.push_back(
+        fmt::format("{} {} superseded {} {}.", label(s.from), title_of(s.from), label(s.to), title_of(s.to)));
   }
   return out;
 }
@@ -109,7 +115,8 @@ void Story::write(render::TemplateData& data) const
   for (const auto& d : decisions) {
     auto& entry = render::append(list, render::template_object());
     render::put(entry, "date", util::format_date(d.time_ms));
-    render::put(entry, "number", d.number);
+    render::put(entry, "number", core::number_text(d.number));
+    render::put(entry, "ref", core::number_label(d.number));
     const auto known = m_attempts.find(d.number);
     render::put(entry, "title", known == m_attempts.end() ? std::string() : cell(known->second.title));
     render::put(entry, "from", d.from);

@@ -231,8 +231,9 @@ std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 std::string most_run_bench(Database& db, const std::string& plan)
 {
   // Counted in SQL: a plan of 100,000 runs is not read whole to name one benchmark.
-  auto select = db.prepare("SELECT bench FROM runs WHERE attempt IN (SELECT number FROM attempts WHERE plan = ?) "
-                           "GROUP BY bench ORDER BY count(*) DESC, bench LIMIT 1");
+  auto select =
+      db.prepare("SELECT bench FROM runs WHERE attempt IN (SELECT number FROM attempts WHERE plan = ?) "
+                 "GROUP BY bench ORDER BY count(*) DESC, bench LIMIT 1");
   select.bind(1, plan);
   return select.step() ? select.text(0) : std::string();
 }

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <random>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -64,6 +65,14 @@ TEST_CASE("a clone gets the whole team journal with ej init and ej sync, numbers
   CHECK(provisional[0] == '@');
   const std::string short_id = provisional.substr(0, 7);
   team.ok(1, {"note", short_id, "from the second machine"});
+  // The document shows it by that name too, never by the number behind it.
+  team.ok(1, {"status", short_id, "blocked", "--reason", "waits for #1"});
+  team.ok(1, {"plan", "render", "p"});
+  const auto before = read_text(team.clone_path(1) / "journal" / "p.md");
+  CHECK_THAT(before, Catch::Contains("### " + short_id + " CUDA graphs bs=16") &&
+                         Catch::Contains("| " + short_id + " | CUDA graphs bs=16 |") &&
+                         Catch::Contains(" " + short_id + " CUDA graphs bs=16: blocked"));
+  CHECK_FALSE(std::regex_search(before, std::regex("[0-9]{10}"))); // a provisional number's digits
   const auto synced = team.ok(1, {"sync"});
   CHECK_THAT(synced, Catch::Contains("attempt " + short_id + " is now #3"));
   // The provisional form keeps naming it.
