@@ -302,9 +302,10 @@ struct BaselineOptions {
   bool json = false;
 };
 
-// The current pin of the plan that a reason given alone is for: of `run` when given (it must be
-// the current pin of its benchmark), else the plan's only one.
-core::BaselineRecord pin_to_explain(store::Journal& journal, const std::string& plan, std::optional<int> run)
+// The current pin of the plan that a reason given alone is for: of `bench` or of `run` when given
+// (the run must be the current pin of its benchmark), else the plan's only one.
+core::BaselineRecord pin_to_explain(store::Journal& journal, const std::string& plan,
+                                    const std::string& bench, std::optional<int> run)
 {
   std::map<std::string, core::BaselineRecord> current;
   for (auto& pin : store::baseline_history(journal.db(), plan)) {
@@ -316,29 +317,35 @@ core::BaselineRecord pin_to_explain(store::Journal& journal, const std::string& 
                 plan, plan);
   }
   std::vector<std::string> choices;
-  for (const auto& [bench, pin] : current) {
-    if (run && pin.run == *run) {
+  for (const auto& [name, pin] : current) {
+    if ((run && pin.run == *run && (bench.empty() || name == bench)) || (!run && name == bench)) {
       return pin;
     }
-    choices.push_back(fmt::format("run {} ({})", core::number_label(pin.run), bench));
+    choices.push_back(fmt::format("run {} ({})", core::number_label(pin.run), name));
   }
-  if (!run && current.size() == 1) {
+  if (!run && bench.empty() && current.size() == 1) {
     return current.begin()->second;
   }
-  throw UsageError(
-      "{}; name the pin whose reason it is with --run: {}",
-      run ? fmt::format("run {} is not a current baseline of {}", core::number_label(*run), plan)
-          : fmt::format("plan {} has a baseline for each of {} benchmarks", plan, current.size()),
-      util::join(choices, ", "));
+  std::string problem;
+  if (run) {
+    problem = fmt::format("run {} is not a current baseline of {}{}", core::number_label(*run), plan,
+                          bench.empty() ? "" : " for " + bench);
+  } else if (!bench.empty()) {
+    problem = fmt::format("plan {} has no baseline for {}", plan, bench);
+  } else {
+    problem = fmt::format("plan {} has a baseline for each of {} benchmarks", plan, current.size());
+  }
+  throw UsageError("{}; name the pin whose reason it is with --bench or --run: {}", problem,
+                   util::join(choices, ", "));
 }
 
 // `ej plan baseline --reason R` on the current pin: the reason it was pinned without, or a better one.
-void explain_baseline(store::Journal& journal, const std::string& plan, std::optional<int> run,
-                      const std::string& reason)
+void explain_baseline(store::Journal& journal, const std::string& plan, const std::string& bench,
+                      std::optional<int> run, const std::string& reason)
 {
   core::BaselineRecord pin;
   journal.write([&](store::Writer& writer) {
-    pin = pin_to_explain(journal, plan, run);
+    pin = pin_to_explain(journal, plan, bench, run);
     if (pin.reason == reason) {
       throw Error("the baseline run {} of {} has that reason already", core::number_label(pin.run), plan);
     }
@@ -361,7 +368,7 @@ void run_plan_baseline(BaselineOptions options)
     const auto current =
         run ? store::plans_with_current_baseline(journal.db(), *run) : std::vector<std::string>{};
     if (!run || std::find(current.begin(), current.end(), options.slug) != current.end()) {
-      explain_baseline(journal, options.slug, run, reason);
+      explain_baseline(journal, options.slug, options.bench, run, reason);
       return;
     }
   }
@@ -534,7 +541,7 @@ void register_plan(CLI::App& app)
       "history");
   baseline->add_option("--reason", baseline_options->reason,
                        "Why (required when the baseline moves); without --run, or with the run pinned now, "
-                       "gives the current pin its reason");
+                       "gives the current pin its reason (of --bench's pin when the plan has several)");
   baseline->add_flag("--json", baseline_options->json, "Print the history as JSON");
   baseline->callback([baseline_options] { run_plan_baseline(*baseline_options); });
 

@@ -213,10 +213,19 @@ TEST_CASE("ej plan baseline --reason gives the current pin the reason it was pin
   repo.ok({"plan", "baseline", "p", "--run", "4"});
   const auto which = repo.ej({"plan", "baseline", "p", "--reason", "which one?"});
   CHECK(which.exit_code == 2);
-  CHECK_THAT(which.err,
-             Catch::Contains("name the pin whose reason it is with --run: run #1 (b), run #4 (v)"));
+  CHECK_THAT(which.err, Catch::Contains(
+                            "name the pin whose reason it is with --bench or --run: run #1 (b), run #4 (v)"));
   repo.ok({"plan", "baseline", "p", "--run", "4", "--reason", "verify pass, CUDA 12.8"});
   CHECK_THAT(repo.ok({"plan", "baseline", "p"}), Catch::Contains("v: run #4 pinned: verify pass, CUDA 12.8"));
+  // --bench names it as well as --run does.
+  CHECK_THAT(repo.ok({"plan", "baseline", "p", "--bench", "v", "--reason", "verify pass, CUDA 13.0"}),
+             Catch::Contains("baseline of p for v (run #4): verify pass, CUDA 13.0"));
+  CHECK_THAT(repo.ok({"plan", "baseline", "p"}),
+             Catch::Contains("b: run #1 pinned: stock SGLang 0.4 on CUDA 12.8"));
+  const auto unknown = repo.ej({"plan", "baseline", "p", "--bench", "nope", "--reason", "x"});
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err,
+             Catch::Contains("plan p has no baseline for nope") && Catch::Contains("run #1 (b), run #4 (v)"));
 }
 
 TEST_CASE("a run cancelled while it waited for its GPUs stays in the journal but not in the plan document")
