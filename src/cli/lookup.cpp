@@ -26,6 +26,9 @@ std::string what_to_do(const std::string& given, const std::vector<std::string>&
 core::Plan require_plan(store::Journal& journal, const std::string& slug)
 {
   if (auto plan = store::find_plan(journal.db(), slug)) {
+    for (const auto& problem : plan->unread) {
+      fmt::print(stderr, "ej: warning: {}\n", problem);
+    }
     return *plan;
   }
   std::vector<std::string> slugs;

@@ -24,6 +24,9 @@ struct Plan {
   std::string doc_path;
   std::int64_t created_ms = 0;
   int attempt_count = 0;
+  // What of its stored measures, targets or headline this ej could not read (a newer ej wrote
+  // them), one sentence each: left out of the plan, and said by the commands that show it.
+  std::vector<std::string> unread;
 };
 
 struct Link {

@@ -62,22 +62,37 @@ core::Plan read_plan(const Statement& row)
   plan.created_ms = row.integer(5);
   plan.attempt_count = static_cast<int>(row.integer(6));
   // Parsed here, once: what the projection stored was checked when it was written, by this ej or
-  // another; a line this ej cannot read is left out rather than failing every command on the plan.
+  // another; a line this ej cannot read is left out, and kept in `unread` for the commands to say,
+  // rather than failing every command on the plan.
+  const auto unread = [&](std::string_view what, const std::string& text, const UsageError& error) {
+    plan.unread.push_back(fmt::format("plan {}: the {} '{}' cannot be read by this ej ({}); it is left out: "
+                                      "was it written by a newer ej?",
+                                      plan.slug, what, text, error.what()));
+  };
   for (const auto& line : util::split(row.text(7), '\n')) {
+    if (line.empty()) {
+      continue;
+    }
     try {
       plan.measures.push_back(core::parse_plan_measure(line));
-    } catch (const UsageError&) {
+    } catch (const UsageError& error) {
+      unread("measure", line, error);
     }
   }
   for (const auto& line : util::split(row.text(8), '\n')) {
+    if (line.empty()) {
+      continue;
+    }
     try {
       plan.targets.push_back(core::parse_target(line));
-    } catch (const UsageError&) {
+    } catch (const UsageError& error) {
+      unread("target", line, error);
     }
   }
   try {
     plan.headline = core::parse_combination(row.text(9), "headline");
-  } catch (const UsageError&) {
+  } catch (const UsageError& error) {
+    unread("headline", row.text(9), error);
   }
   return plan;
 }
@@ -194,7 +209,8 @@ std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filt
       sql += " AND a.updated_ms >= ?";
     }
     // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
-    sql += provisional ? " AND a.number >= ? ORDER BY +a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
+    sql +=
+        provisional ? " AND a.number >= ? ORDER BY +a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
     if (filter.limit > 0) {
       sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(attempts.size()));
     }

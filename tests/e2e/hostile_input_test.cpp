@@ -193,3 +193,22 @@ TEST_CASE("a journal reached through a symbolic link is refused with a clear mes
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("journal.db is a symbolic link"));
 }
+
+TEST_CASE("a stored target or measure this ej cannot read is left out and said, never silently")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "verify", "--metric", "verify_ms=regex:verify_ms=([0-9.]+)", "--", "true"});
+  repo.ok({"plan", "new", "p", "--title", "t", "--measure", "verify", "--target", "verify_ms < 15"});
+  // As a newer ej might store them: a target and a measure in forms this one does not know.
+  exec_sql(repo, "UPDATE plan_measures SET targets = targets || char(10) || 'verify_ms ~~ 3', "
+                 "measures = measures || char(10) || 'serve::' WHERE plan = 'p'");
+  const auto shown = repo.ej({"plan", "show", "p"});
+  CHECK(shown.exit_code == 0);
+  CHECK_THAT(shown.out, Catch::Contains("verify_ms < 15"));
+  CHECK_THAT(shown.err, Catch::Contains("warning: plan p: the target 'verify_ms ~~ 3' cannot be read") &&
+                            Catch::Contains("the measure 'serve::' cannot be read") &&
+                            Catch::Contains("left out"));
+  const auto rendered = repo.ej({"plan", "render", "p"});
+  CHECK(rendered.exit_code == 0);
+  CHECK_THAT(rendered.err, Catch::Contains("the target 'verify_ms ~~ 3' cannot be read"));
+}
