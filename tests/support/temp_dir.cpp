@@ -29,6 +29,14 @@ TempDir::~TempDir()
   }
   std::error_code ec;
   std::filesystem::remove_all(m_path, ec);
+  // Siblings named after it ("<dir>-remote-root": a host's root kept outside the repository) are
+  // the test's too.
+  const auto prefix = m_path.filename().string() + "-";
+  for (const auto& entry : std::filesystem::directory_iterator(m_path.parent_path(), ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) {
+      std::filesystem::remove_all(entry.path(), ec);
+    }
+  }
 }
 
 void write_text(const std::filesystem::path& path, const std::string& content)
