@@ -301,6 +301,14 @@ std::string Statement::text(int column) const
                          : std::string();
 }
 
+std::string_view Statement::text_view(int column) const
+{
+  const auto* data = sqlite3_column_text(m_statement, column);
+  const int size = sqlite3_column_bytes(m_statement, column);
+  return data != nullptr ? std::string_view(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
+                         : std::string_view();
+}
+
 std::string Statement::blob(int column) const
 {
   const auto* data = sqlite3_column_blob(m_statement, column);

@@ -58,6 +58,8 @@ public:
   std::int64_t integer(int column) const;
   double real(int column) const;
   std::string text(int column) const;
+  // The same without a copy: valid until the next step or reset, as SQLite keeps it.
+  std::string_view text_view(int column) const;
   std::string blob(int column) const;
   bool is_null(int column) const;
 

@@ -464,16 +464,11 @@ std::vector<core::RunRecord> PlanStream::runs(int attempt)
 
 void PlanStream::samples(int attempt, const std::function<void(const SampleView&)>& visit)
 {
-  // The texts are short (most fit a std::string without allocating), read into buffers reused row
-  // after row.
+  // The texts as SQLite holds them, valid until the next row: a sample costs no copy.
   auto& row = m_samples.select;
   for (; m_samples.at(attempt); m_samples.next()) {
-    m_params = row.text(1);
-    m_metric = row.text(2);
-    m_key = row.text(3);
-    m_unit = row.text(5);
-    m_kind = row.text(6);
-    visit({static_cast<int>(row.integer(0)), m_params, m_metric, m_key, row.real(4), m_unit, m_kind});
+    visit({static_cast<int>(row.integer(0)), row.text_view(1), row.text_view(2), row.text_view(3), row.real(4),
+           row.text_view(5), row.text_view(6)});
   }
 }
 

@@ -103,11 +103,6 @@ private:
   Cursor m_runs;
   Cursor m_samples;
   Cursor m_devices;
-  std::string m_params; // a sample's texts, reused row after row
-  std::string m_metric;
-  std::string m_key;
-  std::string m_unit;
-  std::string m_kind;
 };
 
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db);

@@ -165,7 +165,7 @@ int main(int argc, char** argv)
   // Listing a few attempts of this plan reads a few rows, however many runs it has: the verdict
   // lines the renders above kept (store/verdict_cache.h).
   std::printf("with the verdict lines the render kept:\n");
-  const auto git_log = test::print_listing_timings(dir.path(), ej, attempts / 2, 21);
+  test::print_listing_timings(dir.path(), ej, attempts / 2, 21);
   // A new baseline changes every line of the plan: until the next render, log judges each attempt
   // it shows (ten runs each), a figure to know.
   const auto pinned = test::run_command({ej, "plan", "baseline", "big", "--run", "2", "--reason", "perf"},
@@ -174,9 +174,12 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "pinning a baseline failed: %s\n", pinned.err.c_str());
     return 1;
   }
-  const auto judged = test::time_command({ej, "log", "-n", "50"}, dir.path(), 21);
+  // Interleaved with its reference: ej log keeps no verdict line, so every run judges afresh.
+  const auto judged =
+      test::time_interleaved({{"git", "log", "-n", "50"}, {ej, "log", "-n", "50"}}, dir.path(), 21);
   std::printf("\nafter a new baseline, before the next render:\n");
-  test::print_ratio("ej log -n 50 (judged now)", judged, "git log -n 50", git_log, 0);
+  test::print_timing("git log -n 50 (reference)", judged[0], 0, 0);
+  test::print_ratio("ej log -n 50 (judged now)", judged[1], "git log -n 50", judged[0], 2.0);
   if (keep) {
     std::printf("kept %s\n", dir.path().c_str());
     std::exit(0); // skip TempDir's clean-up
