@@ -45,18 +45,18 @@ std::string read_report(int fd)
   }
 }
 
-std::filesystem::path runs_dir(const Workspace& workspace)
+std::filesystem::path runs_dir(const measuring::Workspace& workspace)
 {
   return workspace.ej_dir / "runs";
 }
 
 // ej/runs/@k3f9qx.pending: the note of a run accepted and not recorded yet.
-std::filesystem::path pending_note_path(const Workspace& workspace, const std::string& name)
+std::filesystem::path pending_note_path(const measuring::Workspace& workspace, const std::string& name)
 {
   return runs_dir(workspace) / (name + ".pending");
 }
 
-std::filesystem::path provisional_log_path(const Workspace& workspace, const std::string& name)
+std::filesystem::path provisional_log_path(const measuring::Workspace& workspace, const std::string& name)
 {
   return runs_dir(workspace) / (name + ".log");
 }
@@ -77,7 +77,7 @@ std::string last_error(const std::filesystem::path& log)
 
 } // namespace
 
-std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run)
+std::filesystem::path run_log_path(const measuring::Workspace& workspace, const core::RunRecord& run)
 {
   if (!core::is_provisional(run.number)) {
     const auto numbered = runs_dir(workspace) / fmt::format("{}.log", run.number);
@@ -89,12 +89,12 @@ std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRe
   return provisional_log_path(workspace, core::number_label(core::provisional_number(run.id)));
 }
 
-std::filesystem::path cancel_request_path(const Workspace& workspace, int run)
+std::filesystem::path cancel_request_path(const measuring::Workspace& workspace, int run)
 {
   return runs_dir(workspace) / fmt::format("{}.cancel", run);
 }
 
-void start_detached_run(const Workspace& workspace)
+void start_detached_run(const measuring::Workspace& workspace)
 {
   std::error_code ec;
   std::filesystem::create_directories(runs_dir(workspace), ec);
@@ -132,7 +132,7 @@ void start_detached_run(const Workspace& workspace)
   throw ExitCode{code == 0 ? 1 : code};
 }
 
-std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number)
+std::optional<PendingRun> pending_run(const measuring::Workspace& workspace, int provisional_number)
 {
   if (!core::is_provisional(provisional_number)) {
     return std::nullopt;
@@ -177,7 +177,7 @@ DetachedReport DetachedReport::from_environment()
   return report;
 }
 
-void DetachedReport::accepted(const Workspace& workspace, const std::string& run_id)
+void DetachedReport::accepted(const measuring::Workspace& workspace, const std::string& run_id)
 {
   if (!active()) {
     return;
@@ -194,7 +194,7 @@ void DetachedReport::accepted(const Workspace& workspace, const std::string& run
   m_fd = -1;
 }
 
-void DetachedReport::run_recorded(const Workspace& workspace, int run)
+void DetachedReport::run_recorded(const measuring::Workspace& workspace, int run)
 {
   if (m_note.empty()) {
     return;

@@ -10,7 +10,7 @@ namespace ej::cli {
 namespace {
 
 // A clone of a repository whose team shares a journal: say how to get it.
-void offer_shared_journal(const Workspace& workspace)
+void offer_shared_journal(const measuring::Workspace& workspace)
 {
   const auto common_dir = workspace.ej_dir.parent_path();
   const auto remote = evidence::default_sync_remote(common_dir);
@@ -49,8 +49,9 @@ void run_init()
 void register_init(CLI::App& app)
 {
   auto* command = app.add_subcommand(
-    "init", "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
-            "again");
+      "init",
+      "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
+      "again");
   command->callback(run_init);
 }
 

@@ -4,11 +4,12 @@
 #include "cli/commands.h"
 #include "cli/detach.h"
 #include "cli/output.h"
-#include "cli/run_support.h"
+#include "cli/run_summary_output.h"
 #include "cli/runs.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
+#include "measuring/stale_runs.h"
 #include "run/gpu_lock.h"
 #include "run/owner.h"
 #include "store/run_queries.h"
@@ -45,7 +46,7 @@ core::RunRecord existing_run(store::Journal& journal, int number)
 // The run as it is now: a run whose ej died meanwhile is marked interrupted first.
 core::RunRecord current_run(store::Journal& journal, int number)
 {
-  recover_stale_runs(journal);
+  measuring::recover_stale_runs(journal);
   return existing_run(journal, number);
 }
 
@@ -86,7 +87,7 @@ struct Waited {
 
 // Looks the run up as it is now. The pending note is read first: its ej removes it only once the
 // run is in the journal, so a run is never missed between the two looks.
-void look_up(const Workspace& workspace, store::Journal& journal, Waited& waited)
+void look_up(const measuring::Workspace& workspace, store::Journal& journal, Waited& waited)
 {
   waited.pending = pending_run(workspace, waited.number);
   waited.run = store::find_run(journal.db(), waited.number);
@@ -107,7 +108,7 @@ void run_wait(const WaitOptions& options)
   auto journal = open_journal(workspace);
   const auto start = std::chrono::steady_clock::now();
   while (true) {
-    recover_stale_runs(journal);
+    measuring::recover_stale_runs(journal);
     bool going = false;
     for (auto& w : waited) {
       look_up(workspace, journal, w);
@@ -184,7 +185,7 @@ void run_cancel(const CancelOptions& options)
   if (run.status != "started") {
     throw Error("run {} is not running: it ended {}", core::number_label(number), run.status);
   }
-  if (run.host != this_host()) {
+  if (run.host != measuring::this_host()) {
     throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run.host);
   }
   // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes.

@@ -50,7 +50,7 @@ struct RenderOptions {
 
 // The document: --out relative to the current directory, else the plan's own path, relative to
 // the work tree root (where plans keep it).
-std::filesystem::path document_path(const Workspace& workspace, const RenderOptions& options,
+std::filesystem::path document_path(const measuring::Workspace& workspace, const RenderOptions& options,
                                     const std::string& plan_doc)
 {
   if (!options.out.empty()) {
@@ -61,7 +61,7 @@ std::filesystem::path document_path(const Workspace& workspace, const RenderOpti
 
 // ej before schema 3 kept the region hashes in ej_dir/documents.json, read-modified-written
 // without a lock; they move into the journal the first time a document is rendered.
-void import_legacy_hashes(const Workspace& workspace, store::Journal& journal)
+void import_legacy_hashes(const measuring::Workspace& workspace, store::Journal& journal)
 {
   const auto legacy = workspace.ej_dir / "documents.json";
   const auto text = util::read_file(legacy);
@@ -193,8 +193,8 @@ void keep_until_exit(std::optional<evidence::DocumentData>&& data)
 
 enum class DataAfterwards { Free, KeepUntilExit };
 
-Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options,
-                     DataAfterwards afterwards)
+Rendered render_plan(const measuring::Workspace& workspace, store::Journal& journal,
+                     const RenderOptions& options, DataAfterwards afterwards)
 {
   prefer_merging_freed_blocks();
   prefer_huge_pages();

@@ -1,16 +1,20 @@
 #include "cli/commands.h"
 #include "cli/detach.h"
-#include "cli/run_devices.h"
-#include "cli/run_gpus.h"
-#include "cli/run_loop.h"
-#include "cli/run_slurm.h"
-#include "cli/run_support.h"
+#include "cli/run_progress.h"
+#include "cli/run_summary_output.h"
 #include "cli/run_target.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/param_range.h"
 #include "core/redact.h"
+#include "evidence/metric_rules.h"
 #include "measure/value_list.h"
+#include "measuring/run_devices.h"
+#include "measuring/run_gpus.h"
+#include "measuring/run_inputs.h"
+#include "measuring/run_loop.h"
+#include "measuring/run_slurm.h"
+#include "measuring/stale_runs.h"
 #include "remote/host_registry.h"
 #include "remote/result_fetch.h"
 #include "run/environment.h"
@@ -52,10 +56,10 @@ struct RunOptions {
   std::string gpus;
   bool no_wait = false;
   bool detach = false;
-  std::string on;                      // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
+  std::string on; // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
   std::vector<std::string> slurm_args; // passed to sbatch
   bool no_build = false;               // --no-build
-  DeviceOptions devices;               // --gpu-sample-ms, --lock-clocks [SM_MHZ]
+  measuring::DeviceOptions devices;    // --gpu-sample-ms, --lock-clocks [SM_MHZ]
   std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
   std::string keep_untracked;          // --keep-untracked-up-to SIZE
   std::string run_id;                  // --run-id: the id chosen for it before (--detach, ej rerun)
@@ -63,7 +67,7 @@ struct RunOptions {
 
 // --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
 // anywhere else.
-std::optional<SlurmTarget> slurm_target(const RunOptions& options)
+std::optional<measuring::SlurmTarget> slurm_target(const RunOptions& options)
 {
   if (options.on.empty() || options.on == "local") {
     if (!options.slurm_args.empty()) {
@@ -77,7 +81,7 @@ std::optional<SlurmTarget> slurm_target(const RunOptions& options)
     }
     return std::nullopt; // ssh:HOST or a host: RunTarget's
   }
-  SlurmTarget target;
+  measuring::SlurmTarget target;
   auto rest = options.on.substr(5); // "", ":PARTITION", "@HOST", "@HOST:PARTITION"
   if (rest.starts_with("@")) {
     const auto colon = rest.find(':');
@@ -95,7 +99,7 @@ std::optional<SlurmTarget> slurm_target(const RunOptions& options)
 
 // What RunTarget connects to for slurm@HOST: a host added with `ej host add` (its root and
 // variables), else the ssh destination; "local" for a cluster whose file system is this one.
-std::string login_host_target(const Workspace& workspace, const std::string& login_host)
+std::string login_host_target(const measuring::Workspace& workspace, const std::string& login_host)
 {
   if (login_host.empty()) {
     return "local";
@@ -110,33 +114,34 @@ std::string login_host_target(const Workspace& workspace, const std::string& log
 
 // On this machine: the run holds its GPUs (waiting for them when it has to) while it measures,
 // with their clocks locked when asked and their state read during every repeat.
-RunOutcome measure_here(store::Journal& journal, RunPlan& plan, std::unique_ptr<run::GpuLock> gpu_lock,
-                        run::LockTicket ticket, const DeviceOptions& device_options)
+measuring::RunOutcome measure_here(store::Journal& journal, measuring::RunPlan& plan,
+                                   std::unique_ptr<run::GpuLock> gpu_lock, run::LockTicket ticket,
+                                   const measuring::DeviceOptions& device_options)
 {
   if (gpu_lock) {
     gpu_lock->set_run(plan.run_number);
   } else {
     ticket.run = plan.run_number;
-    gpu_lock = wait_for_gpus(ticket); // a queued run: recorded, waiting its turn
+    gpu_lock = measuring::wait_for_gpus(ticket, *plan.observer); // a queued run: recorded, waiting its turn
   }
   if (!gpu_lock) {
-    RunOutcome outcome;
+    measuring::RunOutcome outcome;
     outcome.status = "interrupted";
     outcome.reason =
         fmt::format("interrupted while waiting for {}; nothing was measured", run::describe(ticket.gpus));
     return outcome;
   }
-  std::optional<RunDevices> devices;
+  std::optional<measuring::RunDevices> devices;
   try {
-    devices.emplace(ticket.gpus, device_options); // only once the GPUs are this run's
+    devices.emplace(ticket.gpus, device_options, *plan.observer); // only once the GPUs are this run's
   } catch (const Error& error) {
-    RunOutcome outcome;
+    measuring::RunOutcome outcome;
     outcome.status = "failed";
     outcome.reason = error.what();
     return outcome;
   }
   plan.sampler = devices->sampler();
-  auto outcome = measure_run(journal, plan);
+  auto outcome = measuring::measure_run(journal, plan);
   plan.sampler = nullptr;
   return outcome; // the clocks are reset and the lock goes: the next run may start while this one is written
 }
@@ -212,7 +217,7 @@ recorded_env(const std::vector<std::pair<std::string, std::string>>& env)
   return out;
 }
 
-run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan)
+run::EnvOptions environment_options(store::Journal& journal, const measuring::RunPlan& plan)
 {
   run::EnvOptions options;
   for (const auto& [key, value] : plan.definition.env) {
@@ -224,13 +229,13 @@ run::EnvOptions environment_options(store::Journal& journal, const RunPlan& plan
     options.overrides.push_back(entry);
   }
   for (const auto& [name, definition] : store::list_probes(journal.db())) {
-    options.probes.push_back(probe_from_json(name, definition, plan.work_tree));
+    options.probes.push_back(measuring::probe_from_json(name, definition, plan.work_tree));
   }
   return options;
 }
 
 // The reason an interrupted run is recorded with: `ej cancel` leaves who asked, put first.
-std::string interruption_reason(const Workspace& workspace, int run, const std::string& reason)
+std::string interruption_reason(const measuring::Workspace& workspace, int run, const std::string& reason)
 {
   const auto request = cancel_request_path(workspace, run);
   if (auto text = util::read_file(request)) {
@@ -243,7 +248,7 @@ std::string interruption_reason(const Workspace& workspace, int run, const std::
 
 // A metric's @FILE on a host is brought back after each repeat: only from under the working
 // directory.
-void check_result_files_fetchable(const RunPlan& plan)
+void check_result_files_fetchable(const measuring::RunPlan& plan)
 {
   for (const auto& metric : plan.metrics) {
     if (!metric.file.empty()) {
@@ -255,7 +260,7 @@ void check_result_files_fetchable(const RunPlan& plan)
 // On a terminal, hyperfine's convention: a progress line, the benchmark's output hidden unless
 // --show-output (which shows it instead of the line). Elsewhere (a pipe, a file, --detach's log)
 // the output passes through unless --quiet, and there is no progress line.
-void choose_output(const RunOptions& options, RunPlan& plan)
+void choose_output(const RunOptions& options, measuring::RunPlan& plan)
 {
   const bool terminal = util::is_terminal(STDERR_FILENO);
   plan.progress = terminal && !options.quiet && !options.show_output;
@@ -298,8 +303,8 @@ void run_benchmark(const RunOptions& options)
                          ? store::find_bench_revision(journal.db(), options.bench, *options.revision)
                          : store::find_benchmark(journal.db(), options.bench);
   if (!bench && options.revision && store::find_benchmark(journal.db(), options.bench)) {
-    throw UsageError("benchmark {} has no revision {}; see 'ej bench show {}'", options.bench, *options.revision,
-                     options.bench);
+    throw UsageError("benchmark {} has no revision {}; see 'ej bench show {}'", options.bench,
+                     *options.revision, options.bench);
   }
   if (!bench) {
     throw Error(
@@ -322,7 +327,7 @@ void run_benchmark(const RunOptions& options)
   if (options.show_output && options.quiet) {
     throw UsageError("--show-output and --quiet contradict each other; give one");
   }
-  RunPlan plan;
+  measuring::RunPlan plan;
   plan.bench = bench->name;
   std::vector<std::string> damage;
   plan.definition = core::bench_definition_from_json(bench->definition, damage);
@@ -332,7 +337,7 @@ void run_benchmark(const RunOptions& options)
         "those options before running it",
         bench->name, bench->revision, fmt::join(damage, "; "), bench->name);
   }
-  plan.metrics = metric_specs(plan.definition);
+  plan.metrics = evidence::metric_specs(plan.definition);
   measure::max_values_per_repeat(); // a wrong EJ_MAX_SAMPLES is said before the run starts
   plan.combinations =
       core::param_combinations(plan.definition.params, chosen_params(options.params, plan.definition));
@@ -343,9 +348,11 @@ void run_benchmark(const RunOptions& options)
   plan.warmup_override = options.warmup;
   plan.prepare = options.prepare;
   choose_output(options, plan);
+  RunProgress progress(plan.progress);
+  plan.observer = &progress;
   const auto label = checked_text(options.label, "label");
   auto slurm = slurm_target(options);
-  const auto gpus = chosen_gpus(options.gpus, plan);
+  const auto gpus = measuring::chosen_gpus(options.gpus, plan);
   const auto keep_untracked =
       options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
   // What takes seconds comes next (the code state read and shipped, the environment captured): a
@@ -373,14 +380,15 @@ void run_benchmark(const RunOptions& options)
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
   // gives its jobs their GPUs itself. The locks of an ssh host are kept here under its name: they
   // keep apart the runs that this machine starts there (not those another machine's ej starts).
-  const auto ticket = gpu_ticket(gpus, bench->name, workspace.work_tree.string(),
-                                 target.remote() ? target.on().value("hostname", "") : std::string());
+  const auto ticket =
+      measuring::gpu_ticket(gpus, bench->name, workspace.work_tree.string(),
+                            target.remote() ? target.on().value("hostname", "") : std::string());
   const bool locks_gpus = !slurm;
   std::unique_ptr<run::GpuLock> gpu_lock;
   if (locks_gpus) {
     gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
     if (!gpu_lock && options.no_wait) {
-      refuse_busy_gpus(ticket);
+      measuring::refuse_busy_gpus(ticket);
     }
   }
   plan.work_tree = target.work_tree();
@@ -388,7 +396,7 @@ void run_benchmark(const RunOptions& options)
   // The environment is captured before the run is recorded, so a probe that hangs cannot leave a
   // run behind; the run record exists before the benchmark starts.
   auto env_options = environment_options(journal, plan);
-  env_options.gpu_clocks = clocks_policy(options.devices);
+  env_options.gpu_clocks = measuring::clocks_policy(options.devices);
   const auto snapshot = target.snapshot(env_options);
   for (const auto& warning : run::gpu_warnings(snapshot.fingerprint)) {
     fmt::print(stderr, "ej: warning: {}\n", warning);
@@ -403,14 +411,14 @@ void run_benchmark(const RunOptions& options)
       started.attempt = store::events::Ref::to(store::find_attempt(journal.db(), *attempt)->id);
     }
     started.label = label;
-    started.params = chosen_params_json(plan.combinations);
+    started.params = measuring::chosen_params_json(plan.combinations);
     started.git = store_code_state(writer, code_state);
     started.env_blob = writer.put_blob(snapshot.fingerprint.dump());
     started.env_readings = snapshot.readings;
-    started.host = this_host();
+    started.host = measuring::this_host();
     started.pid = static_cast<std::int64_t>(::getpid());
     started.pid_start_ticks = run::process_start_ticks(::getpid()).value_or(0);
-    started.boot_id = this_boot_id();
+    started.boot_id = measuring::this_boot_id();
     started.on = target.on(); // null here; "host" stays this machine: the ej that must end the run
     started.env = recorded_env(plan.extra_env);
     plan.run_id = writer.append(started, options.run_id).id;
@@ -426,23 +434,24 @@ void run_benchmark(const RunOptions& options)
   if ((slurm || (target.remote() && run::has_gpus(snapshot.fingerprint))) && options.devices.sample_ms > 0) {
     plan.host_sampling = run::HostSampling{
         options.devices.sample_ms, gpus.all ? std::string() : util::join(gpus.devices, ","),
-        slurm && !target.remote() ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
-              : (target.work_tree().parent_path() / ("ej-gpu-" + plan.run_id + ".csv")).string()};
+        slurm && !target.remote()
+            ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
+            : (target.work_tree().parent_path() / ("ej-gpu-" + plan.run_id + ".csv")).string()};
   }
   // Ctrl-C stops the benchmark, not ej: the run is still finished as interrupted below.
   run::InterruptGuard interrupt_guard;
   const auto build = run_build_step(target, plan, bench->name, code_state_id(code_state), options.no_build);
   // Where the repeats run: the one place that chooses.
-  RunOutcome outcome;
+  measuring::RunOutcome outcome;
   if (build.failed) {
     outcome.status = run::InterruptGuard::interrupted() ? "interrupted" : "build-failed";
     outcome.reason = journal.redactor().redact(build.reason);
   } else if (slurm) {
-    outcome = measure_on_slurm(journal, plan, *slurm);
+    outcome = measuring::measure_on_slurm(journal, plan, *slurm);
   } else if (locks_gpus) {
     outcome = measure_here(journal, plan, std::move(gpu_lock), ticket, options.devices);
   } else {
-    outcome = measure_run(journal, plan);
+    outcome = measuring::measure_run(journal, plan);
   }
   if (outcome.status == "interrupted") {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
@@ -473,7 +482,8 @@ void run_benchmark(const RunOptions& options)
         outputs["build"]["log_blob"] = writer.put_blob(journal.redactor().redact(build.log));
       }
     }
-    writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status, outcome.reason, outputs});
+    writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status,
+                                             outcome.reason, outputs});
   });
   if (!ended_by_other.empty()) {
     fmt::print(stderr,
@@ -522,8 +532,9 @@ void register_run(CLI::App& app)
                       "NAME=VALUE for this run (repeatable), or NAME for the value in ej's environment; kept "
                       "with the run for 'ej rerun', a secret-named one redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
-  command->add_option("--revision", options->revision,
-                      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
+  command->add_option(
+      "--revision", options->revision,
+      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
   command->add_option("--warmup", options->warmup,
                       "Unmeasured runs before the repeats of each combination (overrides the benchmark's)");
   command->add_option("--prepare", options->prepare,

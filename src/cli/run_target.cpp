@@ -14,7 +14,7 @@ std::string code_state_id(const git::CodeState& code)
   return util::sha256_hex(code.context.commit + "\n" + code.diff_text);
 }
 
-RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code)
+RunTarget::RunTarget(const measuring::Workspace& workspace, const std::string& on, const git::CodeState& code)
     : m_work_tree(workspace.work_tree), m_ej_dir(workspace.ej_dir)
 {
   if (on.empty() || on == "local") {
@@ -74,7 +74,7 @@ std::filesystem::path RunTarget::build_marker(const std::string& bench) const
   return m_ej_dir / "builds" / (bench + "-" + util::sha256_hex(m_work_tree.string()).substr(0, 12));
 }
 
-BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+BuildReport run_build_step(RunTarget& target, const measuring::RunPlan& plan, const std::string& bench,
                            const std::string& state, bool no_build)
 {
   BuildReport report;

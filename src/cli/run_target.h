@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cli/run_loop.h"
 #include "cli/workspace.h"
 #include "git/repository.h"
+#include "measuring/run_loop.h"
 #include "remote/ssh_session.h"
 #include "run/environment.h"
 #include "run/host.h"
@@ -22,7 +22,7 @@ class RunTarget {
 public:
   // on: "" or "local" for here; "ssh:HOST" or a host added with `ej host add`. For a host, this
   // connects, uploads the wrapper and ships the code state (throws ej::Error when any fails).
-  RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code);
+  RunTarget(const measuring::Workspace& workspace, const std::string& on, const git::CodeState& code);
 
   run::Host& host();
   const std::filesystem::path& work_tree() const { return m_work_tree; } // on the host
@@ -56,7 +56,7 @@ struct BuildReport {
   std::string log;
 };
 
-BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
+BuildReport run_build_step(RunTarget& target, const measuring::RunPlan& plan, const std::string& bench,
                            const std::string& state, bool no_build);
 
 } // namespace ej::cli
