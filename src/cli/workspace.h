@@ -29,9 +29,6 @@ bool numbers_from_remote(const measuring::Workspace& workspace);
 // keep_untracked_up_to: untracked files up to this size that are too large for the diff are
 // stored whole (--keep-untracked-up-to); 0 keeps none.
 git::CodeState read_code_state(const measuring::Workspace& workspace, std::uint64_t keep_untracked_up_to = 0);
-// Stores the diff (when dirty) as a blob in the writer's transaction, and the untracked files kept
-// whole; the context names them.
-core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state);
 // --keep-untracked-up-to SIZE ("200M", "1G", "4096"): bytes, checked.
 std::uint64_t parse_keep_untracked(const std::string& text);
 

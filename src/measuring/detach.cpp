@@ -1,4 +1,4 @@
-#include "cli/detach.h"
+#include "measuring/detach.h"
 
 #include "core/numbering.h"
 #include "run/detach.h"
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -45,18 +45,18 @@ std::string read_report(int fd)
   }
 }
 
-std::filesystem::path runs_dir(const measuring::Workspace& workspace)
+std::filesystem::path runs_dir(const Workspace& workspace)
 {
   return workspace.ej_dir / "runs";
 }
 
 // ej/runs/@k3f9qx.pending: the note of a run accepted and not recorded yet.
-std::filesystem::path pending_note_path(const measuring::Workspace& workspace, const std::string& name)
+std::filesystem::path pending_note_path(const Workspace& workspace, const std::string& name)
 {
   return runs_dir(workspace) / (name + ".pending");
 }
 
-std::filesystem::path provisional_log_path(const measuring::Workspace& workspace, const std::string& name)
+std::filesystem::path provisional_log_path(const Workspace& workspace, const std::string& name)
 {
   return runs_dir(workspace) / (name + ".log");
 }
@@ -77,7 +77,7 @@ std::string last_error(const std::filesystem::path& log)
 
 } // namespace
 
-std::filesystem::path run_log_path(const measuring::Workspace& workspace, const core::RunRecord& run)
+std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run)
 {
   if (!core::is_provisional(run.number)) {
     const auto numbered = runs_dir(workspace) / fmt::format("{}.log", run.number);
@@ -89,12 +89,12 @@ std::filesystem::path run_log_path(const measuring::Workspace& workspace, const 
   return provisional_log_path(workspace, core::number_label(core::provisional_number(run.id)));
 }
 
-std::filesystem::path cancel_request_path(const measuring::Workspace& workspace, int run)
+std::filesystem::path cancel_request_path(const Workspace& workspace, int run)
 {
   return runs_dir(workspace) / fmt::format("{}.cancel", run);
 }
 
-void start_detached_run(const measuring::Workspace& workspace)
+DetachedStart start_detached_run(const Workspace& workspace)
 {
   std::error_code ec;
   std::filesystem::create_directories(runs_dir(workspace), ec);
@@ -112,27 +112,26 @@ void start_detached_run(const measuring::Workspace& workspace)
   argv.insert(run_word == argv.end() ? argv.end() : run_word + 1, {"--run-id", id});
   auto started = run::start_detached(
       argv, log, {{k_fd_variable, std::to_string(k_report_fd)}, {k_log_variable, log.string()}}, k_report_fd);
+  DetachedStart result;
+  result.name = name;
+  result.pid = started.pid;
+  result.log = log;
   if (read_report(started.report.get()) == k_accepted) {
-    fmt::print("run {} started in the background (pid {})\n", name, started.pid);
-    fmt::print(
-        stderr,
-        "ej: it reads the code state and the environment, then runs; its output goes to {}\nej: follow "
-        "it with 'ej show run {} --follow', wait for it with 'ej wait {}', stop it with 'ej cancel {}'\n",
-        log.string(), name, name, name);
-    return; // the background ej is init's to reap
+    result.accepted = true;
+    return result; // the background ej is init's to reap
   }
   // It ended before accepting the command line: what it said is the error.
   int status = 0;
   while (::waitpid(started.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  const auto text = util::read_file(log).value_or("");
+  result.said = util::read_file(log).value_or("");
   std::filesystem::remove(log, ec);
-  fmt::print(stderr, "{}", text);
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  throw ExitCode{code == 0 ? 1 : code};
+  result.exit_code = code == 0 ? 1 : code;
+  return result;
 }
 
-std::optional<PendingRun> pending_run(const measuring::Workspace& workspace, int provisional_number)
+std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number)
 {
   if (!core::is_provisional(provisional_number)) {
     return std::nullopt;
@@ -177,7 +176,7 @@ DetachedReport DetachedReport::from_environment()
   return report;
 }
 
-void DetachedReport::accepted(const measuring::Workspace& workspace, const std::string& run_id)
+void DetachedReport::accepted(const Workspace& workspace, const std::string& run_id)
 {
   if (!active()) {
     return;
@@ -194,7 +193,7 @@ void DetachedReport::accepted(const measuring::Workspace& workspace, const std::
   m_fd = -1;
 }
 
-void DetachedReport::run_recorded(const measuring::Workspace& workspace, int run)
+void DetachedReport::run_recorded(const Workspace& workspace, int run)
 {
   if (m_note.empty()) {
     return;
@@ -208,4 +207,4 @@ void DetachedReport::run_recorded(const measuring::Workspace& workspace, int run
   m_note.clear();
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cli/workspace.h"
 #include "core/run_records.h"
+#include "measuring/workspace.h"
 
 #include <filesystem>
 #include <optional>
@@ -14,19 +14,28 @@
 // seconds. So the run is named before it is recorded: by the id its run.started event will have,
 // chosen by the first ej, shown in the provisional form (run @k3f9qx) that keeps naming it once
 // it has a number (core/numbering.h).
-namespace ej::cli {
+namespace ej::measuring {
 
 // ej/runs/N.log (ej/runs/@k3f9qx.log until the run has a number of this journal's own): the live
 // output of a detached run.
-std::filesystem::path run_log_path(const measuring::Workspace& workspace, const core::RunRecord& run);
+std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run);
 // ej/runs/N.cancel: written by `ej cancel` before it signals the run's ej, so that the run is
 // recorded with who cancelled it rather than with a bare signal.
-std::filesystem::path cancel_request_path(const measuring::Workspace& workspace, int run);
+std::filesystem::path cancel_request_path(const Workspace& workspace, int run);
+
+// How the background ej took its command line.
+struct DetachedStart {
+  bool accepted = false;
+  std::string name; // the run it will record, "@k3f9qx"
+  pid_t pid = 0;
+  std::filesystem::path log; // its output
+  std::string said;          // when not accepted: all it printed before it ended (its error)
+  int exit_code = 0;         // ...and the exit code to end with
+};
 
 // Starts this very command line again without --detach, in the background, naming the run it will
-// record; returns once that ej has accepted the command line (or failed before: then its error is
-// this one's).
-void start_detached_run(const measuring::Workspace& workspace);
+// record; returns once that ej has accepted the command line, or has failed before.
+DetachedStart start_detached_run(const Workspace& workspace);
 
 // A detached run its ej accepted and has not recorded yet (it reads and ships the code state,
 // captures the environment), or whose ej ended before it recorded it.
@@ -38,7 +47,7 @@ struct PendingRun {
   std::filesystem::path log; // its output so far
 };
 // The pending run a provisional name names (only those can be pending); nullopt when none.
-std::optional<PendingRun> pending_run(const measuring::Workspace& workspace, int provisional_number);
+std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number);
 
 // The background ej's side: told by the starter through its environment, which is cleared so
 // that a benchmark that runs ej itself does not take it for its own.
@@ -50,9 +59,9 @@ public:
   // The command line is checked: leaves a note that the run `run_id` is being prepared (ej wait
   // tells from it a run still starting from one whose ej died before recording it), and lets the
   // starter return.
-  void accepted(const measuring::Workspace& workspace, const std::string& run_id);
+  void accepted(const Workspace& workspace, const std::string& run_id);
   // The run is in the journal: its log takes its number, the note goes.
-  void run_recorded(const measuring::Workspace& workspace, int run);
+  void run_recorded(const Workspace& workspace, int run);
 
 private:
   int m_fd = -1;
@@ -60,4 +69,4 @@ private:
   std::filesystem::path m_note; // set once accepted
 };
 
-} // namespace ej::cli
+} // namespace ej::measuring
