@@ -25,8 +25,7 @@ std::vector<std::string> checked_tags(const std::vector<std::string>& tags)
   for (const auto& tag : tags) {
     auto text = checked_text(tag, "tag", false);
     if (text.find_first_of(" \t\n") != std::string::npos) {
-      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'",
-                       tag);
+      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'", tag);
     }
     out.push_back(std::move(text));
   }
@@ -230,8 +229,7 @@ void run_edit(const EditOptions& options)
 void register_attempt_commands(CLI::App& app)
 {
   auto try_options = std::make_shared<TryOptions>();
-  auto* attempt =
-      app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
+  auto* attempt = app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
   attempt->add_option("title", try_options->title, "What is tried, e.g. \"NCCL_ALGO=Tree\"")->required();
   attempt->add_option(
       "--plan", try_options->plan,

@@ -252,10 +252,9 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     throw UsageError("--build takes UTF-8 text");
   }
   if (const auto problem = core::secret_argument(util::split(d.build, ' '))) {
-    throw UsageError(
-        "{} of the --build command, and a definition is stored in the journal; export the secret "
-        "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
-        *problem);
+    throw UsageError("{} of the --build command, and a definition is stored in the journal; export the secret "
+                     "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
+                     *problem);
   }
   if (d.argv.empty() && d.shell.empty()) {
     throw UsageError(

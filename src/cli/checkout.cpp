@@ -47,8 +47,7 @@ void run_checkout(const CheckoutOptions& options)
     event_id = attempt->id;
   }
   if (git.commit.empty()) {
-    throw Error("{} recorded no commit (the repository had none yet): there is no code state to restore",
-                name);
+    throw Error("{} recorded no commit (the repository had none yet): there is no code state to restore", name);
   }
   const auto recorded = recorded_code(journal, workspace, event_id, git, name);
   check_complete(recorded, name, options.allow_incomplete);

@@ -107,8 +107,7 @@ void run_probe_add(const ProbeOptions& options)
     throw UsageError("a probe name is one word, e.g. pip-freeze");
   }
   if (options.argv.empty() == options.shell.empty()) {
-    throw UsageError(
-        "give the probe's command after --, e.g. ej env probe add pip-freeze -- pip freeze, or --shell");
+    throw UsageError("give the probe's command after --, e.g. ej env probe add pip-freeze -- pip freeze, or --shell");
   }
   if (options.timeout <= 0) {
     throw UsageError("--timeout must be positive");
@@ -139,8 +138,7 @@ void run_probe_list(bool json)
   for (const auto& [name, definition] : probes) {
     const auto shell = definition.value("shell", "");
     fmt::print("{:<20} {}\n", name,
-               shell.empty() ? util::join(definition.value("argv", std::vector<std::string>{}), " ")
-                             : "sh -c " + shell);
+               shell.empty() ? util::join(definition.value("argv", std::vector<std::string>{}), " ") : "sh -c " + shell);
   }
 }
 

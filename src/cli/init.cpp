@@ -49,9 +49,8 @@ void run_init()
 void register_init(CLI::App& app)
 {
   auto* command = app.add_subcommand(
-      "init",
-      "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
-      "again");
+    "init", "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
+            "again");
   command->callback(run_init);
 }
 

@@ -32,8 +32,7 @@ namespace {
 void print_attempt_line(const core::Attempt& attempt, const std::optional<std::string>& verdict)
 {
   const auto resolved = core::resolved_text(attempt.resolved_by);
-  fmt::print("{} {} {} {}{}{}\n",
-             paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
+  fmt::print("{} {} {} {}{}{}\n", paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
              resolved.empty() ? "" : "  " + resolved, verdict ? "  " + *verdict : "");

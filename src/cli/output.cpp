@@ -22,30 +22,14 @@ std::string paint(std::string_view text, Colour colour)
   }
   const char* code = "";
   switch (colour) {
-  case Colour::Bold:
-    code = "1";
-    break;
-  case Colour::Dim:
-    code = "2";
-    break;
-  case Colour::Red:
-    code = "31";
-    break;
-  case Colour::Green:
-    code = "32";
-    break;
-  case Colour::Yellow:
-    code = "33";
-    break;
-  case Colour::Blue:
-    code = "34";
-    break;
-  case Colour::Magenta:
-    code = "35";
-    break;
-  case Colour::Cyan:
-    code = "36";
-    break;
+  case Colour::Bold: code = "1"; break;
+  case Colour::Dim: code = "2"; break;
+  case Colour::Red: code = "31"; break;
+  case Colour::Green: code = "32"; break;
+  case Colour::Yellow: code = "33"; break;
+  case Colour::Blue: code = "34"; break;
+  case Colour::Magenta: code = "35"; break;
+  case Colour::Cyan: code = "36"; break;
   }
   return std::string("\x1b[") + code + "m" + std::string(text) + "\x1b[0m";
 }
@@ -54,20 +38,13 @@ std::string paint_status(core::Status status)
 {
   const auto name = core::to_string(status);
   switch (status) {
-  case core::Status::Adopted:
-    return paint(name, Colour::Green);
-  case core::Status::Rejected:
-    return paint(name, Colour::Red);
-  case core::Status::Blocked:
-    return paint(name, Colour::Magenta);
-  case core::Status::Inconclusive:
-    return paint(name, Colour::Yellow);
-  case core::Status::Superseded:
-    return paint(name, Colour::Dim);
-  case core::Status::Running:
-    return paint(name, Colour::Cyan);
-  case core::Status::Proposed:
-    return paint(name, Colour::Blue);
+  case core::Status::Adopted: return paint(name, Colour::Green);
+  case core::Status::Rejected: return paint(name, Colour::Red);
+  case core::Status::Blocked: return paint(name, Colour::Magenta);
+  case core::Status::Inconclusive: return paint(name, Colour::Yellow);
+  case core::Status::Superseded: return paint(name, Colour::Dim);
+  case core::Status::Running: return paint(name, Colour::Cyan);
+  case core::Status::Proposed: return paint(name, Colour::Blue);
   }
   return std::string(name);
 }

@@ -35,8 +35,7 @@ double parse_value(const std::string& text, const std::string& metric)
   double value = 0;
   const auto trimmed = util::trim(text);
   const auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
-  if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() ||
-      !std::isfinite(value)) {
+  if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() || !std::isfinite(value)) {
     throw UsageError("'{}' is not a finite number (metric {})", text, metric);
   }
   return value;
@@ -124,8 +123,7 @@ void run_record(const RecordOptions& options)
 void register_record(CLI::App& app)
 {
   auto options = std::make_shared<RecordOptions>();
-  auto* record =
-      app.add_subcommand("record", "Record results measured outside ej (kept apart as 'imported')");
+  auto* record = app.add_subcommand("record", "Record results measured outside ej (kept apart as 'imported')");
   record->add_option("attempt", options->attempt, "Attempt number")->required();
   record->add_option("--bench", options->bench, "The registered benchmark the figures belong to")->required();
   record->add_option("--metric", options->metrics, "METRIC=VALUE, one sample (repeatable)");

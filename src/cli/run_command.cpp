@@ -37,7 +37,7 @@ struct RunOptions {
   std::string gpus;
   bool no_wait = false;
   bool detach = false;
-  std::string on; // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
+  std::string on;                      // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
   std::vector<std::string> slurm_args; // passed to sbatch
   bool no_build = false;               // --no-build
   measuring::DeviceOptions devices;    // --gpu-sample-ms, --lock-clocks [SM_MHZ]
@@ -237,9 +237,8 @@ void register_run(CLI::App& app)
                       "NAME=VALUE for this run (repeatable), or NAME for the value in ej's environment; kept "
                       "with the run for 'ej rerun', a secret-named one redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
-  command->add_option(
-      "--revision", options->revision,
-      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
+  command->add_option("--revision", options->revision,
+                      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
   command->add_option("--warmup", options->warmup,
                       "Unmeasured runs before the repeats of each combination (overrides the benchmark's)");
   command->add_option("--prepare", options->prepare,

@@ -142,8 +142,7 @@ int parse_attempt_number(std::string_view text)
   int number = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || number <= 0) {
-    throw UsageError(
-        "'{}' is not an attempt number; use the number 'ej try' printed, e.g. 12, #12 or @k3f9qx", text);
+    throw UsageError("'{}' is not an attempt number; use the number 'ej try' printed, e.g. 12, #12 or @k3f9qx", text);
   }
   return number;
 }
