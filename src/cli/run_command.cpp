@@ -22,48 +22,41 @@ namespace ej::cli {
 
 namespace {
 
+// Options taken as given go straight into the request; the others are parsed into it.
 struct RunOptions {
-  std::string bench;
+  measuring::RunRequest request; // bench, --revision, --repeat, --warmup, --prepare, --gpus, --no-wait,
+                                 // --on, --no-build, --gpu-sample-ms, --lock-clocks, --run-id
   std::string attempt;
   std::vector<std::string> params;
-  std::optional<int> repeat;
   std::vector<std::string> env;
   std::string label;
-  std::optional<int> revision; // --revision: an earlier revision of the benchmark (ej rerun)
   bool quiet = false;
   bool show_output = false;
-  std::optional<int> warmup;
-  std::string prepare;
-  std::string gpus;
-  bool no_wait = false;
   bool detach = false;
-  std::string on;                      // --on: slurm[:PARTITION], ssh:HOST or a host; empty: the benchmark's default
   std::vector<std::string> slurm_args; // passed to sbatch
-  bool no_build = false;               // --no-build
-  measuring::DeviceOptions devices;    // --gpu-sample-ms, --lock-clocks [SM_MHZ]
   std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
   std::string keep_untracked;          // --keep-untracked-up-to SIZE
-  std::string run_id;                  // --run-id: the id chosen for it before (--detach, ej rerun)
 };
 
 // --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
 // anywhere else.
 std::optional<measuring::SlurmTarget> slurm_target(const RunOptions& options)
 {
-  if (options.on.empty() || options.on == "local") {
+  if (options.request.on.empty() || options.request.on == "local") {
     if (!options.slurm_args.empty()) {
       throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
     }
     return std::nullopt;
   }
-  if (options.on != "slurm" && !options.on.starts_with("slurm:") && !options.on.starts_with("slurm@")) {
+  if (options.request.on != "slurm" && !options.request.on.starts_with("slurm:") &&
+      !options.request.on.starts_with("slurm@")) {
     if (!options.slurm_args.empty()) {
       throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
     }
     return std::nullopt; // ssh:HOST or a host: RunTarget's
   }
   measuring::SlurmTarget target;
-  auto rest = options.on.substr(5); // "", ":PARTITION", "@HOST", "@HOST:PARTITION"
+  auto rest = options.request.on.substr(5); // "", ":PARTITION", "@HOST", "@HOST:PARTITION"
   if (rest.starts_with("@")) {
     const auto colon = rest.find(':');
     target.login_host = rest.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
@@ -135,25 +128,14 @@ void choose_output(const RunOptions& options, measuring::RunRequest& request)
 
 measuring::RunRequest run_request(const RunOptions& options)
 {
-  measuring::RunRequest request;
-  request.bench = options.bench;
-  request.revision = options.revision;
+  auto request = options.request;
   if (!options.attempt.empty()) {
     request.attempt = parse_attempt_number(options.attempt);
   }
   request.params = param_choices(options.params);
   request.env = parse_env(options.env);
   request.label = checked_text(options.label, "label");
-  request.repeat = options.repeat;
-  request.warmup = options.warmup;
-  request.prepare = options.prepare;
-  request.gpus = options.gpus;
-  request.no_wait = options.no_wait;
-  request.on = options.on;
   request.slurm = slurm_target(options);
-  request.no_build = options.no_build;
-  request.devices = options.devices;
-  request.run_id = options.run_id;
   choose_output(options, request);
   return request;
 }
@@ -182,8 +164,8 @@ void run_benchmark(const RunOptions& options)
     return;
   }
   auto detached = measuring::DetachedReport::from_environment(); // set when this ej is that background one
-  if (!options.run_id.empty() && !util::is_ulid(options.run_id)) {
-    throw UsageError("--run-id '{}' is not a ULID (26 characters, as ej makes them)", options.run_id);
+  if (!options.request.run_id.empty() && !util::is_ulid(options.request.run_id)) {
+    throw UsageError("--run-id '{}' is not a ULID (26 characters, as ej makes them)", options.request.run_id);
   }
   auto journal = open_journal(workspace);
   const auto request = run_request(options);
@@ -193,7 +175,7 @@ void run_benchmark(const RunOptions& options)
       options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
   // What takes seconds comes next (the code state read and shipped, the environment captured): a
   // detached run's starter returns here, and ej wait reports what fails from now on.
-  detached.accepted(workspace, options.run_id);
+  detached.accepted(workspace, options.request.run_id);
   const auto code_state = read_code_state(workspace, keep_untracked); // outside the write lock
   const auto result = session.run(code_state, numbers_from_remote(workspace), detached);
 
@@ -226,22 +208,23 @@ void register_run(CLI::App& app)
   auto options = std::make_shared<RunOptions>();
   auto* command = app.add_subcommand("run", "Run a registered benchmark, repeatedly, and record everything");
   // Not required by CLI11: `ej run withdraw RUN` names none (checked below).
-  command->add_option("bench", options->bench, "Benchmark name");
+  command->add_option("bench", options->request.bench, "Benchmark name");
   register_run_withdraw(*command);
   command->add_option("--attempt", options->attempt, "The attempt these results belong to");
   command->add_option("--param", options->params,
                       "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
-  command->add_option("--repeat", options->repeat,
+  command->add_option("--repeat", options->request.repeat,
                       "Repeats per combination (overrides the benchmark's policy)");
   command->add_option("--env", options->env,
                       "NAME=VALUE for this run (repeatable), or NAME for the value in ej's environment; kept "
                       "with the run for 'ej rerun', a secret-named one redacted everywhere in the record");
   command->add_option("--label", options->label, "A note that names this run");
-  command->add_option("--revision", options->revision,
-                      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
-  command->add_option("--warmup", options->warmup,
+  command->add_option(
+      "--revision", options->request.revision,
+      "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
+  command->add_option("--warmup", options->request.warmup,
                       "Unmeasured runs before the repeats of each combination (overrides the benchmark's)");
-  command->add_option("--prepare", options->prepare,
+  command->add_option("--prepare", options->request.prepare,
                       "A shell command run before each repeat and warmup, not timed (hyperfine's --prepare), "
                       "e.g. 'sync; echo 3 > /proc/sys/vm/drop_caches'");
   command->add_flag(
@@ -250,10 +233,10 @@ void register_run(CLI::App& app)
       "line); it is always kept in the run's capture");
   command->add_flag("--quiet", options->quiet,
                     "No progress line and no benchmark output live (a pipe gets the output by default)");
-  command->add_option("--gpus", options->gpus,
+  command->add_option("--gpus", options->request.gpus,
                       "GPUs to use, as CUDA_VISIBLE_DEVICES takes them (0,1); the run waits until no other "
                       "ej run of this machine uses them");
-  command->add_flag("--no-wait", options->no_wait,
+  command->add_flag("--no-wait", options->request.no_wait,
                     "Fail at once when the GPUs are taken, instead of queueing");
   command->add_flag("--detach", options->detach,
                     "Run in the background (its own session; output in the journal's runs/ folder) and "
@@ -261,19 +244,19 @@ void register_run(CLI::App& app)
   command->add_option("--slurm-arg", options->slurm_args,
                       "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
   command->add_option(
-      "--on", options->on,
+      "--on", options->request.on,
       "Run on ssh:HOST, a host added with 'ej host add', slurm[:PARTITION], or "
       "slurm@HOST[:PARTITION] through a login host (default: the benchmark's --on, else here; "
       "'local': here)");
-  command->add_flag("--no-build", options->no_build, "Skip the benchmark's build step");
+  command->add_flag("--no-build", options->request.no_build, "Skip the benchmark's build step");
   // The id of its run.started event, chosen by whoever starts it and names it before it is
   // recorded (ej run --detach, ej rerun): not for people.
-  command->add_option("--run-id", options->run_id)->group("");
+  command->add_option("--run-id", options->request.run_id)->group("");
   command->add_option("--keep-untracked-up-to", options->keep_untracked,
                       "Store untracked files up to SIZE whole with the run's code state, each once by its "
                       "hash, where the diff keeps only those up to 1 MiB (e.g. --keep-untracked-up-to 200M)");
   command
-      ->add_option("--gpu-sample-ms", options->devices.sample_ms,
+      ->add_option("--gpu-sample-ms", options->request.devices.sample_ms,
                    "Read the GPUs' clocks, power, temperature and throttle reasons every MS during each "
                    "repeat (default 50; 0: not at all)")
       ->check(CLI::NonNegativeNumber);
@@ -286,19 +269,19 @@ void register_run(CLI::App& app)
     if (command->got_subcommand("withdraw")) {
       return;
     }
-    if (options->bench.empty()) {
+    if (options->request.bench.empty()) {
       throw UsageError(
           "'ej run' needs BENCH (Benchmark name): ej run BENCH [--attempt ID] [OPTIONS], see 'ej "
           "bench list'; or 'ej run withdraw RUN --reason R' to withdraw a run");
     }
-    options->devices.lock_clocks = lock->count() > 0;
+    options->request.devices.lock_clocks = lock->count() > 0;
     if (!options->lock_mhz.empty() && !options->lock_mhz.front().empty()) { // CLI11 gives "" for no value
       try {
-        options->devices.lock_mhz = std::stoi(options->lock_mhz.front());
+        options->request.devices.lock_mhz = std::stoi(options->lock_mhz.front());
       } catch (const std::exception&) {
         throw UsageError("--lock-clocks takes an SM clock in MHz (1500), or nothing for the base clock");
       }
-      if (*options->devices.lock_mhz <= 0) {
+      if (*options->request.devices.lock_mhz <= 0) {
         throw UsageError("--lock-clocks takes an SM clock in MHz (1500), or nothing for the base clock");
       }
     }
