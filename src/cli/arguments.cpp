@@ -50,8 +50,9 @@ std::filesystem::path command_line_path(std::string_view text)
   return std::filesystem::absolute(std::filesystem::path(text)).lexically_normal();
 }
 
-std::filesystem::path checked_document_path(const Workspace& workspace, const std::filesystem::path& full,
-                                            std::string_view given, std::string_view option)
+std::filesystem::path checked_document_path(const measuring::Workspace& workspace,
+                                            const std::filesystem::path& full, std::string_view given,
+                                            std::string_view option)
 {
   const auto root = std::filesystem::weakly_canonical(workspace.work_tree);
   const auto resolved = std::filesystem::weakly_canonical(full);
@@ -70,7 +71,7 @@ std::filesystem::path checked_document_path(const Workspace& workspace, const st
   return resolved;
 }
 
-std::string repository_relative(const Workspace& workspace, const std::filesystem::path& full)
+std::string repository_relative(const measuring::Workspace& workspace, const std::filesystem::path& full)
 {
   return full.lexically_relative(std::filesystem::weakly_canonical(workspace.work_tree)).generic_string();
 }

@@ -23,10 +23,11 @@ std::filesystem::path command_line_path(std::string_view text);
 // A plan document's path (absolute), checked: inside the work tree, not in .git/ or .ej/, and not
 // named like its chart. `given` is how the user wrote it and `option` where (--out, --doc), for the
 // messages.
-std::filesystem::path checked_document_path(const Workspace& workspace, const std::filesystem::path& full,
-                                            std::string_view given, std::string_view option);
+std::filesystem::path checked_document_path(const measuring::Workspace& workspace,
+                                            const std::filesystem::path& full, std::string_view given,
+                                            std::string_view option);
 
 // The work tree root relative form of a document path ("journal/eagle.md"), as plans store it.
-std::string repository_relative(const Workspace& workspace, const std::filesystem::path& full);
+std::string repository_relative(const measuring::Workspace& workspace, const std::filesystem::path& full);
 
 } // namespace ej::cli

@@ -5,6 +5,7 @@
 #include "core/numbering.h"
 #include "core/slug.h"
 #include "core/status.h"
+#include "measuring/code_state.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -80,7 +81,7 @@ void run_try(const TryOptions& options)
     created.hypothesis = hypothesis;
     created.command = command;
     created.tags = tags;
-    created.git = store_code_state(writer, code_state);
+    created.git = measuring::store_code_state(writer, code_state);
     number = store::number_of_attempt(journal.db(), writer.append(created).id);
   });
   fmt::print("{}\n", core::number_label(number));
@@ -109,7 +110,7 @@ void run_status(const StatusOptions& options)
     previous = core::to_string(attempt.status);
     writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt.id),
                                                std::string(core::to_string(status)), reason,
-                                               store_code_state(writer, code_state)});
+                                               measuring::store_code_state(writer, code_state)});
   });
   fmt::print("{}: {} -> {}\n", core::number_label(number), previous, core::to_string(status));
 }

@@ -1,8 +1,8 @@
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/run_support.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "evidence/metric_rules.h"
 #include "measure/direction.h"
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
@@ -86,7 +86,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
     if (!bench) {
       throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
     }
-    registered = metric_specs(core::readable_bench_definition(bench->definition));
+    registered = evidence::metric_specs(core::readable_bench_definition(bench->definition));
   }
   std::vector<measure::MetricSpec> added;
   for (const auto& text : options.metrics) {

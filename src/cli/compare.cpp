@@ -10,6 +10,7 @@
 #include "evidence/proposal.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "measuring/code_state.h"
 #include "render/markdown_escape.h"
 #include "store/queries.h"
 #include "util/error.h"
@@ -429,9 +430,9 @@ void run_judge(const JudgeOptions& options)
   }
   const auto code_state = read_code_state(workspace); // outside the write lock
   journal.write([&](store::Writer& writer) {
-    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt->id),
-                                               std::string(core::to_string(proposal->status)),
-                                               proposal->reason, store_code_state(writer, code_state)});
+    writer.append(store::events::AttemptStatus{
+        store::events::Ref::to(attempt->id), std::string(core::to_string(proposal->status)), proposal->reason,
+        measuring::store_code_state(writer, code_state)});
   });
   if (!options.json) {
     fmt::print("{}: {} -> {}\n", core::number_label(number), core::to_string(attempt->status),

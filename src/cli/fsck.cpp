@@ -36,7 +36,7 @@ bool disk_full(const std::filesystem::path& dir)
 
 // What to do about the problems found: the advice that fits them, naming backups only when
 // there are some.
-void print_advice(const Workspace& workspace, const std::filesystem::path& file)
+void print_advice(const measuring::Workspace& workspace, const std::filesystem::path& file)
 {
   if (disk_full(workspace.ej_dir)) {
     fmt::print(

@@ -10,7 +10,7 @@ namespace ej::cli {
 namespace {
 
 // A clone of a repository whose team shares a journal: say how to get it.
-void offer_shared_journal(const Workspace& workspace)
+void offer_shared_journal(const measuring::Workspace& workspace)
 {
   const auto common_dir = workspace.ej_dir.parent_path();
   const auto remote = evidence::default_sync_remote(common_dir);

@@ -2,13 +2,14 @@
 #include "cli/arguments.h"
 
 #include "cli/commands.h"
-#include "cli/detach.h"
 #include "cli/output.h"
-#include "cli/run_support.h"
+#include "cli/run_summary_output.h"
 #include "cli/runs.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
+#include "measuring/detach.h"
+#include "measuring/stale_runs.h"
 #include "run/gpu_lock.h"
 #include "run/owner.h"
 #include "store/run_queries.h"
@@ -45,7 +46,7 @@ core::RunRecord existing_run(store::Journal& journal, int number)
 // The run as it is now: a run whose ej died meanwhile is marked interrupted first.
 core::RunRecord current_run(store::Journal& journal, int number)
 {
-  recover_stale_runs(journal);
+  measuring::recover_stale_runs(journal);
   return existing_run(journal, number);
 }
 
@@ -78,7 +79,7 @@ struct Waited {
   std::string given;
   int number = 0;
   std::optional<core::RunRecord> run;
-  std::optional<PendingRun> pending;
+  std::optional<measuring::PendingRun> pending;
 
   bool going() const { return run ? run->status == "started" : pending && pending->alive; }
   std::string label() const { return run ? core::number_label(run->number) : core::number_label(number); }
@@ -86,9 +87,9 @@ struct Waited {
 
 // Looks the run up as it is now. The pending note is read first: its ej removes it only once the
 // run is in the journal, so a run is never missed between the two looks.
-void look_up(const Workspace& workspace, store::Journal& journal, Waited& waited)
+void look_up(const measuring::Workspace& workspace, store::Journal& journal, Waited& waited)
 {
-  waited.pending = pending_run(workspace, waited.number);
+  waited.pending = measuring::pending_run(workspace, waited.number);
   waited.run = store::find_run(journal.db(), waited.number);
   if (waited.run) {
     waited.pending.reset();
@@ -107,7 +108,7 @@ void run_wait(const WaitOptions& options)
   auto journal = open_journal(workspace);
   const auto start = std::chrono::steady_clock::now();
   while (true) {
-    recover_stale_runs(journal);
+    measuring::recover_stale_runs(journal);
     bool going = false;
     for (auto& w : waited) {
       look_up(workspace, journal, w);
@@ -160,7 +161,7 @@ void run_cancel(const CancelOptions& options)
   const int number = parse_run_number(options.run);
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  if (const auto pending = pending_run(workspace, number);
+  if (const auto pending = measuring::pending_run(workspace, number);
       pending && !store::find_run(journal.db(), number)) {
     // Not recorded yet: its ej has not taken over SIGTERM, which ends it; nothing was measured.
     if (!pending->alive) {
@@ -184,12 +185,12 @@ void run_cancel(const CancelOptions& options)
   if (run.status != "started") {
     throw Error("run {} is not running: it ended {}", core::number_label(number), run.status);
   }
-  if (run.host != this_host()) {
+  if (run.host != measuring::this_host()) {
     throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run.host);
   }
   // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes.
   util::write_file_atomic(
-      cancel_request_path(workspace, number),
+      measuring::cancel_request_path(workspace, number),
       fmt::format("cancelled with 'ej cancel' by {} at {}", user_name(), util::format_utc(util::now_ms())));
   ::kill(static_cast<pid_t>(run.pid), SIGTERM); // its ej stops the benchmark (TERM, then KILL)
   fmt::print(stderr, "ej: asked the ej of run {} (pid {}) to stop it\n", core::number_label(number), run.pid);
@@ -209,7 +210,7 @@ void run_cancel(const CancelOptions& options)
     }
   }
   std::error_code ec;
-  std::filesystem::remove(cancel_request_path(workspace, number), ec);
+  std::filesystem::remove(measuring::cancel_request_path(workspace, number), ec);
   print_run_summary(journal, number);
 }
 
@@ -237,7 +238,7 @@ void follow_run(const std::string& id)
   auto journal = open_journal(workspace);
   // A detached run still being prepared: its output so far, until it is recorded (or its ej ends).
   std::uint64_t offset = 0;
-  auto pending = pending_run(workspace, number);
+  auto pending = measuring::pending_run(workspace, number);
   while (pending && !store::find_run(journal.db(), number)) {
     util::UniqueFd early(::open(pending->log.c_str(), O_RDONLY | O_CLOEXEC));
     if (early) {
@@ -248,10 +249,10 @@ void follow_run(const std::string& id)
       throw ExitCode{1};
     }
     std::this_thread::sleep_for(k_poll);
-    pending = pending_run(workspace, number);
+    pending = measuring::pending_run(workspace, number);
   }
   auto run = existing_run(journal, number);
-  util::UniqueFd log(::open(run_log_path(workspace, run).c_str(), O_RDONLY | O_CLOEXEC));
+  util::UniqueFd log(::open(measuring::run_log_path(workspace, run).c_str(), O_RDONLY | O_CLOEXEC));
   if (!log && run.status == "started") {
     fmt::print(stderr,
                "ej: run {} was not started with --detach: its output goes to the ej that runs it; waiting "
@@ -298,7 +299,7 @@ void list_running_runs(bool json)
     auto out = nlohmann::json::array();
     for (const auto& run : runs) {
       auto entry = run_json(reader, run, false);
-      const auto log = run_log_path(workspace, run);
+      const auto log = measuring::run_log_path(workspace, run);
       entry["host"] = run.host;
       entry["pid"] = run.pid;
       entry["waiting_for_gpus"] = waiting(run);

@@ -1,7 +1,7 @@
 #include "cli/reading.h"
 
-#include "cli/rerun_worktree.h"
-#include "cli/run_support.h"
+#include "measuring/rerun_worktree.h"
+#include "measuring/stale_runs.h"
 #include "store/journal_reading.h"
 #include "store/run_queries.h"
 
@@ -13,13 +13,15 @@ namespace ej::cli {
 
 namespace {
 
-store::Journal open_for_reading_recovered(const Workspace& workspace)
+store::Journal open_for_reading_recovered(const measuring::Workspace& workspace)
 {
   auto journal = store::open_for_reading(workspace.ej_dir);
-  remove_abandoned_worktrees(workspace); // not the journal: the worktrees of reruns that were killed
+  // Not the journal: the worktrees of reruns that were killed.
+  measuring::remove_abandoned_worktrees(workspace,
+                                        [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
   const auto started = store::runs_with_status(journal.db(), "started");
   if (std::any_of(started.begin(), started.end(),
-                  [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {
+                  [&](const core::RunRecord& run) { return measuring::run_process_gone(journal, run); })) {
     return open_journal(workspace); // recovers them
   }
   return journal;
@@ -27,7 +29,7 @@ store::Journal open_for_reading_recovered(const Workspace& workspace)
 
 } // namespace
 
-store::Journal open_journal_for_reading(const Workspace& workspace)
+store::Journal open_journal_for_reading(const measuring::Workspace& workspace)
 {
   if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
     return open_journal(workspace); // says to run ej init

@@ -12,6 +12,7 @@
 #include "store/document_regions.h"
 #include "store/queries.h"
 #include "store/verdict_cache.h"
+#include "util/allocator.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -23,13 +24,9 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 // Plan documents: ej plan render, ej report.
 namespace ej::cli {
@@ -50,7 +47,7 @@ struct RenderOptions {
 
 // The document: --out relative to the current directory, else the plan's own path, relative to
 // the work tree root (where plans keep it).
-std::filesystem::path document_path(const Workspace& workspace, const RenderOptions& options,
+std::filesystem::path document_path(const measuring::Workspace& workspace, const RenderOptions& options,
                                     const std::string& plan_doc)
 {
   if (!options.out.empty()) {
@@ -61,7 +58,7 @@ std::filesystem::path document_path(const Workspace& workspace, const RenderOpti
 
 // ej before schema 3 kept the region hashes in ej_dir/documents.json, read-modified-written
 // without a lock; they move into the journal the first time a document is rendered.
-void import_legacy_hashes(const Workspace& workspace, store::Journal& journal)
+void import_legacy_hashes(const measuring::Workspace& workspace, store::Journal& journal)
 {
   const auto legacy = workspace.ej_dir / "documents.json";
   const auto text = util::read_file(legacy);
@@ -143,42 +140,6 @@ struct Rendered {
   std::vector<store::CachedVerdict> verdict_lines; // for the listings, when the document is written
 };
 
-// A large plan's document data is a million small blocks. glibc keeps freed small blocks in "fast
-// bins" and sorts them all at the next large allocation (malloc_consolidate): a tenth of the time
-// of rendering a plan of 10,000 runs. Without fast bins a freed block is merged at once, cheaper
-// over all. Only a policy of the allocator: nothing else changes.
-void prefer_merging_freed_blocks()
-{
-#if defined(__GLIBC__)
-  mallopt(M_MXFAST, 0);
-#endif
-}
-
-// Touching the document data's memory for the first time costs a page fault per 4 KiB page (15,000
-// for a plan of 10,000 runs, an eighth of the time). The heap is therefore grown once, by a block
-// the kernel may back with 2 MiB pages (where transparent huge pages are "madvise"), and freed
-// again: glibc keeps it at the top of the heap and cuts the small blocks from it. glibc's own
-// tunable glibc.malloc.hugetlb=1 does the same, but only from the environment.
-void prefer_huge_pages()
-{
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  constexpr std::size_t k_huge_page = std::size_t{2} << 20;
-  constexpr std::size_t k_heap = std::size_t{64} << 20;
-  mallopt(M_MMAP_THRESHOLD, static_cast<int>(2 * k_heap)); // from the heap, not a mapping of its own
-  mallopt(M_TRIM_THRESHOLD, static_cast<int>(2 * k_heap)); // kept when freed
-  void* block = std::malloc(k_heap);
-  if (block == nullptr) {
-    return;
-  }
-  const auto start = (reinterpret_cast<std::uintptr_t>(block) + k_huge_page - 1) & ~(k_huge_page - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(block) + k_heap) & ~(k_huge_page - 1);
-  if (end > start) {
-    ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE); // only advice: failure is fine
-  }
-  std::free(block);
-#endif
-}
-
 // ej plan render renders one document and the process ends: freeing its data (a million small
 // blocks) would cost a tenth of the command, for memory the exit gives back anyway (clang's cc1
 // skips freeing its AST for the same reason). Kept reachable, so leak checkers do not report it.
@@ -193,11 +154,11 @@ void keep_until_exit(std::optional<evidence::DocumentData>&& data)
 
 enum class DataAfterwards { Free, KeepUntilExit };
 
-Rendered render_plan(const Workspace& workspace, store::Journal& journal, const RenderOptions& options,
-                     DataAfterwards afterwards)
+Rendered render_plan(const measuring::Workspace& workspace, store::Journal& journal,
+                     const RenderOptions& options, DataAfterwards afterwards)
 {
-  prefer_merging_freed_blocks();
-  prefer_huge_pages();
+  util::prefer_merging_freed_blocks();
+  util::prefer_huge_pages();
   const auto plan = require_plan(journal, options.slug);
   Rendered out;
   out.title = plan.title;

@@ -1,10 +1,10 @@
 #include "cli/arguments.h"
 #include "cli/code_restore.h"
 #include "cli/commands.h"
-#include "cli/rerun_worktree.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/redact.h"
+#include "measuring/rerun_worktree.h"
 #include "run/process.h"
 #include "run/signals.h"
 #include "store/events.h"
@@ -144,7 +144,7 @@ void run_rerun(const RerunOptions& options)
 
   // From here on a signal ends the rerun (and the run it started) with its worktree removed.
   run::InterruptGuard interrupt_guard;
-  RerunWorktree worktree(workspace, original->git.commit);
+  measuring::RerunWorktree worktree(workspace, original->git.commit);
   const auto restored = restore_recorded(journal, workspace, recorded, worktree.dir());
   if (run::InterruptGuard::interrupted()) {
     end_interrupted();

@@ -141,20 +141,33 @@ std::string progress_line(const ProgressState& state, std::size_t columns)
   return cut(line, columns);
 }
 
-RunProgress::RunProgress(bool shown, std::string metric, std::string unit, int combinations,
-                         int total_repeats)
-    : m_shown(shown), m_unit(std::move(unit)), m_total(total_repeats), m_started_ns(util::monotonic_ns())
-{
-  m_state.metric = std::move(metric);
-  m_state.combinations = combinations;
-  if (m_shown) {
-    m_thread = std::thread([this] { draw_loop(); });
-  }
-}
+RunProgress::RunProgress(bool shown) : m_shown(shown) {}
 
 RunProgress::~RunProgress()
 {
-  if (!m_shown) {
+  run_ended();
+}
+
+void RunProgress::run_started(const measuring::RunShape& shape)
+{
+  if (!m_shown || m_thread.joinable()) {
+    return;
+  }
+  {
+    const std::lock_guard lock(m_mutex);
+    m_unit = shape.unit;
+    m_total = shape.total_repeats;
+    m_started_ns = util::monotonic_ns();
+    m_state.metric = shape.metric;
+    m_state.combinations = shape.combinations;
+    m_stop = false;
+  }
+  m_thread = std::thread([this] { draw_loop(); });
+}
+
+void RunProgress::run_ended()
+{
+  if (!m_thread.joinable()) {
     return;
   }
   {
@@ -166,16 +179,17 @@ RunProgress::~RunProgress()
   if (m_drawn && !m_gone) {
     write_stderr("\r\x1b[K"); // the summary takes its place
   }
+  m_drawn = false;
 }
 
-void RunProgress::combination(int index, std::string label, int repeats)
+void RunProgress::combination_started(int index, const std::string& label, int repeats)
 {
   if (!m_shown) {
     return;
   }
   const std::lock_guard lock(m_mutex);
   m_state.combination = index;
-  m_state.label = std::move(label);
+  m_state.label = label;
   m_state.repeats = repeats;
   m_state.median.clear();
 }
@@ -225,7 +239,7 @@ void RunProgress::output(std::string_view chunk)
   }
 }
 
-void RunProgress::say(std::string_view line)
+void RunProgress::message(std::string_view line)
 {
   if (!m_shown) {
     write_stderr(fmt::format("{}\n", line));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "measuring/run_observer.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -38,23 +40,28 @@ std::string progress_line(const ProgressState& state, std::size_t columns);
 // "4.2 s", "3m05s", "1h02m".
 std::string duration_text(double seconds);
 
-class RunProgress {
+// How `ej run` hears a run (measuring::RunObserver): the line is drawn from run_started to
+// run_ended; ej's own lines go to stderr, above the line while it is drawn.
+class RunProgress final : public measuring::RunObserver {
 public:
   // Nothing is drawn, and every call is cheap, unless `shown`.
-  RunProgress(bool shown, std::string metric, std::string unit, int combinations, int total_repeats);
-  ~RunProgress();
+  explicit RunProgress(bool shown);
+  ~RunProgress() override;
   RunProgress(const RunProgress&) = delete;
   RunProgress& operator=(const RunProgress&) = delete;
 
-  void combination(int index, std::string label, int repeats);
-  void repeat_started(int repeat, bool warmup);
+  void run_started(const measuring::RunShape& shape) override;
+  void combination_started(int index, const std::string& label, int repeats) override;
+  void repeat_started(int repeat, bool warmup) override;
   // After a repeat: the primary metric's median so far (nullopt: none yet).
-  void repeat_ended(std::optional<double> median);
+  void repeat_ended(std::optional<double> median) override;
   // A chunk of the benchmark's output: its last line is shown.
-  void output(std::string_view chunk);
+  void output(std::string_view chunk) override;
   // A line of ej's own on stderr, printed above the progress line without tearing it. Never throws:
   // a terminal that hung up ends the run as a SIGHUP (run::InterruptGuard::hang_up).
-  void say(std::string_view line);
+  void message(std::string_view line) override;
+  // The line is cleared: the summary takes its place.
+  void run_ended() override;
 
 private:
   void draw_loop();

@@ -9,12 +9,13 @@
 #include "cli/output.h"
 #include "cli/pager.h"
 #include "cli/run_exports.h"
-#include "cli/run_support.h"
+#include "cli/run_summary_output.h"
 #include "cli/verdict_output.h"
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/run_set.h"
+#include "evidence/series.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
 #include "store/events.h"
@@ -33,7 +34,7 @@ namespace ej::cli {
 
 namespace {
 
-nlohmann::json series_json(const std::vector<SeriesSummary>& series)
+nlohmann::json series_json(const std::vector<evidence::SeriesSummary>& series)
 {
   auto out = nlohmann::json::array();
   for (const auto& s : series) {
@@ -92,12 +93,12 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
     out["verdict"] = verdict_json(*verdict);
   }
   if (with_samples) {
-    out["series"] = series_json(run_series(store::run_samples(journal.db(), run.number)));
+    out["series"] = series_json(evidence::run_series(store::run_samples(journal.db(), run.number)));
     auto repeats = nlohmann::json::array();
     const auto records = store::run_repeats(journal.db(), run.number);
     for (const auto& r : records) {
       repeats.push_back({{"index", r.index},
-                         {"params", params_label(r.params)},
+                         {"params", evidence::params_label(r.params)},
                          {"warmup", r.warmup},
                          {"ending", r.ending},
                          {"exit_code", r.exit_code},

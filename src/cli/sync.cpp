@@ -32,7 +32,7 @@ struct SyncCommandOptions {
 };
 
 // One sync of a journal at a time (two would publish the same batch twice).
-util::UniqueFd lock_sync(const Workspace& workspace)
+util::UniqueFd lock_sync(const measuring::Workspace& workspace)
 {
   util::UniqueFd fd(::open((workspace.ej_dir / "sync.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
   if (!fd) {
@@ -45,7 +45,7 @@ util::UniqueFd lock_sync(const Workspace& workspace)
   return fd;
 }
 
-std::string remote_or_default(const Workspace& workspace, const std::string& remote)
+std::string remote_or_default(const measuring::Workspace& workspace, const std::string& remote)
 {
   if (!remote.empty()) {
     return remote;

@@ -1,10 +1,10 @@
 #include "cli/workspace.h"
 
-#include "cli/rerun_worktree.h"
-#include "cli/run_support.h"
 #include "core/numbering.h"
 #include "evidence/journal_sync.h"
 #include "git/repository.h"
+#include "measuring/rerun_worktree.h"
+#include "measuring/stale_runs.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/hash.h"
@@ -21,7 +21,7 @@ namespace ej::cli {
 namespace {
 
 // ej up to this version kept the journal in <work tree>/.ej, where `git clean -fdx` deletes it.
-void move_legacy_journal(const Workspace& workspace)
+void move_legacy_journal(const measuring::Workspace& workspace)
 {
   const auto legacy = workspace.work_tree / ".ej";
   std::error_code ec;
@@ -52,7 +52,7 @@ void move_legacy_journal(const Workspace& workspace)
 
 } // namespace
 
-Workspace locate_workspace()
+measuring::Workspace locate_workspace()
 {
   const auto cwd = std::filesystem::current_path();
   const auto repository = git::find_repository(cwd);
@@ -61,28 +61,29 @@ Workspace locate_workspace()
                 "project, or run 'git init' first",
                 cwd.string());
   }
-  Workspace workspace{repository->work_tree, repository->common_dir / "ej", repository->git_dir};
+  measuring::Workspace workspace{repository->work_tree, repository->common_dir / "ej", repository->git_dir};
   move_legacy_journal(workspace);
   return workspace;
 }
 
-store::Journal open_journal(const Workspace& workspace)
+store::Journal open_journal(const measuring::Workspace& workspace)
 {
   if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
     throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
   }
   auto journal = store::Journal::open(workspace.ej_dir);
-  recover_stale_runs(journal);
-  remove_abandoned_worktrees(workspace);
+  measuring::recover_stale_runs(journal);
+  measuring::remove_abandoned_worktrees(workspace,
+                                        [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
   return journal;
 }
 
-bool numbers_from_remote(const Workspace& workspace)
+bool numbers_from_remote(const measuring::Workspace& workspace)
 {
   return evidence::journal_is_shared(workspace.ej_dir.parent_path());
 }
 
-git::CodeState read_code_state(const Workspace& workspace, std::uint64_t keep_untracked_up_to)
+git::CodeState read_code_state(const measuring::Workspace& workspace, std::uint64_t keep_untracked_up_to)
 {
   git::UntrackedLimits limits;
   limits.keep_up_to_bytes = keep_untracked_up_to;
@@ -104,29 +105,6 @@ git::CodeState read_code_state(const Workspace& workspace, std::uint64_t keep_un
                left_out.size(), core::describe_files(left_out, 10));
   }
   return state;
-}
-
-core::GitContext store_code_state(store::Writer& writer, const git::CodeState& state)
-{
-  auto context = state.context;
-  if (context.dirty && !state.diff_text.empty()) {
-    context.diff_blob = writer.put_blob(state.diff_text);
-  }
-  for (auto& file : context.large_untracked) {
-    if (std::find(state.keep_as_blobs.begin(), state.keep_as_blobs.end(), file.path) ==
-        state.keep_as_blobs.end()) {
-      continue;
-    }
-    // Read here, one at a time: a kept file may be hundreds of megabytes.
-    const auto content = util::read_file(state.work_tree / file.path);
-    if (!content) {
-      continue; // gone since the work tree was read: described, not stored
-    }
-    file.size = content->size();
-    file.sha256 = util::sha256_hex(*content);
-    file.content_blob = writer.put_blob(*content);
-  }
-  return context;
 }
 
 std::uint64_t parse_keep_untracked(const std::string& text)

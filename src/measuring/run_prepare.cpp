@@ -1,6 +1,6 @@
-#include "cli/run_prepare.h"
+#include "measuring/run_prepare.h"
 
-namespace ej::cli {
+namespace ej::measuring {
 
 PrepareStep::PrepareStep(std::optional<run::ProcessSpec> spec, run::Host& host) : m_host(host)
 {
@@ -24,4 +24,4 @@ std::optional<run::ProcessResult> PrepareStep::run()
   return result;
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

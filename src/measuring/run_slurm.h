@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cli/run_loop.h"
+#include "measuring/run_loop.h"
 #include "run/slurm_job.h"
 #include "store/journal.h"
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 // `ej run --on slurm[:PARTITION]`: the repeats run as steps of one Slurm allocation.
-namespace ej::cli {
+namespace ej::measuring {
 
 struct SlurmTarget {
   std::string partition;                // empty: the cluster's default
@@ -22,4 +22,4 @@ struct SlurmTarget {
 // the run's status. The job's id, partition, nodes and GPUs are in outcome.outputs["slurm"].
 RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTarget& target);
 
-} // namespace ej::cli
+} // namespace ej::measuring

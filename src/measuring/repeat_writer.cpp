@@ -1,4 +1,4 @@
-#include "cli/repeat_writer.h"
+#include "measuring/repeat_writer.h"
 
 #include "core/numbering.h"
 #include "util/error.h"
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -154,8 +154,8 @@ void PendingRepeat::write_rest(const std::string& run_id,
   batches.finish();
 }
 
-RepeatWriter::RepeatWriter(store::Journal& journal, int run, std::string run_id, RunProgress& progress)
-    : m_journal(journal), m_run(run), m_run_id(std::move(run_id)), m_progress(progress),
+RepeatWriter::RepeatWriter(store::Journal& journal, int run, std::string run_id, RunObserver& observer)
+    : m_journal(journal), m_run(run), m_run_id(std::move(run_id)), m_observer(observer),
       m_last_try(util::monotonic_ns())
 {
 }
@@ -223,7 +223,7 @@ void RepeatWriter::try_flush()
     m_last_try = util::monotonic_ns(); // then a second of measuring, however long this try waited
     if (!m_warned) {
       m_warned = true;
-      m_progress.say(
+      m_observer.message(
           fmt::format("ej: the repeats cannot be written to the journal yet ({}); ej keeps them and "
                       "tries again a second after each refusal",
                       error.what()));
@@ -231,4 +231,4 @@ void RepeatWriter::try_flush()
   }
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,4 +1,4 @@
-#include "cli/detach.h"
+#include "measuring/detach.h"
 
 #include "core/numbering.h"
 #include "run/detach.h"
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -94,7 +94,7 @@ std::filesystem::path cancel_request_path(const Workspace& workspace, int run)
   return runs_dir(workspace) / fmt::format("{}.cancel", run);
 }
 
-void start_detached_run(const Workspace& workspace)
+DetachedStart start_detached_run(const Workspace& workspace)
 {
   std::error_code ec;
   std::filesystem::create_directories(runs_dir(workspace), ec);
@@ -112,24 +112,23 @@ void start_detached_run(const Workspace& workspace)
   argv.insert(run_word == argv.end() ? argv.end() : run_word + 1, {"--run-id", id});
   auto started = run::start_detached(
       argv, log, {{k_fd_variable, std::to_string(k_report_fd)}, {k_log_variable, log.string()}}, k_report_fd);
+  DetachedStart result;
+  result.name = name;
+  result.pid = started.pid;
+  result.log = log;
   if (read_report(started.report.get()) == k_accepted) {
-    fmt::print("run {} started in the background (pid {})\n", name, started.pid);
-    fmt::print(
-        stderr,
-        "ej: it reads the code state and the environment, then runs; its output goes to {}\nej: follow "
-        "it with 'ej show run {} --follow', wait for it with 'ej wait {}', stop it with 'ej cancel {}'\n",
-        log.string(), name, name, name);
-    return; // the background ej is init's to reap
+    result.accepted = true;
+    return result; // the background ej is init's to reap
   }
   // It ended before accepting the command line: what it said is the error.
   int status = 0;
   while (::waitpid(started.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  const auto text = util::read_file(log).value_or("");
+  result.said = util::read_file(log).value_or("");
   std::filesystem::remove(log, ec);
-  fmt::print(stderr, "{}", text);
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  throw ExitCode{code == 0 ? 1 : code};
+  result.exit_code = code == 0 ? 1 : code;
+  return result;
 }
 
 std::optional<PendingRun> pending_run(const Workspace& workspace, int provisional_number)
@@ -208,4 +207,4 @@ void DetachedReport::run_recorded(const Workspace& workspace, int run)
   m_note.clear();
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,4 +1,4 @@
-#include "cli/rerun_worktree.h"
+#include "measuring/rerun_worktree.h"
 
 #include "run/owner.h"
 #include "run/process.h"
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -96,7 +96,8 @@ void RerunWorktree::keep()
   m_keep = true;
 }
 
-void remove_abandoned_worktrees(const Workspace& workspace)
+void remove_abandoned_worktrees(const Workspace& workspace,
+                                const std::function<void(std::string_view)>& message)
 {
   const auto dir = workspace.ej_dir / "rerun";
   std::error_code ec;
@@ -118,11 +119,11 @@ void remove_abandoned_worktrees(const Workspace& workspace)
     }
     auto worktree = entry.path();
     worktree.replace_extension();
-    fmt::print(stderr, "ej: removing the worktree {} of an ej rerun that did not end (pid {})\n",
-               worktree.string(), note.value("pid", 0));
+    message(fmt::format("ej: removing the worktree {} of an ej rerun that did not end (pid {})",
+                        worktree.string(), note.value("pid", 0)));
     remove_worktree(workspace.ej_dir.parent_path(), worktree);
     std::filesystem::remove(entry.path(), ec);
   }
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,4 +1,4 @@
-#include "cli/run_gpus.h"
+#include "measuring/run_gpus.h"
 
 #include "core/numbering.h"
 #include "util/error.h"
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -91,16 +91,15 @@ run::LockTicket gpu_ticket(const run::GpuSet& gpus, const std::string& bench, co
   return ticket;
 }
 
-std::unique_ptr<run::GpuLock> wait_for_gpus(run::LockTicket ticket)
+std::unique_ptr<run::GpuLock> wait_for_gpus(run::LockTicket ticket, RunObserver& observer)
 {
   const auto journal = ticket.journal;
   const int run = ticket.run;
-  return run::GpuLock::acquire(run::default_lock_dir(), std::move(ticket),
-                               [&](const std::vector<run::LockTicket>& ahead) {
-                                 fmt::print(stderr, "ej: run {} is waiting for {}\n", core::number_label(run),
-                                            who_is_ahead(ahead, journal));
-                                 std::fflush(stderr);
-                               });
+  return run::GpuLock::acquire(
+      run::default_lock_dir(), std::move(ticket), [&](const std::vector<run::LockTicket>& ahead) {
+        observer.message(fmt::format("ej: run {} is waiting for {}", core::number_label(run),
+                                     who_is_ahead(ahead, journal)));
+      });
 }
 
 void refuse_busy_gpus(const run::LockTicket& ticket)
@@ -117,4 +116,4 @@ void refuse_busy_gpus(const run::LockTicket& ticket)
               who_is_ahead(ahead, ticket.journal));
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -2,6 +2,7 @@
 
 #include "core/bench_definition.h"
 #include "measure/metric_spec.h"
+#include "measuring/run_observer.h"
 #include "run/gpu_sampler.h"
 #include "run/host.h"
 #include "run/host_sampling.h"
@@ -13,7 +14,7 @@
 
 // The measuring part of `ej run`: repeats of every parameter combination, with extraction after
 // each repeat and the samples written to the journal in batches as they come.
-namespace ej::cli {
+namespace ej::measuring {
 
 struct RunPlan {
   int run_number = 0;
@@ -23,14 +24,15 @@ struct RunPlan {
   std::vector<measure::MetricSpec> metrics;
   std::vector<core::ParamValues> combinations;
   std::vector<std::pair<std::string, std::string>> extra_env; // ej run --env
-  std::filesystem::path work_tree; // on the host
-  run::Host* host = nullptr;       // where the repeats run
+  std::filesystem::path work_tree;                            // on the host
+  run::Host* host = nullptr;                                  // where the repeats run
   std::optional<int> repeat_override;
-  std::optional<int> warmup_override; // ej run --warmup
-  std::string prepare;                // ej run --prepare: a shell command before each repeat, untimed
-  bool echo = true;                   // the benchmark's output live on ej's stdout/stderr
-  bool echo_build = true;             // the build step's
-  bool progress = false;              // the progress line on stderr (a terminal)
+  std::optional<int> warmup_override;         // ej run --warmup
+  std::string prepare;                        // ej run --prepare: a shell command before each repeat, untimed
+  bool echo = true;                           // the benchmark's output live on ej's stdout/stderr
+  bool echo_build = true;                     // the build step's
+  bool progress = false;                      // the observer draws a progress line: it is given the median
+  RunObserver* observer = &silent_observer(); // hears how the run goes
   // Put before each repeat's command: "srun --jobid=J ... --" runs it as a step of a Slurm job.
   std::vector<std::string> launch_prefix;
   run::GpuSampler* sampler = nullptr;             // reads the GPUs during each repeat; null: none is read
@@ -48,4 +50,4 @@ struct RunOutcome {
 
 RunOutcome measure_run(store::Journal& journal, const RunPlan& plan);
 
-} // namespace ej::cli
+} // namespace ej::measuring

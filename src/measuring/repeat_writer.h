@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cli/run_progress.h"
 #include "core/run_records.h"
 #include "measure/value_list.h"
+#include "measuring/run_observer.h"
 #include "store/events.h"
 #include "store/journal.h"
 
@@ -15,7 +15,7 @@
 // How the repeats of `ej run` reach the journal: kept typed and compact until written, written in
 // batches of bounded size, so that neither memory nor a single event grows with what a benchmark
 // prints.
-namespace ej::cli {
+namespace ej::measuring {
 
 // A metric's values in one repeat, settled into one unit.
 struct MetricValues {
@@ -42,7 +42,7 @@ struct PendingRepeat {
 // runs: its wall time ends when ej reaps it, and ej busy writing would reap it late.
 class RepeatWriter {
 public:
-  RepeatWriter(store::Journal& journal, int run, std::string run_id, RunProgress& progress);
+  RepeatWriter(store::Journal& journal, int run, std::string run_id, RunObserver& observer);
 
   // Throws once the journal has refused writes for so long that the repeats kept in memory
   // reach their bound: the run stops, saying what is kept.
@@ -66,7 +66,7 @@ private:
   store::Journal& m_journal;
   int m_run;
   std::string m_run_id;
-  RunProgress& m_progress;
+  RunObserver& m_observer;
   // Kept while the journal refuses them, but not without end.
   static constexpr std::size_t k_max_pending = 100'000;
   static constexpr std::size_t k_max_pending_samples = 50'000'000;
@@ -79,4 +79,4 @@ private:
   bool m_refused = false; // the last try failed: the next waits a second
 };
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,4 +1,4 @@
-#include "cli/run_target.h"
+#include "measuring/run_target.h"
 
 #include "run/build_step.h"
 #include "util/error.h"
@@ -7,14 +7,15 @@
 
 #include <fmt/format.h>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 std::string code_state_id(const git::CodeState& code)
 {
   return util::sha256_hex(code.context.commit + "\n" + code.diff_text);
 }
 
-RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code)
+RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code,
+                     RunObserver& observer)
     : m_work_tree(workspace.work_tree), m_ej_dir(workspace.ej_dir)
 {
   if (on.empty() || on == "local") {
@@ -31,8 +32,9 @@ RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const gi
   const auto repo_name = workspace.work_tree.filename().string();
   const auto shipped = m_session->ship(ship, repo_name);
   m_work_tree = shipped.work_dir;
-  fmt::print(stderr, "ej: on {} ({}): code in {}{}\n", entry.name, m_session->hostname(), shipped.work_dir,
-             shipped.commit_shipped || shipped.state_shipped ? "" : " (already there)");
+  observer.message(fmt::format("ej: on {} ({}): code in {}{}", entry.name, m_session->hostname(),
+                               shipped.work_dir,
+                               shipped.commit_shipped || shipped.state_shipped ? "" : " (already there)"));
   m_on = {{"name", entry.name},
           {"target", entry.target},
           {"hostname", m_session->hostname()},
@@ -101,7 +103,7 @@ BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::st
   report.record["wall_s"] = outcome.wall_s;
   report.log = outcome.log;
   if (outcome.state == run::BuildState::Reused) {
-    fmt::print(stderr, "ej: build reused: the code state is the one built last time\n");
+    plan.observer->message("ej: build reused: the code state is the one built last time");
   }
   if (outcome.state == run::BuildState::Failed) {
     report.failed = true;
@@ -114,4 +116,4 @@ BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::st
   return report;
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

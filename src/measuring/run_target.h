@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cli/run_loop.h"
-#include "cli/workspace.h"
 #include "git/repository.h"
+#include "measuring/run_loop.h"
+#include "measuring/workspace.h"
 #include "remote/ssh_session.h"
 #include "run/environment.h"
 #include "run/host.h"
@@ -16,13 +16,15 @@
 
 // Where `ej run` executes (here, or the host --on names), with the code state put there, and the
 // build step that runs there before the repeats.
-namespace ej::cli {
+namespace ej::measuring {
 
 class RunTarget {
 public:
   // on: "" or "local" for here; "ssh:HOST" or a host added with `ej host add`. For a host, this
-  // connects, uploads the wrapper and ships the code state (throws ej::Error when any fails).
-  RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code);
+  // connects, uploads the wrapper and ships the code state (throws ej::Error when any fails),
+  // telling the observer where the code is.
+  RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code,
+            RunObserver& observer);
 
   run::Host& host();
   const std::filesystem::path& work_tree() const { return m_work_tree; } // on the host
@@ -59,4 +61,4 @@ struct BuildReport {
 BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,
                            const std::string& state, bool no_build);
 
-} // namespace ej::cli
+} // namespace ej::measuring

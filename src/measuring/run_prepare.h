@@ -8,7 +8,7 @@
 
 // `ej run --prepare CMD`: a shell command before each repeat (warmups included), as hyperfine's
 // --prepare: in the benchmark's directory and environment, on the same host, never timed.
-namespace ej::cli {
+namespace ej::measuring {
 
 class PrepareStep {
 public:
@@ -23,4 +23,4 @@ private:
   run::Host& m_host;
 };
 
-} // namespace ej::cli
+} // namespace ej::measuring

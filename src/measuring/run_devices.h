@@ -1,5 +1,6 @@
 #pragma once
 
+#include "measuring/run_observer.h"
 #include "run/clock_lock.h"
 #include "run/gpu_lock.h"
 #include "run/gpu_sampler.h"
@@ -10,7 +11,7 @@
 
 // The GPUs of a run on this machine, while it measures: their clocks locked when asked (and reset
 // however the run ends), their state read during every repeat.
-namespace ej::cli {
+namespace ej::measuring {
 
 struct DeviceOptions {
   int sample_ms = run::k_default_sample_ms; // --gpu-sample-ms; 0: not read
@@ -24,7 +25,7 @@ std::string clocks_policy(const DeviceOptions& options);
 class RunDevices {
 public:
   // Locks the clocks first (throws ej::Error saying why it cannot), then starts the sampler.
-  RunDevices(const run::GpuSet& gpus, const DeviceOptions& options);
+  RunDevices(const run::GpuSet& gpus, const DeviceOptions& options, RunObserver& observer);
 
   run::GpuSampler* sampler() const { return m_sampler.get(); }
 
@@ -33,4 +34,4 @@ private:
   std::unique_ptr<run::GpuSampler> m_sampler;
 };
 
-} // namespace ej::cli
+} // namespace ej::measuring

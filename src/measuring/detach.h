@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cli/workspace.h"
 #include "core/run_records.h"
+#include "measuring/workspace.h"
 
 #include <filesystem>
 #include <optional>
@@ -14,7 +14,7 @@
 // seconds. So the run is named before it is recorded: by the id its run.started event will have,
 // chosen by the first ej, shown in the provisional form (run @k3f9qx) that keeps naming it once
 // it has a number (core/numbering.h).
-namespace ej::cli {
+namespace ej::measuring {
 
 // ej/runs/N.log (ej/runs/@k3f9qx.log until the run has a number of this journal's own): the live
 // output of a detached run.
@@ -23,10 +23,19 @@ std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRe
 // recorded with who cancelled it rather than with a bare signal.
 std::filesystem::path cancel_request_path(const Workspace& workspace, int run);
 
+// How the background ej took its command line.
+struct DetachedStart {
+  bool accepted = false;
+  std::string name; // the run it will record, "@k3f9qx"
+  pid_t pid = 0;
+  std::filesystem::path log; // its output
+  std::string said;          // when not accepted: all it printed before it ended (its error)
+  int exit_code = 0;         // ...and the exit code to end with
+};
+
 // Starts this very command line again without --detach, in the background, naming the run it will
-// record; returns once that ej has accepted the command line (or failed before: then its error is
-// this one's).
-void start_detached_run(const Workspace& workspace);
+// record; returns once that ej has accepted the command line, or has failed before.
+DetachedStart start_detached_run(const Workspace& workspace);
 
 // A detached run its ej accepted and has not recorded yet (it reads and ships the code state,
 // captures the environment), or whose ej ended before it recorded it.
@@ -60,4 +69,4 @@ private:
   std::filesystem::path m_note; // set once accepted
 };
 
-} // namespace ej::cli
+} // namespace ej::measuring

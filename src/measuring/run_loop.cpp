@@ -1,8 +1,5 @@
-#include "cli/run_loop.h"
+#include "measuring/run_loop.h"
 
-#include "cli/repeat_writer.h"
-#include "cli/run_prepare.h"
-#include "cli/run_progress.h"
 #include "core/numbering.h"
 #include "core/run_records.h"
 #include "measure/direction.h"
@@ -11,6 +8,9 @@
 #include "measure/result_files.h"
 #include "measure/statistics.h"
 #include "measure/value_list.h"
+#include "measuring/repeat_writer.h"
+#include "measuring/run_observer.h"
+#include "measuring/run_prepare.h"
 #include "run/process.h"
 #include "run/run_cgroup.h"
 #include "run/signals.h"
@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -241,19 +241,19 @@ std::string measured_unit(const measure::MetricSpec& metric, const measure::Valu
 // Extracts every metric from one repeat into its record. Throws the first metric's failure.
 void extract_samples(const RunPlan& plan, const run::ProcessResult& result, measure::ResultFiles& files,
                      measure::LiveExtraction& live, PendingRepeat& record, PrimaryValues& primary,
-                     std::vector<std::string>& said, RunProgress& progress)
+                     std::vector<std::string>& said, RunObserver& observer)
 {
   const auto out = result.out.text();
   const auto err = result.err.text();
   const measure::ExtractInput input{
       whole_stream(result.out, out, "stdout"), whole_stream(result.err, err, "stderr"),
-      [&files, &said, &progress](const measure::MetricSpec& metric) {
+      [&files, &said, &observer](const measure::MetricSpec& metric) {
         auto file = files.open(metric);
         // Which file a glob chose, said once per choice.
         const auto& choice = files.last_choice();
         if (!choice.empty() && std::find(said.begin(), said.end(), choice) == said.end()) {
           said.push_back(choice);
-          progress.say(fmt::format("ej: metric '{}' reads {}", metric.name, choice));
+          observer.message(fmt::format("ej: metric '{}' reads {}", metric.name, choice));
         }
         return file;
       },
@@ -264,7 +264,7 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
     if (const auto note = measure::direction_note(metric, measured_unit(metric, values), plan.bench);
         !note.empty() && std::find(said.begin(), said.end(), note) == said.end()) {
       said.push_back(note);
-      progress.say("ej: " + note);
+      observer.message("ej: " + note);
     }
     // A value that came without a unit takes the metric's, unless it is not of the metric's quantity.
     for (auto& label : values.labels()) {
@@ -284,6 +284,12 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
     record.metrics.push_back({metric.name, std::move(values)});
   }
 }
+
+// Tells the observer that the run ended, on every way out of measure_run.
+struct EndsRun {
+  RunObserver& observer;
+  ~EndsRun() { observer.run_ended(); }
+};
 
 // The unit of the primary metric, for the progress line's median.
 std::string primary_unit(const RunPlan& plan)
@@ -306,9 +312,11 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   const int warmups = plan.warmup_override.value_or(policy.warmup);
   const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
   const int combinations = static_cast<int>(plan.combinations.size());
-  RunProgress progress(plan.progress, plan.definition.primary.empty() ? "wall_s" : plan.definition.primary,
-                       primary_unit(plan), combinations, combinations * (warmups + planned));
-  RepeatWriter writer(journal, plan.run_number, plan.run_id, progress);
+  RunObserver& observer = *plan.observer;
+  observer.run_started({plan.definition.primary.empty() ? "wall_s" : plan.definition.primary,
+                        primary_unit(plan), combinations, combinations * (warmups + planned)});
+  const EndsRun ends_run{observer}; // however measuring ends
+  RepeatWriter writer(journal, plan.run_number, plan.run_id, observer);
   const auto started_ns = util::monotonic_ns();
   run::ProcessResult last;
   int index = 0;
@@ -325,7 +333,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   }
   const auto prepare_files = [&](const std::filesystem::path& cwd) {
     for (const auto& line : files.before_repeat(plan.host->local_path(cwd))) {
-      progress.say("ej: " + line);
+      observer.message("ej: " + line);
     }
   };
 
@@ -337,9 +345,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   int combination = 0;
   for (const auto& values : plan.combinations) {
     auto spec = process_for(plan, values);
-    spec.on_output = [&live, &progress](run::Stream stream, std::string_view data) {
+    spec.on_output = [&live, &observer](run::Stream stream, std::string_view data) {
       live.feed(stream == run::Stream::Err, data);
-      progress.output(data);
+      observer.output(data);
     };
     run::Launcher launcher(plan.host->prepare(spec));
     PrepareStep prepare(plan.prepare.empty() ? std::nullopt
@@ -347,7 +355,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                         *plan.host);
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
-    progress.combination(++combination, core::describe(values), planned);
+    observer.combination_started(++combination, core::describe(values), planned);
     PrimaryValues primary;
     for (int warm = 0; warm < warmups && outcome.status == "finished"; ++warm) {
       prepare_files(spec.cwd);
@@ -357,10 +365,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         break;
       }
       live.stop(); // a warmup's output is not read
-      progress.repeat_started(warm + 1, true);
+      observer.repeat_started(warm + 1, true);
       core::DeviceState device;
       last = run_repeat(plan, launcher, device);
-      progress.repeat_ended(std::nullopt);
+      observer.repeat_ended(std::nullopt);
       writer.add(repeat_record(index++, params, true, last, std::move(device)));
       if (!last.succeeded()) {
         stop(status_for(last.ending),
@@ -375,7 +383,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         break;
       }
       live.start_repeat();
-      progress.repeat_started(repeat + 1, false);
+      observer.repeat_started(repeat + 1, false);
       core::DeviceState device;
       last = run_repeat(plan, launcher, device);
       live.end_repeat();
@@ -394,7 +402,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       }
       record.samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
       try {
-        extract_samples(plan, last, files, live, record, primary, said, progress);
+        extract_samples(plan, last, files, live, record, primary, said, observer);
       } catch (const std::exception& error) {
         writer.add(std::move(record));
         stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
@@ -404,7 +412,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         primary.add(last.wall_s);
       }
       writer.add(std::move(record));
-      progress.repeat_ended(plan.progress && !primary.empty()
+      observer.repeat_ended(plan.progress && !primary.empty()
                                 ? std::optional(measure::median(primary.values()))
                                 : std::nullopt);
       if (policy.adaptive && !plan.repeat_override) {
@@ -445,9 +453,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     try {
       leftovers = plan.host->stop_leftovers();
     } catch (const Error& error) {
-      progress.say(fmt::format("ej: warning: what the benchmark left running on the host could not be "
-                               "stopped: {}",
-                               error.what()));
+      observer.message(fmt::format("ej: warning: what the benchmark left running on the host could not be "
+                                   "stopped: {}",
+                                   error.what()));
     }
   }
   try {
@@ -468,7 +476,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   if (leftovers) {
     outcome.outputs["leftovers"] = {{"processes", leftovers->processes}, {"found_by", leftovers->found_by}};
     if (leftovers->processes > 0) {
-      progress.say(
+      observer.message(
           fmt::format("ej: the benchmark left {} process{} running outside its process group "
                       "(setsid, a daemon); stopped (found by {})",
                       leftovers->processes, leftovers->processes == 1 ? "" : "es",
@@ -478,4 +486,4 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   return outcome;
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,6 +1,9 @@
 #pragma once
 
-#include "cli/workspace.h"
+#include "measuring/workspace.h"
+
+#include <functional>
+#include <string_view>
 
 #include <filesystem>
 #include <string>
@@ -9,7 +12,7 @@
 // (<commit>-<pid>.owner) saying which ej uses it. A worktree goes when its rerun ends, whatever
 // ended it short of SIGKILL; one whose ej is gone (killed, a crash, power lost) is removed by the
 // next ej that opens the journal.
-namespace ej::cli {
+namespace ej::measuring {
 
 class RerunWorktree {
 public:
@@ -35,7 +38,8 @@ private:
   bool m_keep = false;
 };
 
-// Removes the rerun worktrees whose ej is gone.
-void remove_abandoned_worktrees(const Workspace& workspace);
+// Removes the rerun worktrees whose ej is gone, telling `message` of each before it goes.
+void remove_abandoned_worktrees(const Workspace& workspace,
+                                const std::function<void(std::string_view)>& message);
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,4 +1,4 @@
-#include "cli/run_slurm.h"
+#include "measuring/run_slurm.h"
 
 #include "core/numbering.h"
 #include "run/signals.h"
@@ -12,7 +12,7 @@
 #include <optional>
 #include <thread>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
@@ -42,16 +42,16 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
   const int number = plan.run_number;
   auto job = allocation->wait_running(
       [&](const run::SlurmJobInfo& pending) {
-        fmt::print(stderr, "ej: run {}: Slurm job {} is {} ({})\n", core::number_label(number), pending.id,
-                   pending.state, pending.reason);
-        std::fflush(stderr);
+        plan.observer->message(fmt::format("ej: run {}: Slurm job {} is {} ({})", core::number_label(number),
+                                           pending.id, pending.state, pending.reason));
       },
       [] { return run::InterruptGuard::interrupted(); });
 
   RunOutcome outcome;
   if (job.state == "RUNNING") {
-    fmt::print(stderr, "ej: run {} runs in Slurm job {} on {} (partition {}{})\n", core::number_label(number),
-               job.id, job.nodes, job.partition, job.gpus.empty() ? "" : ", GPUs " + job.gpus);
+    plan.observer->message(fmt::format("ej: run {} runs in Slurm job {} on {} (partition {}{})",
+                                       core::number_label(number), job.id, job.nodes, job.partition,
+                                       job.gpus.empty() ? "" : ", GPUs " + job.gpus));
     plan.launch_prefix = allocation->step_prefix();
     outcome = measure_run(journal, plan);
   } else if (run::InterruptGuard::interrupted()) {
@@ -102,4 +102,4 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
   return outcome;
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring
