@@ -16,7 +16,7 @@ namespace ej::measure {
 
 namespace {
 
-// Interval lengths are counted against this many points: alpha is spent per 1,000 points.
+// alpha is spent per this many points.
 constexpr double k_points_per_budget = 1000.0;
 
 struct Interval {
@@ -117,7 +117,7 @@ Split best_split(std::span<const double> values, Interval interval, const Change
     }
   }
   best.p_value = scan_p_value(best.z, length, options.min_segment);
-  best.level = options.alpha * total / k_points_per_budget;
+  best.level = options.alpha * static_cast<double>(2 * options.window) / k_points_per_budget;
   return best;
 }
 

@@ -126,10 +126,17 @@ TEST_CASE("Steps closer together than the window are each found")
   CHECK(indices(find_change_points(values)) == std::vector<std::size_t>{100, 132, 172});
 }
 
-TEST_CASE("The newest step is found once a dozen points follow it")
+TEST_CASE("The newest step is found once eight points follow it, and not from five")
 {
-  const auto values = history({{200, 100.0}, {12, 110.0}}, 0.02, 12);
-  CHECK(indices(find_change_points(values)) == std::vector<std::size_t>{200});
+  CHECK(indices(find_change_points(history({{200, 100.0}, {8, 110.0}}, 0.02, 12))) ==
+        std::vector<std::size_t>{200});
+  CHECK(find_change_points(history({{200, 100.0}, {5, 110.0}}, 0.02, 12)).empty());
+}
+
+TEST_CASE("A short history of twelve commits a side shows its step")
+{
+  CHECK(indices(find_change_points(history({{12, 100.0}, {12, 110.0}}, 0.01, 13))) ==
+        std::vector<std::size_t>{12});
 }
 
 TEST_CASE("A slow drift within the noise is not cut into steps")

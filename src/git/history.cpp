@@ -1,0 +1,95 @@
+#include "git/history.h"
+
+#include "git/libgit2.h"
+#include "util/error.h"
+
+namespace ej::git {
+
+namespace {
+
+using RevwalkPtr = util::Handle<git_revwalk, git_revwalk_free>;
+using ObjectPtr = util::Handle<git_object, git_object_free>;
+
+RepositoryPtr open(const std::filesystem::path& repo_dir)
+{
+  ensure_libgit2();
+  git_repository* raw = nullptr;
+  check(git_repository_open_ext(&raw, repo_dir.c_str(), 0, nullptr), "open the repository");
+  return RepositoryPtr(raw);
+}
+
+std::optional<git_oid> commit_of(git_repository* repo, const std::string& revision)
+{
+  git_object* raw = nullptr;
+  if (revision.empty() || git_revparse_single(&raw, repo, revision.c_str()) < 0) {
+    return std::nullopt;
+  }
+  ObjectPtr object(raw);
+  git_object* peeled_raw = nullptr;
+  if (git_object_peel(&peeled_raw, object.get(), GIT_OBJECT_COMMIT) < 0) {
+    return std::nullopt;
+  }
+  ObjectPtr peeled(peeled_raw);
+  return *git_object_id(peeled.get());
+}
+
+std::string hex(const git_oid& oid)
+{
+  char text[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(text, sizeof text, &oid);
+  return text;
+}
+
+} // namespace
+
+std::vector<CommitSummary> first_parent_history(const std::filesystem::path& repo_dir,
+                                                const std::string& revision)
+{
+  const auto repo = open(repo_dir);
+  const auto start = commit_of(repo.get(), revision);
+  if (!start) {
+    throw Error("'{}' names no commit of this repository; give a branch, tag or commit (see git log)",
+                revision);
+  }
+  git_revwalk* walk_raw = nullptr;
+  check(git_revwalk_new(&walk_raw, repo.get()), "walk the history");
+  RevwalkPtr walk(walk_raw);
+  check(git_revwalk_simplify_first_parent(walk.get()), "walk the history");
+  check(git_revwalk_push(walk.get(), &*start), "walk the history");
+  std::vector<CommitSummary> newest_first;
+  git_oid oid;
+  while (git_revwalk_next(&oid, walk.get()) == 0) {
+    git_commit* raw = nullptr;
+    check(git_commit_lookup(&raw, repo.get(), &oid), "read a commit");
+    CommitPtr commit(raw);
+    const char* summary = git_commit_summary(commit.get());
+    newest_first.push_back({hex(oid), summary != nullptr ? summary : "", git_commit_time(commit.get())});
+  }
+  return {newest_first.rbegin(), newest_first.rend()};
+}
+
+std::optional<std::string> resolve_commit(const std::filesystem::path& repo_dir, const std::string& revision)
+{
+  const auto repo = open(repo_dir);
+  const auto oid = commit_of(repo.get(), revision);
+  if (!oid) {
+    return std::nullopt;
+  }
+  return hex(*oid);
+}
+
+std::optional<std::string> current_branch(const std::filesystem::path& repo_dir)
+{
+  const auto repo = open(repo_dir);
+  git_reference* raw = nullptr;
+  if (git_repository_head(&raw, repo.get()) < 0) {
+    return std::nullopt; // no commit yet
+  }
+  ReferencePtr head(raw);
+  if (git_repository_head_detached(repo.get()) == 1 || !git_reference_is_branch(head.get())) {
+    return std::nullopt;
+  }
+  return std::string(git_reference_shorthand(head.get()));
+}
+
+} // namespace ej::git
