@@ -90,6 +90,7 @@ constexpr CommandGroup k_command_groups[] = {
     {"sync export import", register_sharing, false},
     {"checkout", register_checkout, false},
     {"rerun", register_rerun, false},
+    {"history regressions ack", register_history, false},
     {"fsck reindex purge", register_maintenance, false},
     {"help completion", register_help, true},
 };

@@ -29,5 +29,6 @@ void register_render(CLI::App& app, CLI::App& plan); // render_command.cpp: plan
 void register_checkout(CLI::App& app);               // checkout.cpp: checkout
 void register_rerun(CLI::App& app);                  // rerun.cpp: rerun
 void register_sharing(CLI::App& app);                // sync.cpp: sync, export, import
+void register_history(CLI::App& app);                // history.cpp: history, regressions, ack
 
 } // namespace ej::cli

@@ -89,4 +89,14 @@ struct BaselineRecord {
   std::string event_id; // of the baseline.pinned event: what a reason given later names
 };
 
+// A step of a benchmark's history acknowledged as expected (ej ack).
+struct Acknowledgement {
+  std::string event_id;
+  std::string bench;
+  std::string metric; // empty: every metric
+  std::string commit; // full hex id
+  std::string reason;
+  std::int64_t time_ms = 0;
+};
+
 } // namespace ej::core

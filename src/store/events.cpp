@@ -674,6 +674,21 @@ BaselineExplained BaselineExplained::read(const Event& event)
   return {text(p, "plan"), text(p, "bench"), text(p, "pin"), text(p, "reason")};
 }
 
+json StepAcknowledged::payload() const
+{
+  json out = {{"bench", bench}, {"commit", commit}, {"reason", reason}};
+  if (!metric.empty()) {
+    out["metric"] = metric;
+  }
+  return out;
+}
+
+StepAcknowledged StepAcknowledged::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  return {text(p, "bench"), text(p, "metric"), text(p, "commit"), text(p, "reason")};
+}
+
 json JournalPurged::payload() const
 {
   return {{"events", events}, {"blobs", blobs}};
@@ -721,6 +736,7 @@ const std::vector<std::string_view>& known_types()
       BaselineExplained::type,
       JournalPurged::type,
       NumbersClaimed::type,
+      StepAcknowledged::type,
   };
   return types;
 }

@@ -278,6 +278,19 @@ struct BaselineExplained {
   static BaselineExplained read(const Event& event);
 };
 
+// A step in a benchmark's history said to be expected (ej ack BENCH@REV): it is shown with its
+// reason and no longer reported as a regression. It names a commit, not a change point: change
+// points are computed, and the one whose commit range holds the commit is the one acknowledged.
+struct StepAcknowledged {
+  static constexpr std::string_view type = "step.acknowledged";
+  std::string bench;
+  std::string metric; // empty: every metric of the benchmark
+  std::string commit; // full hex id
+  std::string reason;
+  nlohmann::json payload() const;
+  static StepAcknowledged read(const Event& event);
+};
+
 // A purge rewrote stored copies of a value; the event says how many, never the value.
 struct JournalPurged {
   static constexpr std::string_view type = "journal.purged";

@@ -464,6 +464,7 @@ const std::map<std::string, Applier, std::less<>>& appliers()
       {std::string(events::BaselineExplained::type), projection::baseline_explained},
       {std::string(events::JournalPurged::type), ignore},
       {std::string(events::NumbersClaimed::type), numbers_claimed},
+      {std::string(events::StepAcknowledged::type), projection::step_acknowledged},
   };
   return table;
 }

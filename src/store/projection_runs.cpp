@@ -312,4 +312,18 @@ void baseline_explained(Database& db, const Event& event)
       .run();
 }
 
+void step_acknowledged(Database& db, const Event& event)
+{
+  const auto ack = events::StepAcknowledged::read(event);
+  db.prepare("INSERT INTO acknowledgements(event_id, bench, metric, commit_id, reason, time_ms) VALUES (?, "
+             "?, ?, ?, ?, ?)")
+      .bind(1, event.id)
+      .bind(2, ack.bench)
+      .bind(3, ack.metric)
+      .bind(4, ack.commit)
+      .bind(5, ack.reason)
+      .bind(6, event.time_ms)
+      .run();
+}
+
 } // namespace ej::store::projection

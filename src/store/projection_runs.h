@@ -17,5 +17,6 @@ void run_imported(Database& db, const Event& event);     // run.imported
 void run_withdrawal(Database& db, const Event& event);   // run.withdrawn, run.restored
 void baseline_pinned(Database& db, const Event& event);  // baseline.pinned
 void baseline_explained(Database& db, const Event& event); // baseline.explained
+void step_acknowledged(Database& db, const Event& event);  // step.acknowledged (schema version 12)
 
 } // namespace ej::store::projection

@@ -516,6 +516,41 @@ std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
   return out;
 }
 
+std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench)
+{
+  auto select =
+      db.prepare("SELECT number, id, revision, attempt, status, started_ms, git_commit, git_branch, "
+                 "git_dirty, git_diff_blob, "
+                 "coalesce((SELECT w.time_ms FROM withdrawn_runs w WHERE w.run = runs.number), 0), "
+                 "coalesce((SELECT w.reason FROM withdrawn_runs w WHERE w.run = runs.number), '') "
+                 "FROM runs WHERE bench = ? ORDER BY number DESC");
+  select.bind(1, bench);
+  std::vector<core::RunRecord> out;
+  // A RunRecord is large: growing the vector moved each of 10,000 a dozen times.
+  auto count = db.prepare("SELECT count(*) FROM runs WHERE bench = ?");
+  count.bind(1, bench);
+  out.reserve(count.step() ? static_cast<std::size_t>(count.integer(0)) : 0);
+  while (select.step()) {
+    auto& run = out.emplace_back();
+    run.number = static_cast<int>(select.integer(0));
+    run.id = select.text(1);
+    run.bench = bench;
+    run.revision = static_cast<int>(select.integer(2));
+    if (!select.is_null(3)) {
+      run.attempt = static_cast<int>(select.integer(3));
+    }
+    run.status = select.text(4);
+    run.started_ms = select.integer(5);
+    run.git.commit = select.text(6);
+    run.git.branch = select.text(7);
+    run.git.dirty = select.integer(8) != 0;
+    run.git.diff_blob = select.text(9);
+    run.withdrawn_ms = select.integer(10);
+    run.withdrawn_reason = select.text(11);
+  }
+  return out;
+}
+
 std::vector<std::string> plans_with_current_baseline(Database& db, int run)
 {
   // The current pin of a plan and benchmark is its last, in baseline_history's order.
@@ -532,11 +567,57 @@ std::vector<std::string> plans_with_current_baseline(Database& db, int run)
   return out;
 }
 
+std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan)
+{
+  auto select =
+      db.prepare("SELECT bench FROM runs WHERE attempt IN (SELECT number FROM attempts WHERE plan = ?) "
+                 "UNION SELECT bench FROM baselines WHERE plan = ? ORDER BY 1");
+  select.bind(1, plan).bind(2, plan);
+  std::vector<std::string> out;
+  while (select.step()) {
+    out.push_back(select.text(0));
+  }
+  return out;
+}
+
 bool measured_any_repeat(Database& db, int run)
 {
   auto select = db.prepare("SELECT EXISTS (SELECT 1 FROM run_repeats WHERE run = ?)");
   select.bind(1, run);
   return select.step() && select.integer(0) != 0;
+}
+
+std::vector<core::Acknowledgement> acknowledgements(Database& db, const std::string& bench)
+{
+  auto select = db.prepare("SELECT event_id, bench, metric, commit_id, reason, time_ms FROM acknowledgements "
+                           "WHERE ? = '' OR bench = ? ORDER BY time_ms, event_id");
+  select.bind(1, bench).bind(2, bench);
+  std::vector<core::Acknowledgement> out;
+  while (select.step()) {
+    out.push_back(
+        {select.text(0), select.text(1), select.text(2), select.text(3), select.text(4), select.integer(5)});
+  }
+  return out;
+}
+
+void visit_bench_samples(Database& db, const std::string& bench, int revision, const std::string& metric,
+                         const std::function<void(const SampleView&)>& visit)
+{
+  auto select = db.prepare("SELECT s.run, s.params, s.key, s.value, s.unit, s.kind FROM runs r "
+                           "JOIN samples s ON s.run = r.number AND s.metric = ? "
+                           "WHERE r.bench = ? AND r.revision = ? ORDER BY r.number, s.repeat_idx, s.ordinal");
+  select.bind(1, metric).bind(2, bench).bind(3, revision);
+  std::string params;
+  std::string key;
+  std::string unit;
+  std::string kind;
+  while (select.step()) {
+    params = select.text(1);
+    key = select.text(2);
+    unit = select.text(4);
+    kind = select.text(5);
+    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(3), unit, kind});
+  }
 }
 
 } // namespace ej::store

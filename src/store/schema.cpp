@@ -311,6 +311,21 @@ CREATE TABLE IF NOT EXISTS plan_measures (
 );
 )sql";
 
+// Version 12: the steps of benchmark histories acknowledged as expected (ej ack), by benchmark.
+// Derived: rebuilt, so that acknowledgements synced from a newer replica before the upgrade (kept
+// as events of an unknown type) are projected.
+constexpr std::string_view k_version_12 = R"sql(
+CREATE TABLE IF NOT EXISTS acknowledgements (
+  event_id TEXT PRIMARY KEY,
+  bench TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  commit_id TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  time_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS acknowledgements_by_bench ON acknowledgements(bench, time_ms);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -318,7 +333,7 @@ const std::vector<Migration>& migrations()
   static const std::vector<Migration> steps = {
       {1, k_version_1},       {2, k_version_2},       {3, k_version_3},         {4, k_version_4, true},
       {5, k_version_5, true}, {6, k_version_6, true}, {7, k_version_7},         {8, k_version_8},
-      {9, k_version_9, true}, {10, k_version_10},     {11, k_version_11, true},
+      {9, k_version_9, true}, {10, k_version_10},     {11, k_version_11, true}, {12, k_version_12, true},
   };
   return steps;
 }
@@ -331,10 +346,10 @@ int current_schema_version()
 const std::vector<std::string_view>& derived_tables()
 {
   static const std::vector<std::string_view> tables = {
-      "baselines",     "samples",        "run_repeats",     "run_withdrawals", "withdrawn_runs",
-      "runs",          "probes",         "bench_revisions", "benchmarks",      "attempt_search",
-      "notes",         "status_changes", "attempt_links",   "attempt_tags",    "attempts",
-      "plan_measures", "plans",          "number_claims",
+      "baselines",     "samples",        "run_repeats",     "run_withdrawals",  "withdrawn_runs",
+      "runs",          "probes",         "bench_revisions", "benchmarks",       "attempt_search",
+      "notes",         "status_changes", "attempt_links",   "attempt_tags",     "attempts",
+      "plan_measures", "plans",          "number_claims",   "acknowledgements",
   };
   return tables;
 }

@@ -10,7 +10,7 @@ using namespace ej::measure;
 
 namespace {
 
-std::vector<double> sorted(std::vector<double> values)
+std::vector<double> ascending(std::vector<double> values)
 {
   std::sort(values.begin(), values.end());
   return values;
@@ -45,8 +45,8 @@ TEST_CASE("Every k-th pairwise difference equals the naive sorted list's")
     for (int i = 0; i < 23; ++i) {
       y.push_back(round % 2 == 0 ? normal(random) - 3.0 : coarse(random));
     }
-    x = sorted(x);
-    y = sorted(y);
+    x = ascending(x);
+    y = ascending(y);
     const auto expected = all_differences(x, y);
     for (std::size_t k = 1; k <= expected.size(); ++k) {
       REQUIRE(kth_pairwise_difference(x, y, k) == expected[k - 1]);
@@ -56,8 +56,8 @@ TEST_CASE("Every k-th pairwise difference equals the naive sorted list's")
 
 TEST_CASE("Pairwise differences of negative, zero and huge values are found exactly")
 {
-  const auto x = sorted({-1e300, -0.0, 0.0, 1e-300, 1e300});
-  const auto y = sorted({-1e-300, 0.0, 2.5});
+  const auto x = ascending({-1e300, -0.0, 0.0, 1e-300, 1e300});
+  const auto y = ascending({-1e-300, 0.0, 2.5});
   const auto expected = all_differences(x, y);
   for (std::size_t k = 1; k <= expected.size(); ++k) {
     REQUIRE(kth_pairwise_difference(x, y, k) == expected[k - 1]);
@@ -69,8 +69,8 @@ TEST_CASE("The Hodges-Lehmann shift and its interval match NumPy on tie-free sam
   // NumPy 1.24.2: d = np.sort(np.subtract.outer(candidate, reference).ravel()); np.median(d) and
   // d[k - 1], d[N - k] with k = 30 (the exact rank for 12 and 10 samples at 95%).
   const auto reference =
-      sorted({10.0457, 9.844, 10.1126, 10.1411, 9.7073, 9.8047, 10.0192, 9.9526, 9.9975, 9.872});
-  const auto candidate = sorted(
+      ascending({10.0457, 9.844, 10.1126, 10.1411, 9.7073, 9.8047, 10.0192, 9.9526, 9.9975, 9.872});
+  const auto candidate = ascending(
       {9.8319, 9.8167, 9.7099, 9.8691, 9.7701, 9.5711, 9.7553, 9.5562, 9.8318, 9.6925, 9.6723, 9.5979});
   const auto shift = hodges_lehmann(candidate, reference, 30);
   CHECK(shift.estimate == Approx(-0.23790000000000067).epsilon(1e-13));

@@ -68,6 +68,20 @@ TEST_CASE("each builder's payload reads back through its reader")
   const auto edit_read = events::AttemptEdited::read(as_event(events::AttemptEdited::type, edit.payload()));
   CHECK(edit_read.title == "new title");
   CHECK_FALSE(edit_read.hypothesis);
+
+  const events::StepAcknowledged ack{"decode", "tok_s", "0123456789abcdef0123456789abcdef01234567",
+                                     "expected"};
+  const auto ack_read =
+      events::StepAcknowledged::read(as_event(events::StepAcknowledged::type, ack.payload()));
+  CHECK(ack_read.bench == "decode");
+  CHECK(ack_read.metric == "tok_s");
+  CHECK(ack_read.commit == ack.commit);
+  CHECK(ack_read.reason == "expected");
+  // Every metric: the field is left out, and reads back empty.
+  const events::StepAcknowledged every{"decode", "", ack.commit, "expected"};
+  CHECK_FALSE(every.payload().contains("metric"));
+  CHECK(events::StepAcknowledged::read(as_event(events::StepAcknowledged::type, every.payload()))
+            .metric.empty());
 }
 
 TEST_CASE("a version-1 payload names attempts by number, a version-2 one by id")

@@ -280,6 +280,31 @@ TEST_CASE("a version 8 journal gains run withdrawals, and one it kept as an unkn
   CHECK(store::check_journal(journal.db(), true).problems.empty());
 }
 
+TEST_CASE("a version 11 journal holding an acknowledgement it could not read projects it once upgraded")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  {
+    auto journal = store::Journal::create(ej_dir);
+    journal.write([](store::Writer& writer) {
+      writer.append(store::events::StepAcknowledged{"decode", "", "0123456789abcdef0123456789abcdef01234567",
+                                                    "new tokenizer, expected"});
+    });
+    // As an ej of version 11 kept it: the event (synced from a newer replica) and no table for it.
+    journal.db().exec("DROP TABLE acknowledgements");
+    journal.db().exec("PRAGMA user_version = 11");
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  const auto acks = store::acknowledgements(journal.db(), "decode");
+  REQUIRE(acks.size() == 1);
+  CHECK(acks[0].commit == "0123456789abcdef0123456789abcdef01234567");
+  CHECK(acks[0].reason == "new tokenizer, expected");
+  CHECK(acks[0].metric.empty());
+  CHECK(store::acknowledgements(journal.db(), "other").empty());
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
 TEST_CASE("a journal written by a newer ej opens read-only and refuses writes")
 {
   test::TempDir dir;
