@@ -54,7 +54,7 @@ std::string series_where(const std::string& params, const std::string& key)
 }
 
 // The line followed: --branch, else HEAD's branch, else HEAD.
-std::string line_name(const Workspace& workspace, const std::string& branch)
+std::string line_name(const measuring::Workspace& workspace, const std::string& branch)
 {
   if (!branch.empty()) {
     return branch;
@@ -62,7 +62,7 @@ std::string line_name(const Workspace& workspace, const std::string& branch)
   return git::current_branch(workspace.work_tree).value_or("HEAD");
 }
 
-std::vector<evidence::LineCommit> read_line_of(const Workspace& workspace, const std::string& branch)
+std::vector<evidence::LineCommit> read_line_of(const measuring::Workspace& workspace, const std::string& branch)
 {
   auto line = evidence::read_line(workspace.work_tree, branch);
   if (line.empty()) {
