@@ -273,6 +273,14 @@ void follow_run(const std::string& id)
     report_ending(journal, run);
     return;
   }
+  // The detached ej writes the run's summary after it records the ending: the rest of the log is
+  // whole once that ej is gone (bounded, for an ej that hangs on after it).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!measuring::run_process_gone(journal, run) && run.host == measuring::this_host() &&
+         std::chrono::steady_clock::now() < deadline) {
+    copy_new_output(log.get(), offset);
+    std::this_thread::sleep_for(k_poll);
+  }
   copy_new_output(log.get(), offset); // what came after the last look, the run's summary included
   fmt::print(stderr, "ej: run {} ended {}\n", core::number_label(number), run.status);
   if (run.status != "finished") {
