@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace ej::cli {
 
@@ -43,6 +44,34 @@ int parse_run_number(std::string_view text)
     return *number;
   }
   throw UsageError("'{}' is not a run; name one as 'ej runs' lists them, e.g. 5, r5, run:5 or @k3f9qx", text);
+}
+
+Reference parse_reference(std::string_view text)
+{
+  Reference reference;
+  std::string_view rest = text;
+  if (const auto after = without_run_prefix(text)) {
+    reference.kind = Reference::Kind::Run;
+    rest = *after;
+  } else if (!rest.empty() && rest.front() == 'a') {
+    rest.remove_prefix(1);
+  }
+  const auto colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    for (const auto& pair : util::split(rest.substr(colon + 1), ',')) {
+      const auto equals = pair.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw UsageError("'{}': '{}' is not AXIS=VALUE; write e.g. r5:variant=naive", text, pair);
+      }
+      reference.selector[pair.substr(0, equals)] = pair.substr(equals + 1);
+    }
+  }
+  const auto number = number_of(rest.substr(0, colon));
+  if (!number) {
+    throw UsageError("'{}' names neither a run (r5, run:5, r5:AXIS=V) nor an attempt (12, #12)", text);
+  }
+  reference.number = *number;
+  return reference;
 }
 
 std::filesystem::path command_line_path(std::string_view text)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/workspace.h"
+#include "core/bench_definition.h"
 
 #include <filesystem>
 #include <optional>
@@ -16,6 +17,16 @@ int parse_run_number(std::string_view text);
 // For commands that take an attempt or a run (ej show, ej checkout, ej compare): the run that a
 // text with a run prefix names ("r5", "run:5", "run5", "r@k3f9qx"), or nullopt for anything else.
 std::optional<int> run_reference(std::string_view text);
+
+// What ej compare names on each side: a run ("r5", "run:5", "r@k3f9qx") or an attempt ("12",
+// "#12", "a12", "@k3f9qx"), either ending in ":AXIS=V[,AXIS=V]" to take only those combinations.
+struct Reference {
+  enum class Kind { Run, Attempt };
+  Kind kind = Kind::Attempt;
+  int number = 0;
+  core::ParamValues selector; // empty: every combination
+};
+Reference parse_reference(std::string_view text);
 
 // A path given on the command line: relative to the current directory, as every tool reads it.
 std::filesystem::path command_line_path(std::string_view text);

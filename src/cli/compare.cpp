@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/compare_export.h"
 #include "cli/lookup.h"
@@ -24,47 +25,6 @@
 namespace ej::cli {
 
 namespace {
-
-struct Side {
-  bool run = false;
-  int number = 0;
-  core::ParamValues selector;
-};
-
-// "r5", "run5", "run:5" name a run; "12", "#12", "a12" an attempt; either may end in
-// ":AXIS=V[,AXIS=V]" to take only those combinations.
-Side parse_side(const std::string& text)
-{
-  std::string rest = text;
-  Side side;
-  for (const std::string prefix : {"run:", "run", "r"}) {
-    if (rest.rfind(prefix, 0) == 0 && rest.size() > prefix.size()) {
-      side.run = true;
-      rest = rest.substr(prefix.size());
-      break;
-    }
-  }
-  if (!side.run && rest.rfind('a', 0) == 0) {
-    rest = rest.substr(1);
-  }
-  const auto colon = rest.find(':');
-  const auto number = rest.substr(0, colon);
-  if (colon != std::string::npos) {
-    for (const auto& pair : util::split(rest.substr(colon + 1), ',')) {
-      const auto equals = pair.find('=');
-      if (equals == std::string::npos || equals == 0) {
-        throw UsageError("'{}': '{}' is not AXIS=VALUE; write e.g. r5:variant=naive", text, pair);
-      }
-      side.selector[pair.substr(0, equals)] = pair.substr(equals + 1);
-    }
-  }
-  try {
-    side.number = parse_attempt_number(number);
-  } catch (const UsageError&) {
-    throw UsageError("'{}' names neither a run (r5, run:5, r5:AXIS=V) nor an attempt (12, #12)", text);
-  }
-  return side;
-}
 
 // The benchmarks the attempt has usable runs of, newest first.
 std::vector<std::string> attempt_benches(evidence::Reader& reader, int attempt)
@@ -95,8 +55,8 @@ std::string bench_with_metric(evidence::Reader& reader, int attempt, const std::
 evidence::RunSet resolve_side(evidence::Reader& reader, const std::string& text, std::string bench,
                               const std::string& metric = "")
 {
-  const auto side = parse_side(text);
-  if (side.run) {
+  const auto side = parse_reference(text);
+  if (side.kind == Reference::Kind::Run) {
     auto set = reader.run_set(side.number, side.selector);
     if (!set) {
       throw Error("there is no run {}; see 'ej runs'", core::number_label(side.number));
@@ -259,9 +219,10 @@ void run_compare(const CompareOptions& options)
   std::vector<std::string> not_compared; // "verify: plan p has no baseline for benchmark verify; ..."
   bool every_bench = false;              // an attempt alone: each benchmark it ran, against its baseline
   if (options.b.empty()) {
-    const auto side = parse_side(options.a);
+    const auto side = parse_reference(options.a);
     std::vector<std::string> benches{options.bench};
-    if (!side.run && options.bench.empty() && store::find_attempt(journal.db(), side.number)) {
+    if (side.kind == Reference::Kind::Attempt && options.bench.empty() &&
+        store::find_attempt(journal.db(), side.number)) {
       every_bench = true;
       benches = options.metric.empty()
                     ? attempt_benches(reader, side.number)

@@ -1,6 +1,5 @@
 #include "remote/remote_environment.h"
 
-#include "core/redact.h"
 #include "run/nvml.h"
 #include "util/shell_quote.h"
 #include "util/strings.h"
@@ -16,8 +15,6 @@ namespace ej::remote {
 using nlohmann::json;
 
 namespace {
-
-constexpr int k_snapshot_schema = 1; // the same schema as a local snapshot
 
 std::string snapshot_script(const run::EnvOptions& options, const std::string& work_dir)
 {
@@ -70,36 +67,6 @@ std::map<std::string, std::string> sections(const std::string& output)
   return out;
 }
 
-std::string first(const std::map<std::string, std::string>& parts, const std::string& name)
-{
-  const auto it = parts.find(name);
-  return it == parts.end() ? std::string() : std::string(util::trim(util::first_line(it->second, 1000)));
-}
-
-json text_or_null(const std::string& text)
-{
-  return text.empty() ? json(nullptr) : json(text);
-}
-
-// The value after "key" and separator in text, unquoted.
-std::string field(const std::string& text, std::string_view key, char separator)
-{
-  for (const auto& line : util::lines(text)) {
-    if (line.rfind(key, 0) == 0) {
-      const auto at = line.find(separator);
-      if (at == std::string::npos) {
-        continue;
-      }
-      std::string_view value = util::trim(std::string_view(line).substr(at + 1));
-      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        value = value.substr(1, value.size() - 2);
-      }
-      return std::string(value);
-    }
-  }
-  return {};
-}
-
 json number_or_null(const std::string& text)
 {
   try {
@@ -133,52 +100,25 @@ run::EnvSnapshot parse_remote_environment(const std::string& output, const run::
     const auto it = parts.find(name);
     return it == parts.end() ? std::string() : it->second;
   };
-  run::EnvSnapshot snapshot;
-  json& fp = snapshot.fingerprint;
-  fp["schema"] = k_snapshot_schema;
-  json host;
-  host["hostname"] = text_or_null(first(parts, "hostname"));
-  host["os"] = text_or_null(field(part("os"), "PRETTY_NAME", '='));
-  host["kernel"] = text_or_null(first(parts, "kernel"));
-  host["arch"] = text_or_null(first(parts, "arch"));
-  host["cpu_model"] = text_or_null(field(part("cpu"), "model name", ':'));
-  const auto cpus = first(parts, "cpus");
-  host["cpu_count"] = number_or_null(cpus);
-  host["memory_kb"] = number_or_null(field(part("memory"), "MemTotal", ':')); // "24683520 kB"
-  fp["host"] = host;
-
-  run::GpuReport gpus;
+  run::EnvFacts facts;
+  facts.hostname = part("hostname");
+  facts.os_release = part("os");
+  facts.kernel = part("kernel");
+  facts.arch = part("arch");
+  facts.cpuinfo = part("cpu");
+  facts.cpus = part("cpus");
+  facts.meminfo = part("memory");
   if (!util::trim(part("smi")).empty()) {
-    gpus = run::parse_nvidia_smi_csv(part("smi"));
-    const auto banner = part("smi-banner");
-    const std::string key = "CUDA Version:";
-    if (const auto at = banner.find(key); at != std::string::npos) {
-      const std::string_view rest = util::trim(std::string_view(banner).substr(at + key.size(), 16));
-      gpus.fingerprint["cuda_driver_version"] = std::string(rest.substr(0, rest.find_first_of(" |")));
-    }
+    facts.gpus = run::parse_nvidia_smi_csv(part("smi"));
+    run::add_cuda_version_from_banner(facts.gpus, part("smi-banner"));
   } else {
-    gpus.fingerprint = {{"source", "none"},
-                        {"driver_version", nullptr},
-                        {"cuda_driver_version", nullptr},
-                        {"devices", json::array()},
-                        {"note", "no GPU found on the host (nvidia-smi printed nothing)"}};
-    gpus.readings = json::array();
+    facts.gpus = run::no_gpu_report("no GPU found on the host (nvidia-smi printed nothing)");
   }
-  fp["gpu"] = gpus.fingerprint;
-  run::add_clocks_policy(fp["gpu"], options);
-  fp["toolkit"] = {{"nvcc", text_or_null(first(parts, "nvcc"))},
-                   {"nvcc_path", text_or_null(first(parts, "nvcc-path"))}};
-
-  std::vector<std::string> environment;
-  for (const auto& line : util::lines(part("env"))) {
-    if (line.find('=') != std::string::npos) {
-      environment.push_back(line);
-    }
-  }
-  fp["variables"] = run::select_variables(environment, options);
-  fp["probes"] = json::object();
+  facts.nvcc_path = part("nvcc-path");
+  facts.nvcc_version = part("nvcc");
+  facts.environment = util::lines(part("env"));
   for (const auto& probe : options.probes) {
-    fp["probes"][probe.name] = {{"command", probe.shell ? *probe.shell : util::join(probe.argv, " ")},
+    facts.probes[probe.name] = {{"command", run::probe_command(probe)},
                                 {"exit_code", nullptr},
                                 {"output", util::sanitize_utf8(part("probe " + probe.name))},
                                 {"error", nullptr}};
@@ -188,22 +128,16 @@ run::EnvSnapshot parse_remote_environment(const std::string& output, const run::
   for (const auto& line : util::lines(output)) {
     if (line.rfind("@@probe ", 0) == 0) {
       probe = line.substr(8);
-    } else if (line.rfind("@@status ", 0) == 0 && fp["probes"].contains(probe)) {
+    } else if (line.rfind("@@status ", 0) == 0 && facts.probes.contains(probe)) {
       const auto value = number_or_null(line.substr(9));
       const int status = value.is_null() ? -1 : value.get<int>();
-      fp["probes"][probe]["exit_code"] = status;
+      facts.probes[probe]["exit_code"] = status;
       if (status != 0) {
-        fp["probes"][probe]["error"] = fmt::format("exited with {}", status);
+        facts.probes[probe]["error"] = fmt::format("exited with {}", status);
       }
     }
   }
-  snapshot.readings = {{"gpus", gpus.readings}};
-  auto redactor = core::Redactor();
-  redactor.add_environment(environment);
-  redactor.add_variables(options.overrides);
-  redactor.redact_json(fp);
-  redactor.redact_json(snapshot.readings);
-  return snapshot;
+  return run::build_snapshot(std::move(facts), options);
 }
 
 run::EnvSnapshot capture_remote_environment(const SshConnection& connection, const run::EnvOptions& options,

@@ -34,7 +34,8 @@ std::string read_text(const std::filesystem::path& path)
   }
 }
 
-// The value after "key" + separator on the first line that starts with key, unquoted.
+// The value after "key" + separator on the first line that starts with key, unquoted; null when
+// no line has it or its value is empty.
 json field(const std::string& text, std::string_view key, char separator)
 {
   for (const std::string& line : util::lines(text)) {
@@ -50,28 +51,63 @@ json field(const std::string& text, std::string_view key, char separator)
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
     }
-    return std::string(value);
+    return value.empty() ? json(nullptr) : json(std::string(value));
   }
   return nullptr;
 }
 
-json host_info()
+// The first line of a fact, trimmed; null when there is none.
+json first_line_or_null(const std::string& text)
+{
+  const std::string line(util::trim(util::first_line(text, 1000)));
+  return line.empty() ? json(nullptr) : json(line);
+}
+
+// The number a fact starts with ("24683520 kB"); null when it starts with none.
+json number_or_null(const json& text)
+{
+  if (!text.is_string()) {
+    return nullptr;
+  }
+  try {
+    return json(std::stoll(text.get<std::string>()));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+json host_part(const EnvFacts& facts)
 {
   json host;
-  std::array<char, 256> name{};
-  host["hostname"] =
-      ::gethostname(name.data(), name.size() - 1) == 0 ? json(std::string(name.data())) : json(nullptr);
-  host["os"] = field(read_text("/etc/os-release"), "PRETTY_NAME", '=');
-  utsname uts{};
-  const bool have_uname = ::uname(&uts) == 0;
-  host["kernel"] = have_uname ? json(std::string(uts.release)) : json(nullptr);
-  host["arch"] = have_uname ? json(std::string(uts.machine)) : json(nullptr);
-  host["cpu_model"] = field(read_text("/proc/cpuinfo"), "model name", ':');
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  host["cpu_count"] = cpus > 0 ? json(cpus) : json(nullptr);
-  const json memory = field(read_text("/proc/meminfo"), "MemTotal", ':'); // "24683520 kB"
-  host["memory_kb"] = memory.is_null() ? json(nullptr) : json(std::stoll(memory.get<std::string>()));
+  host["hostname"] = first_line_or_null(facts.hostname);
+  host["os"] = field(facts.os_release, "PRETTY_NAME", '=');
+  host["kernel"] = first_line_or_null(facts.kernel);
+  host["arch"] = first_line_or_null(facts.arch);
+  host["cpu_model"] = field(facts.cpuinfo, "model name", ':');
+  host["cpu_count"] = number_or_null(first_line_or_null(facts.cpus));
+  host["memory_kb"] = number_or_null(field(facts.meminfo, "MemTotal", ':'));
   return host;
+}
+
+json toolkit_part(const EnvFacts& facts)
+{
+  json toolkit = {{"nvcc", nullptr}, {"nvcc_path", first_line_or_null(facts.nvcc_path)}};
+  for (const std::string& line : util::lines(facts.nvcc_version)) {
+    if (line.find("release") != std::string::npos) {
+      toolkit["nvcc"] = std::string(util::trim(line));
+      break;
+    }
+  }
+  return toolkit;
+}
+
+bool lists_devices(const json& gpu_fingerprint)
+{
+  if (!gpu_fingerprint.is_object()) {
+    return false;
+  }
+  const auto devices = gpu_fingerprint.find("devices");
+  return devices != gpu_fingerprint.end() && devices->is_array() && !devices->empty();
 }
 
 std::optional<std::filesystem::path> find_nvcc()
@@ -90,24 +126,36 @@ std::optional<std::filesystem::path> find_nvcc()
   return std::nullopt;
 }
 
-json toolkit_info()
+// The facts of this machine: its files, uname, sysconf, GPUs, nvcc on PATH and environ.
+EnvFacts local_facts()
 {
-  json toolkit = {{"nvcc", nullptr}, {"nvcc_path", nullptr}};
-  const auto nvcc = find_nvcc();
-  if (!nvcc) {
-    return toolkit;
+  EnvFacts facts;
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) == 0) {
+    facts.hostname = name.data();
   }
-  toolkit["nvcc_path"] = nvcc->string();
-  ProcessSpec spec;
-  spec.argv = {nvcc->string(), "--version"};
-  spec.timeout_s = 20;
-  const ProcessResult result = run_process(spec);
-  for (const std::string& line : util::lines(result.out.text())) {
-    if (line.find("release") != std::string::npos) {
-      toolkit["nvcc"] = std::string(util::trim(line));
-    }
+  facts.os_release = read_text("/etc/os-release");
+  if (utsname uts{}; ::uname(&uts) == 0) {
+    facts.kernel = uts.release;
+    facts.arch = uts.machine;
   }
-  return toolkit;
+  facts.cpuinfo = read_text("/proc/cpuinfo");
+  if (const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN); cpus > 0) {
+    facts.cpus = std::to_string(cpus);
+  }
+  facts.meminfo = read_text("/proc/meminfo");
+  facts.gpus = query_gpus();
+  if (const auto nvcc = find_nvcc()) {
+    facts.nvcc_path = nvcc->string();
+    ProcessSpec spec;
+    spec.argv = {nvcc->string(), "--version"};
+    spec.timeout_s = 20;
+    facts.nvcc_version = run_process(spec).out.text();
+  }
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    facts.environment.emplace_back(*entry);
+  }
+  return facts;
 }
 
 bool matches_any(const std::string& name, const std::vector<std::string>& patterns)
@@ -118,11 +166,6 @@ bool matches_any(const std::string& name, const std::vector<std::string>& patter
     }
   }
   return false;
-}
-
-std::string command_text(const ProbeSpec& probe)
-{
-  return probe.shell ? *probe.shell : util::join(probe.argv, " ");
 }
 
 } // namespace
@@ -173,7 +216,7 @@ json run_probe(const ProbeSpec& probe)
   const ProcessResult result = run_process(spec);
 
   json entry;
-  entry["command"] = command_text(probe);
+  entry["command"] = probe_command(probe);
   entry["exit_code"] = result.ending == Ending::Exited ? json(result.exit_code) : json(nullptr);
   entry["output"] = util::sanitize_utf8(result.out.text());
   entry["error"] = nullptr;
@@ -190,60 +233,47 @@ json run_probe(const ProbeSpec& probe)
   return entry;
 }
 
-EnvSnapshot capture_environment(const EnvOptions& options)
+std::string probe_command(const ProbeSpec& probe)
 {
-  std::vector<std::string> environment;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    environment.emplace_back(*entry);
-  }
-  GpuReport gpus = query_gpus();
+  return probe.shell ? *probe.shell : util::join(probe.argv, " ");
+}
 
+EnvSnapshot build_snapshot(EnvFacts facts, const EnvOptions& options)
+{
   EnvSnapshot snapshot;
   json& fp = snapshot.fingerprint;
   fp["schema"] = k_snapshot_schema;
-  fp["host"] = host_info();
-  fp["gpu"] = std::move(gpus.fingerprint);
-  add_clocks_policy(fp["gpu"], options);
-  fp["toolkit"] = toolkit_info();
-  fp["variables"] = select_variables(environment, options);
-  fp["probes"] = json::object();
-  for (const ProbeSpec& probe : options.probes) {
-    fp["probes"][probe.name] = run_probe(probe);
+  fp["host"] = host_part(facts);
+  fp["gpu"] = std::move(facts.gpus.fingerprint);
+  if (lists_devices(fp["gpu"])) {
+    fp["gpu"]["clocks_policy"] = options.gpu_clocks;
   }
-  snapshot.readings = {{"gpus", std::move(gpus.readings)}};
+  fp["toolkit"] = toolkit_part(facts);
+  fp["variables"] = select_variables(facts.environment, options);
+  fp["probes"] = std::move(facts.probes);
+  snapshot.readings = {{"gpus", std::move(facts.gpus.readings)}};
   // What a probe printed may hold a secret of this environment (echo $HF_TOKEN): hidden by value.
   auto redactor = core::Redactor();
-  redactor.add_environment(environment);
+  redactor.add_environment(facts.environment);
   redactor.add_variables(options.overrides);
   redactor.redact_json(fp);
   redactor.redact_json(snapshot.readings);
   return snapshot;
 }
 
-namespace {
-
-bool lists_devices(const json& gpu_fingerprint)
+EnvSnapshot capture_environment(const EnvOptions& options)
 {
-  if (!gpu_fingerprint.is_object()) {
-    return false;
+  EnvFacts facts = local_facts();
+  for (const ProbeSpec& probe : options.probes) {
+    facts.probes[probe.name] = run_probe(probe);
   }
-  const auto devices = gpu_fingerprint.find("devices");
-  return devices != gpu_fingerprint.end() && devices->is_array() && !devices->empty();
+  return build_snapshot(std::move(facts), options);
 }
-
-} // namespace
 
 bool has_gpus(const json& fingerprint)
 {
   const auto gpu = fingerprint.find("gpu");
   return gpu != fingerprint.end() && lists_devices(*gpu);
-}
-
-void add_clocks_policy(json& gpu_fingerprint, const EnvOptions& options)
-{
-  if (lists_devices(gpu_fingerprint)) {
-    gpu_fingerprint["clocks_policy"] = options.gpu_clocks;
-  }
 }
 
 std::vector<std::string> gpu_warnings(const json& fingerprint)

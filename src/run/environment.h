@@ -1,5 +1,7 @@
 #pragma once
 
+#include "run/nvml.h"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -54,17 +56,36 @@ struct EnvSnapshot {
   nlohmann::json readings;
 };
 
+// What a snapshot is made of, as its source printed it: gathered on this machine
+// (capture_environment) or read from a host's script output (remote/remote_environment.h), so
+// that the one builder below decides every field of both. Empty text means unknown.
+struct EnvFacts {
+  std::string hostname;
+  std::string os_release; // /etc/os-release, for its PRETTY_NAME
+  std::string kernel;     // uname -r
+  std::string arch;       // uname -m
+  std::string cpuinfo;    // /proc/cpuinfo (or its "model name" line)
+  std::string cpus;       // the number of online processors, as text
+  std::string meminfo;    // /proc/meminfo (or its "MemTotal" line)
+  GpuReport gpus;
+  std::string nvcc_path;
+  std::string nvcc_version;                         // what `nvcc --version` printed
+  std::vector<std::string> environment;             // "K=V" entries, as in environ
+  nlohmann::json probes = nlohmann::json::object(); // NAME -> entry, as run_probe makes it
+};
+
+// The snapshot of those facts under the options: the fingerprint and readings described above,
+// with secrets of the environment hidden wherever they appear.
+EnvSnapshot build_snapshot(EnvFacts facts, const EnvOptions& options);
+
 EnvSnapshot capture_environment(const EnvOptions& options);
 
-// Whether a fingerprint lists GPUs (a whole fingerprint; its "gpu" part for add_clocks_policy).
+// Whether a fingerprint lists GPUs.
 bool has_gpus(const nlohmann::json& fingerprint);
 
 // What a run on GPUs is warned of, from its fingerprint: clocks not locked ("clocks_policy"
 // "default"), GPUs with persistence mode off. Nothing without GPUs.
 std::vector<std::string> gpu_warnings(const nlohmann::json& fingerprint);
-
-// Adds the clocks policy to a GPU fingerprint that lists devices (local and remote snapshots).
-void add_clocks_policy(nlohmann::json& gpu_fingerprint, const EnvOptions& options);
 
 // sha256 of fingerprint.dump(): equal ids mean identical environments.
 std::string fingerprint_id(const EnvSnapshot& snapshot);
@@ -79,5 +100,8 @@ nlohmann::json select_variables(const std::vector<std::string>& environment, con
 
 // Runs one probe; never throws (a failure is recorded in "error").
 nlohmann::json run_probe(const ProbeSpec& probe);
+
+// The command a probe's entry names: its shell line, or its argv joined by spaces.
+std::string probe_command(const ProbeSpec& probe);
 
 } // namespace ej::run

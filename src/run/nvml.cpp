@@ -303,12 +303,28 @@ GpuReport query_gpus_nvidia_smi(const std::string& program)
   // The CUDA driver version is only in the banner of plain nvidia-smi ("CUDA Version: 12.8").
   spec.argv = {program};
   const ProcessResult banner = run_process(spec);
-  const std::string text = banner.out.text();
-  const std::string key = "CUDA Version:";
-  if (const auto at = text.find(key); at != std::string::npos) {
-    const std::string_view rest = util::trim(std::string_view(text).substr(at + key.size(), 16));
+  add_cuda_version_from_banner(report, banner.out.text());
+  return report;
+}
+
+void add_cuda_version_from_banner(GpuReport& report, std::string_view banner)
+{
+  const std::string_view key = "CUDA Version:";
+  if (const auto at = banner.find(key); at != std::string_view::npos) {
+    const std::string_view rest = util::trim(banner.substr(at + key.size(), 16));
     report.fingerprint["cuda_driver_version"] = std::string(rest.substr(0, rest.find_first_of(" |")));
   }
+}
+
+GpuReport no_gpu_report(std::string note)
+{
+  GpuReport report;
+  report.fingerprint = {{"source", "none"},
+                        {"driver_version", nullptr},
+                        {"cuda_driver_version", nullptr},
+                        {"devices", json::array()},
+                        {"note", std::move(note)}};
+  report.readings = json::array();
   return report;
 }
 
@@ -326,14 +342,7 @@ GpuReport query_gpus()
   } catch (const Error& error) {
     smi_error = error.what();
   }
-  GpuReport report;
-  report.fingerprint = {{"source", "none"},
-                        {"driver_version", nullptr},
-                        {"cuda_driver_version", nullptr},
-                        {"devices", json::array()},
-                        {"note", fmt::format("no GPU found (NVML: {}; {})", nvml_error, smi_error)}};
-  report.readings = json::array();
-  return report;
+  return no_gpu_report(fmt::format("no GPU found (NVML: {}; {})", nvml_error, smi_error));
 }
 
 } // namespace ej::run

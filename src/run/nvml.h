@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace ej::run {
 
@@ -31,6 +32,13 @@ GpuReport query_gpus_nvidia_smi(const std::string& program = "nvidia-smi");
 // Parses `nvidia-smi --query-gpu=<k_smi_fields> --format=csv,noheader,nounits` output.
 GpuReport parse_nvidia_smi_csv(const std::string& csv);
 extern const char* const k_smi_fields;
+
+// Sets "cuda_driver_version" from plain nvidia-smi's banner ("CUDA Version: 12.8"), the only
+// place it prints it; leaves the report as it is when the banner has none.
+void add_cuda_version_from_banner(GpuReport& report, std::string_view banner);
+
+// The report of a machine where no GPU was found: "source" "none", `note` saying why.
+GpuReport no_gpu_report(std::string note);
 
 // Names of the bits of an NVML clocks-event (throttle) reason mask, in bit order.
 nlohmann::json throttle_reason_names(unsigned long long mask);

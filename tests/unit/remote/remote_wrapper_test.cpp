@@ -135,3 +135,49 @@ TEST_CASE("a remote snapshot has the fields of a local one")
   CHECK_FALSE(fp["variables"].contains("HF_TOKEN"));
   CHECK(fp.dump().find("hf_abcdefghij") == std::string::npos);
 }
+
+TEST_CASE("the same facts gathered locally or read from a host give the same fingerprint")
+{
+  const std::string smi = "0, NVIDIA H200, GPU-1234, 570.86.15, 143771, 3, 1980, 3201, 75.32, 700.00, 31, "
+                          "Enabled, Enabled, [N/A], 0x0000000000000001\n";
+  const std::string banner =
+      "| NVIDIA-SMI 570.86.15    Driver Version: 570.86.15    CUDA Version: 12.8     |\n";
+  run::EnvOptions options;
+  options.gpu_clocks = "locked base";
+  options.probes = {{"pip-freeze", {"pip", "freeze"}, std::nullopt, {}, 5}};
+
+  // As capture_environment gathers them here: whole files, the whole `nvcc --version`.
+  run::EnvFacts local;
+  local.hostname = "gpu-box";
+  local.os_release = "NAME=\"Debian GNU/Linux\"\nPRETTY_NAME=\"Debian GNU/Linux 12\"\n";
+  local.kernel = "6.1.0";
+  local.arch = "x86_64";
+  local.cpuinfo = "processor\t: 0\nmodel name\t: AMD EPYC 9654\nflags\t\t: fpu\n";
+  local.cpus = "64";
+  local.meminfo = "MemTotal:       1000 kB\nMemFree:         500 kB\n";
+  local.gpus = run::parse_nvidia_smi_csv(smi);
+  run::add_cuda_version_from_banner(local.gpus, banner);
+  local.nvcc_path = "/usr/local/cuda/bin/nvcc";
+  local.nvcc_version =
+      "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.8, V12.8.93\n";
+  local.environment = {"PATH=/usr/bin", "HOME=/root", "NCCL_ALGO=Tree"};
+  local.probes["pip-freeze"] = {
+      {"command", "pip freeze"}, {"exit_code", 0}, {"output", "numpy==2.0\n"}, {"error", nullptr}};
+  const auto from_here = run::build_snapshot(local, options);
+
+  // As the host's snapshot script prints them: grep'd lines, the release line alone.
+  const auto from_host = remote::parse_remote_environment(
+      "@@hostname\ngpu-box\n@@os\n" + local.os_release + "@@kernel\n6.1.0\n@@arch\nx86_64\n" +
+          "@@cpu\nmodel name\t: AMD EPYC 9654\n@@cpus\n64\n@@memory\nMemTotal:       1000 kB\n" + "@@smi\n" +
+          smi + "@@smi-banner\n" + banner + "@@nvcc-path\n/usr/local/cuda/bin/nvcc\n" +
+          "@@nvcc\nCuda compilation tools, release 12.8, V12.8.93\n" +
+          "@@env\nPATH=/usr/bin\nHOME=/root\nNCCL_ALGO=Tree\n@@probe pip-freeze\nnumpy==2.0\n@@status 0\n",
+      options);
+
+  CHECK(from_here.fingerprint == from_host.fingerprint);
+  CHECK(run::fingerprint_id(from_here) == run::fingerprint_id(from_host));
+  CHECK(from_host.fingerprint["gpu"]["clocks_policy"] == "locked base");
+  CHECK(from_host.fingerprint["gpu"]["cuda_driver_version"] == "12.8");
+  CHECK(from_host.fingerprint["toolkit"]["nvcc"] == "Cuda compilation tools, release 12.8, V12.8.93");
+  CHECK(from_host.fingerprint["probes"]["pip-freeze"]["exit_code"] == 0);
+}

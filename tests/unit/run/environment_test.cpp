@@ -110,3 +110,28 @@ TEST_CASE("two captures of the same environment have the same fingerprint id")
   CHECK(fingerprint_id(a) == fingerprint_id(b));
   CHECK(fingerprint_id(a).size() == 64);
 }
+
+TEST_CASE("a fact that is missing or unreadable is null in the fingerprint")
+{
+  EnvFacts facts;
+  facts.os_release = "NAME=Debian\nPRETTY_NAME=\"\"\n"; // present but empty
+  facts.cpuinfo = "model names: not the key\n";         // only a longer key
+  facts.meminfo = "MemTotal: unknown\n";                // no number
+  facts.cpus = "many";
+  facts.gpus = no_gpu_report("none here");
+  facts.nvcc_path = "/opt/nvcc";
+  facts.nvcc_version = "nvcc: NVIDIA (R) Cuda compiler driver\n";
+  const EnvSnapshot snapshot = build_snapshot(facts, EnvOptions{});
+
+  const json& host = snapshot.fingerprint["host"];
+  for (const char* key : {"hostname", "os", "kernel", "arch", "cpu_model", "cpu_count", "memory_kb"}) {
+    INFO(key);
+    CHECK(host.contains(key));
+    CHECK(host[key].is_null());
+  }
+  CHECK(snapshot.fingerprint["toolkit"]["nvcc"].is_null());
+  CHECK(snapshot.fingerprint["toolkit"]["nvcc_path"] == "/opt/nvcc");
+  CHECK(snapshot.fingerprint["gpu"]["note"] == "none here");
+  CHECK_FALSE(snapshot.fingerprint["gpu"].contains("clocks_policy"));
+  CHECK(snapshot.readings["gpus"] == json::array());
+}
