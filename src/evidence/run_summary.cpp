@@ -234,6 +234,19 @@ std::string relative_text(const measure::Summary& candidate, const measure::Summ
 
 std::string run_summary_text(const std::vector<SeriesSummary>& series, const MetricRules& rules)
 {
+  return run_summary_text(
+      series, rules,
+      [](const SeriesSummary& s, measure::Direction direction) -> std::optional<measure::Summary> {
+        if (s.values.empty()) {
+          return std::nullopt;
+        }
+        return measure::summarize(s.values, direction);
+      });
+}
+
+std::string run_summary_text(const std::vector<SeriesSummary>& series, const MetricRules& rules,
+                             const Summarizer& summarize)
+{
   std::string out;
   // The series of one metric and key, in the order they first appear: a sweep's combinations.
   std::vector<std::pair<std::string, std::vector<const SeriesSummary*>>> groups;
@@ -253,13 +266,13 @@ std::string run_summary_text(const std::vector<SeriesSummary>& series, const Met
   for (const auto& [name, members] : groups) {
     std::vector<Row> rows;
     for (const auto* s : members) {
-      if (s->values.empty()) {
+      auto summary = summarize(*s, rules.direction_of(s->metric, unit_of(*s)));
+      if (!summary) {
         out += fmt::format("  {}{} no samples{}\n", name, s->params.empty() ? "" : " [" + s->params + "]",
                            s->skipped > 0 ? fmt::format(" ({} skipped)", s->skipped) : "");
         continue;
       }
-      rows.push_back({s, axis_values(s->params),
-                      measure::summarize(s->values, rules.direction_of(s->metric, unit_of(*s)))});
+      rows.push_back({s, axis_values(s->params), std::move(*summary)});
     }
     if (rows.empty()) {
       continue;

@@ -5,6 +5,8 @@
 #include "evidence/wording.h"
 #include "measure/statistics.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,11 @@ inline constexpr double k_high_noise_cv = 0.10;
 
 // The text, every line indented by two spaces and ended by a newline; empty without series.
 std::string run_summary_text(const std::vector<SeriesSummary>& series, const MetricRules& rules);
+// The same, each series summarized by `summarize` (nullopt: it has no measured value), for series
+// whose values are not held (SeriesSummary::values empty): ej run summarizes from the journal.
+using Summarizer = std::function<std::optional<measure::Summary>(const SeriesSummary&, measure::Direction)>;
+std::string run_summary_text(const std::vector<SeriesSummary>& series, const MetricRules& rules,
+                             const Summarizer& summarize);
 
 // The warnings for one series' summary, hyperfine's wording; `what` names the series.
 std::vector<std::string> summary_warnings(const measure::Summary& summary, const std::string& what,

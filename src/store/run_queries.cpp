@@ -385,6 +385,29 @@ void visit_run_samples(Database& db, int run, const std::function<void(const Sam
   }
 }
 
+void visit_series_values(Database& db, const SeriesId& series, ValueOrder order, double from,
+                         const std::function<void(double)>& visit)
+{
+  // Recorded order is the order of samples_by_metric itself (its rows end with the primary key).
+  const char* sql =
+      order == ValueOrder::Recorded ? "SELECT value FROM samples WHERE run = ?1 AND metric = ?2 "
+                                      "AND params = ?3 AND key = ?4 AND kind NOT IN ('skipped', "
+                                      "'aggregate') ORDER BY repeat_idx, ordinal"
+      : order == ValueOrder::Ascending
+          ? "SELECT value FROM samples WHERE run = ?1 AND metric = ?2 AND params = ?3 AND key = ?4 "
+            "AND kind NOT IN ('skipped', 'aggregate') ORDER BY value"
+          : "SELECT abs(value - ?5) AS d FROM samples WHERE run = ?1 AND metric = ?2 AND params = ?3 "
+            "AND key = ?4 AND kind NOT IN ('skipped', 'aggregate') ORDER BY d";
+  auto select = db.prepare(sql);
+  select.bind(1, series.run).bind(2, series.metric).bind(3, series.params).bind(4, series.key);
+  if (order == ValueOrder::ByDistance) {
+    select.bind(5, from);
+  }
+  while (select.step()) {
+    visit(select.real(0));
+  }
+}
+
 namespace {
 
 // The plan's repeats that read a GPU, through their own index (schema 7) when the journal has it:
@@ -467,8 +490,8 @@ void PlanStream::samples(int attempt, const std::function<void(const SampleView&
   // The texts as SQLite holds them, valid until the next row: a sample costs no copy.
   auto& row = m_samples.select;
   for (; m_samples.at(attempt); m_samples.next()) {
-    visit({static_cast<int>(row.integer(0)), row.text_view(1), row.text_view(2), row.text_view(3), row.real(4),
-           row.text_view(5), row.text_view(6)});
+    visit({static_cast<int>(row.integer(0)), row.text_view(1), row.text_view(2), row.text_view(3),
+           row.real(4), row.text_view(5), row.text_view(6)});
   }
 }
 

@@ -68,6 +68,24 @@ struct SampleView {
 // samples is summarised without holding them as records.
 void visit_run_samples(Database& db, int run, const std::function<void(const SampleView&)>& visit);
 
+// One series of a run: its samples of a metric, parameters (as recorded, JSON) and key.
+struct SeriesId {
+  int run = 0;
+  std::string_view params;
+  std::string_view metric;
+  std::string_view key;
+};
+enum class ValueOrder {
+  Recorded,   // as run_samples has them
+  Ascending,  // by value
+  ByDistance, // |value - from|, ascending, in place of each value
+};
+// The measured values of a series (neither skipped nor aggregate) one at a time, in `order`: SQLite
+// sorts them, spilling to a temporary file past its cache, so a summary of a run of millions of
+// samples holds none of them.
+void visit_series_values(Database& db, const SeriesId& series, ValueOrder order, double from,
+                         const std::function<void(double)>& visit);
+
 // The runs, samples and device repeats of a plan's attempts, read attempt by attempt through
 // three statements kept open: a plan document of 100,000 runs holds one attempt's rows at a time,
 // and reads each row once. Attempts are asked for in ascending order; rows of attempts skipped are
