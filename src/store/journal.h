@@ -5,11 +5,13 @@
 #include "store/event.h"
 #include "store/events.h"
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace ej::store {
 
@@ -23,7 +25,10 @@ public:
   // Appends one typed event (store/events.h), the only way commands write events. `id` is the
   // event's ULID when the caller chose it before (a run named before it is recorded: ej run
   // --detach, ej rerun); empty: a new one.
-  template <class TypedEvent> Event append(const TypedEvent& event, std::string id = {})
+  // (A string is a type name, never a typed event: such calls take the overload below.)
+  template <class TypedEvent>
+  requires(!std::is_convertible_v<const TypedEvent&, std::string_view>) Event
+      append(const TypedEvent& event, std::string id = {})
   {
     if constexpr (requires { event.event_type(); }) {
       return append(event.event_type(), event.payload(), std::move(id));
@@ -73,7 +78,8 @@ public:
   core::Redactor& redactor() { return m_redactor; }
 
   Journal(Database db, std::string replica_id, std::optional<std::string> read_only_reason)
-    : m_db(std::move(db)), m_replica_id(std::move(replica_id)), m_read_only_reason(std::move(read_only_reason))
+      : m_db(std::move(db)), m_replica_id(std::move(replica_id)),
+        m_read_only_reason(std::move(read_only_reason))
   {
   }
 
