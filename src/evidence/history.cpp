@@ -1,6 +1,7 @@
 #include "evidence/history.h"
 
 #include "evidence/run_set.h"
+#include "measure/statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,11 +23,11 @@ struct SeriesRuns {
   std::vector<RunApart> apart;
 };
 
-double median_of(std::vector<double>& values)
+// The median, leaving `values` sorted for the interval around it.
+double sort_for_median(std::vector<double>& values)
 {
   std::sort(values.begin(), values.end());
-  const auto n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return measure::quantile_sorted(values, 0.5);
 }
 
 // The newest acknowledgement of the benchmark and metric whose commit lies in (good, bad].
@@ -112,7 +113,7 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
         const auto why = run.git.commit.empty() ? RunApart::Why::NoCommit
                          : run.git.dirty        ? RunApart::Why::Dirty
                                                 : RunApart::Why::OtherCommit;
-        it->apart.push_back({run.number, run.git, why, values.size(), median_of(values)});
+        it->apart.push_back({run.number, run.git, why, values.size(), sort_for_median(values)});
         continue;
       }
       auto& point = it->points[at->second];
@@ -140,7 +141,7 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
     for (auto& [at, point] : series.points) {
       auto& values = series.values[at];
       point.n = values.size();
-      point.median = median_of(values); // sorts them
+      point.median = sort_for_median(values); // sorts them
       point.interval = measure::median_interval(values);
       std::sort(point.runs.begin(), point.runs.end());
       medians.push_back(point.median);

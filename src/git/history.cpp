@@ -34,13 +34,6 @@ std::optional<git_oid> commit_of(git_repository* repo, const std::string& revisi
   return *git_object_id(peeled.get());
 }
 
-std::string hex(const git_oid& oid)
-{
-  char text[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(text, sizeof text, &oid);
-  return text;
-}
-
 } // namespace
 
 std::vector<CommitSummary> first_parent_history(const std::filesystem::path& repo_dir,
@@ -61,7 +54,7 @@ std::vector<CommitSummary> first_parent_history(const std::filesystem::path& rep
     check(git_commit_lookup(&raw, repo.get(), &oid), "read a commit");
     CommitPtr commit(raw);
     const char* summary = git_commit_summary(commit.get());
-    newest_first.push_back({hex(oid), summary != nullptr ? summary : "", git_commit_time(commit.get())});
+    newest_first.push_back({oid_hex(oid), summary != nullptr ? summary : "", git_commit_time(commit.get())});
     if (git_commit_parentcount(commit.get()) == 0) {
       break;
     }
@@ -78,7 +71,7 @@ std::optional<std::string> resolve_commit(const std::filesystem::path& repo_dir,
   if (!oid) {
     return std::nullopt;
   }
-  return hex(*oid);
+  return oid_hex(*oid);
 }
 
 std::optional<std::string> current_branch(const std::filesystem::path& repo_dir)

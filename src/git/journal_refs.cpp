@@ -26,11 +26,6 @@ std::string own_ref(const std::string& replica)
   return "refs/ej/replicas/" + replica;
 }
 
-std::string hex(const git_oid& oid)
-{
-  return git_oid_tostr_s(&oid);
-}
-
 git_oid parse_oid(const std::string& text)
 {
   git_oid oid;
@@ -359,7 +354,7 @@ void JournalRefs::append_batch(const std::string& replica, const OutgoingBatch& 
 std::optional<std::string> JournalRefs::own_tip(const std::string& replica)
 {
   const auto tip = ref_target(m_state->repo.get(), own_ref(replica));
-  return tip ? std::optional<std::string>(hex(*tip)) : std::nullopt;
+  return tip ? std::optional<std::string>(oid_hex(*tip)) : std::nullopt;
 }
 
 void JournalRefs::replace_batches(const std::string& replica, const std::vector<OutgoingBatch>& batches,
@@ -413,7 +408,7 @@ std::optional<IncomingBatch> JournalRefs::last_batch(const std::string& replica)
   const auto tree = commit_tree(commit.get());
   const auto name = trailer(git_commit_message(commit.get()), k_batch_trailer);
   IncomingBatch batch;
-  batch.commit = hex(*tip);
+  batch.commit = oid_hex(*tip);
   batch.events = read_path(m_state->repo.get(), tree.get(), "events/" + name + ".jsonl").value_or("");
   return batch;
 }
@@ -477,7 +472,7 @@ std::vector<std::pair<std::string, std::string>> JournalRefs::fetched_replicas(c
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& name : ref_names(m_state->repo.get(), prefix + "*")) {
     if (const auto oid = ref_target(m_state->repo.get(), name)) {
-      out.emplace_back(name.substr(prefix.size()), hex(*oid));
+      out.emplace_back(name.substr(prefix.size()), oid_hex(*oid));
     }
   }
   return out;
@@ -488,12 +483,12 @@ std::vector<IncomingBatch> JournalRefs::batches_between(const std::string& tip, 
   auto* repo = m_state->repo.get();
   std::vector<IncomingBatch> batches;
   auto oid = parse_oid(tip);
-  while (stop_at.empty() || hex(oid) != stop_at) {
+  while (stop_at.empty() || oid_hex(oid) != stop_at) {
     const auto commit = lookup_commit(repo, oid);
     const auto tree = commit_tree(commit.get());
     const auto name = trailer(git_commit_message(commit.get()), k_batch_trailer);
     IncomingBatch batch;
-    batch.commit = hex(oid);
+    batch.commit = oid_hex(oid);
     const auto last_seq = trailer(git_commit_message(commit.get()), k_last_seq_trailer);
     batch.last_seq = last_seq.empty() ? 0 : std::atoll(last_seq.c_str());
     batch.events = read_path(repo, tree.get(), "events/" + name + ".jsonl").value_or("");
@@ -583,7 +578,8 @@ PushOutcome JournalRefs::push(const std::string& remote_name, const std::string&
   }
   const git_strarray refspecs = {pointers.data(), pointers.size()};
   git_push_options options = GIT_PUSH_OPTIONS_INIT;
-  const LocalRemoteLock remote_lock(local_remote_path(git_remote_url(remote.get()) ? git_remote_url(remote.get()) : ""));
+  const LocalRemoteLock remote_lock(
+      local_remote_path(git_remote_url(remote.get()) ? git_remote_url(remote.get()) : ""));
   RemoteAuth auth;
   auth.url = git_remote_url(remote.get()) != nullptr ? git_remote_url(remote.get()) : remote_name;
   use_user_credentials(options.callbacks, auth);

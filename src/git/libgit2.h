@@ -4,6 +4,8 @@
 
 #include <git2.h>
 
+#include <string>
+
 // What every user of libgit2 in ej shares: handles that free themselves, the one global init,
 // and libgit2 errors turned into ej's error type.
 namespace ej::git {
@@ -25,5 +27,7 @@ void ensure_libgit2();
 // "git: cannot DOING: libgit2's message".
 [[noreturn]] void throw_git_error(const char* doing);
 void check(int rc, const char* doing);
+// An object id as its 40 hexadecimal digits.
+std::string oid_hex(const git_oid& oid);
 
 } // namespace ej::git

@@ -37,6 +37,13 @@ void check(int rc, const char* doing)
   }
 }
 
+std::string oid_hex(const git_oid& oid)
+{
+  char text[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(text, sizeof text, &oid);
+  return text;
+}
+
 namespace {
 
 RepositoryPtr open_repository(const std::filesystem::path& path)
@@ -151,8 +158,7 @@ bool append_untracked(git_repository* repo, const std::filesystem::path& work_tr
     }
     git_diff_options options = GIT_DIFF_OPTIONS_INIT;
     options.flags = GIT_DIFF_SHOW_BINARY | GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
-                    GIT_DIFF_SHOW_UNTRACKED_CONTENT |
-                    GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+                    GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
     options.pathspec = {paths.data(), paths.size()};
     git_diff* diff_raw = nullptr;
     check(git_diff_index_to_workdir(&diff_raw, repo, nullptr, &options), "read the untracked files");
@@ -214,7 +220,7 @@ std::optional<CodeState> code_state_of(git_repository* repo, const std::filesyst
     }
     git_oid oid;
     check(git_reference_name_to_id(&oid, repo, "HEAD"), "read HEAD");
-    state.context.commit = git_oid_tostr_s(&oid);
+    state.context.commit = oid_hex(oid);
     git_commit* commit_raw = nullptr;
     check(git_commit_lookup(&commit_raw, repo, &oid), "read the HEAD commit");
     CommitPtr commit(commit_raw);
@@ -262,7 +268,8 @@ std::optional<CodeState> code_state_of(git_repository* repo, const std::filesyst
       state.untracked_files.emplace_back(entry->index_to_workdir->new_file.path);
       continue;
     }
-    const git_diff_delta* delta = entry->index_to_workdir != nullptr ? entry->index_to_workdir : entry->head_to_index;
+    const git_diff_delta* delta =
+        entry->index_to_workdir != nullptr ? entry->index_to_workdir : entry->head_to_index;
     if (delta != nullptr) {
       std::error_code ec;
       const bool present = std::filesystem::symlink_status(work_tree / delta->new_file.path, ec).type() !=

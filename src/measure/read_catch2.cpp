@@ -15,15 +15,15 @@ namespace {
 
 // The statistic of each of the two lines under a benchmark's name: mean, low mean, high mean;
 // std dev, low std dev, high std dev.
-constexpr std::array<std::string_view, 6> k_stats{"mean",    "low_mean",    "high_mean",
-                                                  "std_dev", "low_std_dev", "high_std_dev"};
+constexpr std::array<std::string_view, 6> k_catch2_stats{"mean",    "low_mean",    "high_mean",
+                                                         "std_dev", "low_std_dev", "high_std_dev"};
 
 struct Catch2Arg {
   std::string name;
   std::size_t stat = 0;
 };
 
-std::optional<Catch2Arg> parse_arg(std::string_view arg)
+std::optional<Catch2Arg> parse_catch2_arg(std::string_view arg)
 {
   Catch2Arg out;
   const auto hash = arg.rfind('#');
@@ -32,8 +32,8 @@ std::optional<Catch2Arg> parse_arg(std::string_view arg)
     return out;
   }
   const auto stat = arg.substr(hash + 1);
-  for (std::size_t i = 0; i < k_stats.size(); ++i) {
-    if (k_stats[i] == stat) {
+  for (std::size_t i = 0; i < k_catch2_stats.size(); ++i) {
+    if (k_catch2_stats[i] == stat) {
       out.stat = i;
       return out;
     }
@@ -107,7 +107,7 @@ std::vector<ExtractedValue> read_catch2_xml(const MetricSpec& spec, const Catch2
 
 void check_catch2(const MetricSpec& spec)
 {
-  if (!parse_arg(spec.arg)) {
+  if (!parse_catch2_arg(spec.arg)) {
     throw UsageError(
         "metric '{}': catch2 reads NAME#STAT with STAT one of mean, low_mean, high_mean, std_dev, "
         "low_std_dev, high_std_dev",
@@ -117,7 +117,7 @@ void check_catch2(const MetricSpec& spec)
 
 std::vector<ExtractedValue> read_catch2(const MetricSpec& spec, std::string_view text)
 {
-  const auto arg = *parse_arg(spec.arg);
+  const auto arg = *parse_catch2_arg(spec.arg);
   if (is_xml(text)) {
     return read_catch2_xml(spec, arg, text);
   }

@@ -14,17 +14,17 @@ namespace ej::measure {
 
 namespace {
 
-struct Stat {
+struct CriterionStat {
   std::string_view name;  // as written in ARG, and in estimates.json and cargo-criterion messages
   std::string_view title; // older Criterion's estimates.json
 };
 
-constexpr std::array<Stat, 6> k_stats{{{"mean", "Mean"},
-                                       {"median", "Median"},
-                                       {"slope", "Slope"},
-                                       {"typical", "Typical"},
-                                       {"std_dev", "StdDev"},
-                                       {"median_abs_dev", "MedianAbsDev"}}};
+constexpr std::array<CriterionStat, 6> k_criterion_stats{{{"mean", "Mean"},
+                                                          {"median", "Median"},
+                                                          {"slope", "Slope"},
+                                                          {"typical", "Typical"},
+                                                          {"std_dev", "StdDev"},
+                                                          {"median_abs_dev", "MedianAbsDev"}}};
 
 struct CriterionArg {
   std::string id;
@@ -32,7 +32,7 @@ struct CriterionArg {
   bool stat_given = false; // sample.json holds samples only: read them unless a STAT was asked for
 };
 
-CriterionArg parse_arg(std::string_view arg)
+CriterionArg parse_criterion_arg(std::string_view arg)
 {
   CriterionArg out;
   const auto hash = arg.rfind('#');
@@ -91,9 +91,9 @@ std::vector<ExtractedValue> sample_values(const MetricSpec& spec, const nlohmann
   return values;
 }
 
-const Stat* find_stat(std::string_view name)
+const CriterionStat* find_criterion_stat(std::string_view name)
 {
-  for (const auto& stat : k_stats) {
+  for (const auto& stat : k_criterion_stats) {
     if (stat.name == name) {
       return &stat;
     }
@@ -124,8 +124,8 @@ ExtractedValue estimate_value(const MetricSpec& spec, const nlohmann::json& esti
 
 void check_criterion(const MetricSpec& spec)
 {
-  const auto stat = parse_arg(spec.arg).stat;
-  if (stat != "samples" && find_stat(stat) == nullptr) {
+  const auto stat = parse_criterion_arg(spec.arg).stat;
+  if (stat != "samples" && find_criterion_stat(stat) == nullptr) {
     throw UsageError(
         "metric '{}': criterion has no estimate '{}': use mean, median, slope, typical, std_dev, "
         "median_abs_dev or samples (cargo-criterion's measured values per iteration)",
@@ -140,8 +140,8 @@ std::string unit_of_criterion(const MetricSpec& spec)
 
 std::vector<ExtractedValue> read_criterion(const MetricSpec& spec, std::string_view text)
 {
-  const auto arg = parse_arg(spec.arg);
-  const auto* stat = find_stat(arg.stat);
+  const auto arg = parse_criterion_arg(spec.arg);
+  const auto* stat = find_criterion_stat(arg.stat);
   std::vector<ExtractedValue> values;
   std::vector<std::string> ids;
   for (const auto& record : parse_json_records(spec, text)) {

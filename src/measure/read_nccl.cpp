@@ -18,7 +18,7 @@ struct NcclArg {
   std::string field = "busbw";
 };
 
-NcclArg parse_arg(std::string_view arg)
+NcclArg parse_nccl_arg(std::string_view arg)
 {
   NcclArg out;
   const auto slash = arg.find('/');
@@ -92,7 +92,7 @@ std::string with_test(const std::string& test, const std::string& key)
 
 void check_nccl(const MetricSpec& spec)
 {
-  const auto arg = parse_arg(spec.arg);
+  const auto arg = parse_nccl_arg(spec.arg);
   if (!arg.place.empty() && arg.place != "out-of-place" && arg.place != "in-place") {
     throw UsageError(
         "metric '{}': nccl reads 'out-of-place/FIELD' or 'in-place/FIELD', not '{}/': write e.g. "
@@ -110,12 +110,12 @@ void check_nccl(const MetricSpec& spec)
 
 std::string unit_of_nccl(const MetricSpec& spec)
 {
-  return parse_arg(spec.arg).field == "time" ? "us" : "GB/s";
+  return parse_nccl_arg(spec.arg).field == "time" ? "us" : "GB/s";
 }
 
 std::vector<ExtractedValue> read_nccl(const MetricSpec& spec, std::string_view text)
 {
-  const auto arg = parse_arg(spec.arg);
+  const auto arg = parse_nccl_arg(spec.arg);
   const std::size_t field =
       static_cast<std::size_t>(std::find(k_fields.begin(), k_fields.end(), arg.field) - k_fields.begin());
   const std::string unit = field == 0 ? "us" : "GB/s";

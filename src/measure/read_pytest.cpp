@@ -14,7 +14,7 @@ struct PytestArg {
   std::string field = "data"; // a key of "stats"
 };
 
-PytestArg parse_arg(std::string_view arg)
+PytestArg parse_pytest_arg(std::string_view arg)
 {
   PytestArg out;
   const auto hash = arg.rfind('#');
@@ -38,7 +38,7 @@ void check_pytest(const MetricSpec& spec)
 
 std::string unit_of_pytest(const MetricSpec& spec)
 {
-  const auto field = parse_arg(spec.arg).field;
+  const auto field = parse_pytest_arg(spec.arg).field;
   if (field == "ops") {
     return "ops/s";
   }
@@ -56,7 +56,7 @@ std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view
                 "--benchmark-json=FILE and read it with 'pytest:@FILE'",
                 spec.name, detail::source_name(spec));
   }
-  const auto arg = parse_arg(spec.arg);
+  const auto arg = parse_pytest_arg(spec.arg);
   std::vector<ExtractedValue> values;
   std::vector<std::string> names;
   for (const auto& benchmark : document["benchmarks"]) {

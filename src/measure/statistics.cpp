@@ -33,12 +33,6 @@ double robust_scale(std::span<const double> samples, double median, double mad)
   return k_mean_ad_scale * total / static_cast<double>(samples.size());
 }
 
-// How much worse than the median a sample is (positive = worse).
-double badness(double x, double median, Direction direction)
-{
-  return direction == Direction::LowerIsBetter ? x - median : median - x;
-}
-
 bool first_is_slow(std::span<const double> samples, const Summary& summary, Direction direction)
 {
   const double first = badness(samples[0], summary.median, direction);

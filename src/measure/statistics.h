@@ -39,6 +39,13 @@ inline constexpr double k_outlier_z = 10.0;
 // Throws ej::Error on empty input or a non-finite value.
 Summary summarize(std::span<const double> samples, Direction direction = Direction::LowerIsBetter);
 
+// How much worse than the median a sample is (positive = worse): the slow-first-repeat rule's
+// measure, shared by the summary in memory and the streamed one.
+inline double badness(double x, double median, Direction direction)
+{
+  return direction == Direction::LowerIsBetter ? x - median : median - x;
+}
+
 // summarize(samples).median (the same checks, the same value) without the other statistics, for
 // listings that show only the median of thousands of runs.
 double median(std::span<const double> samples);

@@ -35,11 +35,6 @@ private:
   double m_b = 0;
 };
 
-double badness(double x, double median, Direction direction)
-{
-  return direction == Direction::LowerIsBetter ? x - median : median - x;
-}
-
 // The series changed between two passes (a journal written meanwhile): said, never summarized wrong.
 void require_same_count(std::size_t seen, std::size_t n)
 {

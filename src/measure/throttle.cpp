@@ -1,4 +1,5 @@
 #include "measure/throttle.h"
+#include "measure/statistics.h"
 
 #include <fmt/format.h>
 
@@ -6,17 +7,6 @@
 #include <map>
 
 namespace ej::measure {
-
-namespace {
-
-double median_of(std::vector<double> values)
-{
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-} // namespace
 
 bool is_slowdown_reason(const std::string& reason)
 {
@@ -67,7 +57,7 @@ ThrottleReport find_throttled(const std::vector<MeasuredRepeat>& repeats, double
   }
   std::map<std::pair<std::string, int>, double> typical;
   for (auto& [key, values] : clocks) {
-    typical[key] = median_of(std::move(values));
+    typical[key] = median(values);
   }
 
   ThrottleReport report;
