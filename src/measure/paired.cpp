@@ -49,8 +49,7 @@ PairedComparison compare_paired(std::span<const double> values, double confidenc
   c.low = location.low;
   c.high = location.high;
   c.confidence = confidence;
-  c.interval_exact = sorted.size() <= k_signed_rank_exact_max &&
-                     std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+  c.interval_exact = signed_rank_interval_exact(sorted);
   c.r_plus = test.r_plus;
   c.p_value = test.p_value;
   c.exact = test.exact;

@@ -118,14 +118,22 @@ SignedRank signed_rank_test(std::span<const double> values)
   return result;
 }
 
+bool signed_rank_interval_exact(std::span<const double> sorted)
+{
+  return sorted.size() <= k_signed_rank_exact_max &&
+         std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+}
+
 std::size_t signed_rank_interval_rank(std::span<const double> sorted, double confidence)
 {
   const std::size_t n = sorted.size();
   const std::size_t averages = n * (n + 1) / 2;
   const double tail = (1 - confidence) / 2;
-  const double ties = tie_term(sorted);
+  if (!(tail > 0)) {
+    return 0;
+  }
   std::size_t k = 0;
-  if (n <= k_signed_rank_exact_max && ties == 0) {
+  if (signed_rank_interval_exact(sorted)) {
     const std::vector<double>& cdf = exact_signed_rank_cdf(n);
     while (k + 1 < cdf.size() && cdf[k] < tail) {
       ++k;
@@ -134,7 +142,7 @@ std::size_t signed_rank_interval_rank(std::span<const double> sorted, double con
     // Smallest t with Phi((t + 0.5 - mean) / sigma) >= tail, the continuity-corrected normal CDF.
     const auto nd = static_cast<double>(n);
     const double mean = nd * (nd + 1) / 4;
-    const double variance = signed_rank_variance(nd) - ties / 48;
+    const double variance = signed_rank_variance(nd) - tie_term(sorted) / 48;
     const double sigma = variance > 0 ? std::sqrt(variance) : 0.0;
     const double t = std::ceil(mean - 0.5 + sigma * normal_quantile(tail));
     k = t > 0 ? static_cast<std::size_t>(t) : 0;

@@ -43,6 +43,10 @@ const std::vector<double>& exact_signed_rank_cdf(std::size_t n);
 // (ties that a shift of the center keeps; zeros are ties of |x| only at the center 0 itself).
 // 0 when no pair of Walsh averages reaches `confidence` (too few values): the interval is unbounded,
 // never narrower than the data support, unlike R, which then widens nothing and warns.
+// A confidence of 1 (a look that may decide nothing) gives 0.
 std::size_t signed_rank_interval_rank(std::span<const double> sorted, double confidence);
+
+// Whether signed_rank_interval_rank uses the exact distribution for these values.
+bool signed_rank_interval_exact(std::span<const double> sorted);
 
 } // namespace ej::measure

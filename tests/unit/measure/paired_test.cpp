@@ -147,6 +147,16 @@ TEST_CASE("Too few rounds for the confidence give an unbounded interval, not a n
   CHECK(c.estimate == Approx(0.075).epsilon(1e-12));
 }
 
+TEST_CASE("A confidence of 1 gives an unbounded interval with the exact and the normal distribution")
+{
+  CHECK(signed_rank_interval_rank(sorted_copy(k_no_ties), 1.0) == 0);
+  CHECK(signed_rank_interval_rank(sorted_copy(k_sixty), 1.0) == 0);
+  CHECK(signed_rank_interval_rank(sorted_copy(k_sixty), 1 - 1e-300) == 0);
+  const Location unbounded = paired_interval(sorted_copy(k_sixty), 1.0);
+  CHECK(std::isinf(unbounded.low));
+  CHECK(std::isinf(unbounded.high));
+}
+
 TEST_CASE("The k-th Walsh average equals the one found by forming and sorting them all")
 {
   std::mt19937_64 engine(7);
