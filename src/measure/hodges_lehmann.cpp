@@ -102,12 +102,12 @@ Scan scan(const Runs& x, const Runs& y, double t)
   return x.counts.empty() && y.counts.empty() ? scan_runs<false>(x, y, t) : scan_runs<true>(x, y, t);
 }
 
-double kth_difference(const Runs& x, const Runs& y, std::size_t k)
+// The k-th smallest of a multiset of values lying in [lo, hi], both of them members, given
+// scan_at(t): how many members are <= t and the members nearest t on either side.
+// Invariant: the answer lies in [lo, hi]. Each scan moves one bound past t onto the nearest
+// member, so the loop ends on the answer itself.
+template <typename ScanAt> double kth_member(double lo, double hi, std::size_t k, ScanAt scan_at)
 {
-  // Invariant: the answer lies in [lo, hi], both of them differences. Each scan moves one bound
-  // past t onto the nearest difference, so the loop ends on the answer itself.
-  double lo = x.values.front() - y.values.back();
-  double hi = x.values.back() - y.values.front();
   for (int step = 0; lo < hi; ++step) {
     // Halving the values needs ~log2(pairs) steps on ordinary data; halving the representable
     // doubles needs at most 64 on any data (values spread over many magnitudes).
@@ -115,7 +115,7 @@ double kth_difference(const Runs& x, const Runs& y, std::size_t k)
     if (!(t < hi) || t < lo) {
       t = lo;
     }
-    const Scan s = scan(x, y, t);
+    const Scan s = scan_at(t);
     if (s.count >= k) {
       hi = s.below;
     } else {
@@ -123,6 +123,38 @@ double kth_difference(const Runs& x, const Runs& y, std::size_t k)
     }
   }
   return lo + 0.0; // + 0.0 turns a -0 into 0
+}
+
+double kth_difference(const Runs& x, const Runs& y, std::size_t k)
+{
+  return kth_member(x.values.front() - y.values.back(), x.values.back() - y.values.front(), k,
+                    [&](double t) { return scan(x, y, t); });
+}
+
+// The k-th smallest of the sums x[i] + x[j], i <= j (twice the Walsh averages). The differences
+// x[i] - (-x[j]) over all i, j hold each such sum twice for i < j and once for i == j, so adding the
+// diagonal once more and halving the count counts the sums with i <= j; the nearest members are
+// the same values either way.
+double kth_walsh_sum(std::span<const double> sorted, const Runs& x, const Runs& negated, std::size_t k)
+{
+  return kth_member(2 * sorted.front(), 2 * sorted.back(), k, [&](double t) {
+    Scan s = scan(x, negated, t);
+    const auto diagonal = static_cast<std::size_t>(
+        std::partition_point(sorted.begin(), sorted.end(), [t](double v) { return v + v <= t; }) -
+        sorted.begin());
+    s.count = (s.count + diagonal) / 2;
+    return s;
+  });
+}
+
+// -x in ascending order, so that x[i] - (-x[j]) are the sums x[i] + x[j].
+std::vector<double> negated_reversed(std::span<const double> sorted)
+{
+  std::vector<double> negated(sorted.rbegin(), sorted.rend());
+  for (double& v : negated) {
+    v = -v;
+  }
+  return negated;
 }
 
 } // namespace
@@ -151,6 +183,35 @@ Shift hodges_lehmann(std::span<const double> sorted_x, std::span<const double> s
   shift.low = kth_difference(x, y, interval_rank);
   shift.high = kth_difference(x, y, pairs + 1 - interval_rank);
   return shift;
+}
+
+double kth_walsh_average(std::span<const double> sorted, std::size_t k)
+{
+  const std::vector<double> negated = negated_reversed(sorted);
+  return kth_walsh_sum(sorted, Runs(sorted), Runs(negated), k) / 2;
+}
+
+Location hodges_lehmann_location(std::span<const double> sorted, std::size_t interval_rank)
+{
+  const std::vector<double> negated = negated_reversed(sorted);
+  const Runs x(sorted);
+  const Runs minus_x(negated);
+  const std::size_t n = sorted.size();
+  const std::size_t averages = n * (n + 1) / 2;
+  const auto kth = [&](std::size_t k) { return kth_walsh_sum(sorted, x, minus_x, k) / 2; };
+  Location location;
+  location.estimate = kth((averages + 1) / 2);
+  if (averages % 2 == 0) {
+    location.estimate = location.estimate / 2 + kth(averages / 2 + 1) / 2;
+  }
+  if (interval_rank == 0) {
+    location.low = -std::numeric_limits<double>::infinity();
+    location.high = std::numeric_limits<double>::infinity();
+  } else {
+    location.low = kth(interval_rank);
+    location.high = kth(averages + 1 - interval_rank);
+  }
+  return location;
 }
 
 } // namespace ej::measure
