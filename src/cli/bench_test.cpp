@@ -2,6 +2,7 @@
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "core/run_states.h"
 #include "evidence/metric_rules.h"
 #include "measure/direction.h"
 #include "measure/extract.h"
@@ -143,7 +144,9 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
 
 std::string_view kind_of(const measure::ExtractedValue& value)
 {
-  return value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample";
+  return core::to_string(value.skipped     ? core::SampleKind::Skipped
+                         : value.aggregate ? core::SampleKind::Aggregate
+                                           : core::SampleKind::Sample);
 }
 
 // The one unit settle_units gave the values; values with a unit of their own (a gbench cv row's

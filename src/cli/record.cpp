@@ -95,7 +95,7 @@ void run_record(const RecordOptions& options)
       const auto values = many ? util::split(option.substr(equals + 1), ',')
                                : std::vector<std::string>{option.substr(equals + 1)};
       for (const auto& value : values) {
-        imported.samples.push_back({metric, "", parse_value(value, metric), unit, ""});
+        imported.samples.push_back({metric, "", parse_value(value, metric), unit, core::SampleKind::Sample});
       }
     };
     for (const auto& option : options.metrics) {
