@@ -17,8 +17,7 @@ measure::Direction MetricRules::direction_of(const std::string& metric, std::str
 {
   if (unit_decides.contains(metric)) {
     if (const auto better = measure::better_of_unit(unit)) {
-      return *better == measure::Better::Higher ? measure::Direction::HigherIsBetter
-                                                : measure::Direction::LowerIsBetter;
+      return *better;
     }
   }
   const auto found = directions.find(metric);
@@ -30,8 +29,7 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   MetricRules rules;
   rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
   for (const auto& spec : metric_specs(definition)) {
-    rules.directions[spec.name] = spec.better == measure::Better::Higher ? measure::Direction::HigherIsBetter
-                                                                         : measure::Direction::LowerIsBetter;
+    rules.directions[spec.name] = spec.better;
     if (!spec.better_given) {
       rules.unit_decides.insert(spec.name);
     }

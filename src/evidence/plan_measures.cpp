@@ -52,7 +52,7 @@ MetricInfo metric_info(const core::BenchDefinition& definition, const std::strin
       if (info.unit.empty()) {
         info.unit = seen_unit;
       }
-      info.higher_is_better = measure::judged_better(spec, info.unit) == measure::Better::Higher;
+      info.higher_is_better = measure::judged_better(spec, info.unit) == measure::Direction::HigherIsBetter;
       info.known = true;
     }
   }
