@@ -4,6 +4,7 @@
 #include "core/bench_definition.h"
 #include "core/run_states.h"
 #include "evidence/metric_rules.h"
+#include "measure/bench_metrics.h"
 #include "measure/direction.h"
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
@@ -87,7 +88,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
     if (!bench) {
       throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
     }
-    registered = evidence::metric_specs(core::readable_bench_definition(bench->definition));
+    registered = measure::metric_specs(core::readable_bench_definition(bench->definition));
   }
   std::vector<measure::MetricSpec> added;
   for (const auto& text : options.metrics) {

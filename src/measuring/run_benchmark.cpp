@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "core/redact.h"
+#include "measure/bench_metrics.h"
 #include "measure/value_list.h"
 #include "measuring/code_state.h"
 #include "measuring/run_gpus.h"
@@ -212,9 +213,7 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
         "those options before running it",
         m_bench.name, m_bench.revision, fmt::join(damage, "; "), m_bench.name);
   }
-  for (const auto& metric : m_plan.definition.metrics) {
-    m_plan.metrics.push_back(measure::metric_spec_from_json(metric));
-  }
+  m_plan.metrics = measure::metric_specs(m_plan.definition);
   measure::max_values_per_repeat(); // a wrong EJ_MAX_SAMPLES is said before the run starts
   m_plan.combinations =
       core::param_combinations(m_plan.definition.params, chosen_params(request.params, m_plan.definition));
