@@ -2,7 +2,9 @@
 #include "cli/output.h"
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "core/run_states.h"
 #include "evidence/metric_rules.h"
+#include "measure/bench_metrics.h"
 #include "measure/direction.h"
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
@@ -86,7 +88,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
     if (!bench) {
       throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
     }
-    registered = evidence::metric_specs(core::readable_bench_definition(bench->definition));
+    registered = measure::metric_specs(core::readable_bench_definition(bench->definition));
   }
   std::vector<measure::MetricSpec> added;
   for (const auto& text : options.metrics) {
@@ -143,7 +145,9 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
 
 std::string_view kind_of(const measure::ExtractedValue& value)
 {
-  return value.skipped ? "skipped" : value.aggregate ? "aggregate" : "sample";
+  return core::to_string(value.skipped     ? core::SampleKind::Skipped
+                         : value.aggregate ? core::SampleKind::Aggregate
+                                           : core::SampleKind::Sample);
 }
 
 // The one unit settle_units gave the values; values with a unit of their own (a gbench cv row's

@@ -26,7 +26,7 @@ nlohmann::json run_environment(store::Journal& journal, const std::string& id)
   if (run->env_blob.empty()) {
     throw Error("run {} has no environment snapshot ({}); ej records one for every run it measures itself",
                 core::number_label(number),
-                run->status == "imported" ? "it was imported" : "none was captured");
+                run->status == core::RunStatus::Imported ? "it was imported" : "none was captured");
   }
   const auto text = journal.blob(run->env_blob);
   if (!text) {

@@ -63,7 +63,7 @@ constexpr int k_still_running_exit = 124;
 void report_ending(store::Journal& journal, const core::RunRecord& run)
 {
   print_run_summary(journal, run.number);
-  if (run.status != "finished") {
+  if (run.status != core::RunStatus::Finished) {
     throw ExitCode{1};
   }
 }
@@ -81,7 +81,7 @@ struct Waited {
   std::optional<core::RunRecord> run;
   std::optional<measuring::PendingRun> pending;
 
-  bool going() const { return run ? run->status == "started" : pending && pending->alive; }
+  bool going() const { return run ? run->status == core::RunStatus::Started : pending && pending->alive; }
   std::string label() const { return run ? core::number_label(run->number) : core::number_label(number); }
 };
 
@@ -129,7 +129,7 @@ void run_wait(const WaitOptions& options)
                  w.run ? "running" : "being prepared (code state, environment)", options.timeout_s);
     } else if (w.run) {
       print_run_summary(journal, w.run->number);
-      failed = failed || w.run->status != "finished";
+      failed = failed || w.run->status != core::RunStatus::Finished;
     } else {
       fmt::print("run {} failed before it was recorded: {}\n", w.label(), w.pending->error);
       fmt::print(stderr, "ej: its output is in {}\n", w.pending->log.string());
@@ -182,8 +182,9 @@ void run_cancel(const CancelOptions& options)
     return;
   }
   auto run = existing_run(journal, number);
-  if (run.status != "started") {
-    throw Error("run {} is not running: it ended {}", core::number_label(number), run.status);
+  if (run.status != core::RunStatus::Started) {
+    throw Error("run {} is not running: it ended {}", core::number_label(number),
+                core::to_string(run.status));
   }
   if (run.host != measuring::this_host()) {
     throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run.host);
@@ -195,16 +196,16 @@ void run_cancel(const CancelOptions& options)
   ::kill(static_cast<pid_t>(run.pid), SIGTERM); // its ej stops the benchmark (TERM, then KILL)
   fmt::print(stderr, "ej: asked the ej of run {} (pid {}) to stop it\n", core::number_label(number), run.pid);
   const auto start = std::chrono::steady_clock::now();
-  while (run.status == "started" && seconds_since(start) < k_cancel_wait_s) {
+  while (run.status == core::RunStatus::Started && seconds_since(start) < k_cancel_wait_s) {
     std::this_thread::sleep_for(k_poll);
     run = current_run(journal, number);
   }
-  if (run.status == "started") {
+  if (run.status == core::RunStatus::Started) {
     // An ej that does not react to SIGTERM: killed; its guardian stops the benchmark.
     ::kill(static_cast<pid_t>(run.pid), SIGKILL);
     fmt::print(stderr, "ej: the ej of run {} did not stop within {:g} s; it was killed\n",
                core::number_label(number), k_cancel_wait_s);
-    for (int tries = 0; tries < 50 && run.status == "started"; ++tries) {
+    for (int tries = 0; tries < 50 && run.status == core::RunStatus::Started; ++tries) {
       std::this_thread::sleep_for(k_poll);
       run = current_run(journal, number);
     }
@@ -253,7 +254,7 @@ void follow_run(const std::string& id)
   }
   auto run = existing_run(journal, number);
   util::UniqueFd log(::open(measuring::run_log_path(workspace, run).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!log && run.status == "started") {
+  if (!log && run.status == core::RunStatus::Started) {
     fmt::print(stderr,
                "ej: run {} was not started with --detach: its output goes to the ej that runs it; waiting "
                "for it to end\n",
@@ -263,7 +264,7 @@ void follow_run(const std::string& id)
     if (log) {
       copy_new_output(log.get(), offset);
     }
-    if (run.status != "started") {
+    if (run.status != core::RunStatus::Started) {
       break;
     }
     std::this_thread::sleep_for(k_poll);
@@ -282,8 +283,8 @@ void follow_run(const std::string& id)
     std::this_thread::sleep_for(k_poll);
   }
   copy_new_output(log.get(), offset); // what came after the last look, the run's summary included
-  fmt::print(stderr, "ej: run {} ended {}\n", core::number_label(number), run.status);
-  if (run.status != "finished") {
+  fmt::print(stderr, "ej: run {} ended {}\n", core::number_label(number), core::to_string(run.status));
+  if (run.status != core::RunStatus::Finished) {
     throw ExitCode{1};
   }
 }
@@ -292,7 +293,7 @@ void list_running_runs(bool json)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
-  const auto runs = store::runs_with_status(journal.db(), "started");
+  const auto runs = store::runs_with_status(journal.db(), core::RunStatus::Started);
   const auto tickets = run::GpuLock::tickets(run::default_lock_dir());
   const auto waiting = [&](const core::RunRecord& run) {
     for (const auto& t : tickets) {

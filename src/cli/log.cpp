@@ -171,10 +171,10 @@ void print_runs_of(evidence::Reader& reader, int attempt)
   fmt::print("\nruns:\n");
   for (const auto& run : runs) {
     const auto verdict = evidence::judge_run(reader, run).verdict;
-    fmt::print("  run {:<5} {} r{} {}{}{}{}\n", core::number_label(run.number), run.bench, run.revision,
-               run.status, run.status == "imported" ? " (" + run.source + ")" : "",
-               run.withdrawn() ? paint(", withdrawn", Colour::Yellow) : "",
-               verdict ? "  " + verdict->text : "");
+    fmt::print(
+        "  run {:<5} {} r{} {}{}{}{}\n", core::number_label(run.number), run.bench, run.revision,
+        core::to_string(run.status), run.status == core::RunStatus::Imported ? " (" + run.source + ")" : "",
+        run.withdrawn() ? paint(", withdrawn", Colour::Yellow) : "", verdict ? "  " + verdict->text : "");
     if (run.withdrawn()) {
       fmt::print("            {}\n", paint(evidence::withdrawn_text(run), Colour::Dim));
     }

@@ -385,9 +385,9 @@ void run_plan_baseline(BaselineOptions options)
             "run {} is a run of benchmark {}, not {}: pin a run of {} (see 'ej runs --bench {}')",
             core::number_label(number), run->bench, options.bench, options.bench, options.bench);
       }
-      if (run->status != "finished" && run->status != "imported") {
+      if (run->status != core::RunStatus::Finished && run->status != core::RunStatus::Imported) {
         throw Error("run {} is {}: a baseline must be a finished (or imported) run",
-                    core::number_label(number), run->status);
+                    core::number_label(number), core::to_string(run->status));
       }
       if (run->withdrawn()) {
         throw Error("{}: a withdrawn run cannot be a baseline ('ej run withdraw {} --undo' takes it back)",

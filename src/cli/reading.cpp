@@ -19,7 +19,7 @@ store::Journal open_for_reading_recovered(const measuring::Workspace& workspace)
   // Not the journal: the worktrees of reruns that were killed.
   measuring::remove_abandoned_worktrees(workspace,
                                         [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
-  const auto started = store::runs_with_status(journal.db(), "started");
+  const auto started = store::runs_with_status(journal.db(), core::RunStatus::Started);
   if (std::any_of(started.begin(), started.end(),
                   [&](const core::RunRecord& run) { return measuring::run_process_gone(journal, run); })) {
     return open_journal(workspace); // recovers them

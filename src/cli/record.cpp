@@ -2,7 +2,7 @@
 #include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/numbering.h"
-#include "evidence/metric_rules.h"
+#include "measure/bench_metrics.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -71,7 +71,7 @@ void run_record(const RecordOptions& options)
                   "direction",
                   options.bench);
     }
-    const auto specs = evidence::metric_specs(core::readable_bench_definition(bench->definition));
+    const auto specs = measure::metric_specs(core::readable_bench_definition(bench->definition));
     const auto unit_of = [&](const std::string& metric) -> std::string {
       if (metric == "wall_s") {
         return "s";
@@ -95,7 +95,7 @@ void run_record(const RecordOptions& options)
       const auto values = many ? util::split(option.substr(equals + 1), ',')
                                : std::vector<std::string>{option.substr(equals + 1)};
       for (const auto& value : values) {
-        imported.samples.push_back({metric, "", parse_value(value, metric), unit, ""});
+        imported.samples.push_back({metric, "", parse_value(value, metric), unit, core::SampleKind::Sample});
       }
     };
     for (const auto& option : options.metrics) {

@@ -94,7 +94,7 @@ void run_rerun(const RerunOptions& options)
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
   const auto name = "run " + core::number_label(original->number);
-  if (original->status == "imported") {
+  if (original->status == core::RunStatus::Imported) {
     throw Error("{} was imported ({}), not measured by ej: there is nothing to run again", name,
                 original->source);
   }

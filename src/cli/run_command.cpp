@@ -181,7 +181,7 @@ void run_benchmark(const RunOptions& options)
 
   // Interrupted by a signal to ej: exit as a signal would; by something else (a Slurm job cancelled
   // outside ej): an error like any other ending.
-  if (result.status == "interrupted" && run::InterruptGuard::signal_number() != 0) {
+  if (result.status == core::RunStatus::Interrupted && run::InterruptGuard::signal_number() != 0) {
     const int signal = run::InterruptGuard::signal_number();
     // After SIGHUP or SIGPIPE ej's output may be gone: the run is recorded, saying so is a bonus.
     try {
@@ -196,8 +196,9 @@ void run_benchmark(const RunOptions& options)
     throw ExitCode{128 + signal};
   }
   print_run_summary(journal, result.run);
-  if (result.status != "finished") {
-    throw Error("run {} {}: {}", core::number_label(result.run), result.status, result.reason);
+  if (result.status != core::RunStatus::Finished) {
+    throw Error("run {} {}: {}", core::number_label(result.run), core::to_string(result.status),
+                result.reason);
   }
 }
 

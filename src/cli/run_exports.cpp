@@ -75,7 +75,7 @@ std::string runs_csv(evidence::Reader& reader, const std::vector<core::RunRecord
     const std::vector<std::string> head = {std::to_string(run.number),
                                            run.bench,
                                            std::to_string(run.revision),
-                                           run.status,
+                                           std::string(core::to_string(run.status)),
                                            run.attempt ? std::to_string(*run.attempt) : "",
                                            run.label,
                                            util::format_utc(run.started_ms),
@@ -127,11 +127,13 @@ nlohmann::json hyperfine_json(evidence::Reader& reader, const core::RunRecord& r
     found->times.push_back(repeat.wall_s);
     found->user.push_back(repeat.user_s);
     found->system.push_back(repeat.sys_s);
-    found->exit_codes.push_back(repeat.ending == "exited" ? repeat.exit_code : 128 + repeat.signal);
+    found->exit_codes.push_back(repeat.ending == core::RepeatEnding::Exited ? repeat.exit_code
+                                                                            : 128 + repeat.signal);
   }
   if (combinations.empty()) {
     throw Error("run {} has no measured repeats to export{}", run.number,
-                run.status == "imported" ? " (an imported run holds figures, not repeats)" : "");
+                run.status == core::RunStatus::Imported ? " (an imported run holds figures, not repeats)"
+                                                        : "");
   }
   const auto& series = reader.series_of_run(run.number);
   auto results = nlohmann::json::array();
@@ -162,7 +164,10 @@ nlohmann::json hyperfine_json(evidence::Reader& reader, const core::RunRecord& r
   return {{"schema", k_json_schema},
           {"results", std::move(results)},
           {"ej",
-           {{"run", run.number}, {"bench", run.bench}, {"revision", run.revision}, {"status", run.status}}}};
+           {{"run", run.number},
+            {"bench", run.bench},
+            {"revision", run.revision},
+            {"status", core::to_string(run.status)}}}};
 }
 
 } // namespace ej::cli

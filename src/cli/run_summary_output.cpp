@@ -47,9 +47,9 @@ public:
     if (s.unit.empty()) {
       s.unit = sample.unit; // a skipped state may come first, without a unit
     }
-    if (sample.kind == "skipped") {
+    if (sample.kind == core::SampleKind::Skipped) {
       ++s.skipped;
-    } else if (sample.kind == "aggregate") {
+    } else if (sample.kind == core::SampleKind::Aggregate) {
       ++s.aggregates;
     } else {
       ++m_measured[i];
@@ -95,11 +95,12 @@ void print_run_summary(store::Journal& journal, int number)
   std::size_t cut_short = 0;
   for (const auto& repeat : repeats) {
     if (!repeat.warmup) {
-      (repeat.ending == "interrupted" ? cut_short : measured) += 1;
+      (repeat.ending == core::RepeatEnding::Interrupted ? cut_short : measured) += 1;
     }
   }
-  fmt::print("run {} {} {}: {} repeat(s){}{}\n", core::number_label(run->number), run->bench, run->status,
-             measured, cut_short > 0 ? fmt::format(" and {} cut short", cut_short) : "",
+  fmt::print("run {} {} {}: {} repeat(s){}{}\n", core::number_label(run->number), run->bench,
+             core::to_string(run->status), measured,
+             cut_short > 0 ? fmt::format(" and {} cut short", cut_short) : "",
              run->reason.empty() ? "" : " — " + util::first_line(run->reason, 200));
   evidence::Reader reader(journal);
   SeriesShapes shapes;

@@ -75,7 +75,7 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
       {"bench", run.bench},
       {"revision", run.revision},
       {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
-      {"status", run.status},
+      {"status", core::to_string(run.status)},
       {"reason", run.reason},
       {"label", run.label},
       {"params", run.params},
@@ -83,7 +83,7 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
       {"ended", run.ended_ms > 0 ? nlohmann::json(util::format_utc(run.ended_ms)) : nlohmann::json()},
       {"git", core::to_json(run.git)},
       {"env", run.env_blob},
-      {"imported", run.status == "imported"},
+      {"imported", run.status == core::RunStatus::Imported},
       {"source", run.source},
       {"withdrawn", run.withdrawn() ? nlohmann::json{{"time", util::format_utc(run.withdrawn_ms)},
                                                      {"reason", run.withdrawn_reason}}
@@ -100,7 +100,7 @@ nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bo
       repeats.push_back({{"index", r.index},
                          {"params", evidence::params_label(r.params)},
                          {"warmup", r.warmup},
-                         {"ending", r.ending},
+                         {"ending", core::to_string(r.ending)},
                          {"exit_code", r.exit_code},
                          {"signal", r.signal},
                          {"wall_s", r.wall_s},
@@ -179,10 +179,11 @@ void run_runs(RunsOptions options)
   for (const auto& run : runs) {
     std::string primary;
     fmt::print("{} {:<12} {:<20} {}{}{}{}\n",
-               paint(fmt::format("run {:<5}", core::number_label(run.number)), Colour::Bold), run.status,
-               fmt::format("{} r{}", run.bench, run.revision), util::format_utc(run.started_ms),
+               paint(fmt::format("run {:<5}", core::number_label(run.number)), Colour::Bold),
+               core::to_string(run.status), fmt::format("{} r{}", run.bench, run.revision),
+               util::format_utc(run.started_ms),
                run.attempt ? fmt::format("  attempt {}", core::number_label(*run.attempt)) : "",
-               run.status == "imported" ? "  (imported: " + run.source + ")" : "",
+               run.status == core::RunStatus::Imported ? "  (imported: " + run.source + ")" : "",
                run.withdrawn() ? paint("  withdrawn", Colour::Yellow) : "");
     if (!run.reason.empty()) {
       fmt::print("           {}\n", paint(util::first_line(run.reason, 120), Colour::Dim));
@@ -222,7 +223,7 @@ namespace {
 void print_run_diff(store::Journal& journal, const core::RunRecord& run)
 {
   const auto label = core::number_label(run.number);
-  if (run.status == "imported") {
+  if (run.status == core::RunStatus::Imported) {
     fmt::print("\nno diff: run {} was imported ({}); ej recorded no code for it\n", label, run.source);
   } else if (!run.git.dirty) {
     fmt::print("\nno diff: the work tree was clean at {}\n", core::describe(run.git));
@@ -286,7 +287,7 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
   if (!run->label.empty()) {
     fmt::print("  label:     {}\n", run->label);
   }
-  if (run->status == "imported") {
+  if (run->status == core::RunStatus::Imported) {
     fmt::print("  imported:  measured outside ej; source: {}\n", run->source);
   } else {
     fmt::print("  code:      {}\n  env:       {}\n  host:      {}\n", core::describe(run->git),

@@ -46,7 +46,7 @@ void run_withdraw(const WithdrawOptions& options)
         throw Error("{} already; 'ej run withdraw {} --undo' takes it back", evidence::withdrawn_text(*run),
                     run->number);
       }
-      if (run->status == "started") {
+      if (run->status == core::RunStatus::Started) {
         throw Error("run {} is still running: cancel it first ('ej cancel {}'), or wait for it to end", label,
                     run->number);
       }

@@ -2,6 +2,7 @@
 
 #include "core/device_state.h"
 #include "core/git_context.h"
+#include "core/run_states.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,14 +22,13 @@ struct BenchRevision {
   std::string event_id; // of the bench.added/bench.edited event that made it
 };
 
-// Run statuses: started, finished, failed, timeout, extract-error, build-failed, interrupted, imported.
 struct RunRecord {
   int number = 0;
   std::string id;
   std::string bench;
   int revision = 0;
   std::optional<int> attempt;
-  std::string status;
+  RunStatus status = RunStatus::Started;
   std::string reason;
   std::string label;
   nlohmann::json params; // the axis values chosen for the run
@@ -60,7 +60,7 @@ struct RepeatRecord {
   int index = 0;
   std::string params; // JSON of the axis values of this repeat
   bool warmup = false;
-  std::string ending; // exited, signaled, timed-out, interrupted, spawn-failed
+  RepeatEnding ending = RepeatEnding::Exited;
   int exit_code = 0;
   int signal = 0;
   double wall_s = 0;
@@ -77,7 +77,7 @@ struct SampleRecord {
   std::string key;
   double value = 0;
   std::string unit;
-  std::string kind; // sample, aggregate, skipped
+  SampleKind kind = SampleKind::Sample;
 };
 
 struct BaselineRecord {

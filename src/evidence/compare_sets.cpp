@@ -52,7 +52,7 @@ const std::string* first_env_blob(const RunSet& set)
 void warn_waiting(const RunSet& set, Reader& reader, std::vector<std::string>& warnings)
 {
   for (const auto& run : set.runs) {
-    if (run.status == "imported") {
+    if (run.status == core::RunStatus::Imported) {
       continue;
     }
     const auto times = store::run_times(reader.journal().db(), run.number);

@@ -79,7 +79,7 @@ TemplateData baseline_data(Reader& reader, const std::string& plan, const PlanMe
     put(entry, "reason", inline_text(b.reason));
     put(entry, "reason_cell", cell(b.reason));
     put(entry, "has_reason", !b.reason.empty());
-    put(entry, "imported", run && run->status == "imported");
+    put(entry, "imported", run && run->status == core::RunStatus::Imported);
     put(entry, "withdrawn", run && run->withdrawn());
     put(entry, "median", false);
     put(entry, "unit", inline_text(measure != nullptr ? measure->unit : ""));
@@ -156,7 +156,7 @@ TemplateData measures_data(Reader& reader, const std::string& plan, const PlanMe
       const auto value = pinned_value(reader, b.run, &m);
       put(pin, "value", value);
       put(pin, "has_value", !value.empty());
-      put(pin, "imported", run && run->status == "imported");
+      put(pin, "imported", run && run->status == core::RunStatus::Imported);
       put(pin, "withdrawn", run && run->withdrawn());
       put(pin, "reason", inline_text(b.reason));
       put(pin, "has_reason", !b.reason.empty());
@@ -245,7 +245,7 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
       if (i == 0) {
         row.commit = [&] {
           for (auto it = set->runs.rbegin(); it != set->runs.rend(); ++it) {
-            if (it->status != "imported" && !it->git.commit.empty()) {
+            if (it->status != core::RunStatus::Imported && !it->git.commit.empty()) {
               return it->git.commit.substr(0, 7) + (it->git.dirty ? "+" : "");
             }
           }
@@ -272,7 +272,7 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
           }
         }
         for (auto it = verdict->candidate.runs.rbegin(); it != verdict->candidate.runs.rend(); ++it) {
-          if (it->status != "imported" && !it->git.commit.empty()) {
+          if (it->status != core::RunStatus::Imported && !it->git.commit.empty()) {
             row.commit = it->git.commit.substr(0, 7) + (it->git.dirty ? "+" : "");
             break;
           }

@@ -267,7 +267,7 @@ void write_runs(FrozenWriter& out, Reader& reader, int attempt, const PlanMeasur
     return short_commit(run.git.commit, 7) + (run.git.dirty && !run.git.commit.empty() ? "+" : "");
   };
   const auto finished = [](const core::RunRecord& run) {
-    return run.status == "finished" || run.status == "imported";
+    return run.status == core::RunStatus::Finished || run.status == core::RunStatus::Imported;
   };
   for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) {
     const auto& run = *it;
@@ -309,10 +309,10 @@ void write_runs(FrozenWriter& out, Reader& reader, int attempt, const PlanMeasur
     out.put("numbers", util::join(numbers, ", "));
     out.put("plural", line.numbers.size() > 1);
     out.put("bench", inline_text(run.bench));
-    out.put("status", run.status);
+    out.put("status", core::to_string(run.status));
     out.put("finished", finished(run));
     out.put("date", util::format_date(run.started_ms));
-    out.put("imported", run.status == "imported");
+    out.put("imported", run.status == core::RunStatus::Imported);
     out.put("source", inline_text(run.source));
     out.put("reason", render::escape_markdown_line(run.reason)); // one line: the first of an error's
     out.put("has_reason", !run.reason.empty());

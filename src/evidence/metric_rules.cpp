@@ -4,21 +4,11 @@
 
 namespace ej::evidence {
 
-std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition)
-{
-  std::vector<measure::MetricSpec> specs;
-  for (const auto& json : definition.metrics) {
-    specs.push_back(measure::metric_spec_from_json(json));
-  }
-  return specs;
-}
-
 measure::Direction MetricRules::direction_of(const std::string& metric, std::string_view unit) const
 {
   if (unit_decides.contains(metric)) {
     if (const auto better = measure::better_of_unit(unit)) {
-      return *better == measure::Better::Higher ? measure::Direction::HigherIsBetter
-                                                : measure::Direction::LowerIsBetter;
+      return *better;
     }
   }
   const auto found = directions.find(metric);
@@ -29,9 +19,8 @@ MetricRules rules_of(const core::BenchDefinition& definition)
 {
   MetricRules rules;
   rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
-  for (const auto& spec : metric_specs(definition)) {
-    rules.directions[spec.name] = spec.better == measure::Better::Higher ? measure::Direction::HigherIsBetter
-                                                                         : measure::Direction::LowerIsBetter;
+  for (const auto& spec : measure::metric_specs(definition)) {
+    rules.directions[spec.name] = spec.better;
     if (!spec.better_given) {
       rules.unit_decides.insert(spec.name);
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/bench_definition.h"
+#include "measure/bench_metrics.h"
 #include "measure/metric_spec.h"
 #include "measure/statistics.h"
 
@@ -12,8 +13,6 @@
 
 // How a benchmark revision's metrics are judged.
 namespace ej::evidence {
-
-std::vector<measure::MetricSpec> metric_specs(const core::BenchDefinition& definition);
 
 // Direction and minimum effect of every metric of a benchmark revision.
 struct MetricRules {

@@ -46,13 +46,13 @@ MetricInfo metric_info(const core::BenchDefinition& definition, const std::strin
   if (metric == "wall_s") {
     return {"s", false, true};
   }
-  for (const auto& spec : metric_specs(definition)) {
+  for (const auto& spec : measure::metric_specs(definition)) {
     if (spec.name == metric) {
       info.unit = measure::effective_unit(spec);
       if (info.unit.empty()) {
         info.unit = seen_unit;
       }
-      info.higher_is_better = measure::judged_better(spec, info.unit) == measure::Better::Higher;
+      info.higher_is_better = measure::judged_better(spec, info.unit) == measure::Direction::HigherIsBetter;
       info.known = true;
     }
   }
@@ -118,7 +118,7 @@ core::PlanMeasure checked_measure(store::Database& db, core::PlanMeasure measure
   }
   if (!metric_info(definition, measure.metric).known) {
     std::vector<std::string> names;
-    for (const auto& spec : metric_specs(definition)) {
+    for (const auto& spec : measure::metric_specs(definition)) {
       names.push_back(spec.name);
     }
     names.push_back("wall_s");

@@ -202,9 +202,10 @@ RunSet Reader::run_set(const core::RunRecord& run, const core::ParamValues& sele
   } else if (!usable(run)) {
     set.warnings.push_back(
         fmt::format("run {} is {}{}; its samples may be incomplete", core::number_label(run.number),
-                    run.status, run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));
+                    core::to_string(run.status),
+                    run.reason.empty() ? "" : " (" + util::first_line(run.reason, 80) + ")"));
   }
-  if (run.status == "imported") {
+  if (run.status == core::RunStatus::Imported) {
     set.warnings.push_back(fmt::format("run {} was imported ({}), not measured by ej",
                                        core::number_label(run.number), run.source));
   }
@@ -320,7 +321,7 @@ std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
   set.series = builder.take();
   set.selector = selector;
   for (const auto& run : set.runs) {
-    if (run.status == "imported") {
+    if (run.status == core::RunStatus::Imported) {
       set.warnings.push_back(fmt::format("run {} was imported ({}), not measured by ej",
                                          core::number_label(run.number), run.source));
     }

@@ -19,7 +19,7 @@ std::vector<CodeGroup> code_of_runs(const core::GitContext& attempt, const std::
 {
   std::vector<const core::RunRecord*> ascending;
   for (const auto& run : runs) {
-    if (run.status != "imported") {
+    if (run.status != core::RunStatus::Imported) {
       ascending.push_back(&run);
     }
   }

@@ -20,13 +20,15 @@ std::int64_t RunSet::time_ms() const
 
 bool RunSet::imported() const
 {
-  return !runs.empty() &&
-         std::all_of(runs.begin(), runs.end(), [](const auto& run) { return run.status == "imported"; });
+  return !runs.empty() && std::all_of(runs.begin(), runs.end(), [](const auto& run) {
+    return run.status == core::RunStatus::Imported;
+  });
 }
 
 bool usable(const core::RunRecord& run)
 {
-  return !run.withdrawn() && (run.status == "finished" || run.status == "imported");
+  return !run.withdrawn() &&
+         (run.status == core::RunStatus::Finished || run.status == core::RunStatus::Imported);
 }
 
 std::string withdrawn_text(const core::RunRecord& run)
@@ -41,7 +43,7 @@ bool listed_in_documents(const core::RunRecord& run, const std::function<bool()>
   if (run.withdrawn()) {
     return false;
   }
-  if (usable(run) || run.status == "started" || run.status == "build-failed") {
+  if (usable(run) || run.status == core::RunStatus::Started || run.status == core::RunStatus::BuildFailed) {
     return true;
   }
   return recorded_a_repeat();

@@ -63,7 +63,7 @@ SeriesSummary& SeriesBuilder::find_or_add(std::string_view metric, std::string_v
 }
 
 void SeriesBuilder::add(std::string_view params_json, std::string_view metric, std::string_view key,
-                        double value, std::string_view unit, std::string_view kind)
+                        double value, std::string_view unit, core::SampleKind kind)
 {
   if (params_json != m_params_json) {
     m_params = params_label(std::string(params_json));
@@ -73,9 +73,9 @@ void SeriesBuilder::add(std::string_view params_json, std::string_view metric, s
   if (s.unit.empty()) {
     s.unit = unit; // a skipped state may come first, without a unit
   }
-  if (kind == "skipped") {
+  if (kind == core::SampleKind::Skipped) {
     ++s.skipped;
-  } else if (kind == "aggregate") {
+  } else if (kind == core::SampleKind::Aggregate) {
     ++s.aggregates;
   } else {
     s.values.push_back(value);

@@ -28,7 +28,7 @@ std::vector<SeriesSummary> run_series(const std::vector<core::SampleRecord>& sam
 class SeriesBuilder {
 public:
   void add(std::string_view params_json, std::string_view metric, std::string_view key, double value,
-           std::string_view unit, std::string_view kind);
+           std::string_view unit, core::SampleKind kind);
   // A later run's series: the result is run_series of both runs' samples one after the other.
   void add_series(const SeriesSummary& series);
   // The series so far, in the order they first appeared; the builder starts over.

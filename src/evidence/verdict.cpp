@@ -188,7 +188,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
     return no_verdict(
         fmt::format("the baseline run {} of plan {} is {}, not finished; pin a finished run with "
                     "'ej plan baseline {} --run N --reason ...'",
-                    core::number_label(baseline), plan, base_run.status, plan));
+                    core::number_label(baseline), plan, core::to_string(base_run.status), plan));
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
   const auto& measures = reader.measures(plan);
@@ -219,8 +219,9 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.environment_changes = std::move(report->env_changes);
   v.environment_fields = std::move(report->env_fields);
   v.warnings = std::move(report->warnings);
-  v.imported = reference->imported() || std::any_of(candidate.runs.begin(), candidate.runs.end(),
-                                                    [](const auto& run) { return run.status == "imported"; });
+  v.imported = reference->imported() ||
+               std::any_of(candidate.runs.begin(), candidate.runs.end(),
+                           [](const auto& run) { return run.status == core::RunStatus::Imported; });
   v.throttled = reference->throttled + candidate.throttled;
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
@@ -317,7 +318,8 @@ Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against)
     return no_verdict(withdrawn_text(run));
   }
   if (!usable(run)) {
-    return no_verdict(fmt::format("run {} is {}", core::number_label(run.number), run.status));
+    return no_verdict(
+        fmt::format("run {} is {}", core::number_label(run.number), core::to_string(run.status)));
   }
   const auto plan = reader.plan_of_attempt(*run.attempt);
   if (!plan) {

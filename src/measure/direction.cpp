@@ -51,7 +51,7 @@ std::optional<InferredBetter> from_unit(const std::optional<Unit>& unit, std::st
   if (!higher) {
     return std::nullopt;
   }
-  return InferredBetter{*higher ? Better::Higher : Better::Lower,
+  return InferredBetter{*higher ? Direction::HigherIsBetter : Direction::LowerIsBetter,
                         "unit " + unit->symbol + std::string(where)};
 }
 
@@ -62,10 +62,12 @@ std::optional<InferredBetter> from_words(std::string_view text, std::string_view
   for (auto word = words.rbegin(); word != words.rend(); ++word) {
     const auto is = [&word](std::string_view known) { return known == *word; };
     if (std::any_of(k_higher_words.begin(), k_higher_words.end(), is)) {
-      return InferredBetter{Better::Higher, "the word '" + *word + "' in its " + std::string(where)};
+      return InferredBetter{Direction::HigherIsBetter,
+                            "the word '" + *word + "' in its " + std::string(where)};
     }
     if (std::any_of(k_lower_words.begin(), k_lower_words.end(), is)) {
-      return InferredBetter{Better::Lower, "the word '" + *word + "' in its " + std::string(where)};
+      return InferredBetter{Direction::LowerIsBetter,
+                            "the word '" + *word + "' in its " + std::string(where)};
     }
   }
   return std::nullopt;
@@ -133,17 +135,17 @@ InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit)
   return InferredBetter{};
 }
 
-std::optional<Better> better_of_unit(std::string_view unit)
+std::optional<Direction> better_of_unit(std::string_view unit)
 {
   const auto parsed = parse_unit(unit);
   const auto higher = parsed ? higher_is_better(*parsed) : std::nullopt;
   if (!higher) {
     return std::nullopt;
   }
-  return *higher ? Better::Higher : Better::Lower;
+  return *higher ? Direction::HigherIsBetter : Direction::LowerIsBetter;
 }
 
-Better judged_better(const MetricSpec& spec, std::string_view unit)
+Direction judged_better(const MetricSpec& spec, std::string_view unit)
 {
   if (spec.better_given) {
     return spec.better;
@@ -160,7 +162,8 @@ std::string direction_note(const MetricSpec& spec, std::string_view unit, std::s
     if (*better == spec.better) {
       return "";
     }
-    const auto other = *better == Better::Higher ? Better::Lower : Better::Higher;
+    const auto other =
+        *better == Direction::HigherIsBetter ? Direction::LowerIsBetter : Direction::HigherIsBetter;
     return fmt::format("metric '{}' is in {}: {} is better, as its unit says (bench add could not tell; 'ej "
                        "bench edit {} --better {}={}' to change)",
                        spec.name, unit, to_string(*better), bench, spec.name, to_string(other));
@@ -177,7 +180,8 @@ std::string direction_note(const MetricSpec& spec, std::string_view unit, std::s
 
 std::string describe_inference(const std::string& metric, const InferredBetter& inferred)
 {
-  const auto other = inferred.better == Better::Higher ? Better::Lower : Better::Higher;
+  const auto other =
+      inferred.better == Direction::HigherIsBetter ? Direction::LowerIsBetter : Direction::HigherIsBetter;
   if (inferred.reason.empty()) {
     return fmt::format("{}: {} is better (the default: neither its unit nor its name says, so a unit its "
                        "values show at run time will decide; --better {}={} to change)",

@@ -14,7 +14,7 @@
 namespace ej::measure {
 
 struct InferredBetter {
-  Better better = Better::Lower;
+  Direction better = Direction::LowerIsBetter;
   std::string reason; // "unit tok/s", "the word 'throughput' in its name"; empty: the default
 };
 
@@ -25,11 +25,11 @@ InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit);
 
 // The direction a unit says: rates higher, times and sizes lower; nullopt for counts, percentages
 // and text that is no unit ej knows.
-std::optional<Better> better_of_unit(std::string_view unit);
+std::optional<Direction> better_of_unit(std::string_view unit);
 
 // The direction a metric is judged by when its values came in `unit`: --better when it was given,
 // else the unit's when it says one, else the one bench add inferred.
-Better judged_better(const MetricSpec& spec, std::string_view unit);
+Direction judged_better(const MetricSpec& spec, std::string_view unit);
 
 // What a run says of a metric's direction once its values came in `unit`, or "" when there is
 // nothing to say: the unit decided what bench add could not infer ("decode is in tok/s: higher is

@@ -163,18 +163,18 @@ std::optional<ExtractorKind> parse_extractor_kind(std::string_view text)
   return reader == nullptr ? std::nullopt : std::optional(reader->kind);
 }
 
-std::string_view to_string(Better better)
+std::string_view to_string(Direction direction)
 {
-  return better == Better::Higher ? "higher" : "lower";
+  return direction == Direction::HigherIsBetter ? "higher" : "lower";
 }
 
-std::optional<Better> parse_better(std::string_view text)
+std::optional<Direction> parse_better(std::string_view text)
 {
   if (text == "higher") {
-    return Better::Higher;
+    return Direction::HigherIsBetter;
   }
   if (text == "lower") {
-    return Better::Lower;
+    return Direction::LowerIsBetter;
   }
   return std::nullopt;
 }

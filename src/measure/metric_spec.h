@@ -97,6 +97,8 @@
 // or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error.
 // Python's NaN, Infinity and -Infinity are read, and are an error only where a metric's value is one.
 
+#include "measure/statistics.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <filesystem>
@@ -124,16 +126,15 @@ enum class ExtractorKind {
   Torch,
   PerfStat,
 };
-enum class Better { Lower, Higher };
 
 struct MetricSpec {
   std::string name;
   ExtractorKind kind = ExtractorKind::Regex;
-  std::string arg;               // BODY of the grammar above, prefixes and @FILE removed
-  std::string file;              // empty: read a stream
-  bool from_stderr = false;      // the stream read when file is empty
-  std::string unit;              // as given by --unit (or the spec); empty: the extractor's default
-  Better better = Better::Lower; // bench add stores the inferred one (direction.h)
+  std::string arg;          // BODY of the grammar above, prefixes and @FILE removed
+  std::string file;         // empty: read a stream
+  bool from_stderr = false; // the stream read when file is empty
+  std::string unit;         // as given by --unit (or the spec); empty: the extractor's default
+  Direction better = Direction::LowerIsBetter; // bench add stores the inferred one (direction.h)
   // Whether --better said it. An inferred direction gives way to the unit the values come in at
   // run time, when that unit says one (judged_better in direction.h).
   bool better_given = false;
@@ -143,8 +144,9 @@ struct MetricSpec {
 
 std::string_view to_string(ExtractorKind kind);
 std::optional<ExtractorKind> parse_extractor_kind(std::string_view text);
-std::string_view to_string(Better better);
-std::optional<Better> parse_better(std::string_view text);
+// "higher", "lower": as --better and the stored spec say a direction.
+std::string_view to_string(Direction direction);
+std::optional<Direction> parse_better(std::string_view text);
 
 // Parses "NAME=KIND[:ARG]" and checks ARG (a regex must compile with one capture group...).
 // Throws ej::UsageError saying what is wrong.

@@ -22,9 +22,11 @@ constexpr std::size_t k_inline_samples = RepeatWriter::k_inline_samples;
 constexpr std::size_t k_samples_per_event = RepeatWriter::k_samples_per_event;
 constexpr std::size_t k_flush_samples = RepeatWriter::k_flush_samples;
 
-std::string kind_of(const measure::ValueList::Label& label)
+core::SampleKind kind_of(const measure::ValueList::Label& label)
 {
-  return label.skipped ? "skipped" : label.aggregate ? "aggregate" : "sample";
+  return label.skipped     ? core::SampleKind::Skipped
+         : label.aggregate ? core::SampleKind::Aggregate
+                           : core::SampleKind::Sample;
 }
 
 // The run.samples events of one repeat, built value by value, each handed on once full.
@@ -44,7 +46,8 @@ public:
     if (m_last_metric != &metric || m_last_label != &label) {
       m_last_metric = &metric;
       m_last_label = &label;
-      const auto name = metric + '\0' + label.key + '\0' + label.unit + '\0' + kind_of(label);
+      const auto name =
+          metric + '\0' + label.key + '\0' + label.unit + '\0' + std::string(core::to_string(kind_of(label)));
       const auto [it, added] = m_labels.emplace(name, static_cast<std::uint32_t>(m_batch.labels.size()));
       if (added) {
         m_batch.labels.push_back({metric, label.key, label.unit, kind_of(label)});

@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "core/redact.h"
+#include "measure/bench_metrics.h"
 #include "measure/value_list.h"
 #include "measuring/code_state.h"
 #include "measuring/run_gpus.h"
@@ -82,7 +83,7 @@ RunOutcome measure_here(store::Journal& journal, RunPlan& plan, std::unique_ptr<
   }
   if (!gpu_lock) {
     RunOutcome outcome;
-    outcome.status = "interrupted";
+    outcome.status = core::RunStatus::Interrupted;
     outcome.reason =
         fmt::format("interrupted while waiting for {}; nothing was measured", run::describe(ticket.gpus));
     return outcome;
@@ -92,7 +93,7 @@ RunOutcome measure_here(store::Journal& journal, RunPlan& plan, std::unique_ptr<
     devices.emplace(ticket.gpus, device_options, *plan.observer); // only once the GPUs are this run's
   } catch (const Error& error) {
     RunOutcome outcome;
-    outcome.status = "failed";
+    outcome.status = core::RunStatus::Failed;
     outcome.reason = error.what();
     return outcome;
   }
@@ -212,9 +213,7 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
         "those options before running it",
         m_bench.name, m_bench.revision, fmt::join(damage, "; "), m_bench.name);
   }
-  for (const auto& metric : m_plan.definition.metrics) {
-    m_plan.metrics.push_back(measure::metric_spec_from_json(metric));
-  }
+  m_plan.metrics = measure::metric_specs(m_plan.definition);
   measure::max_values_per_repeat(); // a wrong EJ_MAX_SAMPLES is said before the run starts
   m_plan.combinations =
       core::param_combinations(m_plan.definition.params, chosen_params(request.params, m_plan.definition));
@@ -321,7 +320,8 @@ RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_re
   // Where the repeats run: the one place that chooses.
   RunOutcome outcome;
   if (build.failed) {
-    outcome.status = run::InterruptGuard::interrupted() ? "interrupted" : "build-failed";
+    outcome.status =
+        run::InterruptGuard::interrupted() ? core::RunStatus::Interrupted : core::RunStatus::BuildFailed;
     outcome.reason = journal.redactor().redact(build.reason);
   } else if (slurm) {
     outcome = measure_on_slurm(journal, plan, *slurm);
@@ -330,18 +330,18 @@ RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_re
   } else {
     outcome = measure_run(journal, plan);
   }
-  if (outcome.status == "interrupted") {
+  if (outcome.status == core::RunStatus::Interrupted) {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
   }
   if (slurm && !target.remote() && plan.host_sampling) {
     std::error_code ignored;
     std::filesystem::remove(plan.host_sampling->file, ignored);
   }
-  std::string ended_by_other;
+  std::optional<core::RunStatus> ended_by_other;
   journal.write([&](store::Writer& writer) {
     // One ending per run: another ej that took this one for abandoned has ended it already.
     const auto current = store::find_run(journal.db(), plan.run_number);
-    if (current && current->status != "started") {
+    if (current && current->status != core::RunStatus::Started) {
       ended_by_other = current->status;
       return;
     }
@@ -362,10 +362,10 @@ RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_re
     writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status,
                                              outcome.reason, outputs});
   });
-  if (!ended_by_other.empty()) {
+  if (ended_by_other) {
     m_observer.message(fmt::format("ej: run {} was recorded as {} by another ej meanwhile; its repeats are "
                                    "kept, its ending stays",
-                                   core::number_label(plan.run_number), ended_by_other));
+                                   core::number_label(plan.run_number), core::to_string(*ended_by_other)));
   }
   return {plan.run_number, outcome.status, journal.redactor().redact(outcome.reason)};
 }

@@ -54,8 +54,9 @@ struct RunRequest {
 
 struct RunResult {
   int run = 0;
-  std::string status; // finished, failed, timeout, extract-error, interrupted, build-failed
-  std::string reason; // secrets hidden
+  core::RunStatus status =
+      core::RunStatus::Finished; // or failed, timeout, extract-error, interrupted, build-failed
+  std::string reason;            // secrets hidden
 };
 
 class RunSession {

@@ -91,15 +91,32 @@ std::string failure_text(store::Journal& journal, const run::ProcessResult& resu
   return run::describe(result) + (err_tail.empty() ? "" : ": " + err_tail);
 }
 
-std::string status_for(run::Ending ending)
+core::RepeatEnding repeat_ending_for(run::Ending ending)
+{
+  switch (ending) {
+  case run::Ending::Exited:
+    return core::RepeatEnding::Exited;
+  case run::Ending::Signaled:
+    return core::RepeatEnding::Signaled;
+  case run::Ending::TimedOut:
+    return core::RepeatEnding::TimedOut;
+  case run::Ending::Interrupted:
+    return core::RepeatEnding::Interrupted;
+  case run::Ending::SpawnFailed:
+    return core::RepeatEnding::SpawnFailed;
+  }
+  return core::RepeatEnding::SpawnFailed;
+}
+
+core::RunStatus status_for(run::Ending ending)
 {
   switch (ending) {
   case run::Ending::TimedOut:
-    return "timeout";
+    return core::RunStatus::Timeout;
   case run::Ending::Interrupted:
-    return "interrupted";
+    return core::RunStatus::Interrupted;
   default:
-    return "failed";
+    return core::RunStatus::Failed;
   }
 }
 
@@ -133,14 +150,14 @@ private:
 };
 
 core::SampleRecord sample_record(std::string metric, std::string key, double value, std::string unit,
-                                 std::string kind)
+                                 core::SampleKind kind)
 {
   core::SampleRecord sample;
   sample.metric = std::move(metric);
   sample.key = std::move(key);
   sample.value = value;
   sample.unit = std::move(unit);
-  sample.kind = std::move(kind);
+  sample.kind = kind;
   return sample;
 }
 
@@ -174,7 +191,8 @@ PendingRepeat repeat_record(int index, const std::string& params, bool warmup,
   record.repeat.index = index;
   record.repeat.params = params;
   record.repeat.warmup = warmup || result.stopped; // ej was stopped (Ctrl-Z): not a measurement
-  record.repeat.ending = result.stopped && result.succeeded() ? "stopped" : run::ending_name(result.ending);
+  record.repeat.ending =
+      result.stopped && result.succeeded() ? core::RepeatEnding::Stopped : repeat_ending_for(result.ending);
   record.repeat.exit_code = result.exit_code;
   record.repeat.signal = result.signal;
   record.repeat.wall_s = result.wall_s;
@@ -307,7 +325,7 @@ std::string primary_unit(const RunPlan& plan)
 RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
 {
   RunOutcome outcome;
-  outcome.status = "finished";
+  outcome.status = core::RunStatus::Finished;
   const auto& policy = plan.definition.policy;
   const int warmups = plan.warmup_override.value_or(policy.warmup);
   const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
@@ -337,8 +355,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     }
   };
 
-  const auto stop = [&](std::string status, std::string reason) {
-    outcome.status = std::move(status);
+  const auto stop = [&](core::RunStatus status, std::string reason) {
+    outcome.status = status;
     outcome.reason = std::move(reason);
   };
 
@@ -357,7 +375,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
     observer.combination_started(++combination, core::describe(values), planned);
     PrimaryValues primary;
-    for (int warm = 0; warm < warmups && outcome.status == "finished"; ++warm) {
+    for (int warm = 0; warm < warmups && outcome.status == core::RunStatus::Finished; ++warm) {
       prepare_files(spec.cwd);
       if (const auto failed = prepare.run()) {
         stop(status_for(failed->ending),
@@ -375,7 +393,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
              fmt::format("warmup {}{} {}", warm + 1, where, failure_text(journal, last)));
       }
     }
-    for (int repeat = 0; repeat < planned && outcome.status == "finished"; ++repeat) {
+    for (int repeat = 0; repeat < planned && outcome.status == core::RunStatus::Finished; ++repeat) {
       prepare_files(spec.cwd); // never read a previous repeat's results, never lose the user's
       if (const auto failed = prepare.run()) {
         stop(status_for(failed->ending), fmt::format("--prepare before repeat {}{} {}", repeat + 1, where,
@@ -400,12 +418,12 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
              fmt::format("repeat {}{} {}", repeat + 1, where, failure_text(journal, last)));
         break;
       }
-      record.samples.push_back(sample_record("wall_s", "", last.wall_s, "s", ""));
+      record.samples.push_back(sample_record("wall_s", "", last.wall_s, "s", core::SampleKind::Sample));
       try {
         extract_samples(plan, last, files, live, record, primary, said, observer);
       } catch (const std::exception& error) {
         writer.add(std::move(record));
-        stop("extract-error", fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
+        stop(core::RunStatus::ExtractError, fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
         break;
       }
       if (plan.definition.primary == "wall_s") {
@@ -430,7 +448,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         }
       }
     }
-    if (outcome.status != "finished") {
+    if (outcome.status != core::RunStatus::Finished) {
       break;
     }
     if (budget_spent) {
@@ -441,14 +459,15 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     }
   }
   // A signal that arrived while ej itself was busy (extracting, writing) still ends the run.
-  if (run::InterruptGuard::interrupted() && outcome.status == "finished") {
-    stop("interrupted", "interrupted after the last repeat had finished; its samples are kept");
+  if (run::InterruptGuard::interrupted() && outcome.status == core::RunStatus::Finished) {
+    stop(core::RunStatus::Interrupted,
+         "interrupted after the last repeat had finished; its samples are kept");
   }
   // Before the last write: ej's way out of the run's cgroup (an RCU grace period) overlaps it.
   std::optional<run::Leftovers> leftovers;
   if (containment) {
     leftovers = containment->finish();
-  } else if (index > 0 && outcome.status != "interrupted") {
+  } else if (index > 0 && outcome.status != core::RunStatus::Interrupted) {
     // An interrupted run's host was cleared by its wrapper when the connection closed.
     try {
       leftovers = plan.host->stop_leftovers();

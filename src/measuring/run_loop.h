@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/bench_definition.h"
+#include "core/run_states.h"
 #include "measure/metric_spec.h"
 #include "measuring/run_observer.h"
 #include "run/gpu_sampler.h"
@@ -40,7 +41,7 @@ struct RunPlan {
 };
 
 struct RunOutcome {
-  std::string status; // finished, failed, timeout, extract-error, interrupted
+  core::RunStatus status = core::RunStatus::Finished; // or failed, timeout, extract-error, interrupted
   std::string reason;
   nlohmann::json outputs = nlohmann::json::object(); // byte counts of the last repeat's output
   std::string last_stdout;                           // bounded captures of the last repeat

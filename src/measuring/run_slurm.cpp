@@ -34,7 +34,7 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
                                                       fmt::format("ej-run-{}", plan.run_number), target.via));
     } catch (const Error& error) {
       RunOutcome refused; // the run is recorded already: it ends, saying why
-      refused.status = "failed";
+      refused.status = core::RunStatus::Failed;
       refused.reason = error.what();
       return refused;
     }
@@ -55,12 +55,12 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
     plan.launch_prefix = allocation->step_prefix();
     outcome = measure_run(journal, plan);
   } else if (run::InterruptGuard::interrupted()) {
-    outcome.status = "interrupted";
+    outcome.status = core::RunStatus::Interrupted;
     outcome.reason = fmt::format("interrupted while Slurm job {} was {} ({}); nothing was measured", job.id,
                                  job.state, job.reason);
   } else {
     const auto ending = run::run_ending_for(job);
-    outcome.status = ending ? ending->first : "failed";
+    outcome.status = ending ? ending->first : core::RunStatus::Failed;
     outcome.reason =
         (ending ? ending->second : fmt::format("Slurm job {} ended {} before it ran", job.id, job.state)) +
         "; nothing was measured";
@@ -68,7 +68,7 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
 
   // A step that failed because of its job (time limit, node failure, someone's scancel) is the
   // job's ending, said as such; a benchmark that failed in a healthy job keeps its own.
-  if (outcome.status != "finished" && job.state == "RUNNING") {
+  if (outcome.status != core::RunStatus::Finished && job.state == "RUNNING") {
     if (const auto now = allocation->info()) {
       job = *now;
       // Slurm says it ended the step ("*** STEP 1.0 ON node CANCELLED AT ... DUE TO TIME LIMIT ***")
@@ -85,13 +85,13 @@ RunOutcome measure_on_slurm(store::Journal& journal, RunPlan plan, const SlurmTa
         }
       }
       if (const auto ending = run::run_ending_for(job);
-          ending && !(outcome.status == "interrupted" && run::InterruptGuard::interrupted())) {
+          ending && !(outcome.status == core::RunStatus::Interrupted && run::InterruptGuard::interrupted())) {
         outcome.reason = ending->second + ": " + outcome.reason;
         outcome.status = ending->first;
       }
     }
   }
-  if (outcome.status == "timeout" || outcome.status == "interrupted") {
+  if (outcome.status == core::RunStatus::Timeout || outcome.status == core::RunStatus::Interrupted) {
     outcome.reason += fmt::format("; Slurm job {} cancelled", job.id);
   }
   allocation->cancel();

@@ -46,7 +46,7 @@ void recover_stale_runs(store::Journal& journal)
   if (journal.read_only_reason()) {
     return;
   }
-  const auto started = store::runs_with_status(journal.db(), "started");
+  const auto started = store::runs_with_status(journal.db(), core::RunStatus::Started);
   bool abandoned = false;
   for (const auto& run : started) {
     if (!run_process_gone(journal, run)) {
@@ -55,9 +55,9 @@ void recover_stale_runs(store::Journal& journal)
     abandoned = true;
     journal.write([&](store::Writer& writer) {
       const auto current = store::find_run(journal.db(), run.number);
-      if (current && current->status == "started") {
+      if (current && current->status == core::RunStatus::Started) {
         writer.append(store::events::RunFinished{
-            store::events::Ref::to(run.id), "interrupted",
+            store::events::Ref::to(run.id), core::RunStatus::Interrupted,
             fmt::format(
                 "the ej that ran it (pid {}) stopped without finishing it; the samples measured are kept",
                 run.pid)});

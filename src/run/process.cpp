@@ -874,23 +874,6 @@ ProcessResult run_process(const ProcessSpec& spec)
   return launcher.run();
 }
 
-std::string_view ending_name(Ending ending)
-{
-  switch (ending) {
-  case Ending::Exited:
-    return "exited";
-  case Ending::Signaled:
-    return "signaled";
-  case Ending::TimedOut:
-    return "timed-out";
-  case Ending::Interrupted:
-    return "interrupted";
-  case Ending::SpawnFailed:
-    return "spawn-failed";
-  }
-  return "unknown";
-}
-
 std::string describe(const ProcessResult& result)
 {
   const auto signal_text = [](int signal) {

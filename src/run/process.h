@@ -113,6 +113,5 @@ ProcessResult run_process(const ProcessSpec& spec);
 
 // "exited with 3", "killed by SIGSEGV", "timed out after 10 s", "interrupted", or the error.
 std::string describe(const ProcessResult& result);
-std::string_view ending_name(Ending ending); // "exited", "signaled", "timed-out", ...
 
 } // namespace ej::run

@@ -79,29 +79,29 @@ SlurmJobInfo parse_scontrol_job(std::string_view text)
   return job;
 }
 
-std::optional<std::pair<std::string, std::string>> run_ending_for(const SlurmJobInfo& job)
+std::optional<std::pair<core::RunStatus, std::string>> run_ending_for(const SlurmJobInfo& job)
 {
   const auto where = fmt::format("Slurm job {}{}", job.id, job.nodes.empty() ? "" : " on " + job.nodes);
   const auto state = job.state.substr(0, job.state.find('+')); // "CANCELLED+" is CANCELLED
   if (state == "TIMEOUT" || state == "DEADLINE") {
-    return std::pair{std::string("timeout"),
+    return std::pair{core::RunStatus::Timeout,
                      fmt::format("{} reached its time limit ({})", where, job.time_limit)};
   }
   if (state == "OUT_OF_MEMORY") {
-    return std::pair{std::string("failed"), fmt::format("{} ran out of memory", where)};
+    return std::pair{core::RunStatus::Failed, fmt::format("{} ran out of memory", where)};
   }
   if (state == "FAILED" || state == "BOOT_FAIL") {
-    return std::pair{std::string("failed"),
+    return std::pair{core::RunStatus::Failed,
                      fmt::format("{} failed ({}, exit {})", where, job.reason, job.exit_code)};
   }
   if (state == "PREEMPTED") {
-    return std::pair{std::string("interrupted"), fmt::format("{} was preempted", where)};
+    return std::pair{core::RunStatus::Interrupted, fmt::format("{} was preempted", where)};
   }
   if (state == "NODE_FAIL") {
-    return std::pair{std::string("interrupted"), fmt::format("{}: its node failed", where)};
+    return std::pair{core::RunStatus::Interrupted, fmt::format("{}: its node failed", where)};
   }
   if (state == "CANCELLED" || state == "REVOKED") {
-    return std::pair{std::string("interrupted"), fmt::format("{} was cancelled", where)};
+    return std::pair{core::RunStatus::Interrupted, fmt::format("{} was cancelled", where)};
   }
   return std::nullopt;
 }

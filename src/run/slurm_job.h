@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/run_states.h"
+
 #include <functional>
 #include <map>
 #include <optional>
@@ -30,7 +32,7 @@ SlurmJobInfo parse_scontrol_job(std::string_view text);
 
 // How a job's state ends a run, when it does: (run status, reason). nullopt while the job is
 // pending or running, or when it completed.
-std::optional<std::pair<std::string, std::string>> run_ending_for(const SlurmJobInfo& job);
+std::optional<std::pair<core::RunStatus, std::string>> run_ending_for(const SlurmJobInfo& job);
 
 // Turns a Slurm client command (sbatch, scontrol, scancel) into the local argv that runs it: on
 // a cluster reached through an ssh login host, an ssh through the run's connection. Empty: here.

@@ -105,8 +105,8 @@ json samples_json(const std::vector<Sample>& samples)
     item.emplace("key", sample.key);
     item.emplace("value", sample.value);
     item.emplace("unit", sample.unit);
-    if (!sample.kind.empty()) {
-      item.emplace("kind", sample.kind);
+    if (sample.kind != core::SampleKind::Sample) {
+      item.emplace("kind", core::to_string(sample.kind));
     }
   }
   return list;
@@ -123,7 +123,7 @@ std::vector<Sample> samples_from(const json& object)
   for (const auto& item : *it) {
     if (item.is_object()) {
       out.push_back({text(item, "metric"), text(item, "key"), real(item, "value"), text(item, "unit"),
-                     text(item, "kind")});
+                     read_sample_kind(text(item, "kind"))});
     }
   }
   return out;
@@ -178,6 +178,21 @@ json device_json(const core::DeviceState& device)
     list.push_back(std::move(item));
   }
   return list;
+}
+
+core::RunStatus read_run_status(std::string_view text)
+{
+  return core::parse_run_status(text).value_or(core::RunStatus::Failed);
+}
+
+core::RepeatEnding read_repeat_ending(std::string_view text)
+{
+  return core::parse_repeat_ending(text).value_or(core::RepeatEnding::Signaled);
+}
+
+core::SampleKind read_sample_kind(std::string_view text)
+{
+  return core::parse_sample_kind(text).value_or(core::SampleKind::Sample);
 }
 
 core::DeviceState device_from_json(const json& value)
@@ -488,7 +503,7 @@ json RunRepeats::payload() const
     item.emplace("idx", repeat.index);
     item.emplace("params", repeat.params);
     item.emplace("warmup", repeat.warmup);
-    item.emplace("ending", repeat.ending);
+    item.emplace("ending", core::to_string(repeat.ending));
     item.emplace("exit_code", repeat.exit_code);
     item.emplace("signal", repeat.signal);
     item.emplace("wall_s", repeat.wall_s);
@@ -524,7 +539,7 @@ RunRepeats RunRepeats::read(const Event& event)
     repeat.index = static_cast<int>(integer(item, "idx"));
     repeat.params = member(item, "params", json::object());
     repeat.warmup = boolean(item, "warmup");
-    repeat.ending = text(item, "ending");
+    repeat.ending = read_repeat_ending(text(item, "ending"));
     repeat.exit_code = static_cast<int>(integer(item, "exit_code"));
     repeat.signal = static_cast<int>(integer(item, "signal"));
     repeat.wall_s = real(item, "wall_s");
@@ -548,8 +563,8 @@ json RunSamples::payload() const
     item.emplace("metric", label.metric);
     item.emplace("key", label.key);
     item.emplace("unit", label.unit);
-    if (!label.kind.empty()) {
-      item.emplace("kind", label.kind);
+    if (label.kind != core::SampleKind::Sample) {
+      item.emplace("kind", core::to_string(label.kind));
     }
   }
   json out = json::object();
@@ -574,8 +589,8 @@ RunSamples RunSamples::read(const Event& event)
   if (const auto it = p.find("labels"); it != p.end() && it->is_array()) {
     for (const auto& item : *it) {
       if (item.is_object()) {
-        out.labels.push_back(
-            {text(item, "metric"), text(item, "key"), text(item, "unit"), text(item, "kind")});
+        out.labels.push_back({text(item, "metric"), text(item, "key"), text(item, "unit"),
+                              read_sample_kind(text(item, "kind"))});
       }
     }
   }
@@ -596,13 +611,15 @@ RunSamples RunSamples::read(const Event& event)
 
 json RunFinished::payload() const
 {
-  return {{"run", run.to_json()}, {"status", status}, {"reason", reason}, {"outputs", outputs}};
+  return {
+      {"run", run.to_json()}, {"status", core::to_string(status)}, {"reason", reason}, {"outputs", outputs}};
 }
 
 RunFinished RunFinished::read(const Event& event)
 {
   const auto& p = payload_of(event);
-  return {ref_field(p, "run"), text(p, "status"), text(p, "reason"), member(p, "outputs", json::object())};
+  return {ref_field(p, "run"), read_run_status(text(p, "status")), text(p, "reason"),
+          member(p, "outputs", json::object())};
 }
 
 json RunImported::payload() const

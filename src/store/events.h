@@ -175,14 +175,14 @@ struct Sample {
   std::string metric, key;
   double value = 0;
   std::string unit;
-  std::string kind; // empty: "sample"; also "aggregate", "skipped"
+  core::SampleKind kind = core::SampleKind::Sample; // left out of the payload when a sample
 };
 
 struct Repeat {
   int index = 0;
   nlohmann::json params = nlohmann::json::object();
   bool warmup = false;
-  std::string ending;
+  core::RepeatEnding ending = core::RepeatEnding::Exited;
   int exit_code = 0, signal = 0;
   double wall_s = 0, user_s = 0, sys_s = 0;
   std::int64_t max_rss_kb = 0;
@@ -193,6 +193,16 @@ struct Repeat {
 // A repeat's device state as the payload (and the run_repeats.device column) holds it.
 nlohmann::json device_json(const core::DeviceState& device);
 core::DeviceState device_from_json(const nlohmann::json& value);
+
+// A run's status as the journal spells it. One this ej does not know (a newer ej wrote it) reads as
+// failed: a run that is neither judged nor shown as finished, as every unknown status was before.
+core::RunStatus read_run_status(std::string_view text);
+// A repeat's ending as the journal spells it; one this ej does not know reads as signaled: neither
+// exited with a code nor cut short by an interruption, as every unknown ending was before.
+core::RepeatEnding read_repeat_ending(std::string_view text);
+// A sample's kind as the journal spells it: empty (the payload leaves it out) or one this ej does not
+// know is a sample, a value measured, as before.
+core::SampleKind read_sample_kind(std::string_view text);
 
 // A batch of measured repeats of a run, written as they come.
 struct RunRepeats {
@@ -210,7 +220,7 @@ struct RunSamples {
   static constexpr std::string_view type = "run.samples";
   struct Label {
     std::string metric, key, unit;
-    std::string kind; // as in Sample
+    core::SampleKind kind = core::SampleKind::Sample; // as in Sample
   };
   Ref run;
   int index = 0;          // the repeat's idx
@@ -225,7 +235,8 @@ struct RunSamples {
 struct RunFinished {
   static constexpr std::string_view type = "run.finished";
   Ref run;
-  std::string status, reason;
+  core::RunStatus status = core::RunStatus::Finished;
+  std::string reason;
   nlohmann::json outputs = nlohmann::json::object(); // byte counts, stdout_blob, stderr_blob
   nlohmann::json payload() const;
   static RunFinished read(const Event& event);

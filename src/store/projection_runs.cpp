@@ -44,7 +44,7 @@ void insert_samples(Statement& insert, std::int64_t run, std::int64_t repeat, co
       .bind(6, sample.key)
       .bind(7, sample.value)
       .bind(8, sample.unit)
-      .bind(9, sample.kind.empty() ? std::string("sample") : sample.kind)
+      .bind(9, core::to_string(sample.kind))
       .run();
   }
 }
@@ -178,7 +178,7 @@ void run_repeats(Database& db, const Event& event)
         .bind(2, static_cast<std::int64_t>(repeat.index))
         .bind(3, params)
         .bind(4, repeat.warmup ? 1 : 0)
-        .bind(5, repeat.ending)
+        .bind(5, core::to_string(repeat.ending))
         .bind(6, static_cast<std::int64_t>(repeat.exit_code))
         .bind(7, static_cast<std::int64_t>(repeat.signal))
         .bind(8, repeat.wall_s)
@@ -218,7 +218,7 @@ void run_samples(Database& db, const Event& event)
         .bind(6, of.key)
         .bind(7, batch.values[i])
         .bind(8, of.unit)
-        .bind(9, of.kind.empty() ? std::string("sample") : of.kind)
+        .bind(9, core::to_string(of.kind))
         .run();
   }
 }
@@ -230,7 +230,7 @@ void run_finished(Database& db, const Event& event)
   // One ending per run: an ending that meets an ended run (two replicas ended it) keeps the first
   // in event order.
   db.prepare("UPDATE runs SET status = ?, reason = ?, ended_ms = ?, outputs = ? WHERE number = ? AND status = 'started'")
-    .bind(1, finished.status)
+    .bind(1, core::to_string(finished.status))
     .bind(2, finished.reason)
     .bind(3, event.time_ms)
     .bind(4, dump(finished.outputs))

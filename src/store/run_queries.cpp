@@ -72,7 +72,7 @@ core::RunRecord read_run(const Statement& row, RunDetail detail = RunDetail::All
   if (!row.is_null(4)) {
     run.attempt = static_cast<int>(row.integer(4));
   }
-  run.status = row.text(5);
+  run.status = events::read_run_status(row.text(5));
   run.reason = row.text(6);
   run.label = row.text(7);
   run.params = parse_column(row, 8);
@@ -238,11 +238,11 @@ std::string most_run_bench(Database& db, const std::string& plan)
   return select.step() ? select.text(0) : std::string();
 }
 
-std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status)
+std::vector<core::RunRecord> runs_with_status(Database& db, core::RunStatus status)
 {
   auto select =
       db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", run_columns()));
-  select.bind(1, status);
+  select.bind(1, core::to_string(status));
   return read_runs(select);
 }
 
@@ -291,7 +291,7 @@ core::RepeatRecord read_repeat(const Statement& row)
   repeat.index = static_cast<int>(row.integer(0));
   repeat.params = row.text(1);
   repeat.warmup = row.integer(2) != 0;
-  repeat.ending = row.text(3);
+  repeat.ending = events::read_repeat_ending(row.text(3));
   repeat.exit_code = static_cast<int>(row.integer(4));
   repeat.signal = static_cast<int>(row.integer(5));
   repeat.wall_s = row.real(6);
@@ -338,7 +338,7 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
   std::vector<core::SampleRecord> out;
   while (select.step()) {
     out.push_back({static_cast<int>(select.integer(0)), select.text(1), select.text(2), select.text(3),
-                   select.real(4), select.text(5), select.text(6)});
+                   select.real(4), select.text(5), events::read_sample_kind(select.text_view(6))});
   }
   return out;
 }
@@ -368,19 +368,17 @@ void visit_run_samples(Database& db, int run, const std::function<void(const Sam
   std::string metric;
   std::string key;
   std::string unit;
-  std::string kind;
   while (select.step()) {
     params = select.text(0);
     metric = select.text(1);
     key = select.text(2);
     unit = select.text(4);
-    kind = select.text(5);
     view.params = params;
     view.metric = metric;
     view.key = key;
     view.value = select.real(3);
     view.unit = unit;
-    view.kind = kind;
+    view.kind = events::read_sample_kind(select.text_view(5));
     visit(view);
   }
 }
@@ -496,7 +494,7 @@ void PlanStream::samples(int attempt, const std::function<void(const SampleView&
   auto& row = m_samples.select;
   for (; m_samples.at(attempt); m_samples.next()) {
     visit({static_cast<int>(row.integer(0)), row.text_view(1), row.text_view(2), row.text_view(3),
-           row.real(4), row.text_view(5), row.text_view(6)});
+           row.real(4), row.text_view(5), events::read_sample_kind(row.text_view(6))});
   }
 }
 
@@ -567,7 +565,7 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
     if (!select.is_null(3)) {
       run.attempt = static_cast<int>(select.integer(3));
     }
-    run.status = select.text(4);
+    run.status = events::read_run_status(select.text(4));
     run.started_ms = select.integer(5);
     run.git.commit = select.text(6);
     run.git.branch = select.text(7);
@@ -638,13 +636,12 @@ void visit_bench_samples(Database& db, const std::string& bench, int revision, c
   std::string params;
   std::string key;
   std::string unit;
-  std::string kind;
   while (select.step()) {
     params = select.text(1);
     key = select.text(2);
     unit = select.text(4);
-    kind = select.text(5);
-    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(3), unit, kind});
+    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(3), unit,
+           events::read_sample_kind(select.text_view(5))});
   }
 }
 

@@ -34,7 +34,7 @@ struct RunFilter {
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter);
 // The benchmark the plan's attempts ran most (ties: the first by name); "" when they ran none.
 std::string most_run_bench(Database& db, const std::string& plan);
-std::vector<core::RunRecord> runs_with_status(Database& db, const std::string& status);
+std::vector<core::RunRecord> runs_with_status(Database& db, core::RunStatus status);
 // The payload of the run.started event `event_id` (what the projection does not keep, such as the
 // start time of the ej that owns the run); nullopt when there is no such event.
 std::optional<nlohmann::json> run_started_payload(Database& db, const std::string& event_id);
@@ -61,7 +61,7 @@ struct SampleView {
   std::string_view key;
   double value = 0;
   std::string_view unit;
-  std::string_view kind;
+  core::SampleKind kind = core::SampleKind::Sample;
 };
 
 // The samples of a run in the order of run_samples, one row at a time: a run of millions of

@@ -32,7 +32,7 @@ evidence::HistoryRun run_at(int number, const std::string& commit, std::vector<d
   run.run.number = number;
   run.run.bench = "b";
   run.run.revision = 1;
-  run.run.status = "finished";
+  run.run.status = core::RunStatus::Finished;
   run.run.git.commit = commit;
   run.run.git.branch = "main";
   run.run.git.dirty = dirty;
@@ -80,7 +80,7 @@ TEST_CASE("A history has a point per commit measured, in line order, the commit'
   input.runs.push_back(run_at(5, "elsewhere", {50}));    // another branch
   input.runs.push_back(run_at(6, "", {60}));             // no commit recorded
   auto failed = run_at(7, "c4", {70});
-  failed.run.status = "failed";
+  failed.run.status = core::RunStatus::Failed;
   input.runs.push_back(failed);
   auto other_revision = run_at(8, "c4", {80});
   other_revision.run.revision = 2;

@@ -16,7 +16,7 @@ core::GitContext code(const std::string& commit, const std::string& diff = "")
   return out;
 }
 
-core::RunRecord run(int number, core::GitContext git, const std::string& status = "finished")
+core::RunRecord run(int number, core::GitContext git, core::RunStatus status = core::RunStatus::Finished)
 {
   core::RunRecord out;
   out.number = number;
@@ -31,9 +31,10 @@ TEST_CASE("runs are grouped by the code they measured, the attempt's own first, 
 {
   const auto attempt = code("aaa", "patch1");
   // Newest first, as the store lists them.
-  const std::vector<core::RunRecord> runs = {run(9, code("bbb")),           run(8, code("aaa", "patch2")),
-                                             run(7, code("aaa", "patch1")), run(6, {}, "imported"),
-                                             run(5, code("aaa", "patch2")), run(4, code("aaa", "patch1"))};
+  const std::vector<core::RunRecord> runs = {
+      run(9, code("bbb")),           run(8, code("aaa", "patch2")),
+      run(7, code("aaa", "patch1")), run(6, {}, core::RunStatus::Imported),
+      run(5, code("aaa", "patch2")), run(4, code("aaa", "patch1"))};
   const auto groups = evidence::code_of_runs(attempt, runs);
   REQUIRE(groups.size() == 3);
   CHECK(groups[0].same_as_attempt);
@@ -52,5 +53,5 @@ TEST_CASE("a clean attempt's runs on the same clean commit measured its code")
   const auto groups = evidence::code_of_runs(code("aaa"), {run(2, code("aaa")), run(1, code("aaa"))});
   REQUIRE(groups.size() == 1);
   CHECK(groups[0].same_as_attempt);
-  CHECK(evidence::code_of_runs(code("aaa"), {run(1, {}, "imported")}).empty());
+  CHECK(evidence::code_of_runs(code("aaa"), {run(1, {}, core::RunStatus::Imported)}).empty());
 }

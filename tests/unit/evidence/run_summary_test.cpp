@@ -123,7 +123,7 @@ TEST_CASE("an inferred direction follows the unit a series was stored in, and a 
   ej::core::BenchDefinition definition;
   auto inferred = ej::measure::parse_metric_spec("med=regex:median throughput:\\s+([0-9.]+)");
   auto given = ej::measure::parse_metric_spec("lat=regex:lat ([0-9.]+)");
-  given.better = ej::measure::Better::Higher;
+  given.better = ej::measure::Direction::HigherIsBetter;
   given.better_given = true;
   definition.metrics = nlohmann::json::array({ej::measure::to_json(inferred), ej::measure::to_json(given)});
   const auto judged = rules_of(definition);

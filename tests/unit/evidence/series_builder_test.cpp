@@ -9,9 +9,9 @@ using namespace ej;
 namespace {
 
 core::SampleRecord make_sample(std::string params, std::string metric, std::string key, double value,
-                               std::string unit, std::string kind = "sample")
+                               std::string unit, core::SampleKind kind = core::SampleKind::Sample)
 {
-  return {0, std::move(params), std::move(metric), std::move(key), value, std::move(unit), std::move(kind)};
+  return {0, std::move(params), std::move(metric), std::move(key), value, std::move(unit), kind};
 }
 
 void check_same(const std::vector<evidence::SeriesSummary>& a, const std::vector<evidence::SeriesSummary>& b)
@@ -32,12 +32,12 @@ void check_same(const std::vector<evidence::SeriesSummary>& a, const std::vector
 // describe the same combination, aggregates.
 std::vector<core::SampleRecord> first_run()
 {
-  return {make_sample("{}", "time", "state 1", 0, "", "skipped"),
+  return {make_sample("{}", "time", "state 1", 0, "", core::SampleKind::Skipped),
           make_sample("{}", "wall_s", "", 1.5, "s"),
           make_sample(R"({"n":1})", "time", "state 1", 2.0, "ms"),
           make_sample(R"({"n": 1})", "time", "state 1", 3.0, "ms"),
           make_sample("{}", "time", "state 1", 4.0, "ms"),
-          make_sample("{}", "time", "mean", 9.0, "ms", "aggregate")};
+          make_sample("{}", "time", "mean", 9.0, "ms", core::SampleKind::Aggregate)};
 }
 
 std::vector<core::SampleRecord> second_run()

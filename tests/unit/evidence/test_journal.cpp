@@ -68,7 +68,7 @@ void TestJournal::bench(const std::string& name, const std::string& metric, bool
   definition.argv = {"true"};
   measure::MetricSpec spec = measure::parse_metric_spec(metric + "=kv:" + metric);
   spec.unit = unit;
-  spec.better = higher ? measure::Better::Higher : measure::Better::Lower;
+  spec.better = higher ? measure::Direction::HigherIsBetter : measure::Direction::LowerIsBetter;
   definition.metrics = json::array({measure::to_json(spec)});
   definition.primary = metric;
   definition.params = axes;

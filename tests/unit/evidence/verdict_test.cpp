@@ -350,7 +350,7 @@ TEST_CASE("A withdrawn baseline judges nothing, and says so with what to do")
 TEST_CASE("A plan document leaves out a withdrawn run and one that measured nothing, not a failed build")
 {
   core::RunRecord run;
-  run.status = "finished";
+  run.status = core::RunStatus::Finished;
   int asked = 0;
   const auto none = [&] {
     ++asked;
@@ -360,10 +360,10 @@ TEST_CASE("A plan document leaves out a withdrawn run and one that measured noth
   run.withdrawn_ms = 1;
   CHECK_FALSE(evidence::listed_in_documents(run, none));
   run.withdrawn_ms = 0;
-  run.status = "build-failed";
+  run.status = core::RunStatus::BuildFailed;
   CHECK(evidence::listed_in_documents(run, none));
   CHECK(asked == 0); // only an unusable ending is asked about its repeats
-  run.status = "interrupted";
+  run.status = core::RunStatus::Interrupted;
   CHECK_FALSE(evidence::listed_in_documents(run, none)); // cancelled while it waited for its GPUs
   CHECK(evidence::listed_in_documents(run, [] { return true; }));
   CHECK(asked == 1);

@@ -20,34 +20,34 @@ InferredBetter infer(std::string_view spec, std::string_view unit = "")
 
 TEST_CASE("the direction is inferred from the unit first")
 {
-  CHECK(infer("t=kv:tps", "tok/s").better == Better::Higher);
+  CHECK(infer("t=kv:tps", "tok/s").better == Direction::HigherIsBetter);
   CHECK(infer("t=kv:tps", "tok/s").reason == "unit tok/s");
-  CHECK(infer("x=kv:Output token throughput (tok/s)").better == Better::Higher);
-  CHECK(infer("x=kv:Median TTFT (ms)").better == Better::Lower);
+  CHECK(infer("x=kv:Output token throughput (tok/s)").better == Direction::HigherIsBetter);
+  CHECK(infer("x=kv:Median TTFT (ms)").better == Direction::LowerIsBetter);
   CHECK(infer("x=gbench:BM_Sum").reason == "unit ns");
-  CHECK(infer("x=gbench:BM_Sum#bytes_per_second").better == Better::Higher);
-  CHECK(infer("x=nvbench:copy/nv/cold/bw/global/bytes_per_second").better == Better::Higher);
-  CHECK(infer("x=hyperfine").better == Better::Lower);
+  CHECK(infer("x=gbench:BM_Sum#bytes_per_second").better == Direction::HigherIsBetter);
+  CHECK(infer("x=nvbench:copy/nv/cold/bw/global/bytes_per_second").better == Direction::HigherIsBetter);
+  CHECK(infer("x=hyperfine").better == Direction::LowerIsBetter);
   // a throughput named like a time is still what its unit says
-  CHECK(infer("time=regex:([0-9.]+)", "GB/s").better == Better::Higher);
+  CHECK(infer("time=regex:([0-9.]+)", "GB/s").better == Direction::HigherIsBetter);
 }
 
 TEST_CASE("without a unit, the direction is inferred from the metric's name or key")
 {
-  CHECK(infer("tok_s=regex:tok ([0-9.]+)").better == Better::Higher);
+  CHECK(infer("tok_s=regex:tok ([0-9.]+)").better == Direction::HigherIsBetter);
   CHECK(infer("tok_s=regex:tok ([0-9.]+)").reason == "unit tok/s (in its name)");
-  CHECK(infer("verify_ms=regex:verify ([0-9.]+)").better == Better::Lower);
-  CHECK(infer("busbw=regex:bw ([0-9.]+)").better == Better::Higher);
-  CHECK(infer("decode_throughput=regex:x ([0-9.]+)").better == Better::Higher);
-  CHECK(infer("p99=kv:P99 latency").better == Better::Lower);
+  CHECK(infer("verify_ms=regex:verify ([0-9.]+)").better == Direction::LowerIsBetter);
+  CHECK(infer("busbw=regex:bw ([0-9.]+)").better == Direction::HigherIsBetter);
+  CHECK(infer("decode_throughput=regex:x ([0-9.]+)").better == Direction::HigherIsBetter);
+  CHECK(infer("p99=kv:P99 latency").better == Direction::LowerIsBetter);
   CHECK(infer("p99=kv:P99 latency").reason == "the word 'latency' in its key");
-  CHECK(infer("out=json:output_throughput").better == Better::Higher);
+  CHECK(infer("out=json:output_throughput").better == Direction::HigherIsBetter);
 }
 
 TEST_CASE("nothing to infer from keeps lower, and says it is the default")
 {
   const auto inferred = infer("loss=regex:loss ([0-9.]+)");
-  CHECK(inferred.better == Better::Lower);
+  CHECK(inferred.better == Direction::LowerIsBetter);
   CHECK(inferred.reason.empty());
   CHECK_THAT(describe_inference("loss", inferred),
              Catch::Contains("the default") && Catch::Contains("--better loss=higher"));
@@ -59,8 +59,8 @@ TEST_CASE("a --better option always wins, and only the other metrics are inferre
 {
   std::vector<MetricSpec> specs{parse_metric_spec("tok_s=kv:x"), parse_metric_spec("lat_ms=kv:y")};
   const auto inferred = settle_directions(specs, {"tok_s=lower"});
-  CHECK(specs[0].better == Better::Lower);
-  CHECK(specs[1].better == Better::Lower);
+  CHECK(specs[0].better == Direction::LowerIsBetter);
+  CHECK(specs[1].better == Direction::LowerIsBetter);
   REQUIRE(inferred.size() == 1);
   CHECK(inferred[0].first == "lat_ms");
   CHECK_THROWS_AS(settle_directions(specs, {"tok_s=up"}), ej::UsageError);
@@ -68,10 +68,10 @@ TEST_CASE("a --better option always wins, and only the other metrics are inferre
 
 TEST_CASE("the example benchmarks get the directions examples/README.md states, without --better")
 {
-  CHECK(infer("time_ms=kv:metric: time_ms").better == Better::Lower);
-  CHECK(infer("throughput_gbs=regex:throughput_gbs=([0-9.]+)").better == Better::Higher);
-  CHECK(infer("kernel_us=kv:metric: kernel_us").better == Better::Lower);
-  CHECK(infer("bandwidth_gbs=kv:metric: bandwidth_gbs").better == Better::Higher);
+  CHECK(infer("time_ms=kv:metric: time_ms").better == Direction::LowerIsBetter);
+  CHECK(infer("throughput_gbs=regex:throughput_gbs=([0-9.]+)").better == Direction::HigherIsBetter);
+  CHECK(infer("kernel_us=kv:metric: kernel_us").better == Direction::LowerIsBetter);
+  CHECK(infer("bandwidth_gbs=kv:metric: bandwidth_gbs").better == Direction::HigherIsBetter);
 }
 
 TEST_CASE("a unit seen at run time decides an inferred direction, and --better always wins")
@@ -81,12 +81,12 @@ TEST_CASE("a unit seen at run time decides an inferred direction, and --better a
   std::vector<MetricSpec> specs{spec};
   settle_directions(specs, {});
   spec = specs.front();
-  CHECK(spec.better == Better::Lower);
+  CHECK(spec.better == Direction::LowerIsBetter);
   CHECK_FALSE(spec.better_given);
-  CHECK(judged_better(spec, "tok/s") == Better::Higher);
-  CHECK(judged_better(spec, "ms") == Better::Lower);
-  CHECK(judged_better(spec, "") == Better::Lower);
-  CHECK(judged_better(spec, "frames") == Better::Lower); // a count says nothing
+  CHECK(judged_better(spec, "tok/s") == Direction::HigherIsBetter);
+  CHECK(judged_better(spec, "ms") == Direction::LowerIsBetter);
+  CHECK(judged_better(spec, "") == Direction::LowerIsBetter);
+  CHECK(judged_better(spec, "frames") == Direction::LowerIsBetter); // a count says nothing
   CHECK(infer_better(spec, "tok/s").reason == "unit tok/s (seen in the output)");
   CHECK_THAT(direction_note(spec, "tok/s", "serve"),
              Catch::Contains("metric 'decode' is in tok/s: higher is better") &&
@@ -98,7 +98,7 @@ TEST_CASE("a unit seen at run time decides an inferred direction, and --better a
   std::vector<MetricSpec> given{parse_metric_spec("decode=regex:median throughput:\\s+([0-9.]+)")};
   settle_directions(given, {"decode=lower"});
   CHECK(given.front().better_given);
-  CHECK(judged_better(given.front(), "tok/s") == Better::Lower);
+  CHECK(judged_better(given.front(), "tok/s") == Direction::LowerIsBetter);
   CHECK(direction_note(given.front(), "tok/s", "serve").empty());
 }
 

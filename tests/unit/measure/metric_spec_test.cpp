@@ -148,9 +148,9 @@ TEST_CASE("the --unit and --better options change the named metric and reject un
   apply_better_option(specs, "tok_s=higher");
   apply_unit_option(specs, "t=ms");
   CHECK(specs[0].unit == "tok/s");
-  CHECK(specs[0].better == Better::Higher);
+  CHECK(specs[0].better == Direction::HigherIsBetter);
   CHECK(specs[1].unit == "ms");
-  CHECK(specs[1].better == Better::Lower);
+  CHECK(specs[1].better == Direction::LowerIsBetter);
 
   CHECK_THROWS_WITH(apply_unit_option(specs, "nope=ms"), Catch::Contains("no --metric defines"));
   CHECK_THROWS_WITH(apply_better_option(specs, "tok_s=faster"),
@@ -231,7 +231,7 @@ TEST_CASE("a spec survives a trip through JSON, and damaged JSON is refused")
 {
   auto spec = parse_metric_spec("e=regex:stderr:took ([0-9]+) ms");
   spec.unit = "ms";
-  spec.better = Better::Lower;
+  spec.better = Direction::LowerIsBetter;
   const auto json = to_json(spec);
   CHECK(json.at("stream") == "stderr");
   CHECK(json.at("kind") == "regex");

@@ -112,14 +112,14 @@ TEST_CASE("a run of N repeats writes N repeats and each one's samples to the jou
 {
   Fixture fixture("echo ms=4");
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "finished");
+  CHECK(outcome.status == core::RunStatus::Finished);
   CHECK(outcome.reason.empty());
   CHECK(outcome.repeats == 3);
   const auto repeats = fixture.repeats();
   REQUIRE(repeats.size() == 3);
   for (const auto& repeat : repeats) {
     CHECK_FALSE(repeat.warmup);
-    CHECK(repeat.ending == "exited");
+    CHECK(repeat.ending == core::RepeatEnding::Exited);
     CHECK(repeat.exit_code == 0);
   }
   CHECK(fixture.values("ms") == std::vector<double>{4, 4, 4});
@@ -151,7 +151,7 @@ TEST_CASE(
   Fixture fixture("n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; "
                   "if [ $n -eq 2 ]; then echo 'out of memory' >&2; exit 3; fi; echo ms=1");
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "failed");
+  CHECK(outcome.status == core::RunStatus::Failed);
   CHECK_THAT(outcome.reason,
              Catch::Contains("repeat 2") && Catch::Contains("3") && Catch::Contains("out of memory"));
   CHECK(outcome.repeats == 2);
@@ -166,7 +166,7 @@ TEST_CASE("a repeat whose output lacks the metric ends the run as extract-error"
 {
   Fixture fixture("echo nothing here");
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "extract-error");
+  CHECK(outcome.status == core::RunStatus::ExtractError);
   CHECK_THAT(outcome.reason, Catch::StartsWith("repeat 1"));
   CHECK(fixture.repeats().size() == 1);
 }
@@ -176,10 +176,10 @@ TEST_CASE("a timed-out repeat ends the run as timeout")
   Fixture fixture("sleep 30");
   fixture.plan.definition.timeout_s = 0.2;
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "timeout");
+  CHECK(outcome.status == core::RunStatus::Timeout);
   const auto repeats = fixture.repeats();
   REQUIRE(repeats.size() == 1);
-  CHECK(repeats[0].ending == "timed-out");
+  CHECK(repeats[0].ending == core::RepeatEnding::TimedOut);
 }
 
 TEST_CASE("every combination of the axes is measured in turn, the observer told each one")
@@ -187,7 +187,7 @@ TEST_CASE("every combination of the axes is measured in turn, the observer told 
   Fixture fixture("echo ms={size}", {{"size", {"1", "8"}}});
   fixture.plan.repeat_override = 2;
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "finished");
+  CHECK(outcome.status == core::RunStatus::Finished);
   CHECK(fixture.values("ms") == std::vector<double>{1, 1, 8, 8});
   std::vector<std::string> combinations;
   for (const auto& event : fixture.observer.events) {
@@ -203,7 +203,7 @@ TEST_CASE("a --prepare command that fails ends the run before the repeat it prep
   Fixture fixture("echo ms=1");
   fixture.plan.prepare = "exit 5";
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
-  CHECK(outcome.status == "failed");
+  CHECK(outcome.status == core::RunStatus::Failed);
   CHECK_THAT(outcome.reason, Catch::StartsWith("--prepare before repeat 1"));
   CHECK(fixture.repeats().empty());
 }

@@ -79,12 +79,12 @@ TEST_CASE("a session records the run, measures it here and records how it ended"
 {
   SessionFixture fixture("echo ms=3");
   const auto result = fixture.run();
-  CHECK(result.status == "finished");
+  CHECK(result.status == core::RunStatus::Finished);
   CHECK(result.reason.empty());
   REQUIRE(result.run == 1);
   const auto run = store::find_run(fixture.journal.db(), 1);
   REQUIRE(run);
-  CHECK(run->status == "finished");
+  CHECK(run->status == core::RunStatus::Finished);
   CHECK(run->bench == "b");
   CHECK(store::run_repeats(fixture.journal.db(), 1).size() == 2);
   CHECK(fixture.observer.said("ej: run #1 of b r1"));
@@ -95,11 +95,11 @@ TEST_CASE("a session whose benchmark fails records the run as failed with the re
 {
   SessionFixture fixture("echo broken >&2; exit 4");
   const auto result = fixture.run();
-  CHECK(result.status == "failed");
+  CHECK(result.status == core::RunStatus::Failed);
   CHECK_THAT(result.reason, Catch::Contains("repeat 1") && Catch::Contains("broken"));
   const auto run = store::find_run(fixture.journal.db(), result.run);
   REQUIRE(run);
-  CHECK(run->status == "failed");
+  CHECK(run->status == core::RunStatus::Failed);
   CHECK(run->reason == result.reason);
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("a session whose build step fails records build-failed and measures no
 {
   SessionFixture fixture("echo ms=1", "echo no compiler >&2; exit 1");
   const auto result = fixture.run();
-  CHECK(result.status == "build-failed");
+  CHECK(result.status == core::RunStatus::BuildFailed);
   CHECK_THAT(result.reason, Catch::Contains("no compiler"));
   CHECK(store::run_repeats(fixture.journal.db(), result.run).empty());
   CHECK(fixture.observer.runs_ended == 0); // the loop never started

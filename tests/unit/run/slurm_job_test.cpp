@@ -55,7 +55,10 @@ TEST_CASE("Slurm's job endings map onto run statuses with the reason")
   job.time_limit = "00:01:00";
   const auto ending = [&](const std::string& state) {
     job.state = state;
-    return run::run_ending_for(job).value_or(std::pair<std::string, std::string>{"", ""});
+    const auto found = run::run_ending_for(job);
+    return found ? std::pair<std::string, std::string>{std::string(core::to_string(found->first)),
+                                                       found->second}
+                 : std::pair<std::string, std::string>{"", ""};
   };
   CHECK(ending("TIMEOUT") == std::pair<std::string, std::string>{
                                  "timeout", "Slurm job 12 on n1 reached its time limit (00:01:00)"});

@@ -51,7 +51,8 @@ struct CorrectionsCampaign {
         started.revision = 1;
         started.attempt = events::Ref::to(attempt_ids[number + 1]);
         run_ids[number] = writer.append(started).id;
-        writer.append(events::RunFinished{events::Ref::to(run_ids[number]), "finished", "", json::object()});
+        writer.append(events::RunFinished{events::Ref::to(run_ids[number]), core::RunStatus::Finished, "",
+                                          json::object()});
       }
       writer.append(events::BaselinePinned{"p", "b", events::Ref::to(run_ids[1]), ""});
     });

@@ -142,7 +142,7 @@ TEST_CASE("a plan stream visits every sample of an attempt's runs, each run's to
       visited[sample.run].push_back(sample.value);
       CHECK(sample.metric == "verify_ms");
       CHECK(sample.unit == "ms");
-      CHECK(sample.kind == "sample");
+      CHECK(sample.kind == core::SampleKind::Sample);
     });
   }
   CHECK(visited == expected);
