@@ -5,6 +5,9 @@
 #include "cli/version.h"
 #include "cli/workspace.h"
 #include "evidence/document_data.h"
+#include "evidence/history_charts.h"
+#include "evidence/history_reading.h"
+#include "git/history.h"
 #include "render/html_report.h"
 #include "render/regions.h"
 #include "render/template_engine.h"
@@ -268,12 +271,27 @@ void run_render(RenderOptions options)
   fmt::print("wrote {} and {}\n", r.relative, util::join(names, ", "));
 }
 
+// The plan's benchmarks commit by commit along the current branch: none before the first commit.
+std::vector<render::ReportChart> history_charts(const measuring::Workspace& workspace,
+                                                store::Journal& journal, const std::string& plan)
+{
+  if (!git::resolve_commit(workspace.work_tree, "HEAD")) {
+    return {};
+  }
+  const auto line = evidence::read_line(workspace.work_tree, "");
+  const auto name = git::current_branch(workspace.work_tree).value_or("HEAD");
+  store::ReadTransaction snapshot(journal.db());
+  evidence::Reader reader(journal);
+  return evidence::plan_history_charts(reader, plan, line, name);
+}
+
 void run_report(RenderOptions options)
 {
   const auto workspace = locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
-  const auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
+  auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
+  r.report.history = history_charts(workspace, journal, options.slug);
   std::map<std::string, std::string> svgs;
   for (const auto& [path, svg] : r.charts) {
     svgs.emplace(path.filename().string(), svg);

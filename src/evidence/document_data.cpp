@@ -19,8 +19,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
+#include <tuple>
 
 namespace ej::evidence {
 
@@ -399,6 +401,41 @@ TemplateData targets_data(const PlanMeasures& measures, const std::vector<std::v
   return list;
 }
 
+// The steps acknowledged as expected (ej ack) of the benchmarks the plan ran or measures, oldest
+// first: the history's reason a slowdown is no regression belongs where the plan's readers look.
+TemplateData acknowledged_data(store::Journal& journal, const std::string& slug, const PlanMeasures& measures)
+{
+  auto benches = store::plan_benchmarks(journal.db(), slug);
+  for (const auto& m : measures.measures) {
+    benches.push_back(m.bench);
+  }
+  std::sort(benches.begin(), benches.end());
+  benches.erase(std::unique(benches.begin(), benches.end()), benches.end());
+  std::vector<core::Acknowledgement> all;
+  for (const auto& bench : benches) {
+    for (auto& ack : store::acknowledgements(journal.db(), bench)) {
+      all.push_back(std::move(ack));
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.time_ms, a.bench, a.commit, a.event_id) <
+           std::tie(b.time_ms, b.bench, b.commit, b.event_id);
+  });
+  auto list = render::template_list(all.size());
+  for (const auto& ack : all) {
+    auto& entry = render::append(list, render::template_object());
+    put(entry, "bench", inline_text(ack.bench));
+    put(entry, "metric", inline_text(ack.metric));
+    put(entry, "has_metric", !ack.metric.empty());
+    put(entry, "commit", ack.commit);
+    put(entry, "commit_short", short_commit(ack.commit));
+    put(entry, "date", util::format_date(ack.time_ms));
+    put(entry, "reason", inline_text(ack.reason));
+    put(entry, "reason_cell", cell(ack.reason));
+  }
+  return list;
+}
+
 } // namespace
 
 DocumentData build_document_data(store::Journal& journal, const std::string& slug,
@@ -568,6 +605,9 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   put(out.data, "has_charts", !out.chart.points.empty());
   put(out.data, "charts", std::move(chart_entries));
   put(out.data, "baseline", std::move(baseline));
+  auto acknowledged = acknowledged_data(journal, slug, measures);
+  put(out.data, "has_acknowledged", !acknowledged.is_empty_list());
+  put(out.data, "acknowledged", std::move(acknowledged));
   put(out.data, "groups", std::move(group_list));
   put(out.data, "has_timeline", !timeline.is_empty_list());
   put(out.data, "timeline", std::move(timeline));

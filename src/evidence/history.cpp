@@ -120,6 +120,9 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
       point.position = at->second;
       point.commit = input.line[at->second].id;
       point.subject = input.line[at->second].subject;
+      if (std::all_of(point.runs.begin(), point.runs.end(), [&](int other) { return other < run.number; })) {
+        point.environment = run.env_blob; // the newest run's
+      }
       point.runs.push_back(run.number);
       auto& values = it->values[at->second];
       values.insert(values.end(), s.values.begin(), s.values.end());

@@ -42,6 +42,7 @@ struct HistoryPoint {
   std::size_t n = 0;     // samples of all its runs together
   double median = 0;     // of those samples: the point's value
   measure::MedianInterval interval;
+  std::string environment; // the environment fingerprint's blob of its newest run
 };
 
 // A change point: the level moved between two measured commits.

@@ -28,6 +28,7 @@ struct ReportData {
   std::vector<std::string> evidence_columns; // measure, at, baseline, this attempt, change, ...
   std::vector<ReportAttempt> attempts;       // in the plan's order
   std::vector<ReportChart> charts;
+  std::vector<ReportChart> history; // the plan's benchmarks commit by commit, each shown (ej report)
 };
 
 // The section and its script; "" without attempts. Every text is escaped for HTML.

@@ -135,6 +135,24 @@ std::string part_html(std::string_view part, const std::map<std::string, std::st
   return html;
 }
 
+// The history charts, each shown: a reader compares them by scrolling, never by picking one.
+std::string history_html(const std::vector<ReportChart>& charts)
+{
+  if (charts.empty()) {
+    return "";
+  }
+  std::string out = "<section id=\"ej-history\">\n<h2>History</h2>\n"
+                    "<p>Each benchmark commit by commit along the branch: the median of its runs at each "
+                    "commit with its 95% interval, the level between change points, and where it stepped, "
+                    "was acknowledged or ran in another environment (hover a line for more).</p>\n";
+  for (const auto& chart : charts) {
+    out += "<div class=\"ej-history-chart\">\n<h3>" + escape_html(chart.name) + "</h3>\n" + chart.svg +
+           "</div>\n";
+  }
+  out += "</section>\n";
+  return out;
+}
+
 } // namespace
 
 std::string render_html_report(std::string_view title, std::string_view markdown,
@@ -155,6 +173,7 @@ std::string render_html_report(std::string_view title, std::string_view markdown
     page += part_html(part, inline_svgs, prefix);
   }
   page += explorer_html(explorer);
+  page += history_html(explorer.history);
   page += "</main>\n</body>\n</html>\n";
   return page;
 }

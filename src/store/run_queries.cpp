@@ -548,7 +548,7 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
       db.prepare("SELECT number, id, revision, attempt, status, started_ms, git_commit, git_branch, "
                  "git_dirty, git_diff_blob, "
                  "coalesce((SELECT w.time_ms FROM withdrawn_runs w WHERE w.run = runs.number), 0), "
-                 "coalesce((SELECT w.reason FROM withdrawn_runs w WHERE w.run = runs.number), '') "
+                 "coalesce((SELECT w.reason FROM withdrawn_runs w WHERE w.run = runs.number), ''), env_blob "
                  "FROM runs WHERE bench = ? ORDER BY number DESC");
   select.bind(1, bench);
   std::vector<core::RunRecord> out;
@@ -573,6 +573,7 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
     run.git.diff_blob = select.text(9);
     run.withdrawn_ms = select.integer(10);
     run.withdrawn_reason = select.text(11);
+    run.env_blob = select.text(12);
   }
   return out;
 }

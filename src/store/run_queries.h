@@ -135,8 +135,8 @@ std::vector<std::string> plans_with_current_baseline(Database& db, int run);
 bool measured_any_repeat(Database& db, int run);
 
 // The runs of a benchmark with only what a history reads of them filled in (number, id, bench,
-// revision, attempt, status, started_ms, the git context and the withdrawal), newest first: every column of
-// 10,000 runs, parsed, was most of what `ej history` cost.
+// revision, attempt, status, started_ms, the git context, the withdrawal and the environment's
+// blob), newest first: every column of 10,000 runs, parsed, was most of what `ej history` cost.
 std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench);
 
 // The benchmarks a plan's attempts ran or its baselines name, by name.

@@ -1,11 +1,15 @@
 // A benchmark's history across real commits: ej history, ej regressions, ej ack.
+#include "support/browser.h"
 #include "support/ej_repo.h"
+#include "support/fake_gpus.h"
+#include "support/skip.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -206,4 +210,70 @@ TEST_CASE("ej history finds within one commit where a benchmark's wall time step
   CHECK(found[0]["bad"] == step["bad"]);
   repo.ok({"ack", "nap@" + step["bad"].get<std::string>(), "--reason", "the longer sleep is the point"});
   CHECK(json::parse(repo.ok({"regressions", "--json"})).empty());
+}
+
+TEST_CASE("ej report draws a benchmark's history with its step, the acknowledgement and the driver change, "
+          "and the plan document names the acknowledged step",
+          "[history][report]")
+{
+  EjRepo repo;
+  add_speed_benchmark(repo);
+  std::string slower;
+  std::string first_on_gpus;
+  for (int i = 1; i <= 24; ++i) {
+    // From the 19th on, runs see a GPU: the fingerprint gains its driver and CUDA.
+    const auto env = i >= 19 ? std::map<std::string, std::string>{{"EJ_NVML_LIBRARY", fake_nvml_library()},
+                                                                  {"EJ_FAKE_NVML_GPUS", "1"}}
+                             : std::map<std::string, std::string>{};
+    write_text(repo.path() / ("step-" + std::to_string(i) + ".txt"), std::to_string(i) + "\n");
+    git(repo.path(), {"add", "step-" + std::to_string(i) + ".txt"});
+    if (i == 13) {
+      write_text(repo.path() / "speed.txt", "11.0\n");
+      git(repo.path(), {"add", "speed.txt"});
+    }
+    git(repo.path(), {"commit", "-q", "-m", "change " + std::to_string(i)});
+    repo.ok({"run", "b", "--quiet"}, env);
+    const auto commit = git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 40);
+    slower = i == 13 ? commit : slower;
+    first_on_gpus = i == 19 ? commit : first_on_gpus;
+  }
+  repo.ok({"ack", "b@" + slower.substr(0, 8), "--reason", "bounds checks on purpose"});
+  repo.ok({"plan", "new", "p", "--title", "Decode speed", "--measure", "b:time_ms"});
+
+  // The document: the acknowledged step, with its commit and reason.
+  const auto doc = repo.ok({"plan", "render", "p", "--stdout"});
+  CHECK_THAT(doc,
+             Catch::Contains("Steps acknowledged as expected (`ej ack`):") &&
+                 Catch::Contains("the step of b at " + slower.substr(0, 10) + ": bounds checks on purpose"));
+
+  repo.ok({"report", "p", "--html", "p.html"});
+  const auto html = read_text(repo.path() / "p.html");
+  CHECK_THAT(html, Catch::Contains("<section id=\"ej-history\">") && Catch::Contains("<h3>b: time_ms</h3>"));
+  CHECK_THAT(html, Catch::Contains(">" + slower.substr(0, 7) + "</text>")); // the change point's commit
+  CHECK_THAT(html, Catch::Contains(">acknowledged</text>"));
+  CHECK_THAT(html, Catch::Contains("acknowledged at " + slower.substr(0, 7) + ": bounds checks on purpose"));
+  CHECK_THAT(html, Catch::Contains(">driver, CUDA"));
+  CHECK_THAT(html,
+             Catch::Contains("environment changed at " + first_on_gpus.substr(0, 7) + ": NVIDIA driver"));
+  CHECK(repo.ok({"report", "p", "--html", "again.html"}).size() > 0);
+  CHECK(read_text(repo.path() / "again.html") == html); // deterministic
+
+  const auto chromium = find_chromium();
+  if (chromium.empty()) {
+    EJ_SKIP_WITHOUT_SERVICE("chromium not installed");
+  }
+  const auto problems = layout_problems(chromium, html, 900, {"attempt"}, repo.path(), "#ej-history svg");
+  std::string all;
+  for (const auto& problem : problems) {
+    all += problem + "\n";
+  }
+  INFO(all);
+  CHECK(problems.empty());
+  const auto shown = run_in_page(chromium, html, R"(
+    const chart = document.querySelector('#ej-history svg');
+    report(chart ? chart.getBoundingClientRect().width : 0);
+  )",
+                                 repo.path());
+  REQUIRE(shown.size() == 1);
+  CHECK(std::stod(shown[0]) > 600); // drawn, at its size
 }

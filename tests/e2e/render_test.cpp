@@ -628,7 +628,7 @@ TEST_CASE("ej report writes one self-contained HTML page that a headless browser
   CHECK(result.out.find("parsererror") == std::string::npos);
 
   // Every column the summary can have (interval, target, commit): it still fits the page.
-  const auto problems = layout_problems(chromium, html, 900, {"attempt"}, repo.path());
+  const auto problems = layout_problems(chromium, html, 900, {"attempt"}, repo.path(), "#ej-history svg");
   std::string all;
   for (const auto& problem : problems) {
     all += problem + "\n";

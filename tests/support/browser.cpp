@@ -33,6 +33,24 @@ const char* const k_measure = R"(<script>
       });
     }
   }
+  // Every chart shown fits the page, and its texts stay inside it, clear of each other.
+  const page = document.documentElement.clientWidth;
+  for (const svg of CHARTS ? document.querySelectorAll(CHARTS) : []) {
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0) continue; // hidden (a chart not picked)
+    const name = svg.querySelector('title') ? svg.querySelector('title').textContent : 'chart';
+    if (box.right > page + 1) problems.push(`chart "${name}" ends at ${box.right}px in a ${page}px page`);
+    const texts = [...svg.querySelectorAll('text')].map(t => ({text: t.textContent, r: t.getBoundingClientRect()}))
+                                                  .filter(t => t.r.width > 0);
+    for (const t of texts) {
+      if (t.r.left < box.left - 1 || t.r.right > box.right + 1 || t.r.top < box.top - 1 || t.r.bottom > box.bottom + 1)
+        problems.push(`"${t.text}" leaves chart "${name}"`);
+    }
+    texts.forEach((a, i) => texts.slice(i + 1).forEach(b => {
+      if (a.r.left < b.r.right - 1 && b.r.left < a.r.right - 1 && a.r.top < b.r.bottom - 1 && b.r.top < a.r.bottom - 1)
+        problems.push(`"${a.text}" overlaps "${b.text}" in chart "${name}"`);
+    }));
+  }
   const out = document.createElement('pre');
   out.id = 'ej-layout';
   out.textContent = 'BEGIN\n' + problems.join('\n') + '\nEND';
@@ -73,7 +91,7 @@ std::filesystem::path find_chromium()
 
 std::vector<std::string> layout_problems(const std::filesystem::path& chromium, const std::string& html,
                                          int width, const std::vector<std::string>& wrapping_columns,
-                                         const std::filesystem::path& dir)
+                                         const std::filesystem::path& dir, const std::string& checked_charts)
 {
   std::string names = "[";
   for (const auto& column : wrapping_columns) {
@@ -82,6 +100,8 @@ std::vector<std::string> layout_problems(const std::filesystem::path& chromium, 
   names += "]";
   std::string script = k_measure;
   script.replace(script.find("WRAPPING"), 8, names);
+  script.replace(script.find("CHARTS"), 6, "'" + checked_charts + "'");
+  script.replace(script.find("CHARTS"), 6, "'" + checked_charts + "'");
   auto page = html;
   const auto end = page.rfind("</body>");
   REQUIRE(end != std::string::npos);
