@@ -8,11 +8,13 @@
 #include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/compare_sets.h"
+#include "evidence/interleaved_verdict.h"
 #include "evidence/proposal.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measuring/code_state.h"
 #include "render/markdown_escape.h"
+#include "store/interleaved_queries.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -202,6 +204,32 @@ void print_compared(const Compared& c)
   }
 }
 
+// Two runs measured together by ej run --against are judged on their pairs, in either order, and
+// say so; true when it printed that verdict.
+bool print_interleaved(store::Journal& journal, const CompareOptions& options)
+{
+  const auto a = parse_reference(options.a);
+  const auto b = parse_reference(options.b);
+  if (a.kind != Reference::Kind::Run || b.kind != Reference::Kind::Run || !a.selector.empty() ||
+      !b.selector.empty() || !options.metric.empty() || !options.bench.empty()) {
+    return false;
+  }
+  const auto record = store::interleaved_comparison_of(journal.db(), a.number);
+  if (!record || !((record->candidate == a.number && record->reference == b.number) ||
+                   (record->candidate == b.number && record->reference == a.number))) {
+    return false;
+  }
+  const auto verdict = evidence::judge_interleaved(journal.db(), *record);
+  if (options.json || options.format == "json") {
+    print_json(evidence::to_json(verdict));
+    return true;
+  }
+  for (const auto& line : evidence::interleaved_report(verdict)) {
+    fmt::print("{}\n", line);
+  }
+  return true;
+}
+
 void run_compare(const CompareOptions& options)
 {
   auto journal = open_journal_for_reading(locate_workspace());
@@ -254,6 +282,9 @@ void run_compare(const CompareOptions& options)
   } else {
     if (!options.against.empty()) {
       throw UsageError("--against goes with one side only: 'ej compare CANDIDATE --against current'");
+    }
+    if (print_interleaved(journal, options)) {
+      return;
     }
     auto reference = resolve_side(reader, options.a, options.bench, options.metric);
     auto candidate = resolve_side(reader, options.b, options.bench.empty() ? reference.bench : options.bench,

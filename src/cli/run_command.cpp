@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/run_against.h"
 #include "cli/run_progress.h"
 #include "cli/run_summary_output.h"
 #include "cli/workspace.h"
@@ -36,7 +37,42 @@ struct RunOptions {
   std::vector<std::string> slurm_args; // passed to sbatch
   std::vector<std::string> lock_mhz;   // the value of --lock-clocks, when given one
   std::string keep_untracked;          // --keep-untracked-up-to SIZE
+  // --against REF and the options of its rounds (cli/run_against.h)
+  std::string against;
+  int block = 1;
+  std::optional<std::uint64_t> seed;
+  bool until_decisive = false;
+  std::optional<int> max_rounds;
+  std::string budget;
 };
+
+// --against: both sides measured here, in the foreground. What it does not do yet is refused
+// rather than half done.
+void check_against(const RunOptions& options)
+{
+  if (options.against.empty()) {
+    if (options.block != 1 || options.seed || options.until_decisive || options.max_rounds ||
+        !options.budget.empty()) {
+      throw UsageError("--block, --seed, --until-decisive, --max-rounds and --budget go with --against REF");
+    }
+    return;
+  }
+  if (options.detach) {
+    throw UsageError("--detach does not work with --against yet: run the interleaved comparison in the "
+                     "foreground (under nohup or tmux to leave it)");
+  }
+  if (!options.request.on.empty() && options.request.on != "local") {
+    throw UsageError(
+        "--on {} does not work with --against yet: interleaved runs measure on this machine only",
+        options.request.on);
+  }
+  if (options.request.revision) {
+    throw UsageError("--revision does not go with --against: both sides run the benchmark's latest revision");
+  }
+  if (!options.request.run_id.empty()) {
+    throw UsageError("--run-id does not go with --against");
+  }
+}
 
 // --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
 // anywhere else.
@@ -158,6 +194,7 @@ void start_detached(const measuring::Workspace& workspace)
 
 void run_benchmark(const RunOptions& options)
 {
+  check_against(options);
   const auto workspace = locate_workspace();
   if (options.detach) {
     start_detached(workspace);
@@ -166,6 +203,20 @@ void run_benchmark(const RunOptions& options)
   auto detached = measuring::DetachedReport::from_environment(); // set when this ej is that background one
   if (!options.request.run_id.empty() && !util::is_ulid(options.request.run_id)) {
     throw UsageError("--run-id '{}' is not a ULID (26 characters, as ej makes them)", options.request.run_id);
+  }
+  if (!options.against.empty()) {
+    measuring::InterleavedRequest interleaved;
+    interleaved.candidate = run_request(options);
+    interleaved.rounds = options.request.repeat;
+    interleaved.block = options.block;
+    interleaved.seed = options.seed;
+    interleaved.until_decisive = options.until_decisive;
+    interleaved.max_rounds = options.max_rounds;
+    run_against(workspace,
+                {options.against, options.attempt, options.budget,
+                 options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked)},
+                std::move(interleaved));
+    return;
   }
   auto journal = open_journal(workspace);
   const auto request = run_request(options);
@@ -250,6 +301,28 @@ void register_run(CLI::App& app)
       "slurm@HOST[:PARTITION] through a login host (default: the benchmark's --on, else here; "
       "'local': here)");
   command->add_flag("--no-build", options->request.no_build, "Skip the benchmark's build step");
+  command->add_option(
+      "--against", options->against,
+      "Measure the work tree against REF in the same session, interleaved: 'baseline' (the plan's), a run "
+      "(r5), an attempt (#12) or a git revision (HEAD~1); REF's code is restored in a temporary worktree and "
+      "built; --repeat rounds of one repeat a side in a random order per round; judged on the pairs. "
+      "e.g. ej run matmul --against HEAD~1 --repeat 20");
+  command->add_option("--block", options->block, "With --against: repeats of each side per round (default 1)")
+      ->check(CLI::PositiveNumber);
+  command->add_option(
+      "--seed", options->seed,
+      "With --against: the seed the rounds' order is drawn from (recorded; give a recorded one "
+      "to replay its order)");
+  command->add_flag("--until-decisive", options->until_decisive,
+                    "With --against: stop once the verdict is decisive (improved, regressed, or equivalent "
+                    "within the benchmark's --min-effect); its false-verdict rate of 5% holds for the "
+                    "--max-rounds fixed before the first round, e.g. --until-decisive --max-rounds 200");
+  command->add_option(
+      "--max-rounds", options->max_rounds,
+      "With --until-decisive: the most rounds (default 100), the plan its guarantee holds for");
+  command->add_option(
+      "--budget", options->budget,
+      "With --until-decisive: stop (inconclusive) once this much time is spent: 90s, 15m, 2h");
   // The id of its run.started event, chosen by whoever starts it and names it before it is
   // recorded (ej run --detach, ej rerun): not for people.
   command->add_option("--run-id", options->request.run_id)->group("");

@@ -233,17 +233,35 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
 RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_remote,
                           DetachedReport& detached)
 {
+  // Where the repeats run: the one place that chooses.
+  RunOutcome outcome;
+  if (!start(code_state, numbers_from_remote, detached)) {
+    outcome = build_failure();
+  } else if (m_slurm) {
+    outcome = measure_on_slurm(m_journal, m_plan, *m_slurm);
+  } else if (m_locks_gpus) {
+    outcome = measure_here(m_journal, m_plan, std::move(m_gpu_lock), m_ticket, m_request.devices);
+  } else {
+    outcome = measure_run(m_journal, m_plan);
+  }
+  return finish(std::move(outcome));
+}
+
+bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remote, DetachedReport& detached)
+{
   auto& journal = m_journal;
   const auto& request = m_request;
   const auto& workspace = m_workspace;
   auto& plan = m_plan;
-  auto slurm = request.slurm;
+  m_slurm = request.slurm;
+  auto& slurm = m_slurm;
   // Here, or on the host --on names (the code state shipped there first): a host that cannot be
   // reached leaves no run behind. A Slurm job runs on the cluster's file system, which is this one.
-  RunTarget target(workspace,
-                   slurm ? login_host_target(workspace, slurm->login_host)
-                         : (request.on.empty() ? plan.definition.host : request.on),
-                   code_state, m_observer);
+  m_target = std::make_unique<RunTarget>(workspace,
+                                         slurm ? login_host_target(workspace, slurm->login_host)
+                                               : (request.on.empty() ? plan.definition.host : request.on),
+                                         code_state, m_observer);
+  auto& target = *m_target;
   if (slurm && target.remote()) {
     slurm->via = target.command_via(); // sbatch, scontrol and scancel run on the login host
   }
@@ -257,13 +275,13 @@ RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_re
   // The GPUs are tried before the run is recorded, so that --no-wait leaves no run behind. Slurm
   // gives its jobs their GPUs itself. The locks of an ssh host are kept here under its name: they
   // keep apart the runs that this machine starts there (not those another machine's ej starts).
-  const auto ticket = gpu_ticket(m_gpus, m_bench.name, workspace.work_tree.string(),
-                                 target.remote() ? target.on().value("hostname", "") : std::string());
-  const bool locks_gpus = !slurm;
-  std::unique_ptr<run::GpuLock> gpu_lock;
-  if (locks_gpus) {
-    gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
-    if (!gpu_lock && request.no_wait) {
+  m_ticket = gpu_ticket(m_gpus, m_bench.name, workspace.work_tree.string(),
+                        target.remote() ? target.on().value("hostname", "") : std::string());
+  const auto& ticket = m_ticket;
+  m_locks_gpus = !slurm && !request.gpus_held_by_other;
+  if (m_locks_gpus) {
+    m_gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
+    if (!m_gpu_lock && request.no_wait) {
       refuse_busy_gpus(ticket);
     }
   }
@@ -315,25 +333,71 @@ RunResult RunSession::run(const git::CodeState& code_state, bool numbers_from_re
             ? (workspace.ej_dir / ("gpu-" + plan.run_id + ".csv")).string()
             : (target.work_tree().parent_path() / ("ej-gpu-" + plan.run_id + ".csv")).string()};
   }
-  m_interrupt_guard.emplace();
-  const auto build = run_build_step(target, plan, m_bench.name, code_state_id(code_state), request.no_build);
-  // Where the repeats run: the one place that chooses.
-  RunOutcome outcome;
-  if (build.failed) {
-    outcome.status =
-        run::InterruptGuard::interrupted() ? core::RunStatus::Interrupted : core::RunStatus::BuildFailed;
-    outcome.reason = journal.redactor().redact(build.reason);
-  } else if (slurm) {
-    outcome = measure_on_slurm(journal, plan, *slurm);
-  } else if (locks_gpus) {
-    outcome = measure_here(journal, plan, std::move(gpu_lock), ticket, request.devices);
-  } else {
-    outcome = measure_run(journal, plan);
+  if (!request.guarded_by_caller) {
+    m_interrupt_guard.emplace();
   }
+  m_build = run_build_step(target, plan, m_bench.name, code_state_id(code_state), request.no_build);
+  return !m_build.failed;
+}
+
+RunOutcome RunSession::build_failure() const
+{
+  RunOutcome outcome;
+  outcome.status = run::InterruptGuard::interrupted() ? core::RunStatus::Interrupted : core::RunStatus::BuildFailed;
+  outcome.reason = m_journal.redactor().redact(m_build.reason);
+  return outcome;
+}
+
+RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats)
+{
+  if (m_slurm || (m_target && m_target->remote())) {
+    throw UsageError("an interleaved run measures here only; --on is not supported with --against yet");
+  }
+  if (m_locks_gpus && !m_gpu_lock) {
+    m_ticket.run = m_plan.run_number;
+    m_gpu_lock = wait_for_gpus(m_ticket, *m_plan.observer); // held until the session goes
+    if (!m_gpu_lock) {
+      RunOutcome outcome;
+      outcome.status = core::RunStatus::Interrupted;
+      outcome.reason = fmt::format("interrupted while waiting for {}; nothing more was measured",
+                                   run::describe(m_ticket.gpus));
+      return outcome;
+    }
+  }
+  if (m_locks_gpus && !m_devices) {
+    m_gpu_lock->set_run(m_plan.run_number);
+    try {
+      m_devices.emplace(m_ticket.gpus, m_request.devices, *m_plan.observer); // once the GPUs are this run's
+    } catch (const Error& error) {
+      RunOutcome outcome;
+      outcome.status = core::RunStatus::Failed;
+      outcome.reason = error.what();
+      return outcome;
+    }
+  }
+  auto block = m_plan;
+  block.sampler = m_devices ? m_devices->sampler() : nullptr;
+  block.combinations = {combination};
+  block.warmup_override = warmups;
+  block.repeat_override = repeats;
+  block.first_repeat_index = m_next_index;
+  auto outcome = measure_run(m_journal, block);
+  m_next_index += outcome.records;
+  return outcome;
+}
+
+RunResult RunSession::finish(RunOutcome outcome)
+{
+  auto& journal = m_journal;
+  const auto& request = m_request;
+  const auto& workspace = m_workspace;
+  auto& plan = m_plan;
+  const auto& slurm = m_slurm;
+  const auto& build = m_build;
   if (outcome.status == core::RunStatus::Interrupted) {
     outcome.reason = interruption_reason(workspace, plan.run_number, outcome.reason);
   }
-  if (slurm && !target.remote() && plan.host_sampling) {
+  if (slurm && !m_target->remote() && plan.host_sampling) {
     std::error_code ignored;
     std::filesystem::remove(plan.host_sampling->file, ignored);
   }

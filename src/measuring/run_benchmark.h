@@ -7,6 +7,7 @@
 #include "measuring/run_loop.h"
 #include "measuring/run_observer.h"
 #include "measuring/run_slurm.h"
+#include "measuring/run_target.h"
 #include "measuring/workspace.h"
 #include "run/gpu_lock.h"
 #include "run/signals.h"
@@ -50,6 +51,12 @@ struct RunRequest {
   bool echo = true;       // the benchmark's output live on ej's stdout/stderr
   bool echo_build = true; // the build step's
   bool progress = false;  // the observer draws a progress line: it is given the median
+  // The GPUs are held by the other session of an interleaved run (interleaved_run.h): this one
+  // takes no lock of its own, which would wait for that one forever.
+  bool gpus_held_by_other = false;
+  // The caller holds the run::InterruptGuard (one at a time: an interleaved session's two runs
+  // share the caller's).
+  bool guarded_by_caller = false;
 };
 
 struct RunResult {
@@ -73,6 +80,22 @@ public:
   // numbers_from_remote), builds, measures and records how it ended.
   RunResult run(const git::CodeState& code, bool numbers_from_remote, DetachedReport& detached);
 
+  // run() in phases, for a front end that measures two sessions in turns (interleaved_run.h):
+  // start() ships, records and builds (false when the build failed: finish(build_failure()) next);
+  // measure_block() measures one combination's warmups and repeats here, after the last block's,
+  // waiting for the GPUs at the first one; finish() records how the run ended.
+  bool start(const git::CodeState& code, bool numbers_from_remote, DetachedReport& detached);
+  RunOutcome build_failure() const;
+  RunOutcome measure_block(const core::ParamValues& combination, int warmups, int repeats);
+  RunResult finish(RunOutcome outcome);
+  int run_number() const { return m_plan.run_number; }
+  int next_repeat_index() const { return m_next_index; }
+  const std::string& run_id() const { return m_plan.run_id; }
+  const RunPlan& plan() const { return m_plan; }
+  const core::BenchRevision& bench() const { return m_bench; }
+  // Before start(): the label the run is recorded with (an interleaved reference names its candidate).
+  void set_label(std::string label) { m_request.label = std::move(label); }
+
 private:
   store::Journal& m_journal;
   Workspace m_workspace;
@@ -81,6 +104,15 @@ private:
   core::BenchRevision m_bench;
   RunPlan m_plan;
   run::GpuSet m_gpus;
+  // Set by start(), for the phases after it.
+  std::unique_ptr<RunTarget> m_target;
+  std::optional<SlurmTarget> m_slurm;
+  run::LockTicket m_ticket;
+  std::unique_ptr<run::GpuLock> m_gpu_lock;
+  bool m_locks_gpus = false;
+  BuildReport m_build;
+  int m_next_index = 0;                // of the next repeat measure_block() records
+  std::optional<RunDevices> m_devices; // measure_block()'s, from the first block on
   // Ctrl-C stops the benchmark, not ej: from the build step until the session goes, so that the
   // front end still says how the run ended after a signal.
   std::optional<run::InterruptGuard> m_interrupt_guard;

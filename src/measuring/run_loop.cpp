@@ -337,7 +337,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   RepeatWriter writer(journal, plan.run_number, plan.run_id, observer);
   const auto started_ns = util::monotonic_ns();
   run::ProcessResult last;
-  int index = 0;
+  int index = plan.first_repeat_index;
   bool budget_spent = false;
   const auto run_label = fmt::format("run-{}", plan.run_number);
   plan.host->fetch_result_files(result_file_names(plan.metrics), run_label, plan.work_tree);
@@ -467,7 +467,7 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   std::optional<run::Leftovers> leftovers;
   if (containment) {
     leftovers = containment->finish();
-  } else if (index > 0 && outcome.status != core::RunStatus::Interrupted) {
+  } else if (index > plan.first_repeat_index && outcome.status != core::RunStatus::Interrupted) {
     // An interrupted run's host was cleared by its wrapper when the connection closed.
     try {
       leftovers = plan.host->stop_leftovers();
@@ -484,7 +484,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
     throw Error("{}; {}. The run stays 'started' until an ej that can write marks it interrupted",
                 error.what(), writer.kept_so_far());
   }
-  if (index > 0) {
+  outcome.records = index - plan.first_repeat_index;
+  if (index > plan.first_repeat_index) {
     outcome.last_stdout = last.out.text();
     outcome.last_stderr = last.err.text();
     outcome.outputs = {{"stdout_bytes", last.out.total_bytes},

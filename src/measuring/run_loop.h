@@ -38,6 +38,9 @@ struct RunPlan {
   std::vector<std::string> launch_prefix;
   run::GpuSampler* sampler = nullptr;             // reads the GPUs during each repeat; null: none is read
   std::optional<run::HostSampling> host_sampling; // ...or nvidia-smi on the host beside each repeat
+  // The index of the first repeat recorded: an interleaved run measures in blocks, one call each,
+  // whose repeats follow the last block's.
+  int first_repeat_index = 0;
 };
 
 struct RunOutcome {
@@ -47,6 +50,7 @@ struct RunOutcome {
   std::string last_stdout;                           // bounded captures of the last repeat
   std::string last_stderr;
   int repeats = 0;
+  int records = 0; // repeats recorded, warmups and stopped ones included
 };
 
 RunOutcome measure_run(store::Journal& journal, const RunPlan& plan);

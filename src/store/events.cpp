@@ -728,6 +728,62 @@ NumbersClaimed NumbersClaimed::read(const Event& event)
   return {text(p, "kind"), integer(p, "first"), strings(p, "ids")};
 }
 
+json ComparisonInterleaved::payload() const
+{
+  json out_rounds = json::array();
+  for (const auto& round : rounds) {
+    out_rounds.push_back({{"params", round.params},
+                          {"order", round.reference_first ? "rc" : "cr"},
+                          {"candidate", {round.candidate_first, round.candidate_end}},
+                          {"reference", {round.reference_first_index, round.reference_end}}});
+  }
+  return {{"candidate", candidate.to_json()},
+          {"reference", reference.to_json()},
+          {"reference_name", reference_name},
+          {"seed", seed},
+          {"block", block},
+          {"warmup", warmup},
+          {"max_rounds", max_rounds},
+          {"alpha", alpha},
+          {"stopped", stopped},
+          {"rounds", out_rounds}};
+}
+
+ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  ComparisonInterleaved out;
+  out.candidate = ref_field(p, "candidate");
+  out.reference = ref_field(p, "reference");
+  out.reference_name = text(p, "reference_name");
+  out.seed = text(p, "seed");
+  out.block = static_cast<int>(integer(p, "block"));
+  out.warmup = static_cast<int>(integer(p, "warmup"));
+  out.max_rounds = static_cast<int>(integer(p, "max_rounds"));
+  out.alpha = real(p, "alpha");
+  out.stopped = text(p, "stopped");
+  // A malformed range reads as empty: the round then pairs nothing.
+  const auto range = [](const json& round, const char* key, int& first, int& end) {
+    const auto value = member(round, key, json::array());
+    if (value.size() == 2 && value[0].is_number_integer() && value[1].is_number_integer()) {
+      first = value[0].get<int>();
+      end = value[1].get<int>();
+    }
+  };
+  for (const auto& round : member(p, "rounds", json::array())) {
+    if (!round.is_object()) {
+      continue;
+    }
+    Round r;
+    r.params = text(round, "params");
+    r.reference_first = text(round, "order") == "rc";
+    range(round, "candidate", r.candidate_first, r.candidate_end);
+    range(round, "reference", r.reference_first_index, r.reference_end);
+    out.rounds.push_back(std::move(r));
+  }
+  return out;
+}
+
 const std::vector<std::string_view>& known_types()
 {
   static const std::vector<std::string_view> types = {
@@ -754,6 +810,7 @@ const std::vector<std::string_view>& known_types()
       JournalPurged::type,
       NumbersClaimed::type,
       StepAcknowledged::type,
+      ComparisonInterleaved::type,
   };
   return types;
 }

@@ -322,6 +322,31 @@ struct NumbersClaimed {
   static NumbersClaimed read(const Event& event);
 };
 
+// An interleaved comparison (ej run --against): the candidate's and the reference's runs, measured
+// in the same session in rounds, and the design that made them, so that a verdict pairs what was
+// measured together and an audit can replay the order. Repeats are named by their index in their
+// run ([first, end)): a round's block of each side, warmups before the first round excluded.
+struct ComparisonInterleaved {
+  static constexpr std::string_view type = "comparison.interleaved";
+  struct Round {
+    std::string params;           // the combination, as its repeats record it (JSON)
+    bool reference_first = false; // the order drawn for the round
+    int candidate_first = 0, candidate_end = 0;
+    int reference_first_index = 0, reference_end = 0;
+  };
+  Ref candidate, reference;
+  std::string reference_name; // as the user named it: "baseline", "r5", "#3", "HEAD~1"
+  std::string seed;           // decimal: every draw of the session came from it (--seed replays it)
+  int block = 1;              // repeats of each side per round
+  int warmup = 0;             // per side and combination, before its first round
+  int max_rounds = 0;         // --until-decisive's plan (what its guarantee holds for); 0: fixed rounds
+  double alpha = 0.05;        // --until-decisive's false-verdict rate over all its looks
+  std::string stopped;        // why the rounds ended: rounds, decisive, max-rounds, budget, failed
+  std::vector<Round> rounds;
+  nlohmann::json payload() const;
+  static ComparisonInterleaved read(const Event& event);
+};
+
 // Every type above, for the reader of unknown events and for docs/events.md's test.
 const std::vector<std::string_view>& known_types();
 bool is_known_type(std::string_view type);

@@ -326,4 +326,24 @@ void step_acknowledged(Database& db, const Event& event)
       .run();
 }
 
+// Both runs resolved to their numbers here; a comparison naming a run this journal lacks (an
+// export of another plan) is not projected.
+void comparison_interleaved(Database& db, const Event& event)
+{
+  const auto comparison = events::ComparisonInterleaved::read(event);
+  const auto candidate = run_number(db, event, comparison.candidate);
+  const auto reference = run_number(db, event, comparison.reference);
+  if (candidate == 0 || reference == 0) {
+    return;
+  }
+  db.prepare(
+        "INSERT INTO interleaved_comparisons(event_id, candidate_run, reference_run, payload) VALUES (?, "
+        "?, ?, ?)")
+      .bind(1, event.id)
+      .bind(2, candidate)
+      .bind(3, reference)
+      .bind(4, event.payload.dump())
+      .run();
+}
+
 } // namespace ej::store::projection

@@ -18,5 +18,7 @@ void run_withdrawal(Database& db, const Event& event);   // run.withdrawn, run.r
 void baseline_pinned(Database& db, const Event& event);  // baseline.pinned
 void baseline_explained(Database& db, const Event& event); // baseline.explained
 void step_acknowledged(Database& db, const Event& event);  // step.acknowledged (schema version 12)
+// comparison.interleaved (schema version 13)
+void comparison_interleaved(Database& db, const Event& event);
 
 } // namespace ej::store::projection

@@ -326,14 +326,29 @@ CREATE TABLE IF NOT EXISTS acknowledgements (
 CREATE INDEX IF NOT EXISTS acknowledgements_by_bench ON acknowledgements(bench, time_ms);
 )sql";
 
+// Version 13: interleaved comparisons (ej run --against), by the runs of their two sides; the
+// design as its event has it. Derived: rebuilt, so that comparisons synced from a newer replica
+// before the upgrade (kept as events of an unknown type) are projected.
+constexpr std::string_view k_version_13 = R"sql(
+CREATE TABLE IF NOT EXISTS interleaved_comparisons (
+  event_id TEXT PRIMARY KEY,
+  candidate_run INTEGER NOT NULL,
+  reference_run INTEGER NOT NULL,
+  payload TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS interleaved_by_candidate ON interleaved_comparisons(candidate_run);
+CREATE INDEX IF NOT EXISTS interleaved_by_reference ON interleaved_comparisons(reference_run);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1},       {2, k_version_2},       {3, k_version_3},         {4, k_version_4, true},
-      {5, k_version_5, true}, {6, k_version_6, true}, {7, k_version_7},         {8, k_version_8},
-      {9, k_version_9, true}, {10, k_version_10},     {11, k_version_11, true}, {12, k_version_12, true},
+      {1, k_version_1},         {2, k_version_2},       {3, k_version_3},         {4, k_version_4, true},
+      {5, k_version_5, true},   {6, k_version_6, true}, {7, k_version_7},         {8, k_version_8},
+      {9, k_version_9, true},   {10, k_version_10},     {11, k_version_11, true}, {12, k_version_12, true},
+      {13, k_version_13, true},
   };
   return steps;
 }
@@ -349,7 +364,7 @@ const std::vector<std::string_view>& derived_tables()
       "baselines",     "samples",        "run_repeats",     "run_withdrawals",  "withdrawn_runs",
       "runs",          "probes",         "bench_revisions", "benchmarks",       "attempt_search",
       "notes",         "status_changes", "attempt_links",   "attempt_tags",     "attempts",
-      "plan_measures", "plans",          "number_claims",   "acknowledgements",
+      "plan_measures", "plans",          "number_claims",   "acknowledgements", "interleaved_comparisons",
   };
   return tables;
 }

@@ -1,0 +1,224 @@
+#include "evidence/interleaved_verdict.h"
+
+#include "core/numbering.h"
+#include "evidence/metric_rules.h"
+#include "evidence/run_set.h"
+#include "measure/until_decisive.h"
+#include "measuring/interleaved_pairs.h"
+#include "store/run_queries.h"
+#include "util/error.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+namespace ej::evidence {
+
+namespace {
+
+// The rule UntilDecisive applies, on a fixed-sample interval: the same outcomes whichever design.
+std::string decide(const PairedVerdict& v, const measure::EffectBand& band)
+{
+  const bool lower_better = v.direction == measure::Direction::LowerIsBetter;
+  const bool below = v.high < 0 && v.estimate < band.low;
+  const bool above = v.low > 0 && v.estimate > band.high;
+  if (below || above) {
+    return below == lower_better ? "improved" : "regressed";
+  }
+  if (v.low >= band.low && v.high <= band.high && band.low < band.high) {
+    return "equivalent";
+  }
+  return "inconclusive";
+}
+
+std::string overall(const std::vector<std::string>& outcomes)
+{
+  if (outcomes.empty()) {
+    return "inconclusive";
+  }
+  const auto count = [&](const char* what) { return std::count(outcomes.begin(), outcomes.end(), what); };
+  const auto n = static_cast<std::ptrdiff_t>(outcomes.size());
+  if (count("improved") > 0 && count("regressed") > 0) {
+    return "mixed";
+  }
+  if (count("improved") > 0) {
+    return "improved";
+  }
+  if (count("regressed") > 0) {
+    return "regressed";
+  }
+  return count("equivalent") == n ? "equivalent" : "inconclusive";
+}
+
+// A value on the per-round scale as the change it means: percent for a log ratio.
+std::string change_text(const PairedVerdict& v, double x)
+{
+  if (!std::isfinite(x)) {
+    return x < 0 ? "-inf" : "+inf";
+  }
+  if (v.scale == measure::PairedScale::LogRatio) {
+    return fmt::format("{:+.1f}%", (std::exp(x) - 1) * 100);
+  }
+  return fmt::format("{:+.4g} {}", x, v.unit);
+}
+
+std::string where(const PairedVerdict& v)
+{
+  std::string out = v.metric;
+  if (!v.key.empty()) {
+    out += "[" + v.key + "]";
+  }
+  const auto values = parse_params_label(v.params);
+  if (!values.empty()) {
+    out += " (" + core::describe(values) + ")";
+  }
+  return out;
+}
+
+} // namespace
+
+InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record)
+{
+  InterleavedVerdict out;
+  out.candidate = record.candidate;
+  out.reference = record.reference;
+  out.design = record.design;
+  const auto run = store::find_run(db, record.candidate);
+  if (!run) {
+    throw Error("run {} of an interleaved comparison is missing; run 'ej fsck'",
+                core::number_label(record.candidate));
+  }
+  const auto bench = store::find_bench_revision(db, run->bench, run->revision);
+  if (!bench) {
+    throw Error("benchmark {} r{} of run {} is missing; run 'ej fsck'", run->bench, run->revision,
+                core::number_label(record.candidate));
+  }
+  std::vector<std::string> damage;
+  const auto rules = rules_of(core::bench_definition_from_json(bench->definition, damage));
+  out.primary = rules.primary;
+  out.min_effect_pct = rules.min_effect_pct;
+  // The rounds of each combination: a decisive rule stopped each on its own.
+  std::map<std::string, std::vector<store::events::ComparisonInterleaved::Round>> by_combination;
+  for (const auto& round : record.design.rounds) {
+    by_combination[round.params].push_back(round);
+  }
+  std::vector<std::string> primary_outcomes;
+  for (const auto& [params, rounds] : by_combination) {
+    for (const auto& series : measuring::paired_series(db, record.candidate, record.reference, rounds)) {
+      PairedVerdict v;
+      v.params = series.params;
+      v.metric = series.metric;
+      v.key = series.key;
+      v.unit = series.unit;
+      v.direction = rules.direction_of(series.metric, series.unit);
+      const auto paired = measure::paired_values(series.candidate, series.reference);
+      v.scale = paired.scale;
+      v.rounds = paired.values.size();
+      const auto band = measure::effect_band(paired.scale, rules.min_effect_pct,
+                                             std::abs(measure::median(series.reference)));
+      const auto fixed = measure::compare_paired(paired.values);
+      v.p_value = fixed.p_value;
+      v.exact = fixed.exact;
+      if (record.design.max_rounds > 0 && v.rounds <= static_cast<std::size_t>(record.design.max_rounds)) {
+        measure::UntilDecisiveOptions options;
+        options.direction = v.direction;
+        options.min_effect = band;
+        options.alpha = record.design.alpha;
+        options.max_rounds = static_cast<std::size_t>(record.design.max_rounds);
+        measure::UntilDecisive rule(options);
+        for (const double value : paired.values) {
+          rule.add(value);
+        }
+        const auto state = rule.state();
+        v.estimate = state.estimate;
+        v.low = state.low;
+        v.high = state.high;
+        v.confidence = state.confidence;
+        v.rounds_needed = state.rounds_needed;
+        v.outcome = state.decision == measure::Decision::GoOn
+                        ? "inconclusive"
+                        : std::string(measure::to_string(state.decision));
+      } else {
+        v.estimate = fixed.estimate;
+        v.low = fixed.low;
+        v.high = fixed.high;
+        v.confidence = fixed.confidence;
+        v.outcome = decide(v, band);
+      }
+      if (v.metric == out.primary) {
+        primary_outcomes.push_back(v.outcome);
+      }
+      out.series.push_back(std::move(v));
+    }
+  }
+  out.outcome = overall(primary_outcomes);
+  return out;
+}
+
+std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& v)
+{
+  const auto design =
+      verdict.design.max_rounds > 0
+          ? fmt::format("interleaved, {} round{}, until decisive (at most {}, alpha {:g})", v.rounds,
+                        v.rounds == 1 ? "" : "s", verdict.design.max_rounds, verdict.design.alpha)
+          : fmt::format("interleaved, {} round{}", v.rounds, v.rounds == 1 ? "" : "s");
+  auto line = fmt::format("{}: {} {} [{}, {}] ({}; signed-rank p = {:.2g})", where(v), v.outcome,
+                          change_text(v, v.estimate), change_text(v, v.low), change_text(v, v.high), design,
+                          v.p_value);
+  if (v.rounds_needed) {
+    line += fmt::format("; a decision would likely need about {} rounds", *v.rounds_needed);
+  }
+  return line;
+}
+
+std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
+{
+  std::vector<std::string> lines;
+  lines.push_back(
+      fmt::format("run {} against run {} ({}), interleaved: {}{}", core::number_label(verdict.candidate),
+                  core::number_label(verdict.reference), verdict.design.reference_name, verdict.outcome,
+                  verdict.min_effect_pct > 0 ? fmt::format(" (min effect {:g}%)", verdict.min_effect_pct)
+                                             : std::string()));
+  for (const auto& series : verdict.series) {
+    lines.push_back("  " + paired_line(verdict, series));
+  }
+  lines.push_back(fmt::format(
+      "  design: {} round{} of {} repeat{} a side, order drawn from seed {}, stopped: {}",
+      verdict.design.rounds.size(), verdict.design.rounds.size() == 1 ? "" : "s", verdict.design.block,
+      verdict.design.block == 1 ? "" : "s", verdict.design.seed, verdict.design.stopped));
+  return lines;
+}
+
+nlohmann::json to_json(const InterleavedVerdict& verdict)
+{
+  auto series = nlohmann::json::array();
+  for (const auto& v : verdict.series) {
+    series.push_back({{"params", nlohmann::json::parse(v.params, nullptr, false)},
+                      {"metric", v.metric},
+                      {"key", v.key},
+                      {"unit", v.unit},
+                      {"scale", v.scale == measure::PairedScale::LogRatio ? "log-ratio" : "difference"},
+                      {"rounds", v.rounds},
+                      {"estimate", v.estimate},
+                      {"low", std::isfinite(v.low) ? nlohmann::json(v.low) : nlohmann::json()},
+                      {"high", std::isfinite(v.high) ? nlohmann::json(v.high) : nlohmann::json()},
+                      {"confidence", v.confidence},
+                      {"p_value", v.p_value},
+                      {"exact", v.exact},
+                      {"outcome", v.outcome}});
+  }
+  return {{"design", "interleaved"},
+          {"candidate", verdict.candidate},
+          {"reference", verdict.reference},
+          {"reference_name", verdict.design.reference_name},
+          {"seed", verdict.design.seed},
+          {"block", verdict.design.block},
+          {"rounds", verdict.design.rounds.size()},
+          {"max_rounds", verdict.design.max_rounds},
+          {"stopped", verdict.design.stopped},
+          {"outcome", verdict.outcome},
+          {"series", series}};
+}
+
+} // namespace ej::evidence

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "measure/paired.h"
+#include "measure/statistics.h"
+#include "store/database.h"
+#include "store/interleaved_queries.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+// The verdict of an interleaved comparison (ej run --against): judged on the pairs, never on the
+// two runs as independent samples. Per round, the log of candidate / reference (differences for a
+// metric that is not positive); the Hodges-Lehmann estimate, its signed-rank interval and the
+// signed-rank test of those values (measure/paired.h). With --until-decisive the interval is the
+// repeated one of the rule that stopped the rounds (measure/until_decisive.h), replayed on the same
+// values, so that the verdict keeps the rule's guarantee.
+namespace ej::evidence {
+
+struct PairedVerdict {
+  std::string params; // the combination, as recorded (JSON)
+  std::string metric;
+  std::string key;
+  std::string unit;
+  measure::Direction direction = measure::Direction::LowerIsBetter;
+  measure::PairedScale scale = measure::PairedScale::LogRatio;
+  std::size_t rounds = 0;
+  double estimate = 0; // on the per-round scale: a log ratio, or a difference in `unit`
+  double low = 0;
+  double high = 0;
+  double confidence = 0.95;
+  double p_value = 1;
+  bool exact = false;
+  std::string outcome;                      // improved, regressed, equivalent, inconclusive
+  std::optional<std::size_t> rounds_needed; // --until-decisive, inconclusive: what a plan would need
+};
+
+struct InterleavedVerdict {
+  int candidate = 0; // run numbers
+  int reference = 0;
+  store::events::ComparisonInterleaved design;
+  std::string primary;
+  double min_effect_pct = 0;
+  std::vector<PairedVerdict> series; // every metric, combination and key measured on both sides
+  // Over the primary metric's series: each one's when they agree, mixed when some improved and some
+  // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.
+  std::string outcome;
+};
+
+InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);
+
+// "improved: -3.1% [-3.6%, -2.6%] (interleaved, 20 rounds; signed-rank p = 0.0001)"
+std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& series);
+// The report ej run --against and ej compare print: a heading line, then one line per series.
+std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict);
+nlohmann::json to_json(const InterleavedVerdict& verdict);
+
+} // namespace ej::evidence

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "store/database.h"
+#include "store/events.h"
+
+#include <optional>
+
+// The interleaved comparisons of the journal (ej run --against), found by either of their runs.
+namespace ej::store {
+
+struct InterleavedRecord {
+  std::string event_id;
+  int candidate = 0; // run numbers
+  int reference = 0;
+  events::ComparisonInterleaved design;
+};
+
+// The comparison a run was measured in, as its candidate or its reference; nullopt for a run
+// measured on its own. A run is in at most one: both sides are recorded for it alone.
+std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run);
+
+} // namespace ej::store

@@ -1,0 +1,121 @@
+// ej run --against: the candidate (the work tree) and a reference code state measured in the same
+// session, in rounds of random order, each side built in its own work tree, judged on the pairs.
+// The benchmark here reports a time that grows with the wall clock (the machine's drift, made
+// deterministic): runs made one after the other see different machines, the two repeats of a
+// round nearly the same one.
+#include "support/ej_repo.h"
+#include "support/runs.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// time_ms = 100 * FACTOR * (1 + 0.1 * seconds since the origin): 10% slower with every second
+// that passes, so that two repeats 100 ms apart differ by about 1%.
+std::string drifting_script(const std::filesystem::path& origin, const std::string& factor)
+{
+  return "f=" + factor + "\nnow=$(date +%s%N)\nstart=$(cat '" + origin.string() +
+         "')\nawk -v f=$f -v now=$now -v start=$start 'BEGIN { printf \"time_ms=%.6f\\n\", "
+         "100 * f * (1 + 0.1 * (now - start) / 1e9) }'\n";
+}
+
+// A committed benchmark source, copied into out/ by the build step: each side runs what it built.
+void set_up_drifting(const EjRepo& repo)
+{
+  const auto origin = repo.path() / ".git" / "origin";
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  write_text(origin, std::to_string(now) + "\n");
+  write_text(repo.path() / ".gitignore", "/out/\n");
+  write_text(repo.path() / "bench.src", drifting_script(origin, "1.00"));
+  git(repo.path(), {"add", ".gitignore", "bench.src"});
+  git(repo.path(), {"commit", "-q", "-m", "drifting benchmark"});
+  repo.ok({"bench", "add", "drift", "--repeat", "12", "--warmup", "1", "--min-effect", "2", "--build",
+           "mkdir -p out && cp bench.src out/bench.sh", "--metric", "time_ms=kv:time_ms", "--", "sh",
+           "out/bench.sh"});
+}
+
+// The outcome on the report's heading line: "run #3 against run #4 (HEAD), interleaved: equivalent".
+std::string interleaved_outcome(const std::string& out)
+{
+  const auto at = out.find(", interleaved: ");
+  REQUIRE(at != std::string::npos);
+  const auto from = at + std::string(", interleaved: ").size();
+  return out.substr(from, out.find_first_of(" \n", from) - from);
+}
+
+} // namespace
+
+TEST_CASE("identical code under drift: sequential runs report a change, --against does not")
+{
+  EjRepo repo;
+  set_up_drifting(repo);
+  REQUIRE(repo.ej({"run", "drift", "--quiet"}).exit_code == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // the machine moves on
+  REQUIRE(repo.ej({"run", "drift", "--quiet"}).exit_code == 0);
+  const auto sequential = json::parse(repo.ok({"compare", "r1", "r2", "--json"}));
+  CHECK(sequential["series"][0]["outcome"] == "regressed");
+
+  const auto against = repo.ej({"run", "drift", "--against", "HEAD", "--repeat", "16", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  const auto outcome = interleaved_outcome(against.out);
+  CHECK((outcome == "equivalent" || outcome == "inconclusive"));
+  CHECK_THAT(against.out, Catch::Contains("interleaved, 16 rounds"));
+  // Both sides are ordinary runs; the reference says which run it was interleaved with.
+  CHECK(show_run(repo, 3)["status"] == "finished");
+  const auto reference = show_run(repo, 4);
+  CHECK(reference["status"] == "finished");
+  CHECK_THAT(reference["label"].get<std::string>(), Catch::Contains("interleaved with run #3"));
+  CHECK(measured_repeats(reference) == 16);
+  // ej compare of the pair judges it on the pairs, as the run did.
+  const auto compared = repo.ok({"compare", "r4", "r3"});
+  CHECK_THAT(compared, Catch::Contains("interleaved: " + outcome));
+  // The reference's worktree is gone with the session.
+  CHECK(std::filesystem::is_empty(repo.ej_dir() / "rerun"));
+}
+
+TEST_CASE("a real change in the work tree is found improved against HEAD under the same drift")
+{
+  EjRepo repo;
+  set_up_drifting(repo);
+  write_text(repo.path() / "bench.src", drifting_script(repo.path() / ".git" / "origin", "0.97"));
+  const auto against =
+      repo.ej({"run", "drift", "--against", "HEAD", "--repeat", "16", "--seed", "7", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK(interleaved_outcome(against.out) == "improved");
+  CHECK_THAT(against.out, Catch::Contains("seed 7"));
+  CHECK(measured_repeats(show_run(repo, 1)) == 16);
+  CHECK(measured_repeats(show_run(repo, 2)) == 16);
+}
+
+TEST_CASE("until-decisive stops at the first decisive round of its planned maximum")
+{
+  EjRepo repo;
+  set_up_drifting(repo);
+  write_text(repo.path() / "bench.src", drifting_script(repo.path() / ".git" / "origin", "0.97"));
+  const auto against =
+      repo.ej({"run", "drift", "--against", "HEAD", "--until-decisive", "--max-rounds", "60", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK(interleaved_outcome(against.out) == "improved");
+  CHECK_THAT(against.err, Catch::Contains("decisive after"));
+  CHECK_THAT(against.out,
+             Catch::Contains("until decisive (at most 60") && Catch::Contains("stopped: decisive"));
+  CHECK(measured_repeats(show_run(repo, 1)) < 60);
+
+  const auto refused = repo.ej({"run", "drift", "--against", "HEAD", "--detach"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("--detach does not work with --against yet"));
+  const auto budget_alone = repo.ej({"run", "drift", "--budget", "10s"});
+  CHECK(budget_alone.exit_code == 2);
+}
