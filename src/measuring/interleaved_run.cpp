@@ -85,9 +85,7 @@ measure::Direction primary_direction(const RunPlan& plan, const std::string& uni
 {
   for (const auto& spec : plan.metrics) {
     if (spec.name == plan.definition.primary) {
-      return measure::judged_better(spec, unit) == measure::Better::Higher
-                 ? measure::Direction::HigherIsBetter
-                 : measure::Direction::LowerIsBetter;
+      return measure::judged_better(spec, unit);
     }
   }
   return measure::Direction::LowerIsBetter; // wall_s

@@ -80,8 +80,8 @@ TEST_CASE("an interleaved session records both runs and one comparison of its ro
   InterleavedFixture fixture("ms=9\n", "ms=10\n");
   fixture.request.seed = 42;
   const auto result = fixture.run();
-  CHECK(result.candidate.status == "finished");
-  CHECK(result.reference.status == "finished");
+  CHECK(result.candidate.status == ej::core::RunStatus::Finished);
+  CHECK(result.reference.status == ej::core::RunStatus::Finished);
   CHECK(result.rounds == 6);
   CHECK(result.stopped == "rounds");
   CHECK(fixture.observer.runs_started == 1); // the blocks are one session to the front end
@@ -155,8 +155,8 @@ TEST_CASE("a side that fails stops the session and the other side says why")
 {
   InterleavedFixture fixture("ms=9\n", "no value here\n");
   const auto result = fixture.run();
-  CHECK(result.reference.status == "extract-error");
-  CHECK(result.candidate.status == "failed");
+  CHECK(result.reference.status == ej::core::RunStatus::ExtractError);
+  CHECK(result.candidate.status == ej::core::RunStatus::Failed);
   CHECK_THAT(result.candidate.reason,
              Catch::Contains("the interleaved session stopped: run #2 extract-error"));
   CHECK(result.stopped == "failed");
