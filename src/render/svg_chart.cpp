@@ -85,11 +85,6 @@ void legend(std::string& out, const ChartData& chart, const std::vector<Referenc
   }
 }
 
-bool finite(const std::optional<double>& value)
-{
-  return value && std::isfinite(*value);
-}
-
 // The baselines the points were judged against, when they differ: one dashed line that steps
 // where the baseline moved, across the slots of the points it held for. nullopt when there is no
 // such line to draw (the baseline is then one value, or none).

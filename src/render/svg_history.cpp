@@ -55,11 +55,6 @@ bool marker_dashed(HistoryMarkerKind kind)
   return kind == HistoryMarkerKind::Environment || kind == HistoryMarkerKind::Acknowledged;
 }
 
-bool has_finite(const std::optional<double>& value)
-{
-  return value && std::isfinite(*value);
-}
-
 // The rows of labels above the data: each label goes in the first row where it overlaps no other.
 class LabelRows {
 public:
@@ -128,7 +123,7 @@ std::string render_history_svg(const HistoryChartData& chart)
   std::vector<double> values;
   for (const auto& point : chart.points) {
     for (const auto& value : {std::optional<double>(point.median), point.low, point.high}) {
-      if (has_finite(value)) {
+      if (finite(value)) {
         values.push_back(*value);
       }
     }
@@ -195,7 +190,7 @@ std::string render_history_svg(const HistoryChartData& chart)
   for (std::size_t i = 0; i < n; ++i) {
     const auto& point = chart.points[i];
     const auto x = px(x_of(i));
-    if (has_finite(point.low) && has_finite(point.high) && *point.low != *point.high) {
+    if (finite(point.low) && finite(point.high) && *point.low != *point.high) {
       add(out,
           "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"1.5\" "
           "opacity=\"0.5\"/>\n",

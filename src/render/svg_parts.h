@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,12 @@ constexpr std::string_view k_candidate_colour = "#2e7d32";
 template <typename... Args> void add(std::string& out, fmt::format_string<Args...> format, Args&&... args)
 {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+// A value a chart can draw: present and finite.
+inline bool finite(const std::optional<double>& value)
+{
+  return value && std::isfinite(*value);
 }
 
 // A label's width on the page, in pixels (UTF-8 continuation bytes do not count).

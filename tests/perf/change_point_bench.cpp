@@ -16,6 +16,7 @@
 //
 // Usage: perf_change_point_bench [MIN_SEGMENT ALPHA WINDOW] (the defaults of ChangePointOptions).
 #include "measure/change_points.h"
+#include "perf/seeded_random.h"
 
 #include <fmt/format.h>
 
@@ -39,22 +40,6 @@ constexpr std::size_t k_t_window = 12; // Perfherder's fore and back windows
 constexpr double k_t_threshold = 7.0;
 constexpr double k_t_min_change = 0.02;
 
-// A generator of its own (a fixed sequence on every platform; std::normal_distribution is not).
-class Random {
-public:
-  explicit Random(std::uint64_t seed) : m_engine(seed) {}
-  double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
-  double normal()
-  {
-    const double u1 = std::max(uniform(), 1e-300);
-    const double u2 = uniform();
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-
-private:
-  std::mt19937_64 m_engine;
-};
-
 struct Scenario {
   std::string name;
   double noise = 0.01;
@@ -68,7 +53,7 @@ struct Series {
   std::vector<std::size_t> steps; // the first point of each new level
 };
 
-Series generate(const Scenario& scenario, Random& random)
+Series generate(const Scenario& scenario, ej::perf::SeededRandom& random)
 {
   Series series;
   double level = 100.0;
@@ -237,8 +222,8 @@ struct Totals {
   Score z;
 };
 
-void run(const Scenario& scenario, const ej::measure::ChangePointOptions& options, Random& random,
-         std::vector<Totals*> totals)
+void run(const Scenario& scenario, const ej::measure::ChangePointOptions& options,
+         ej::perf::SeededRandom& random, std::vector<Totals*> totals)
 {
   Totals here;
   for (int i = 0; i < k_series; ++i) {
@@ -282,7 +267,7 @@ int main(int argc, char** argv)
   fmt::print("change points: min_segment {}, alpha {}, window {}; {} series of {} points per scenario, "
              "a step found within {} points\n\n",
              options.min_segment, options.alpha, options.window, k_series, k_points, k_tolerance);
-  Random random(31);
+  ej::perf::SeededRandom random(31);
   const std::vector<double> noises = {0.01, 0.02, 0.05, 0.10};
   Totals quiet;      // flat, outliers, drift
   Totals all_steps;  // every step scenario
@@ -323,7 +308,7 @@ int main(int argc, char** argv)
   print_totals("mixed", mixed);
 
   // Time for one history of 10,000 points with steps.
-  Random timing_random(7);
+  ej::perf::SeededRandom timing_random(7);
   std::vector<double> long_series;
   for (int block = 0; block < 10; ++block) {
     const auto part = generate({"", 0.02, {0.05, 0.10}, 0.01, 0}, timing_random);

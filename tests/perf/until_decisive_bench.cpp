@@ -26,6 +26,7 @@
 #include "measure/comparison.h"
 #include "measure/paired.h"
 #include "measure/until_decisive.h"
+#include "perf/seeded_random.h"
 
 #include <fmt/format.h>
 
@@ -46,24 +47,8 @@ constexpr double k_walk = 0.005;
 constexpr double k_trend = 0.0005;
 constexpr double k_change = 0.03;
 
-// A generator of its own (a fixed sequence on every platform; std::normal_distribution is not).
-class Random {
-public:
-  explicit Random(std::uint64_t seed) : m_engine(seed) {}
-  double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
-  double normal()
-  {
-    const double u1 = std::max(uniform(), 1e-300);
-    const double u2 = uniform();
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-
-private:
-  std::mt19937_64 m_engine;
-};
-
 // The per-round values of one session of k_max_rounds rounds.
-std::vector<double> session(double change, Random& random)
+std::vector<double> session(double change, ej::perf::SeededRandom& random)
 {
   std::vector<double> values;
   double log_speed = 0;
@@ -93,7 +78,7 @@ struct Runs {
   std::vector<double> candidate;
 };
 
-Runs sequential_runs(Random& random)
+Runs sequential_runs(ej::perf::SeededRandom& random)
 {
   Runs runs;
   double log_speed = 0;
@@ -177,7 +162,7 @@ int main(int argc, char** argv)
              k_alpha, k_min_effect_pct, k_max_rounds, k_noise * 100, k_walk * 100, k_trend * 100);
 
   // A/A: identical code on a drifting machine.
-  Random aa_random(29);
+  ej::perf::SeededRandom aa_random(29);
   std::vector<std::vector<double>> aa;
   for (std::size_t i = 0; i < 2 * sessions; ++i) {
     aa.push_back(session(0.0, aa_random));
@@ -200,7 +185,7 @@ int main(int argc, char** argv)
   }
   // What the same machine does to a sequential comparison: the reference's repeats first, then the
   // candidate's, judged by compare() (Mann-Whitney on the two runs).
-  Random sequential_random(31);
+  ej::perf::SeededRandom sequential_random(31);
   std::size_t sequential_false = 0;
   for (std::size_t i = 0; i < sessions; ++i) {
     const Runs runs = sequential_runs(sequential_random);
@@ -220,7 +205,7 @@ int main(int argc, char** argv)
              k_max_rounds / 2, k_max_rounds / 2, rate(sequential_false, sessions));
 
   // A real 3% improvement.
-  Random change_random(2929);
+  ej::perf::SeededRandom change_random(2929);
   std::vector<std::vector<double>> changed;
   for (std::size_t i = 0; i < sessions; ++i) {
     changed.push_back(session(k_change, change_random));
