@@ -238,6 +238,17 @@ TEST_CASE("a run cancelled while it waited for its GPUs stays in the journal but
   repo.ok(
       {"bench", "add", "quick", "--repeat", "1", "--shell", "echo x=2", "--metric", "x=regex:x=([0-9.]+)"});
   repo.ok({"run", "hold", "--gpus", "0", "--detach"});
+  // --detach returns before the background ej takes the GPU; the second run must find it taken.
+  bool holding = false;
+  for (int i = 0; i < 1500 && !holding; ++i) {
+    for (const auto& run : json::parse(repo.ok({"runs", "--running", "--json"}))) {
+      holding = holding || (run["number"] == 1 && run["waiting_for_gpus"] == false);
+    }
+    if (!holding) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  REQUIRE(holding);
   const int waiting = start_command({EJ_BINARY, "run", "quick", "--gpus", "0", "--attempt", "1", "--quiet"},
                                     {repo.path(), {}, {}});
   bool queued = false;
