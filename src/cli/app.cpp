@@ -81,6 +81,7 @@ constexpr CommandGroup k_command_groups[] = {
     {"why", register_why, false},
     {"bench", register_bench, false},
     {"run", register_run, false},
+    {"calibrate", register_calibrate, false},
     {"host", register_host, false},
     {"runs", register_runs, false},
     {"wait cancel", register_live_runs, false},

@@ -6,6 +6,7 @@
 #include "core/param_range.h"
 #include "core/redact.h"
 #include "core/slug.h"
+#include "evidence/calibration.h"
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
@@ -252,9 +253,10 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     throw UsageError("--build takes UTF-8 text");
   }
   if (const auto problem = core::secret_argument(util::split(d.build, ' '))) {
-    throw UsageError("{} of the --build command, and a definition is stored in the journal; export the secret "
-                     "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
-                     *problem);
+    throw UsageError(
+        "{} of the --build command, and a definition is stored in the journal; export the secret "
+        "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
+        *problem);
   }
   if (d.argv.empty() && d.shell.empty()) {
     throw UsageError(
@@ -274,6 +276,27 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   }
 }
 
+// A min effect smaller than what the newest calibration says a verdict could see is a promise the
+// measurements cannot keep: say so, with what would keep it.
+void warn_below_detectable(store::Journal& journal, const std::string& bench, double min_effect, int repeats)
+{
+  const auto calibration = evidence::latest_calibration(journal.db(), bench);
+  if (!calibration || !calibration->relative || repeats < 1) {
+    return;
+  }
+  const double sequential = calibration->detectable_sequential(static_cast<std::size_t>(repeats));
+  if (min_effect >= sequential) {
+    return;
+  }
+  fmt::print(stderr,
+             "ej: warning: --min-effect {:g}% is below what {} can detect here at {} repeats a side ({}, "
+             "calibrated {}); give more repeats, or compare with 'ej run {} --against REF' ({} at 20 "
+             "rounds)\n",
+             min_effect, bench, repeats, calibration->amount(sequential),
+             util::format_date(calibration->time_ms), bench,
+             calibration->amount(calibration->detectable_interleaved(20)));
+}
+
 void run_bench_add(const BenchOptions& options, bool edit)
 {
   core::validate_slug(options.name, "benchmark name");
@@ -286,6 +309,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
   int revision = 1;
   std::vector<std::string> inferred;
   std::vector<std::string> damage;
+  int repeats = 0;
   journal.write([&](store::Writer& writer) {
     inferred.clear(); // a write that is retried runs this again
     const auto existing = store::find_benchmark(journal.db(), options.name);
@@ -307,6 +331,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
       throw UsageError("nothing changed: give the options to change");
     }
     writer.append(store::events::BenchRevision{edit, options.name, revision, core::to_json(definition)});
+    repeats = definition.policy.adaptive ? definition.policy.max_repeats : definition.policy.repeat;
   });
   fmt::print("{} benchmark {} (revision {})\n", edit ? "changed" : "registered", options.name, revision);
   for (const auto& problem : damage) {
@@ -314,6 +339,9 @@ void run_bench_add(const BenchOptions& options, bool edit)
   }
   for (const auto& line : inferred) {
     fmt::print("  {}\n", line);
+  }
+  if (options.min_effect && *options.min_effect > 0) {
+    warn_below_detectable(journal, options.name, *options.min_effect, repeats);
   }
 }
 
@@ -421,10 +449,21 @@ void run_bench_show(const std::string& name, bool json)
                      {"created", util::format_utc(bench.created_ms)},
                      {"definition", bench.definition}});
     }
-    print_json({{"name", name}, {"revisions", out}});
+    const auto calibration = evidence::latest_calibration(journal.db(), name);
+    print_json({{"name", name},
+                {"revisions", out},
+                {"calibration", calibration ? evidence::to_json(*calibration) : nlohmann::json()}});
     return;
   }
   print_definition(revisions.back());
+  if (const auto calibration = evidence::latest_calibration(journal.db(), name)) {
+    fmt::print("\ncalibration:\n");
+    for (const auto& line : evidence::calibration_lines(*calibration)) {
+      fmt::print("  {}\n", line);
+    }
+  } else {
+    fmt::print("\nnot calibrated: 'ej calibrate {}' measures how small a change it can detect here\n", name);
+  }
   if (revisions.size() > 1) {
     fmt::print("\nrevisions:\n");
     for (const auto& bench : revisions) {

@@ -19,6 +19,7 @@ void register_bench(CLI::App& app);          // bench.cpp: bench add, edit, list
 void register_bench_test(CLI::App& bench);   // bench_test.cpp: bench test
 void register_run(CLI::App& app);            // run_command.cpp: run
 void register_run_withdraw(CLI::App& run);   // withdraw.cpp: run withdraw
+void register_calibrate(CLI::App& app);      // calibrate.cpp: calibrate
 void register_host(CLI::App& app);           // host.cpp: host add, list, check
 void register_runs(CLI::App& app);           // runs.cpp: runs (and show run, via log.cpp)
 void register_live_runs(CLI::App& app);      // live_runs.cpp: wait, cancel

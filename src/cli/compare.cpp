@@ -394,6 +394,7 @@ void run_judge(const JudgeOptions& options)
       fmt::print("  {} {} against run {}{}:\n", verdict.candidate.bench, verdict.metric,
                  core::number_label(verdict.baseline_run),
                  verdict.against == evidence::Against::CurrentBaseline ? " (the current baseline)" : "");
+      fmt::print("    {}\n", verdict.design.sentence());
       for (const auto& line : evidence::evidence_lines(verdict)) {
         fmt::print("    {}\n", line);
       }

@@ -184,6 +184,7 @@ void print_runs_of(evidence::Reader& reader, int attempt)
     const auto meets = judgement.verdict->meets_target();
     fmt::print("verdict:  {} {}{}\n", judgement.verdict->metric, judgement.verdict->text,
                meets ? (*meets ? ", meets the plan's target" : ", misses the plan's target") : "");
+    fmt::print("design:   {}\n", judgement.verdict->design.sentence());
     for (const auto& warning : judgement.verdict->warnings) {
       fmt::print("          {} {}\n", paint("warning:", Colour::Yellow), warning);
     }

@@ -44,6 +44,17 @@ std::string_view target_name(evidence::TargetMet met)
   return "no-target";
 }
 
+nlohmann::json design_json(const evidence::VerdictDesign& design)
+{
+  const bool interleaved = design.kind == evidence::Design::Interleaved;
+  return {{"kind", interleaved ? "interleaved" : "sequential"},
+          {"drift_controlled", interleaved},
+          {"baseline_earlier_s",
+           interleaved ? nlohmann::json() : nlohmann::json(design.baseline_earlier_ms / 1000.0)},
+          {"rounds", interleaved ? nlohmann::json(design.rounds) : nlohmann::json()},
+          {"text", design.sentence()}};
+}
+
 } // namespace
 
 nlohmann::json comparison_json(const evidence::SeriesComparison& s)
@@ -119,6 +130,7 @@ nlohmann::json verdict_json(const evidence::Verdict& v)
           {"baseline_run", v.baseline_run},
           {"baseline_now", v.baseline_now ? nlohmann::json(*v.baseline_now) : nlohmann::json()},
           {"against", v.against == evidence::Against::CurrentBaseline ? "current" : "then"},
+          {"design", design_json(v.design)},
           {"candidate", v.candidate.label},
           {"imported", v.imported},
           {"metric", v.metric},

@@ -128,6 +128,7 @@ void print_answer(evidence::Reader& reader, const core::AttemptHistory& history)
   // The evidence as it stood when the decision was taken: against the baseline of its runs' time.
   if (const auto verdict = evidence::judge_attempt(reader, a.number).verdict) {
     fmt::print("  Evidence: {} {}\n", verdict->metric, verdict->text);
+    fmt::print("  Design: {}\n", verdict->design.sentence());
   }
   print_blockers(journal, history);
   print_links(journal, history);

@@ -186,7 +186,7 @@ struct Row {
       cells; // a value and a change per measure (the outcome after the first's), then the targets
   std::string commit;
   // The fields older templates name: the headline measure's.
-  std::string median = "—", change = "—", interval = "—", outcome = "—", target_met = "—";
+  std::string median = "—", change = "—", interval = "—", outcome = "—", target_met = "—", design = "—";
 };
 
 struct Columns {
@@ -263,6 +263,7 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
       if (measures.measures.size() <= 1) {
         row.cells.push_back(outcome);
       }
+      row.design = verdict != nullptr ? verdict->design.cell() : std::string("—");
       row.median = row.cells[0];
       row.change = change;
       row.outcome = outcome;
@@ -293,6 +294,32 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
   return row;
 }
 
+// Under the summary: which of its changes compare two moments of the machine rather than two code
+// states measured together. Every verdict ej makes on its own is sequential; an interleaved one
+// (ej run --against) is named in its row's design.
+std::string design_note(const std::vector<Row>& rows)
+{
+  std::vector<std::string> sequential;
+  std::size_t judged = 0;
+  for (const auto& row : rows) {
+    if (row.design != "—") {
+      ++judged;
+      if (row.design == "sequential") {
+        sequential.push_back(core::number_label(row.number));
+      }
+    }
+  }
+  if (sequential.empty()) {
+    return "";
+  }
+  const auto which = sequential.size() == judged ? std::string("Every change above is")
+                                                 : "The changes of " + util::join(sequential, ", ") + " are";
+  return which +
+         " sequential: its two runs were measured at different times (each attempt's section says how "
+         "far apart), so the machine's drift is in it; `ej run BENCH --against baseline` measures both "
+         "sides together.";
+}
+
 TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, const PlanMeasures& measures)
 {
   auto list = render::template_list(rows.size());
@@ -314,6 +341,7 @@ TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, 
     put(entry, "change", cell(row.change));
     put(entry, "interval", cell(row.interval));
     put(entry, "outcome", cell(unbreakable(row.outcome)));
+    put(entry, "design", cell(row.design));
     put(entry, "target_met", cell(row.target_met));
     put(entry, "commit", row.commit.empty() ? "—" : row.commit);
     auto cells = render::template_list(row.cells.size() + 1);
@@ -601,6 +629,9 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   put(out.data, "has_intervals", columns.has_intervals);
   put(out.data, "summary_columns", columns_data(columns));
   put(out.data, "summary", summary_data(rows, columns, measures));
+  const auto note = design_note(rows);
+  put(out.data, "design_note", note);
+  put(out.data, "has_design_note", !note.empty());
   put(out.data, "chart", std::move(chart));
   put(out.data, "has_charts", !out.chart.points.empty());
   put(out.data, "charts", std::move(chart_entries));

@@ -156,12 +156,20 @@ std::string evidence_note(const Evaluation& evaluation)
     if (v.against == Against::BaselineThen && v.baseline_now) {
       text += fmt::format(", the baseline then (now run {})", core::number_label(*v.baseline_now));
     }
+    // "run #7 (measured 19 hours earlier)"; after a parenthesis of its own, "..., measured ...".
+    const auto design =
+        v.design.kind == Design::Sequential ? "measured " + v.design.baseline_when() : v.design.phrase();
+    text += text.ends_with(')') ? ", " + design : " (" + design + ")";
     if (std::find(against.begin(), against.end(), text) == against.end()) {
       against.push_back(text);
     }
   }
   if (!against.empty()) {
     sentences.push_back("Against " + util::join(against, " and ") + ".");
+  }
+  if (std::any_of(evaluation.verdicts.begin(), evaluation.verdicts.end(),
+                  [](const Verdict& v) { return v.design.kind == Design::Sequential; })) {
+    sentences.push_back("Sequential: the machine's drift between the runs is not controlled.");
   }
   for (const auto& v : evaluation.verdicts) {
     if (v.sweep() && !v.crossover.empty()) {

@@ -100,6 +100,17 @@ std::optional<Proposal> propose_status(const Evaluation& evaluation)
     proposal.status = core::Status::Inconclusive;
     break;
   }
+  // Two moments of a machine that drifts more than the change cannot decide it; the same two code
+  // states measured together can.
+  if (lead->design.kind == Design::Sequential && lead->calibration &&
+      lead->calibration->drift_exceeds_change && proposal.status != core::Status::Inconclusive) {
+    const auto attempt = lead->candidate.runs.empty() ? std::nullopt : lead->candidate.runs.front().attempt;
+    proposal.status = core::Status::Inconclusive;
+    proposal.reason += fmt::format("; the machine drifted {} in its calibration, more than the change: "
+                                   "re-measure both sides together with 'ej run {} --against baseline{}'",
+                                   lead->calibration->drift, lead->candidate.bench,
+                                   attempt ? fmt::format(" --attempt {}", *attempt) : std::string());
+  }
   return proposal;
 }
 

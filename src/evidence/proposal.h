@@ -13,7 +13,9 @@ namespace ej::evidence {
 // headline measure's) decides at its headline combination (over the whole sweep without one): improved (and
 // every target the attempt measured met) -> adopted; improved but a target missed -> rejected, as the
 // break-even rule says; regressed or no change -> rejected; mixed or inconclusive
-// -> inconclusive. The full evidence is the attempt's, not the reason's.
+// -> inconclusive. A sequential verdict whose change the calibrated drift of the machine (ej calibrate)
+// exceeds proposes inconclusive, with the --against command that would decide. The full evidence
+// is the attempt's, not the reason's.
 struct Proposal {
   core::Status status = core::Status::Inconclusive;
   std::string reason;

@@ -1,6 +1,7 @@
 #include "evidence/reader.h"
 
 #include "core/numbering.h"
+#include "store/interleaved_queries.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "store/verdict_cache.h"
@@ -423,6 +424,26 @@ Quantity Reader::quantity(const std::string& metric, const std::string& unit)
     found = by_unit.emplace(unit, quantity_of(metric, unit)).first;
   }
   return found->second;
+}
+
+const Calibration* Reader::calibration(const std::string& bench, const std::string& env_blob)
+{
+  auto found = m_calibrations.find(bench);
+  if (found == m_calibrations.end()) {
+    std::vector<Calibration> read;
+    for (const auto& record : store::calibrations_of(m_journal.db(), bench)) {
+      if (auto calibration = read_calibration(m_journal.db(), record)) {
+        read.push_back(std::move(*calibration));
+      }
+    }
+    found = m_calibrations.emplace(bench, std::move(read)).first;
+  }
+  for (const auto& calibration : found->second) {
+    if (calibration.env_blob == env_blob) {
+      return &calibration;
+    }
+  }
+  return nullptr;
 }
 
 } // namespace ej::evidence

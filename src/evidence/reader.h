@@ -3,6 +3,7 @@
 #include "core/records.h"
 #include "core/run_records.h"
 #include "core/target.h"
+#include "evidence/calibration.h"
 #include "evidence/metric_rules.h"
 #include "evidence/plan_measures.h"
 #include "evidence/plan_prefetch.h"
@@ -92,6 +93,9 @@ public:
   const nlohmann::json* environment(const std::string& blob);
   // quantity_of(metric, unit), read once per metric and unit (a document compares 11,000 series).
   Quantity quantity(const std::string& metric, const std::string& unit);
+  // The newest calibration (ej calibrate) of the benchmark measured in that environment; nullptr
+  // when there is none. The benchmark's calibrations are read once.
+  const Calibration* calibration(const std::string& bench, const std::string& env_blob);
 
 private:
   // The run's series, without its throttled repeats when they are left out; says so in `set`.
@@ -126,6 +130,7 @@ private:
   std::optional<bool> m_has_verdict_cache;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
   std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
+  std::map<std::string, std::vector<Calibration>> m_calibrations;     // by bench, newest first
 };
 
 } // namespace ej::evidence

@@ -4,10 +4,12 @@
 #include "core/target.h"
 #include "measure/statistics.h"
 #include "util/strings.h"
+#include "util/time.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ej::evidence {
 
@@ -128,12 +130,19 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
                               core::number_label(*baseline_then))
                 : ", the current baseline";
   }
-  std::string tail;
+  std::string tail = "; " + v.design.phrase();
   if (!v.environment_fields.empty()) {
     tail += "; environments differ: " + util::join(v.environment_fields, ", ");
   }
   if (v.imported) {
     tail += "; imported figures, not measured by ej";
+  }
+  if (v.calibration) {
+    tail += fmt::format("; could detect {} at {} repeats", v.calibration->amount, v.calibration->n);
+    if (v.calibration->drift_exceeds_change) {
+      tail += fmt::format(", but the machine drifted {} in calibration, more than the change",
+                          v.calibration->drift);
+    }
   }
   if (v.throttled > 0) {
     tail += fmt::format("; {} of {} repeats throttled{}", v.throttled, v.device_repeats,
@@ -141,6 +150,32 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
   }
   v.text = head + moved + tail;
   v.brief = moved.empty() ? v.text : head + tail;
+}
+
+// The candidate's environment is its newest run's: a calibration measured elsewhere says nothing of it.
+void note_calibration(Reader& reader, Verdict& v)
+{
+  if (v.candidate.runs.empty()) {
+    return;
+  }
+  const auto& newest =
+      *std::max_element(v.candidate.runs.begin(), v.candidate.runs.end(),
+                        [](const auto& a, const auto& b) { return a.started_ms < b.started_ms; });
+  const auto* calibration = reader.calibration(v.candidate.bench, newest.env_blob);
+  const auto* headline = v.headline_comparison();
+  if (calibration == nullptr || headline == nullptr || headline->metric != calibration->metric) {
+    return;
+  }
+  const auto& c = headline->comparison;
+  CalibrationNote note;
+  note.n = std::min(c.n_reference, c.n_candidate);
+  note.amount = calibration->amount(calibration->detectable_sequential(note.n));
+  const double drift = calibration->relative ? (std::exp(calibration->drift) - 1) * 100 : calibration->drift;
+  note.drift = calibration->relative ? fmt::format("{:+.1f}%", drift) : fmt::format("{:+.3g}", drift);
+  const auto change = calibration->relative ? c.change_pct : c.shift;
+  note.drift_exceeds_change = change && std::abs(drift) >= std::abs(*change);
+  note.time_ms = calibration->time_ms;
+  v.calibration = note;
 }
 
 Judgement no_verdict(std::string why)
@@ -205,6 +240,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   }
   Verdict v;
   v.baseline_run = baseline;
+  v.design.baseline_earlier_ms = candidate.time_ms() - reference->time_ms();
   v.against = against;
   if (against == Against::BaselineThen && *now != *then) {
     v.baseline_now = *now;
@@ -226,12 +262,53 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   v.candidate = std::move(candidate);
+  note_calibration(reader, v);
   evaluate_targets(v, measures);
   set_texts(v, then);
   return {std::move(v), ""};
 }
 
+// "3 days earlier", "2 hours later", "moments earlier".
+std::string when_baseline(std::int64_t earlier_ms)
+{
+  const auto way = earlier_ms >= 0 ? "earlier" : "later";
+  if (earlier_ms > -1000 && earlier_ms < 1000) {
+    return fmt::format("moments {}", way);
+  }
+  return fmt::format("{} {}", util::spoken_span(earlier_ms), way);
+}
+
 } // namespace
+
+std::string VerdictDesign::phrase() const
+{
+  if (kind == Design::Interleaved) {
+    return fmt::format("interleaved, {} round{}", rounds, rounds == 1 ? "" : "s");
+  }
+  return "sequential, baseline " + when_baseline(baseline_earlier_ms);
+}
+
+std::string VerdictDesign::baseline_when() const
+{
+  return when_baseline(baseline_earlier_ms);
+}
+
+std::string VerdictDesign::cell() const
+{
+  return kind == Design::Interleaved ? phrase() : "sequential";
+}
+
+std::string VerdictDesign::sentence() const
+{
+  if (kind == Design::Interleaved) {
+    return fmt::format(
+        "interleaved: {} round{} alternating both sides in one session; drift cancels out of the "
+        "pairs",
+        rounds, rounds == 1 ? "" : "s");
+  }
+  return fmt::format("sequential: the baseline was measured {}; drift not controlled",
+                     when_baseline(baseline_earlier_ms));
+}
 
 measure::Outcome Verdict::decisive_outcome() const
 {

@@ -19,6 +19,33 @@ enum class Against { BaselineThen, CurrentBaseline };
 // Where a plan's target is met across the combinations a verdict judged.
 enum class TargetMet { NoTarget, Everywhere, Somewhere, Nowhere };
 
+// How the two sides of a verdict were measured (docs/statistics.md, "Comparing code, not moments"):
+// apart in time, so that whatever the machine did in between is in the comparison, or interleaved
+// in one session by `ej run --against`, which cancels the drift out of the pairs.
+enum class Design { Sequential, Interleaved };
+
+struct VerdictDesign {
+  Design kind = Design::Sequential;
+  std::int64_t baseline_earlier_ms = 0; // sequential: candidate start minus baseline start
+  std::size_t rounds = 0;               // interleaved
+  std::string phrase() const;           // "sequential, baseline 3 days earlier"; "interleaved, 20 rounds"
+  std::string
+  sentence() const;         // "sequential: the baseline was measured 3 days earlier; drift not controlled"
+  std::string cell() const; // a document's summary: "sequential"; "interleaved, 20 rounds"
+  std::string baseline_when() const; // sequential: "3 days earlier", "2 hours later", "moments earlier"
+};
+
+// What the newest calibration of the benchmark in the candidate's environment (ej calibrate) says of
+// a verdict: the smallest change it could have detected, and whether the machine's drift alone
+// could explain the change (for a sequential verdict).
+struct CalibrationNote {
+  std::string amount; // "±1.8%"
+  std::size_t n = 0;  // at this many repeats a side (sequential) or rounds (interleaved)
+  std::string drift;  // "+4.2%"
+  bool drift_exceeds_change = false;
+  std::int64_t time_ms = 0; // when the calibration ran
+};
+
 // The verdict of a run or an attempt against its plan's baseline, on one metric (the plan's measure
 // of the benchmark, else the benchmark's primary metric), combination by combination.
 struct Verdict {
@@ -39,15 +66,17 @@ struct Verdict {
   TargetMet target_met = TargetMet::NoTarget;
   std::vector<std::string> target_met_at; // the combinations that meet it ("" without axes)
   std::size_t target_judged = 0;          // combinations the target was evaluated at
+  VerdictDesign design;
+  std::optional<CalibrationNote> calibration;
   std::vector<std::string> environment_changes;
   std::vector<std::string> environment_fields;
   std::vector<std::string> warnings;
-  bool imported = false; // either side holds figures recorded with `ej record`
-  int throttled = 0;     // repeats of both sides that ran on a throttled GPU
+  bool imported = false;  // either side holds figures recorded with `ej record`
+  int throttled = 0;      // repeats of both sides that ran on a throttled GPU
   int device_repeats = 0; // repeats of both sides whose GPUs were read
   bool throttled_excluded = false;
-  std::string text;      // one line: the comparison(s), against which baseline, the environment warning
-  std::string brief;     // the same without the note that the baseline moved, for lines under one that has it
+  std::string text;  // one line: the comparison(s), against which baseline, the environment warning
+  std::string brief; // the same without the note that the baseline moved, for lines under one that has it
 
   bool sweep() const { return combinations.size() > 1; }
   // What decides: the headline combination's outcome when it was judged, else `outcome`.

@@ -340,6 +340,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     comparison.max_rounds = m_request.until_decisive ? planned : 0;
     comparison.alpha = m_request.alpha;
     comparison.stopped = result.stopped;
+    comparison.purpose = m_request.purpose;
     comparison.rounds = std::move(rounds);
     m_journal.write([&](store::Writer& writer) { result.comparison_id = writer.append(comparison).id; });
   }

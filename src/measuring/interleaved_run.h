@@ -29,6 +29,7 @@ struct InterleavedRequest {
   std::optional<int> max_rounds; // --until-decisive's plan; default k_default_max_rounds
   std::optional<double> budget_s;
   double alpha = 0.05;
+  std::string purpose; // "calibration" for ej calibrate's A/A session; recorded with the comparison
 };
 
 inline constexpr int k_default_max_rounds = 100;

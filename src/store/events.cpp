@@ -737,16 +737,20 @@ json ComparisonInterleaved::payload() const
                           {"candidate", {round.candidate_first, round.candidate_end}},
                           {"reference", {round.reference_first_index, round.reference_end}}});
   }
-  return {{"candidate", candidate.to_json()},
-          {"reference", reference.to_json()},
-          {"reference_name", reference_name},
-          {"seed", seed},
-          {"block", block},
-          {"warmup", warmup},
-          {"max_rounds", max_rounds},
-          {"alpha", alpha},
-          {"stopped", stopped},
-          {"rounds", out_rounds}};
+  json out = {{"candidate", candidate.to_json()},
+              {"reference", reference.to_json()},
+              {"reference_name", reference_name},
+              {"seed", seed},
+              {"block", block},
+              {"warmup", warmup},
+              {"max_rounds", max_rounds},
+              {"alpha", alpha},
+              {"stopped", stopped},
+              {"rounds", out_rounds}};
+  if (!purpose.empty()) {
+    out["purpose"] = purpose;
+  }
+  return out;
 }
 
 ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
@@ -762,6 +766,7 @@ ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
   out.max_rounds = static_cast<int>(integer(p, "max_rounds"));
   out.alpha = real(p, "alpha");
   out.stopped = text(p, "stopped");
+  out.purpose = text(p, "purpose");
   // A malformed range reads as empty: the round then pairs nothing.
   const auto range = [](const json& round, const char* key, int& first, int& end) {
     const auto value = member(round, key, json::array());

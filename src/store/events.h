@@ -342,6 +342,9 @@ struct ComparisonInterleaved {
   int max_rounds = 0;         // --until-decisive's plan (what its guarantee holds for); 0: fixed rounds
   double alpha = 0.05;        // --until-decisive's false-verdict rate over all its looks
   std::string stopped;        // why the rounds ended: rounds, decisive, max-rounds, budget, failed
+  // "calibration": an A/A session of one code state against itself (ej calibrate), whose rounds
+  // measure the machine's noise; empty for a comparison of two code states.
+  std::string purpose;
   std::vector<Round> rounds;
   nlohmann::json payload() const;
   static ComparisonInterleaved read(const Event& event);

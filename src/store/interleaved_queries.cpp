@@ -4,15 +4,10 @@
 
 namespace ej::store {
 
-std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run)
+namespace {
+
+InterleavedRecord read_record(Statement& select)
 {
-  auto select =
-      db.prepare("SELECT event_id, candidate_run, reference_run, payload FROM interleaved_comparisons "
-                 "WHERE candidate_run = ? OR reference_run = ? ORDER BY event_id LIMIT 1");
-  select.bind(1, run).bind(2, run);
-  if (!select.step()) {
-    return std::nullopt;
-  }
   InterleavedRecord record;
   record.event_id = select.text(0);
   record.candidate = static_cast<int>(select.integer(1));
@@ -22,6 +17,35 @@ std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run
   event.payload = nlohmann::json::parse(select.text(3), nullptr, false);
   record.design = events::ComparisonInterleaved::read(event);
   return record;
+}
+
+} // namespace
+
+std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run)
+{
+  auto select =
+      db.prepare("SELECT event_id, candidate_run, reference_run, payload FROM interleaved_comparisons "
+                 "WHERE candidate_run = ? OR reference_run = ? ORDER BY event_id LIMIT 1");
+  select.bind(1, run).bind(2, run);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  return read_record(select);
+}
+
+std::vector<InterleavedRecord> calibrations_of(Database& db, const std::string& bench)
+{
+  // Event ids are ULIDs: their order is the order they were made in.
+  auto select = db.prepare(
+      "SELECT c.event_id, c.candidate_run, c.reference_run, c.payload FROM interleaved_comparisons c "
+      "JOIN runs r ON r.number = c.candidate_run WHERE r.bench = ? AND "
+      "json_extract(c.payload, '$.purpose') = 'calibration' ORDER BY c.event_id DESC");
+  select.bind(1, bench);
+  std::vector<InterleavedRecord> out;
+  while (select.step()) {
+    out.push_back(read_record(select));
+  }
+  return out;
 }
 
 } // namespace ej::store

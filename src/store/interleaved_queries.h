@@ -4,6 +4,8 @@
 #include "store/events.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 // The interleaved comparisons of the journal (ej run --against), found by either of their runs.
 namespace ej::store {
@@ -18,5 +20,8 @@ struct InterleavedRecord {
 // The comparison a run was measured in, as its candidate or its reference; nullopt for a run
 // measured on its own. A run is in at most one: both sides are recorded for it alone.
 std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run);
+
+// The calibrations (ej calibrate: comparisons of purpose "calibration") of a benchmark, newest first.
+std::vector<InterleavedRecord> calibrations_of(Database& db, const std::string& bench);
 
 } // namespace ej::store

@@ -16,7 +16,7 @@ std::string inputs_select(std::string_view chosen)
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
-      (SELECT count(*) FROM run_withdrawals),
+      (SELECT count(*) FROM run_withdrawals) + (SELECT count(*) FROM interleaved_comparisons),
       c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.withdrawals, c.text
     FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN plan_measures m ON m.plan = a.plan
       LEFT JOIN verdict_cache c ON c.attempt = a.number

@@ -24,7 +24,9 @@ struct VerdictInputs {
   std::int64_t runs = 0;            // the attempt's
   std::int64_t baselines = 0;       // the plan's baseline pins
   std::int64_t bench_revisions = 0; // every benchmark's: a rule may change the primary metric
-  std::int64_t withdrawals = 0;     // every run withdrawal and restoration: rare, so counted whole
+  // Every run withdrawal and restoration, and every interleaved comparison (a calibration among them
+  // tells a verdict what it could detect): rare, so counted whole.
+  std::int64_t withdrawals = 0;
   bool operator==(const VerdictInputs&) const = default;
 };
 

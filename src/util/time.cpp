@@ -52,6 +52,24 @@ std::string format_date(std::int64_t ms)
   return buffer;
 }
 
+std::string spoken_span(std::int64_t ms)
+{
+  const std::int64_t seconds = (ms < 0 ? -ms : ms) / 1000;
+  const auto said = [](std::int64_t n, const char* unit) {
+    return std::to_string(n) + " " + unit + (n == 1 ? "" : "s");
+  };
+  if (seconds >= 86400) {
+    return said(seconds / 86400, "day");
+  }
+  if (seconds >= 3600) {
+    return said(seconds / 3600, "hour");
+  }
+  if (seconds >= 60) {
+    return said(seconds / 60, "minute");
+  }
+  return said(seconds, "second");
+}
+
 std::optional<std::int64_t> parse_utc(std::string_view text)
 {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;

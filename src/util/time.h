@@ -18,6 +18,10 @@ std::string format_date(std::int64_t ms);
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" with an optional "Z"; UTC.
 std::optional<std::int64_t> parse_utc(std::string_view text);
 
+// A span of time as people say it, rounded down to its largest unit: "40 seconds", "3 minutes",
+// "1 hour", "3 days". Negative spans are said as their size.
+std::string spoken_span(std::int64_t ms);
+
 // A monotonic clock in nanoseconds, for measuring durations.
 std::int64_t monotonic_ns();
 

@@ -276,22 +276,36 @@ TEST_CASE("runs of an attempt in a plan with a baseline show their verdict in ej
   CHECK_THAT(repo.ok({"log"}), !Catch::Contains("improved"));
 
   repo.ok({"plan", "baseline", "p", "--run", "1"});
-  const std::string verdict = "-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029) vs run #1; imported "
-                              "figures, not measured by ej";
-  CHECK_THAT(repo.ok({"show", "2"}), Catch::Contains(verdict));
-  CHECK_THAT(repo.ok({"log"}), Catch::Contains(verdict));
-  CHECK_THAT(repo.ok({"runs"}), Catch::Contains(verdict));
+  // Two runs recorded one after the other: a sequential verdict, which says how far apart they were.
+  // (Catch's && keeps references to its operands: they must outlive it.)
+  const auto judged = Catch::Contains("-24.3% [-42.3%, -3.57%] 1.32x faster, improved (p=0.029) vs run #1; "
+                                      "sequential, baseline ");
+  const auto imported = Catch::Contains(" earlier; imported figures, not measured by ej");
+  const auto verdict = judged && imported;
+  CHECK_THAT(repo.ok({"show", "2"}), verdict);
+  CHECK_THAT(repo.ok({"log"}), verdict);
+  CHECK_THAT(repo.ok({"runs"}), verdict);
   // The baseline itself has no verdict.
   CHECK_THAT(repo.ok({"show", "1"}), !Catch::Contains("improved"));
 
   const auto shown = json::parse(repo.ok({"show", "2", "--json"}));
   CHECK(shown["verdict"]["outcome"] == "improved");
   CHECK(shown["verdict"]["baseline_run"] == 1);
+  CHECK(shown["verdict"]["design"]["kind"] == "sequential");
+  CHECK(shown["verdict"]["design"]["drift_controlled"] == false);
+  CHECK(shown["verdict"]["design"]["baseline_earlier_s"].get<double>() >= 0);
+  CHECK_THAT(shown["verdict"]["design"]["text"].get<std::string>(),
+             Catch::StartsWith("sequential: the baseline was measured ") &&
+                 Catch::EndsWith(" earlier; drift not controlled"));
+  // show, why and judge say it in a sentence of its own.
+  CHECK_THAT(repo.ok({"show", "2"}), Catch::Contains("design:   sequential: the baseline was measured "));
+  CHECK_THAT(repo.ok({"why", "2"}), Catch::Contains("  Design: sequential: the baseline was measured "));
+  CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("    sequential: the baseline was measured "));
   const auto runs = json::parse(repo.ok({"runs", "--json"}));
   bool found = false;
   for (const auto& run : runs) {
     if (run["number"] == 2) {
-      CHECK(run["verdict"]["text"] == verdict);
+      CHECK_THAT(run["verdict"]["text"].get<std::string>(), verdict);
       found = true;
     }
   }

@@ -118,12 +118,18 @@ TEST_CASE("A run is judged against the baseline pinned when it was made, and say
   CHECK(then->baseline_now == 3);
   CHECK(*then->combinations[0].comparison.change_pct == Approx(-60.0).margin(0.5));
   CHECK(then->text.find("vs run #1, the baseline then; the baseline is now run #3") != std::string::npos);
+  // Measured a day apart: the verdict says so, and that the machine's drift is in it.
+  CHECK(then->design.kind == evidence::Design::Sequential);
+  CHECK(then->design.baseline_earlier_ms == 86'400'000);
+  CHECK_THAT(then->text, Catch::Contains("; sequential, baseline 1 day earlier"));
+  CHECK(then->design.sentence() == "sequential: the baseline was measured 1 day earlier; drift not controlled");
   const auto now = evidence::judge_attempt(reader, 2, Against::CurrentBaseline).verdict;
   REQUIRE(now);
   CHECK(now->baseline_run == 3);
   CHECK_FALSE(now->baseline_now);
   CHECK(now->text.find("vs run #3, the current baseline (run #1 was the baseline then)") !=
         std::string::npos);
+  CHECK_THAT(now->text, Catch::Contains("; sequential, baseline 1 day later"));
   // The new baseline itself is not judged.
   const auto itself = evidence::judge_attempt(reader, 3);
   CHECK_FALSE(itself.verdict);
@@ -159,8 +165,8 @@ TEST_CASE("One imported figure per side gives the change and the factor, and no 
   const auto& c = v->combinations.front().comparison;
   CHECK(c.basis == measure::Basis::SingleFigures);
   CHECK_FALSE(c.p_value);
-  CHECK(v->text == "+3.78% 1.04x higher throughput, single figures, no test vs run #1; imported figures, not "
-                   "measured by ej");
+  CHECK(v->text == "+3.78% 1.04x higher throughput, single figures, no test vs run #1; sequential, baseline "
+                   "moments earlier; imported figures, not measured by ej");
   CHECK(v->imported);
   CHECK(v->candidate.imported());
 }
@@ -176,7 +182,8 @@ TEST_CASE("Three samples a side give the change, too few for a test")
   const auto v = evidence::judge_attempt(reader, 2).verdict;
   REQUIRE(v);
   CHECK(v->outcome == measure::Outcome::Inconclusive);
-  CHECK(v->text == "-50.0% 2.00x faster, too few samples for a test (n = 3 vs 3) vs run #1");
+  CHECK(v->text ==
+        "-50.0% 2.00x faster, too few samples for a test (n = 3 vs 3) vs run #1; sequential, baseline moments earlier");
 }
 
 TEST_CASE("Nothing to judge says why, naming the real cause")
@@ -233,7 +240,7 @@ TEST_CASE("Runs in different environments carry the warning in the verdict line"
   Reader reader(j.journal());
   const auto v = evidence::judge_attempt(reader, 2).verdict;
   REQUIRE(v);
-  CHECK(v->text.ends_with("vs run #1; environments differ: NVIDIA driver"));
+  CHECK(v->text.ends_with("vs run #1; sequential, baseline moments earlier; environments differ: NVIDIA driver"));
   REQUIRE(v->environment_changes.size() == 1);
   CHECK(v->environment_changes[0] == "NVIDIA driver: 570.1 -> 580.2");
 }

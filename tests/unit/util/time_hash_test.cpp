@@ -29,3 +29,13 @@ TEST_CASE("ULIDs are 26 characters and sort by time")
   CHECK(a.size() == 26);
   CHECK(a < b);
 }
+
+TEST_CASE("a span of time is said in its largest whole unit")
+{
+  CHECK(ej::util::spoken_span(0) == "0 seconds");
+  CHECK(ej::util::spoken_span(1'999) == "1 second");
+  CHECK(ej::util::spoken_span(59'000) == "59 seconds");
+  CHECK(ej::util::spoken_span(60'000) == "1 minute");
+  CHECK(ej::util::spoken_span(3 * 3'600'000 + 59 * 60'000) == "3 hours");
+  CHECK(ej::util::spoken_span(-3 * 86'400'000 - 5) == "3 days");
+}

@@ -1,0 +1,192 @@
+#include "evidence/calibration.h"
+
+#include "core/numbering.h"
+#include "evidence/metric_rules.h"
+#include "measure/paired.h"
+#include "measure/power.h"
+#include "measuring/interleaved_pairs.h"
+#include "store/run_queries.h"
+#include "util/time.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ej::evidence {
+
+namespace {
+
+constexpr int k_sizes[] = {10, 20, 50};
+
+// A spread or shift on the log scale as the percent change it means; on a difference scale as is.
+double in_units(double value, bool relative)
+{
+  return relative ? (std::exp(value) - 1) * 100 : value;
+}
+
+double median_of(std::vector<double> values)
+{
+  if (values.empty()) {
+    return 0;
+  }
+  std::sort(values.begin(), values.end());
+  const auto mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+} // namespace
+
+double Calibration::detectable_interleaved(std::size_t n) const
+{
+  return std::abs(in_units(measure::detectable_effect(paired_noise, n, measure::Pairing::Paired), relative));
+}
+
+double Calibration::detectable_sequential(std::size_t repeats) const
+{
+  return std::abs(
+      in_units(measure::detectable_effect(single_noise, repeats, measure::Pairing::TwoSample), relative));
+}
+
+std::string Calibration::amount(double effect) const
+{
+  return relative ? fmt::format("±{:.1f}%", effect)
+                  : fmt::format("±{:.3g}{}", effect, unit.empty() ? "" : " " + unit);
+}
+
+std::optional<Calibration> read_calibration(store::Database& db, const store::InterleavedRecord& record)
+{
+  const auto run = store::find_run(db, record.candidate);
+  if (!run) {
+    return std::nullopt;
+  }
+  const auto bench = store::find_bench_revision(db, run->bench, run->revision);
+  if (!bench) {
+    return std::nullopt;
+  }
+  std::vector<std::string> damage;
+  const auto rules = rules_of(core::bench_definition_from_json(bench->definition, damage));
+  Calibration out;
+  out.event_id = record.event_id;
+  out.candidate = record.candidate;
+  out.reference = record.reference;
+  out.bench = run->bench;
+  out.revision = run->revision;
+  out.env_blob = run->env_blob;
+  out.time_ms = run->started_ms;
+  out.metric = rules.primary;
+  std::map<std::string, std::vector<store::events::ComparisonInterleaved::Round>> by_combination;
+  for (const auto& round : record.design.rounds) {
+    by_combination[round.params].push_back(round);
+  }
+  // Pooled over the combinations on the log scale (scale-free) when every value is positive.
+  std::vector<double> paired;
+  std::vector<double> single;
+  std::vector<double> drifts;
+  for (const auto& [params, rounds] : by_combination) {
+    for (const auto& series : measuring::paired_series(db, record.candidate, record.reference, rounds)) {
+      if (series.metric != rules.primary || series.candidate.size() < 2) {
+        continue;
+      }
+      const auto values = measure::paired_values(series.candidate, series.reference);
+      out.relative = out.relative && values.scale == measure::PairedScale::LogRatio;
+      out.unit = series.unit;
+      paired.insert(paired.end(), values.values.begin(), values.values.end());
+      const auto scaled = [&](double x) {
+        return values.scale == measure::PairedScale::LogRatio ? std::log(x) : x;
+      };
+      std::vector<double> level;
+      for (const auto* side : {&series.candidate, &series.reference}) {
+        std::vector<double> own;
+        for (const double x : *side) {
+          own.push_back(scaled(x));
+        }
+        single.push_back(measure::robust_sigma(own));
+      }
+      for (std::size_t i = 0; i < series.candidate.size(); ++i) {
+        level.push_back((scaled(series.candidate[i]) + scaled(series.reference[i])) / 2);
+      }
+      drifts.push_back(measure::level_drift(level));
+      out.rounds += series.candidate.size();
+    }
+  }
+  if (paired.size() < 2) {
+    return std::nullopt;
+  }
+  out.paired_noise = measure::robust_sigma(paired);
+  out.single_noise = median_of(single);
+  // The drift of the combination that moved most: the machine's, whichever combination showed it.
+  out.drift = *std::max_element(drifts.begin(), drifts.end(),
+                                [](double a, double b) { return std::abs(a) < std::abs(b); });
+  for (const int n : k_sizes) {
+    out.interleaved.push_back({n, out.detectable_interleaved(static_cast<std::size_t>(n))});
+    out.sequential.push_back({n, out.detectable_sequential(static_cast<std::size_t>(n))});
+  }
+  return out;
+}
+
+std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,
+                                              const std::string& env_blob)
+{
+  for (const auto& record : store::calibrations_of(db, bench)) {
+    auto calibration = read_calibration(db, record);
+    if (calibration && (env_blob.empty() || calibration->env_blob == env_blob)) {
+      return calibration;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> calibration_lines(const Calibration& c)
+{
+  const auto figure = [&](double log_value) {
+    return c.relative ? fmt::format("{:.2f}%", in_units(log_value, true))
+                      : fmt::format("{:.3g}{}", log_value, c.unit.empty() ? "" : " " + c.unit);
+  };
+  const auto sizes = [&](const std::vector<Detectable>& list, const char* what) {
+    std::vector<std::string> parts;
+    for (const auto& d : list) {
+      parts.push_back(fmt::format("{} at {} {}", c.amount(d.effect), d.rounds, what));
+    }
+    return fmt::format("{}, {} and {}", parts[0], parts[1], parts[2]);
+  };
+  return {
+      fmt::format("calibrated {} by runs {} and {} ({} r{}, {} rounds of {} against itself)",
+                  util::format_utc(c.time_ms), core::number_label(c.candidate),
+                  core::number_label(c.reference), c.bench, c.revision, c.rounds, c.metric),
+      fmt::format("noise: {} between the two sides of a round, {} from one repeat to the next",
+                  figure(c.paired_noise), figure(c.single_noise)),
+      fmt::format("drift: the level moved {}{} over the session", c.drift >= 0 ? "+" : "", figure(c.drift)),
+      "could detect (80% power, 5% two-sided): interleaved " + sizes(c.interleaved, "rounds"),
+      "                                         sequential " + sizes(c.sequential, "repeats a side"),
+  };
+}
+
+nlohmann::json to_json(const Calibration& c)
+{
+  const auto list = [](const std::vector<Detectable>& detectable) {
+    auto out = nlohmann::json::array();
+    for (const auto& d : detectable) {
+      out.push_back({{"n", d.rounds}, {"effect", d.effect}});
+    }
+    return out;
+  };
+  return {{"comparison", c.event_id},
+          {"runs", {c.candidate, c.reference}},
+          {"bench", c.bench},
+          {"revision", c.revision},
+          {"environment", c.env_blob},
+          {"time", util::format_utc(c.time_ms)},
+          {"metric", c.metric},
+          {"unit", c.unit},
+          {"scale", c.relative ? "percent" : "unit"},
+          {"rounds", c.rounds},
+          {"paired_noise", in_units(c.paired_noise, c.relative)},
+          {"single_noise", in_units(c.single_noise, c.relative)},
+          {"drift", in_units(c.drift, c.relative)},
+          {"detectable_interleaved", list(c.interleaved)},
+          {"detectable_sequential", list(c.sequential)}};
+}
+
+} // namespace ej::evidence

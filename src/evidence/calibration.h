@@ -1,0 +1,61 @@
+#pragma once
+
+#include "store/database.h"
+#include "store/interleaved_queries.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// What `ej calibrate` learned of a machine: a benchmark measured against itself, interleaved (A/A),
+// says how noisy its paired rounds and its single runs are, how far the level drifted during the
+// session, and so how small a change a verdict could see. Figures of the benchmark's primary metric,
+// pooled over its combinations, from the session's rounds as the journal keeps them.
+namespace ej::evidence {
+
+// The smallest change detected with 80% power at 5% (two-sided), for a number of values.
+struct Detectable {
+  int rounds = 0;    // rounds of an interleaved verdict; repeats a side of a sequential one
+  double effect = 0; // in percent, or in `unit` for a metric that is not positive
+};
+
+struct Calibration {
+  std::string event_id; // the comparison.interleaved of purpose "calibration"
+  int candidate = 0;    // its two runs
+  int reference = 0;
+  std::string bench;
+  int revision = 0;
+  std::string env_blob; // the environment fingerprint the runs were measured in
+  std::int64_t time_ms = 0;
+  std::string metric;
+  std::string unit;
+  bool relative = true;                // figures in percent (a positive metric); else in `unit`
+  std::size_t rounds = 0;              // rounds that paired the primary metric, over every combination
+  double paired_noise = 0;             // robust spread of the per-round values (candidate vs reference)
+  double single_noise = 0;             // robust spread of one side's values from round to round
+  double drift = 0;                    // how far the level moved over the session (Theil-Sen, signed)
+  std::vector<Detectable> interleaved; // at 10, 20 and 50 rounds
+  std::vector<Detectable> sequential;  // two runs measured apart, at 10, 20 and 50 repeats each
+
+  // The smallest change an interleaved verdict of `rounds` rounds could see; a sequential one of
+  // `repeats` repeats a side.
+  double detectable_interleaved(std::size_t rounds) const;
+  double detectable_sequential(std::size_t repeats) const;
+  // "±1.8%" or "±0.02 ms"
+  std::string amount(double effect) const;
+};
+
+// The figures of one calibration session; nullopt when it paired no value of the primary metric.
+std::optional<Calibration> read_calibration(store::Database& db, const store::InterleavedRecord& record);
+// The newest calibration of a benchmark; with env_blob, the newest measured in that environment.
+std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,
+                                              const std::string& env_blob = "");
+
+// Lines for ej calibrate and ej bench show, and the JSON both give.
+std::vector<std::string> calibration_lines(const Calibration& calibration);
+nlohmann::json to_json(const Calibration& calibration);
+
+} // namespace ej::evidence

@@ -1,0 +1,102 @@
+// ej calibrate: a benchmark measured against itself, interleaved, says how noisy the machine is for
+// it, how far its level drifts, and how small a change a verdict could see; verdicts and ej judge
+// use it. The benchmarks here make their noise and drift deterministic: a counter kept under .git
+// raises the value with every repeat, as a machine that slows down would.
+#include "support/ej_repo.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// x = 1000 + 10 * (repeats so far): the level climbs 1% a repeat, whatever the code.
+std::string climbing_script(const EjRepo& repo)
+{
+  const auto counter = (repo.path() / ".git" / "count").string();
+  return "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+         "'; echo x=$((1000 + 10 * n))";
+}
+
+} // namespace
+
+TEST_CASE("ej calibrate measures a benchmark against itself and says what a verdict could detect")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "noisy", "--repeat", "5", "--shell",
+           "awk -v s=$(date +%N) 'BEGIN { srand(s); printf \"x=%d\\n\", 1000 + 40 * rand() }'", "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  const auto said = repo.ok({"calibrate", "noisy", "--rounds", "8", "--quiet"});
+  CHECK_THAT(said,
+             Catch::Contains("calibrated ") && Catch::Contains("by runs #1 and #2 (noisy r1, 8 rounds of x "
+                                                               "against itself)"));
+  CHECK_THAT(said, Catch::Contains("noise: ") && Catch::Contains(" between the two sides of a round"));
+  CHECK_THAT(said, Catch::Contains("drift: the level moved "));
+  CHECK_THAT(said, Catch::Contains("could detect (80% power, 5% two-sided): interleaved ±") &&
+                       Catch::Contains(" at 10 rounds") && Catch::Contains(" at 50 repeats a side"));
+
+  // Both sides are ordinary runs; the session is a comparison of purpose "calibration".
+  const auto runs = json::parse(repo.ok({"runs", "--json"}));
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0]["status"] == "finished");
+  const auto shown = repo.ok({"bench", "show", "noisy"});
+  CHECK_THAT(shown, Catch::Contains("calibration:\n  calibrated ") && Catch::Contains("by runs #1 and #2"));
+  const auto calibration = json::parse(repo.ok({"bench", "show", "noisy", "--json"}))["calibration"];
+  REQUIRE(calibration.is_object());
+  CHECK(calibration["rounds"] == 8);
+  CHECK(calibration["runs"] == json::array({1, 2}));
+  CHECK(calibration["scale"] == "percent");
+  CHECK(calibration["paired_noise"].get<double>() > 0);
+  const auto& detectable = calibration["detectable_interleaved"];
+  REQUIRE(detectable.size() == 3);
+  CHECK(detectable[0]["n"] == 10);
+  CHECK(detectable[2]["n"] == 50);
+  // More rounds see smaller changes.
+  CHECK(detectable[0]["effect"].get<double>() > detectable[2]["effect"].get<double>());
+
+  // A min effect below what the machine can show is warned about, with what would show it.
+  const auto edited = repo.ej({"bench", "edit", "noisy", "--min-effect", "0.01"});
+  CHECK(edited.exit_code == 0);
+  CHECK_THAT(edited.err,
+             Catch::Contains("warning: --min-effect 0.01% is below what noisy can detect here at 5 "
+                             "repeats a side") &&
+                 Catch::Contains("'ej run noisy --against REF'"));
+  CHECK(repo.ej({"bench", "edit", "noisy", "--min-effect", "50"}).err.find("warning") == std::string::npos);
+
+  const auto refused = repo.ej({"calibrate", "noisy", "--rounds", "1"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("--rounds must be at least 2"));
+  CHECK(repo.ej({"calibrate", "nothing"}).exit_code != 0);
+  CHECK(json::parse(repo.ok({"runs", "--json"})).size() == 2); // nothing recorded by the refusals
+}
+
+TEST_CASE(
+    "a sequential verdict whose change the calibrated drift exceeds is not adopted or rejected on its own")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Drift"});
+  repo.ok({"bench", "add", "climb", "--repeat", "5", "--shell", climbing_script(repo), "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"try", "same code again", "--plan", "p"});
+  repo.ok({"run", "climb", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  repo.ok({"run", "climb", "--attempt", "2", "--quiet"});
+  // Before a calibration, the climb reads as a regression of the code.
+  CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("proposed status: rejected"));
+
+  const auto calibrated = json::parse(repo.ok({"calibrate", "climb", "--rounds", "10", "--json"}));
+  CHECK(calibrated["drift"].get<double>() > 10); // 20 repeats at 1% each
+  const auto judged = repo.ok({"judge", "2"});
+  CHECK_THAT(judged, Catch::Contains("proposed status: inconclusive"));
+  CHECK_THAT(judged,
+             Catch::Contains("more than the change: re-measure both sides together with 'ej run climb "
+                             "--against baseline --attempt 2'"));
+  const auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
+  CHECK_THAT(verdict["text"].get<std::string>(),
+             Catch::Contains("; could detect ±") &&
+                 Catch::Contains(" at 5 repeats, but the machine drifted +") &&
+                 Catch::Contains(" in calibration, more than the change"));
+}
