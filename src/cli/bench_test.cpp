@@ -211,7 +211,7 @@ void print_values(const TestedMetric& metric, const std::vector<measure::Extract
 void settle_direction(TestedMetric& metric, const std::string& unit)
 {
   auto& spec = metric.spec;
-  if (spec.better_given) {
+  if (measure::direction_given(spec)) {
     return;
   }
   if (metric.fresh) {
