@@ -1,7 +1,5 @@
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/reading.h"
-#include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/param_range.h"
 #include "core/redact.h"
@@ -10,6 +8,7 @@
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
+#include "measuring/workspace.h"
 #include "remote/host_registry.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -280,7 +279,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
     throw UsageError("'withdraw' cannot name a benchmark: 'ej run withdraw RUN' withdraws a run; choose "
                      "another name");
   }
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   int revision = 1;
   std::vector<std::string> inferred;
@@ -379,7 +378,7 @@ void print_definition(const core::BenchRevision& bench)
 
 void run_bench_list(bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto benches = store::list_benchmarks(journal.db());
   if (json) {
     auto out = nlohmann::json::array();
@@ -406,7 +405,7 @@ void run_bench_list(bool json)
 
 void run_bench_show(const std::string& name, bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto revisions = store::bench_revisions(journal.db(), name);
   if (revisions.empty()) {
     throw Error("no benchmark named '{}'; see 'ej bench list'", name);
