@@ -1,14 +1,24 @@
 #pragma once
 
-#include "cli/workspace.h"
 #include "core/bench_definition.h"
+#include "measuring/workspace.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
-// What the command line names, read the same way by every command: runs and paths.
+// What the command line names, read the same way by every command: attempts, runs, paths, sizes
+// and the text to store.
 namespace ej::cli {
+
+// "12" or "#12" -> 12; anything else is a usage error naming the argument.
+int parse_attempt_number(std::string_view text);
+// Checks user text before it is stored: valid UTF-8, and not empty when required.
+std::string checked_text(std::string_view text, std::string_view what, bool allow_empty = true);
+// --keep-untracked-up-to SIZE ("200M", "1G", "4096"): bytes, checked.
+std::uint64_t parse_keep_untracked(const std::string& text);
 
 // A run: "5", "#5", "r5", "run5", "run:5", or a provisional name ("@k3f9qx", "r@k3f9qx"); anything
 // else is a usage error that names the argument.

@@ -1,11 +1,12 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/slug.h"
 #include "core/status.h"
 #include "measuring/code_state.h"
+#include "measuring/workspace.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -25,7 +26,8 @@ std::vector<std::string> checked_tags(const std::vector<std::string>& tags)
   for (const auto& tag : tags) {
     auto text = checked_text(tag, "tag", false);
     if (text.find_first_of(" \t\n") != std::string::npos) {
-      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'", tag);
+      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'",
+                       tag);
     }
     out.push_back(std::move(text));
   }
@@ -64,7 +66,7 @@ void run_try(const TryOptions& options)
   const auto keep_untracked =
       options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
 
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   int number = 0;
   const auto code_state = read_code_state(workspace, keep_untracked); // outside the write lock
@@ -101,7 +103,7 @@ void run_status(const StatusOptions& options)
   if (core::reason_required(status) && reason.empty()) {
     throw UsageError("a {} attempt needs a reason: add --reason \"why\"", core::to_string(status));
   }
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   std::string previous;
   const auto code_state = read_code_state(workspace); // outside the write lock
@@ -124,7 +126,7 @@ void run_note(const NoteOptions& options)
 {
   const int number = parse_attempt_number(options.id);
   const auto text = checked_text(options.text, "note", false);
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   journal.write([&](store::Writer& writer) {
     const auto attempt = require_attempt(journal, number);
     writer.append(store::events::AttemptNote{store::events::Ref::to(attempt.id), text});
@@ -210,7 +212,7 @@ void run_edit(const EditOptions& options)
         "nothing to change: give --title, --hypothesis, --command, --tag, --untag, --blocked-by, "
         "--unblock or --retry-of");
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   journal.write([&](store::Writer& writer) {
     const auto attempt = require_attempt(journal, number);
     if (!edit.changes_nothing()) {
@@ -229,7 +231,8 @@ void run_edit(const EditOptions& options)
 void register_attempt_commands(CLI::App& app)
 {
   auto try_options = std::make_shared<TryOptions>();
-  auto* attempt = app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
+  auto* attempt =
+      app.add_subcommand("try", "Record a new attempt (an option tried in a plan); prints its number");
   attempt->add_option("title", try_options->title, "What is tried, e.g. \"NCCL_ALGO=Tree\"")->required();
   attempt->add_option(
       "--plan", try_options->plan,

@@ -1,15 +1,15 @@
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/reading.h"
-#include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/param_range.h"
 #include "core/redact.h"
 #include "core/slug.h"
 #include "evidence/calibration.h"
+#include "measure/bench_metrics.h"
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
+#include "measuring/workspace.h"
 #include "remote/host_registry.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -84,8 +84,10 @@ std::vector<core::ParamAxis> parse_params(const std::vector<std::string>& option
 // Builds the metric list from --metric/--unit/--better; the extractor module validates each spec
 // (a regex that does not compile is refused here, not at run time). The direction of a new
 // metric that --better leaves out is inferred and stored; `inferred` says how, for the user.
-nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& previous,
-                             std::vector<std::string>& inferred, const std::filesystem::path& cwd)
+std::vector<measure::MetricSpec> parse_metrics(const BenchOptions& options,
+                                               const core::BenchDefinition& previous,
+                                               std::vector<std::string>& inferred,
+                                               const std::filesystem::path& cwd)
 {
   std::vector<measure::MetricSpec> specs;
   if (!options.metrics.empty()) {
@@ -93,9 +95,7 @@ nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& 
       specs.push_back(measure::parse_metric_option(text, cwd));
     }
   } else {
-    for (const auto& json : previous) {
-      specs.push_back(measure::metric_spec_from_json(json));
-    }
+    specs = measure::metric_specs(previous);
   }
   for (std::size_t i = 0; i < specs.size(); ++i) {
     for (std::size_t j = i + 1; j < specs.size(); ++j) {
@@ -119,11 +119,7 @@ nlohmann::json parse_metrics(const BenchOptions& options, const nlohmann::json& 
       inferred.push_back(measure::describe_inference(name, inference));
     }
   }
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& spec : specs) {
-    out.push_back(measure::to_json(spec));
-  }
-  return out;
+  return specs;
 }
 
 void require_inside_repository(const std::string& path, const std::string& what)
@@ -213,22 +209,23 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   if (d.timeout_s < 0 || p.budget_s < 0 || p.max_noise_pct < 0) {
     throw UsageError("--timeout, --budget and --max-noise cannot be negative");
   }
-  d.metrics = parse_metrics(options, d.metrics, inferred, work_tree / d.cwd);
+  d.metrics = parse_metrics(options, d, inferred, work_tree / d.cwd);
+  d.metrics_damage.clear();
   // ej deletes a metric's result file before each repeat and runs the benchmark in --cwd: both
   // must stay inside the repository.
   require_inside_repository(d.cwd, "--cwd");
   for (const auto& metric : d.metrics) {
-    require_inside_repository(metric.value("file", ""), "the @FILE of metric " + metric.value("name", ""));
+    require_inside_repository(metric.file, "the @FILE of metric " + metric.name);
   }
   if (options.primary) {
     d.primary = *options.primary;
   }
   if (d.primary.empty() || (options.metrics.size() > 0 && !options.primary)) {
-    d.primary = d.metrics.empty() ? "wall_s" : d.metrics.front().value("name", "wall_s");
+    d.primary = d.metrics.empty() ? "wall_s" : d.metrics.front().name;
   }
   bool known = d.primary == "wall_s";
   for (const auto& metric : d.metrics) {
-    known = known || metric.value("name", "") == d.primary;
+    known = known || metric.name == d.primary;
   }
   if (!known) {
     throw UsageError("--primary '{}' is not one of the benchmark's metrics (or wall_s)", d.primary);
@@ -304,7 +301,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
     throw UsageError("'withdraw' cannot name a benchmark: 'ej run withdraw RUN' withdraws a run; choose "
                      "another name");
   }
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   int revision = 1;
   std::vector<std::string> inferred;
@@ -383,8 +380,7 @@ void print_definition(const core::BenchRevision& bench)
   if (d.timeout_s > 0) {
     fmt::print("  timeout:  {} s per repeat\n", d.timeout_s);
   }
-  for (const auto& json : d.metrics) {
-    const auto spec = measure::metric_spec_from_json(json);
+  for (const auto& spec : measure::metric_specs(d)) {
     const auto unit = measure::effective_unit(spec);
     fmt::print("  metric:   {} [{}{} is better]{}\n", measure::to_spec_string(spec),
                unit.empty() ? "" : unit + ", ", measure::to_string(spec.better),
@@ -409,7 +405,7 @@ void print_definition(const core::BenchRevision& bench)
 
 void run_bench_list(bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto benches = store::list_benchmarks(journal.db());
   if (json) {
     auto out = nlohmann::json::array();
@@ -436,7 +432,7 @@ void run_bench_list(bool json)
 
 void run_bench_show(const std::string& name, bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto revisions = store::bench_revisions(journal.db(), name);
   if (revisions.empty()) {
     throw Error("no benchmark named '{}'; see 'ej bench list'", name);

@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/run_states.h"
 #include "evidence/metric_rules.h"
@@ -8,6 +7,7 @@
 #include "measure/direction.h"
 #include "measure/extract.h"
 #include "measure/metric_spec.h"
+#include "measuring/workspace.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/spool_file.h"
@@ -83,7 +83,7 @@ std::vector<TestedMetric> metrics_to_test(const TestOptions& options)
 {
   std::vector<measure::MetricSpec> registered;
   if (options.bench) {
-    auto journal = open_journal(locate_workspace());
+    auto journal = open_journal(measuring::locate_workspace());
     const auto bench = store::find_benchmark(journal.db(), *options.bench);
     if (!bench) {
       throw Error("no benchmark named '{}'; see 'ej bench list'", *options.bench);
@@ -211,7 +211,7 @@ void print_values(const TestedMetric& metric, const std::vector<measure::Extract
 void settle_direction(TestedMetric& metric, const std::string& unit)
 {
   auto& spec = metric.spec;
-  if (spec.better_given) {
+  if (measure::direction_given(spec)) {
     return;
   }
   if (metric.fresh) {

@@ -1,7 +1,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/run_progress.h"
-#include "cli/workspace.h"
+#include "measuring/workspace.h"
 #include "core/numbering.h"
 #include "evidence/calibration.h"
 #include "measuring/interleaved_run.h"
@@ -35,7 +35,7 @@ void run_calibrate(const CalibrateOptions& options)
   if (options.rounds < 2) {
     throw UsageError("--rounds must be at least 2: a spread needs two rounds (20 or more give a useful one)");
   }
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   measuring::InterleavedRequest request;
   request.candidate.bench = options.bench;

@@ -1,8 +1,8 @@
 #include "cli/arguments.h"
-#include "cli/code_restore.h"
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
+#include "measuring/code_restore.h"
+#include "measuring/workspace.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -22,7 +22,7 @@ struct CheckoutOptions {
 
 void run_checkout(const CheckoutOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   core::GitContext git;
   std::string name;
@@ -47,11 +47,13 @@ void run_checkout(const CheckoutOptions& options)
     event_id = attempt->id;
   }
   if (git.commit.empty()) {
-    throw Error("{} recorded no commit (the repository had none yet): there is no code state to restore", name);
+    throw Error("{} recorded no commit (the repository had none yet): there is no code state to restore",
+                name);
   }
-  const auto recorded = recorded_code(journal, workspace, event_id, git, name);
-  check_complete(recorded, name, options.allow_incomplete);
-  const auto restored = restore_recorded(journal, workspace, recorded, command_line_path(options.dir));
+  const auto recorded = measuring::recorded_code(journal, workspace, event_id, git, name);
+  measuring::check_complete(recorded, name, options.allow_incomplete);
+  const auto restored =
+      measuring::restore_recorded(journal, workspace, recorded, command_line_path(options.dir));
   fmt::print("restored {} into {}: commit {}{}\n", name, options.dir, git.commit.substr(0, 12),
              recorded.code.patch.empty() ? "" : " with its stored diff and untracked files");
   if (restored.submodules_skipped) {

@@ -3,9 +3,7 @@
 #include "cli/compare_export.h"
 #include "cli/lookup.h"
 #include "cli/output.h"
-#include "cli/reading.h"
 #include "cli/verdict_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/compare_sets.h"
 #include "evidence/interleaved_verdict.h"
@@ -13,6 +11,7 @@
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measuring/code_state.h"
+#include "measuring/workspace.h"
 #include "render/markdown_escape.h"
 #include "store/interleaved_queries.h"
 #include "store/queries.h"
@@ -232,7 +231,7 @@ bool print_interleaved(store::Journal& journal, const CompareOptions& options)
 
 void run_compare(const CompareOptions& options)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   if (!options.bench.empty()) {
     require_benchmark(journal, options.bench);
   }
@@ -346,7 +345,7 @@ void run_judge(const JudgeOptions& options)
 {
   const int number = parse_attempt_number(options.id);
   const auto against = parse_against(options.against);
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   const auto attempt = store::find_attempt(journal.db(), number);
   if (!attempt) {

@@ -6,8 +6,8 @@
 
 #include <string>
 
-// `ej compare --format markdown|csv|json`: the comparison to paste into a pull request, to read
-// with a spreadsheet, or as `--json` gives it.
+// `ej compare --format markdown|csv|json`: the comparison worded as the other outputs word it, and
+// laid out by render/comparison_export.h.
 namespace ej::cli {
 
 enum class CompareFormat { Text, Markdown, Csv, Json };

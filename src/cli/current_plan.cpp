@@ -2,7 +2,7 @@
 
 #include "cli/command_tree.h"
 #include "cli/lookup.h"
-#include "cli/workspace.h"
+#include "measuring/workspace.h"
 #include "store/local_config.h"
 #include "store/queries.h"
 #include "util/error.h"
@@ -88,7 +88,7 @@ struct UseOptions {
 
 void run_plan_use(const UseOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   if (journal.read_only_reason() && (options.clear || !options.slug.empty())) {
     throw Error("cannot change the current plan: {}", *journal.read_only_reason());
   }

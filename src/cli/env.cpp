@@ -1,9 +1,8 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/reading.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
+#include "measuring/workspace.h"
 #include "run/env_diff.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -60,7 +59,7 @@ void print_section(const std::string& prefix, const nlohmann::json& value)
 
 void run_env_show(const std::string& id, bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto snapshot = run_environment(journal, id);
   if (json) {
     print_json(snapshot);
@@ -72,7 +71,7 @@ void run_env_show(const std::string& id, bool json)
 
 void run_env_diff(const std::string& a, const std::string& b, bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto changes = run::diff_environments(run_environment(journal, a)["fingerprint"],
                                               run_environment(journal, b)["fingerprint"]);
   if (json) {
@@ -107,12 +106,13 @@ void run_probe_add(const ProbeOptions& options)
     throw UsageError("a probe name is one word, e.g. pip-freeze");
   }
   if (options.argv.empty() == options.shell.empty()) {
-    throw UsageError("give the probe's command after --, e.g. ej env probe add pip-freeze -- pip freeze, or --shell");
+    throw UsageError(
+        "give the probe's command after --, e.g. ej env probe add pip-freeze -- pip freeze, or --shell");
   }
   if (options.timeout <= 0) {
     throw UsageError("--timeout must be positive");
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   journal.write([&](store::Writer& writer) {
     writer.append(store::events::ProbeAdded{
         options.name, {{"argv", options.argv}, {"shell", options.shell}, {"timeout_s", options.timeout}}});
@@ -122,7 +122,7 @@ void run_probe_add(const ProbeOptions& options)
 
 void run_probe_list(bool json)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto probes = store::list_probes(journal.db());
   if (json) {
     auto out = nlohmann::json::array();
@@ -138,13 +138,14 @@ void run_probe_list(bool json)
   for (const auto& [name, definition] : probes) {
     const auto shell = definition.value("shell", "");
     fmt::print("{:<20} {}\n", name,
-               shell.empty() ? util::join(definition.value("argv", std::vector<std::string>{}), " ") : "sh -c " + shell);
+               shell.empty() ? util::join(definition.value("argv", std::vector<std::string>{}), " ")
+                             : "sh -c " + shell);
   }
 }
 
 void run_probe_remove(const std::string& name)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   journal.write([&](store::Writer& writer) {
     bool found = false;
     for (const auto& probe : store::list_probes(journal.db())) {

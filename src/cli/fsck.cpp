@@ -1,12 +1,10 @@
 #include "store/fsck.h"
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "evidence/journal_sync.h"
 #include "evidence/purge_published.h"
+#include "measuring/workspace.h"
 #include "store/purge.h"
-#include "store/wal_ownership.h"
 #include "util/error.h"
-#include "util/time.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,13 +18,6 @@
 namespace ej::cli {
 
 namespace {
-
-std::filesystem::path with_suffix(const std::filesystem::path& file, std::string_view suffix)
-{
-  auto out = file;
-  out += suffix;
-  return out;
-}
 
 bool disk_full(const std::filesystem::path& dir)
 {
@@ -61,7 +52,7 @@ void print_advice(const measuring::Workspace& workspace, const std::filesystem::
 // fsck must report a damaged file rather than fail to open it.
 int run_fsck(bool full)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   const auto file = store::journal_file(workspace.ej_dir);
   if (!std::filesystem::exists(file)) {
     throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
@@ -98,37 +89,12 @@ int run_fsck(bool full)
 
 void run_repair()
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   const auto file = store::journal_file(workspace.ej_dir);
   if (!std::filesystem::exists(file)) {
     throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
   }
-  const auto scratch = workspace.ej_dir / "repair";
-  std::filesystem::remove_all(scratch);
-  store::SalvageReport report;
-  store::refuse_foreign_wal(file); // salvaging another file's pages would mix two journals
-  {
-    auto damaged = store::Database::open(file, store::OpenMode::ReadOnly);
-    auto fresh = store::Journal::create(scratch);
-    report = store::salvage_journal(damaged.handle(), fresh.db());
-    // The repaired journal is the same replica: its events keep their authorship.
-    auto replica = damaged.prepare("SELECT value FROM meta WHERE key = 'replica_id'");
-    if (replica.step()) {
-      store::WriteTransaction transaction(fresh.db());
-      fresh.db().prepare("UPDATE meta SET value = ? WHERE key = 'replica_id'").bind(1, replica.text(0)).run();
-      transaction.commit();
-    }
-  }
-  const auto kept = with_suffix(file, fmt::format(".damaged-{}", util::now_ms()));
-  std::filesystem::rename(file, kept);
-  for (const auto* suffix : {"-wal", "-shm"}) {
-    std::error_code ec;
-    std::filesystem::rename(with_suffix(file, suffix), with_suffix(kept, suffix), ec);
-  }
-  std::filesystem::rename(store::journal_file(scratch), file);
-  std::filesystem::remove_all(scratch);
-  std::filesystem::remove(store::damage_marker(file));
-  store::Journal::open(workspace.ej_dir).accept_as_it_is();
+  const auto [report, kept] = store::repair_journal(workspace.ej_dir);
   fmt::print(
       "ej fsck: rebuilt {} from {} events and {} blobs{}; the damaged file is kept as {}\n", file.string(),
       report.events, report.blobs,
@@ -140,7 +106,7 @@ void run_repair()
 
 void run_accept()
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = store::Journal::open(workspace.ej_dir);
   journal.accept_as_it_is();
   fmt::print("ej fsck: the journal is accepted as it is ({} events); ej records into it again\n",
@@ -154,7 +120,7 @@ void run_accept()
 
 void run_reindex()
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   if (journal.read_only_reason()) {
     throw Error("{}", *journal.read_only_reason());
   }
@@ -202,7 +168,7 @@ void print_published(const evidence::PublishedPurge& published)
 
 void run_purge(const std::string& secret)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   const auto report = store::purge_value(journal, secret);
   fmt::print("ej: purged the value from {} event(s) and {} blob(s); the derived tables were rebuilt and "

@@ -1,14 +1,15 @@
 #include "git/history.h"
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/pager.h"
 #include "cli/verdict_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/history_reading.h"
 #include "evidence/reader.h"
 #include "evidence/wording.h"
+#include "measuring/workspace.h"
 #include "render/number_format.h"
 #include "store/events.h"
 #include "store/run_queries.h"
@@ -62,7 +63,8 @@ std::string line_name(const measuring::Workspace& workspace, const std::string& 
   return git::current_branch(workspace.work_tree).value_or("HEAD");
 }
 
-std::vector<evidence::LineCommit> read_line_of(const measuring::Workspace& workspace, const std::string& branch)
+std::vector<evidence::LineCommit> read_line_of(const measuring::Workspace& workspace,
+                                               const std::string& branch)
 {
   auto line = evidence::read_line(workspace.work_tree, branch);
   if (line.empty()) {
@@ -240,7 +242,7 @@ void print_history(const evidence::History& h, std::size_t line_commits, const s
 
 void run_history(const HistoryOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   require_benchmark(journal, options.bench);
   const auto selector = history_selector(options.params);
@@ -304,7 +306,7 @@ struct RegressionsOptions {
 
 void run_regressions(const RegressionsOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   std::vector<std::string> benches;
   if (!options.plan.empty()) {
@@ -388,7 +390,7 @@ void run_ack(const AckOptions& options)
   const auto bench = options.target.substr(0, at);
   const auto revision = options.target.substr(at + 1);
   const auto reason = checked_text(options.reason, "--reason", false);
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   require_benchmark(journal, bench);
   const auto commit = git::resolve_commit(workspace.work_tree, revision);

@@ -1,7 +1,8 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/workspace.h"
 #include "core/slug.h"
+#include "measuring/workspace.h"
 #include "remote/host_check.h"
 #include "remote/host_registry.h"
 #include "util/error.h"
@@ -22,7 +23,7 @@ struct HostAddOptions {
 
 std::filesystem::path hosts_file()
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   open_journal(workspace); // hosts belong to a journal: before ej init, say so
   return workspace.ej_dir / "hosts.json";
 }

@@ -1,6 +1,6 @@
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "evidence/journal_sync.h"
+#include "measuring/workspace.h"
 #include "util/error.h"
 
 #include <fmt/format.h>
@@ -31,7 +31,7 @@ void offer_shared_journal(const measuring::Workspace& workspace)
 
 void run_init()
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   const bool existed = std::filesystem::exists(store::journal_file(workspace.ej_dir));
   auto journal = store::Journal::create(workspace.ej_dir);
   if (existed) {
@@ -49,8 +49,9 @@ void run_init()
 void register_init(CLI::App& app)
 {
   auto* command = app.add_subcommand(
-    "init", "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
-            "again");
+      "init",
+      "Create the journal (in .git/ej/, shared by the repository's linked worktrees); harmless when run "
+      "again");
   command->callback(run_init);
 }
 

@@ -5,11 +5,11 @@
 #include "cli/output.h"
 #include "cli/run_summary_output.h"
 #include "cli/runs.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "measuring/detach.h"
 #include "measuring/stale_runs.h"
+#include "measuring/workspace.h"
 #include "run/gpu_lock.h"
 #include "run/owner.h"
 #include "store/run_queries.h"
@@ -100,7 +100,7 @@ void look_up(const measuring::Workspace& workspace, store::Journal& journal, Wai
 
 void run_wait(const WaitOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   std::vector<Waited> waited;
   for (const auto& given : options.runs) {
     waited.push_back({given, parse_run_number(given), std::nullopt, std::nullopt});
@@ -159,7 +159,7 @@ struct CancelOptions {
 void run_cancel(const CancelOptions& options)
 {
   const int number = parse_run_number(options.run);
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   if (const auto pending = measuring::pending_run(workspace, number);
       pending && !store::find_run(journal.db(), number)) {
@@ -235,7 +235,7 @@ void copy_new_output(int fd, std::uint64_t& offset)
 void follow_run(const std::string& id)
 {
   const int number = parse_run_number(id);
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   // A detached run still being prepared: its output so far, until it is recorded (or its ej ends).
   std::uint64_t offset = 0;
@@ -291,7 +291,7 @@ void follow_run(const std::string& id)
 
 void list_running_runs(bool json)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   const auto runs = store::runs_with_status(journal.db(), core::RunStatus::Started);
   const auto tickets = run::GpuLock::tickets(run::default_lock_dir());
@@ -332,7 +332,7 @@ void list_running_runs(bool json)
 
 void list_gpu_queue(bool json)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   const auto tickets = run::GpuLock::tickets(run::default_lock_dir());
   if (json) {
     auto out = nlohmann::json::array();

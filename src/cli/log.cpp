@@ -5,17 +5,16 @@
 #include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/pager.h"
-#include "cli/reading.h"
 #include "cli/runs.h"
 #include "cli/verdict_output.h"
 #include "cli/version.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/run_code.h"
 #include "evidence/run_set.h"
 #include "evidence/verdict.h"
 #include "evidence/verdict_line.h"
+#include "measuring/workspace.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -32,7 +31,8 @@ namespace {
 void print_attempt_line(const core::Attempt& attempt, const std::optional<std::string>& verdict)
 {
   const auto resolved = core::resolved_text(attempt.resolved_by);
-  fmt::print("{} {} {} {}{}{}\n", paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
+  fmt::print("{} {} {} {}{}{}\n",
+             paint(fmt::format("{:<5}", core::number_label(attempt.number)), Colour::Bold),
              paint_status(attempt.status) + std::string(13 - core::to_string(attempt.status).size(), ' '),
              util::first_line(attempt.title, 60), paint("[" + attempt.plan + "]", Colour::Dim),
              resolved.empty() ? "" : "  " + resolved, verdict ? "  " + *verdict : "");
@@ -89,7 +89,7 @@ void run_log(const LogOptions& options)
     }
     filter.since_ms = *since;
   }
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   if (!options.tag.empty()) {
     require_tag(journal, options.tag); // a tag no attempt has is a typo, not an empty history
   }
@@ -243,7 +243,7 @@ void run_show(const ShowOptions& options)
     throw UsageError("use 'ej show ID' for an attempt or 'ej show run N' for a run");
   }
   const int number = parse_attempt_number(options.what[0]);
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto attempt = require_attempt(journal, number);
   page_output();
   const auto history = store::load_history(journal.db(), attempt);
@@ -300,7 +300,7 @@ struct SearchOptions {
 
 void run_search(const SearchOptions& options)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto numbers = store::search_attempts(journal.db(), options.text, options.limit);
   std::vector<core::Attempt> attempts;
   for (const int number : numbers) {

@@ -3,9 +3,7 @@
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
 #include "cli/output.h"
-#include "cli/reading.h"
 #include "cli/verdict_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/slug.h"
 #include "core/target.h"
@@ -13,6 +11,7 @@
 #include "evidence/plan_measures.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "measuring/workspace.h"
 #include "store/local_config.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
@@ -83,7 +82,7 @@ void run_plan_new(const NewOptions& options)
   core::validate_slug(options.slug, "plan slug");
   const auto title = checked_text(options.title, "plan title", false);
   const auto goal = checked_text(options.goal, "goal");
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   // --doc is relative to the current directory; the plan keeps it relative to the work tree root.
   const auto doc =
       options.doc.empty()
@@ -127,7 +126,7 @@ struct EditOptions {
 
 void run_plan_edit(EditOptions options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
   if (!options.targets.empty() && options.no_targets) {
@@ -192,7 +191,7 @@ struct ListOptions {
 
 void run_plan_list(const ListOptions& options)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto plans = store::list_plans(journal.db());
   const auto current = store::current_plan(journal.db());
   if (options.json) {
@@ -220,7 +219,7 @@ struct ShowOptions {
 
 void run_plan_show(const ShowOptions& options)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto plan = require_plan(journal, choose_plan(journal, options.slug));
   store::AttemptFilter filter;
   filter.plan = plan.slug;
@@ -357,7 +356,7 @@ void explain_baseline(store::Journal& journal, const std::string& plan, const st
 
 void run_plan_baseline(BaselineOptions options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
   if (!options.reason.empty()) {

@@ -1,8 +1,9 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "core/bench_definition.h"
 #include "core/numbering.h"
 #include "measure/bench_metrics.h"
+#include "measuring/workspace.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -35,7 +36,8 @@ double parse_value(const std::string& text, const std::string& metric)
   double value = 0;
   const auto trimmed = util::trim(text);
   const auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
-  if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() || !std::isfinite(value)) {
+  if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() ||
+      !std::isfinite(value)) {
     throw UsageError("'{}' is not a finite number (metric {})", text, metric);
   }
   return value;
@@ -56,7 +58,7 @@ void run_record(const RecordOptions& options)
       throw UsageError("--when '{}' is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", options.when);
     }
   }
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   const bool from_remote = numbers_from_remote(workspace);
   int number = 0;
@@ -123,7 +125,8 @@ void run_record(const RecordOptions& options)
 void register_record(CLI::App& app)
 {
   auto options = std::make_shared<RecordOptions>();
-  auto* record = app.add_subcommand("record", "Record results measured outside ej (kept apart as 'imported')");
+  auto* record =
+      app.add_subcommand("record", "Record results measured outside ej (kept apart as 'imported')");
   record->add_option("attempt", options->attempt, "Attempt number")->required();
   record->add_option("--bench", options->bench, "The registered benchmark the figures belong to")->required();
   record->add_option("--metric", options->metrics, "METRIC=VALUE, one sample (repeatable)");

@@ -3,11 +3,11 @@
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
 #include "cli/version.h"
-#include "cli/workspace.h"
 #include "evidence/document_data.h"
 #include "evidence/history_charts.h"
 #include "evidence/history_reading.h"
 #include "git/history.h"
+#include "measuring/workspace.h"
 #include "render/html_report.h"
 #include "render/regions.h"
 #include "render/template_engine.h"
@@ -237,7 +237,7 @@ void write_document(store::Journal& journal, const Rendered& r)
 
 void run_render(RenderOptions options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
   const auto r = render_plan(workspace, journal, options, DataAfterwards::KeepUntilExit);
@@ -287,7 +287,7 @@ std::vector<render::ReportChart> history_charts(const measuring::Workspace& work
 
 void run_report(RenderOptions options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
   auto r = render_plan(workspace, journal, options, DataAfterwards::Free);

@@ -1,10 +1,10 @@
 #include "cli/arguments.h"
-#include "cli/code_restore.h"
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/redact.h"
+#include "measuring/code_restore.h"
 #include "measuring/rerun_worktree.h"
+#include "measuring/workspace.h"
 #include "run/process.h"
 #include "run/signals.h"
 #include "store/events.h"
@@ -86,7 +86,7 @@ std::vector<std::string> env_arguments(const store::events::RunStarted& original
 
 void run_rerun(const RerunOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace); // also removes the worktrees of reruns that were killed
   const int number = parse_run_number(options.run);
   const auto original = store::find_run(journal.db(), number);
@@ -110,8 +110,8 @@ void run_rerun(const RerunOptions& options)
   event.payload = *payload;
   const auto started = store::events::RunStarted::read(event);
 
-  const auto recorded = recorded_code(journal, workspace, original->id, original->git, name);
-  check_complete(recorded, name, options.allow_incomplete);
+  const auto recorded = measuring::recorded_code(journal, workspace, original->id, original->git, name);
+  measuring::check_complete(recorded, name, options.allow_incomplete);
   const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
   const auto label = fmt::format("rerun of {}", name);
   std::vector<std::string> argv = {
@@ -145,7 +145,7 @@ void run_rerun(const RerunOptions& options)
   // From here on a signal ends the rerun (and the run it started) with its worktree removed.
   run::InterruptGuard interrupt_guard;
   measuring::RerunWorktree worktree(workspace, original->git.commit);
-  const auto restored = restore_recorded(journal, workspace, recorded, worktree.dir());
+  const auto restored = measuring::restore_recorded(journal, workspace, recorded, worktree.dir());
   if (run::InterruptGuard::interrupted()) {
     end_interrupted();
   }

@@ -1,16 +1,16 @@
 #include "cli/run_against.h"
 
 #include "cli/arguments.h"
-#include "cli/code_restore.h"
 #include "cli/current_plan.h"
 #include "cli/run_progress.h"
 #include "cli/run_summary_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/interleaved_verdict.h"
 #include "evidence/verdict.h"
 #include "git/repository.h"
+#include "measuring/code_restore.h"
 #include "measuring/rerun_worktree.h"
+#include "measuring/workspace.h"
 #include "run/process.h"
 #include "run/signals.h"
 #include "store/interleaved_queries.h"
@@ -30,9 +30,9 @@ namespace {
 
 // What --against names, resolved to a code state and the attempt its results belong to.
 struct ReferenceSide {
-  std::string name;                 // "run #5", "baseline (run #3)", "commit 1a2b3c4d5e6f"
-  std::optional<int> attempt;       // the reference's attempt, when it has one
-  std::optional<RecordedCode> code; // a recorded code state; nullopt: `commit` clean
+  std::string name;                            // "run #5", "baseline (run #3)", "commit 1a2b3c4d5e6f"
+  std::optional<int> attempt;                  // the reference's attempt, when it has one
+  std::optional<measuring::RecordedCode> code; // a recorded code state; nullopt: `commit` clean
   std::string commit;
 };
 
@@ -50,7 +50,7 @@ ReferenceSide recorded_run(store::Journal& journal, const measuring::Workspace& 
   side.name = name;
   side.attempt = run->attempt;
   side.commit = run->git.commit;
-  side.code = recorded_code(journal, workspace, run->id, run->git, name);
+  side.code = measuring::recorded_code(journal, workspace, run->id, run->git, name);
   return side;
 }
 
@@ -101,7 +101,7 @@ ReferenceSide resolve_reference(store::Journal& journal, const measuring::Worksp
       side.name = "attempt " + core::number_label(*attempt_number);
       side.attempt = attempt_number;
       side.commit = found->git.commit;
-      side.code = recorded_code(journal, workspace, found->id, found->git, side.name);
+      side.code = measuring::recorded_code(journal, workspace, found->id, found->git, side.name);
       return side;
     }
   }
@@ -159,7 +159,7 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   const auto reference = resolve_reference(journal, workspace, options.against, request.candidate.bench,
                                            request.candidate.attempt);
   if (reference.code) {
-    check_complete(*reference.code, reference.name, false);
+    measuring::check_complete(*reference.code, reference.name, false);
   }
   request.reference = request.candidate;
   request.reference.attempt = reference.attempt;
@@ -169,10 +169,10 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   // From here on a signal ends the session (and both runs) with the worktree removed.
   run::InterruptGuard interrupt_guard;
   measuring::RerunWorktree worktree(workspace, reference.commit);
-  RecordedCode code;
+  measuring::RecordedCode code;
   code.code.commit = reference.commit;
-  const auto restored =
-      restore_recorded(journal, workspace, reference.code ? *reference.code : code, worktree.dir());
+  const auto restored = measuring::restore_recorded(journal, workspace,
+                                                    reference.code ? *reference.code : code, worktree.dir());
   if (run::InterruptGuard::interrupted()) {
     throw Error("interrupted while the reference's code state was restored; nothing was measured");
   }
@@ -210,7 +210,8 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   }
   for (const auto* side : {&result.candidate, &result.reference}) {
     if (side->status != core::RunStatus::Finished) {
-      throw Error("run {} {}: {}", core::number_label(side->run), core::to_string(side->status), side->reason);
+      throw Error("run {} {}: {}", core::number_label(side->run), core::to_string(side->status),
+                  side->reason);
     }
   }
 }

@@ -1,12 +1,13 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/run_against.h"
 #include "cli/run_progress.h"
 #include "cli/run_summary_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "core/param_range.h"
 #include "measuring/detach.h"
 #include "measuring/run_benchmark.h"
+#include "measuring/workspace.h"
 #include "run/signals.h"
 #include "util/error.h"
 #include "util/term.h"
@@ -195,7 +196,7 @@ void start_detached(const measuring::Workspace& workspace)
 void run_benchmark(const RunOptions& options)
 {
   check_against(options);
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   if (options.detach) {
     start_detached(workspace);
     return;

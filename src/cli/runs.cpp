@@ -1,6 +1,5 @@
 #include "cli/runs.h"
 #include "cli/arguments.h"
-#include "cli/reading.h"
 
 #include "cli/commands.h"
 #include "cli/device_output.h"
@@ -8,16 +7,17 @@
 #include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/pager.h"
-#include "cli/run_exports.h"
 #include "cli/run_summary_output.h"
 #include "cli/verdict_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
+#include "evidence/run_exports.h"
 #include "evidence/run_set.h"
 #include "evidence/series.h"
 #include "evidence/verdict.h"
 #include "measure/statistics.h"
+#include "measuring/workspace.h"
+#include "render/run_exports.h"
 #include "store/events.h"
 #include "store/run_queries.h"
 #include "util/error.h"
@@ -149,7 +149,7 @@ void run_runs(RunsOptions options)
     list_gpu_queue(options.json);
     return;
   }
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   store::RunFilter filter;
   if (!options.bench.empty()) {
     filter.bench = require_benchmark(journal, options.bench).name;
@@ -161,7 +161,7 @@ void run_runs(RunsOptions options)
   const auto runs = store::list_runs(journal.db(), filter);
   evidence::Reader reader(journal);
   if (options.format == "csv") {
-    fmt::print("{}", runs_csv(reader, runs));
+    fmt::print("{}", render::runs_csv(evidence::run_figures(reader, runs)));
     return;
   }
   if (options.json) {
@@ -203,14 +203,15 @@ void export_run_json(const std::string& id, const std::filesystem::path& file)
 {
   const auto target = std::filesystem::absolute(file); // before anything could change directory
   const int number = parse_run_number(id);
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   if (!run) {
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
   evidence::Reader reader(journal);
-  const auto text =
-      hyperfine_json(reader, *run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const auto text = render::hyperfine_json(*run, evidence::hyperfine_results(reader, *run), k_json_schema)
+                        .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                    "\n";
   util::write_file_atomic(target, text);
   fmt::print(stderr, "ej: wrote run {} to {} in hyperfine's JSON layout\n", core::number_label(number),
              file.string());
@@ -241,7 +242,7 @@ void print_run_diff(store::Journal& journal, const core::RunRecord& run)
 void show_run(const std::string& id, bool output, bool json, bool diff)
 {
   const int number = parse_run_number(id);
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto run = store::find_run(journal.db(), number);
   evidence::Reader reader(journal);
   if (!run) {

@@ -1,9 +1,9 @@
 #include "cli/commands.h"
 #include "cli/lookup.h"
 #include "cli/output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/journal_sync.h"
+#include "measuring/workspace.h"
 #include "store/event_exchange.h"
 #include "store/queries.h"
 #include "util/base64.h"
@@ -72,7 +72,7 @@ void print_held(const std::vector<evidence::HeldBack>& held)
 
 void run_sync(const SyncCommandOptions& options)
 {
-  const auto workspace = locate_workspace();
+  const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   const auto remote = remote_or_default(workspace, options.remote);
   const auto lock = lock_sync(workspace);
@@ -144,7 +144,7 @@ struct ExportOptions {
 
 void run_export(const ExportOptions& options)
 {
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   auto& db = journal.db();
   store::ReadTransaction snapshot(db);
   if (!options.plan.empty()) {
@@ -227,7 +227,7 @@ void run_import(const std::string& path)
                 "docs/events.md): nothing imported",
                 path, bad_lines, problem);
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   const auto report = store::import_events(
       journal, std::move(events), [&](const std::string& hash) -> std::optional<std::string> {
         const auto it = blobs.find(hash);

@@ -1,12 +1,12 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/pager.h"
-#include "cli/reading.h"
 #include "cli/verdict_output.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "measuring/workspace.h"
 #include "store/queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -154,7 +154,7 @@ struct WhyOptions {
 
 void run_why(const WhyOptions& options)
 {
-  auto journal = open_journal_for_reading(locate_workspace());
+  auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto matches = find_matches(journal, options.query, options.limit);
   page_output();
   std::vector<core::AttemptHistory> histories;

@@ -1,8 +1,8 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
-#include "cli/workspace.h"
 #include "core/numbering.h"
 #include "evidence/run_set.h"
+#include "measuring/workspace.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -30,7 +30,7 @@ void run_withdraw(const WithdrawOptions& options)
         "say why the run is withdrawn: ej run withdraw {} --reason \"measured on a debug build\"",
         options.run);
   }
-  auto journal = open_journal(locate_workspace());
+  auto journal = open_journal(measuring::locate_workspace());
   journal.write([&](store::Writer& writer) {
     const auto run = store::find_run(journal.db(), number);
     if (!run) {

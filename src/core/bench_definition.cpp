@@ -62,6 +62,10 @@ nlohmann::json to_json(const BenchDefinition& definition)
     env.push_back({{"name", key}, {"value", value}});
   }
   const auto& p = definition.policy;
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const auto& spec : definition.metrics) {
+    metrics.push_back(to_json(spec));
+  }
   nlohmann::json argv = nlohmann::json::array();
   for (const auto& arg : definition.argv) {
     argv.push_back(argument_json(arg));
@@ -81,7 +85,7 @@ nlohmann::json to_json(const BenchDefinition& definition)
         {"max_noise_pct", p.max_noise_pct},
         {"budget_s", p.budget_s}}},
       {"timeout_s", definition.timeout_s},
-      {"metrics", definition.metrics},
+      {"metrics", metrics},
       {"primary", definition.primary},
       {"min_effect_pct", definition.min_effect_pct},
   };
@@ -140,7 +144,8 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
       definition.env.emplace_back(entry.at("name").get<std::string>(), entry.at("value").get<std::string>());
     }
     for (const auto& axis : json.value("params", nlohmann::json::array())) {
-      definition.params.push_back({axis.at("name").get<std::string>(), axis.at("values").get<std::vector<std::string>>()});
+      definition.params.push_back(
+          {axis.at("name").get<std::string>(), axis.at("values").get<std::vector<std::string>>()});
     }
     const auto policy = json.value("policy", nlohmann::json::object());
     auto& p = definition.policy;
@@ -152,7 +157,14 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     p.max_noise_pct = number(policy, "max_noise_pct", p.max_noise_pct, "--max-noise", problems);
     p.budget_s = number(policy, "budget_s", p.budget_s, "--budget", problems);
     definition.timeout_s = number(json, "timeout_s", 0.0, "--timeout", problems);
-    definition.metrics = json.value("metrics", nlohmann::json::array());
+    for (const auto& spec : json.value("metrics", nlohmann::json::array())) {
+      try {
+        definition.metrics.push_back(metric_spec_from_json(spec));
+      } catch (const Error& error) {
+        definition.metrics_damage = error.what();
+        break;
+      }
+    }
     definition.primary = json.value("primary", "");
     definition.min_effect_pct = number(json, "min_effect_pct", 0.0, "--min-effect", problems);
     definition.build = json.value("build", "");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/metric_spec.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -19,7 +21,7 @@ struct ParamAxis {
 // relative noise is under max_noise_pct, between min and max repeats, never over the budget).
 struct RepeatPolicy {
   int warmup = 0;
-  int repeat = 10;          // fixed count when not adaptive
+  int repeat = 10; // fixed count when not adaptive
   bool adaptive = false;
   int min_repeats = 5;
   int max_repeats = 30;
@@ -29,18 +31,22 @@ struct RepeatPolicy {
 
 // A registered benchmark revision: what `ej run` executes and how it reads the results.
 struct BenchDefinition {
-  std::vector<std::string> argv;     // run without a shell...
-  std::string shell;                 // ...or this string with /bin/sh -c
-  std::string cwd;                   // relative to the work tree root; empty: the root
+  std::vector<std::string> argv; // run without a shell...
+  std::string shell;             // ...or this string with /bin/sh -c
+  std::string cwd;               // relative to the work tree root; empty: the root
   std::vector<std::pair<std::string, std::string>> env;
   std::vector<ParamAxis> params;
   RepeatPolicy policy;
-  double timeout_s = 0;              // per repeat; 0: none
-  nlohmann::json metrics = nlohmann::json::array(); // metric specs (measure::to_json)
-  std::string primary;               // the metric verdicts are about
-  double min_effect_pct = 0;         // smallest change that matters
-  std::string build;                 // shell command run in the work tree before the repeats, untimed
-  std::string host;                  // default `--on` (a host added with `ej host add`); empty: here
+  double timeout_s = 0;            // per repeat; 0: none
+  std::vector<MetricSpec> metrics; // read once from the stored specs (core/metric_spec.h)
+  // The first stored metric spec that could not be read, said as metric_spec_from_json says it;
+  // empty when all were. The definition is still listed and shown; measure::metric_specs refuses
+  // it, so that nothing is run or judged without that metric.
+  std::string metrics_damage;
+  std::string primary;       // the metric verdicts are about
+  double min_effect_pct = 0; // smallest change that matters
+  std::string build;         // shell command run in the work tree before the repeats, untimed
+  std::string host;          // default `--on` (a host added with `ej host add`); empty: here
   // GPU runs: a repeat is throttled when its SM clock is this far below its combination's median
   // (or a slowdown reason was active); exclude_throttled makes comparisons judge without them.
   double clock_drop_pct = 10;

@@ -1,7 +1,7 @@
 #include "evidence/journal_sync.h"
 
-#include "evidence/republish.h"
 #include "evidence/purge_published.h"
+#include "evidence/republish.h"
 #include "git/journal_refs.h"
 #include "store/event_exchange.h"
 #include "store/events.h"
@@ -250,12 +250,6 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
   }
   report_moves(journal.db(), names_before, report);
   return report;
-}
-
-bool journal_is_shared(const std::filesystem::path& common_dir)
-{
-  git::JournalRefs refs(common_dir);
-  return refs.shares_journal();
 }
 
 bool behind_its_published_ref(store::Journal& journal, const std::filesystem::path& common_dir)

@@ -42,8 +42,6 @@ SyncReport sync_journal(store::Journal& journal, const std::filesystem::path& co
 
 // The remote ej sync uses when none is named (the branch's upstream remote, else origin).
 std::optional<std::string> default_sync_remote(const std::filesystem::path& common_dir);
-// Whether the repository shares its journal or is set to (git::JournalRefs::shares_journal).
-bool journal_is_shared(const std::filesystem::path& common_dir);
 // Whether the replica's ref published events that the journal no longer holds where it published
 // them (a journal put back from an older copy): the next sync re-bases it.
 bool behind_its_published_ref(store::Journal& journal, const std::filesystem::path& common_dir);

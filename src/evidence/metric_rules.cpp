@@ -21,7 +21,7 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   rules.directions["wall_s"] = measure::Direction::LowerIsBetter;
   for (const auto& spec : measure::metric_specs(definition)) {
     rules.directions[spec.name] = spec.better;
-    if (!spec.better_given) {
+    if (!measure::direction_given(spec)) {
       rules.unit_decides.insert(spec.name);
     }
   }

@@ -1,13 +1,18 @@
 #include "measure/bench_metrics.h"
 
+#include "util/error.h"
+
 namespace ej::measure {
 
 std::vector<MetricSpec> metric_specs(const core::BenchDefinition& definition)
 {
+  if (!definition.metrics_damage.empty()) {
+    throw Error(definition.metrics_damage);
+  }
   std::vector<MetricSpec> specs;
   specs.reserve(definition.metrics.size());
-  for (const auto& json : definition.metrics) {
-    specs.push_back(metric_spec_from_json(json));
+  for (const auto& spec : definition.metrics) {
+    specs.push_back(checked_stored_spec(spec));
   }
   return specs;
 }

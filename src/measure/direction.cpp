@@ -145,9 +145,22 @@ std::optional<Direction> better_of_unit(std::string_view unit)
   return *higher ? Direction::HigherIsBetter : Direction::LowerIsBetter;
 }
 
+bool direction_given(const MetricSpec& spec)
+{
+  switch (spec.better_choice) {
+  case DirectionChoice::Given:
+    return true;
+  case DirectionChoice::Inferred:
+    return false;
+  case DirectionChoice::Unrecorded:
+    break;
+  }
+  return spec.better != infer_better(spec).better;
+}
+
 Direction judged_better(const MetricSpec& spec, std::string_view unit)
 {
-  if (spec.better_given) {
+  if (direction_given(spec)) {
     return spec.better;
   }
   return better_of_unit(unit).value_or(spec.better);
@@ -155,7 +168,7 @@ Direction judged_better(const MetricSpec& spec, std::string_view unit)
 
 std::string direction_note(const MetricSpec& spec, std::string_view unit, std::string_view bench)
 {
-  if (spec.better_given) {
+  if (direction_given(spec)) {
     return "";
   }
   if (const auto better = better_of_unit(unit)) {

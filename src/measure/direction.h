@@ -27,6 +27,10 @@ InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit);
 // and text that is no unit ej knows.
 std::optional<Direction> better_of_unit(std::string_view unit);
 
+// Whether --better gave the spec's direction; for a spec stored before ej recorded that, whether
+// its direction differs from the one ej infers (then someone chose it).
+bool direction_given(const MetricSpec& spec);
+
 // The direction a metric is judged by when its values came in `unit`: --better when it was given,
 // else the unit's when it says one, else the one bench add inferred.
 Direction judged_better(const MetricSpec& spec, std::string_view unit);

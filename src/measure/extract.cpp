@@ -91,7 +91,7 @@ std::vector<ExtractedValue> extract_values(const MetricSpec& spec, const Extract
         "metric '{}': {} is {}, more than the {} ej loads for the {} reader: write a smaller result, read it "
         "with a line-based reader (regex, kv), or raise the limit with EJ_MAX_RESULT_SIZE (e.g. 1G)",
         spec.name, detail::source_name(spec), describe_size(source.size()), describe_size(limit),
-        reader.name);
+        to_string(reader.kind));
   }
   std::string storage;
   return reader.read(spec, source.whole(storage));

@@ -176,7 +176,7 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
         "metric '{}': {} holds no JSON document (no line starts with '{{' or '['), where the {} reader "
         "expects {}; its last lines were:\n{}\nMake the program print its JSON there, or write it to a "
         "file and read that with '@FILE'.",
-        spec.name, detail::source_name(spec), reader.name, reader.help, detail::output_tail(text));
+        spec.name, detail::source_name(spec), to_string(reader.kind), reader.help, detail::output_tail(text));
   }
   // A failure at the start counts only where a document starts there: "2023-05-21 ..." is a log
   // line whose date is no document with text after it.

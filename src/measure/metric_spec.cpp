@@ -47,8 +47,8 @@ bool looks_like_path(std::string_view text, ExtractorKind kind)
   if (text.empty()) {
     return false;
   }
-  const std::string_view refused =
-      kind == ExtractorKind::Regex ? std::string_view("()[]{}*+?|^$\\\"'@") : std::string_view("()[]{}+|^$\\\"'@");
+  const std::string_view refused = kind == ExtractorKind::Regex ? std::string_view("()[]{}*+?|^$\\\"'@")
+                                                                : std::string_view("()[]{}+|^$\\\"'@");
   for (char c : text) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || refused.find(c) != std::string_view::npos) {
       return false;
@@ -151,33 +151,6 @@ std::pair<std::string_view, std::string_view> split_option(std::string_view opti
 }
 
 } // namespace
-
-std::string_view to_string(ExtractorKind kind)
-{
-  return reader_for(kind).name;
-}
-
-std::optional<ExtractorKind> parse_extractor_kind(std::string_view text)
-{
-  const auto* reader = find_reader(text);
-  return reader == nullptr ? std::nullopt : std::optional(reader->kind);
-}
-
-std::string_view to_string(Direction direction)
-{
-  return direction == Direction::HigherIsBetter ? "higher" : "lower";
-}
-
-std::optional<Direction> parse_better(std::string_view text)
-{
-  if (text == "higher") {
-    return Direction::HigherIsBetter;
-  }
-  if (text == "lower") {
-    return Direction::LowerIsBetter;
-  }
-  return std::nullopt;
-}
 
 MetricSpec parse_metric_spec(std::string_view text)
 {
@@ -334,7 +307,7 @@ void apply_better_option(std::vector<MetricSpec>& specs, std::string_view option
   }
   auto& spec = find_metric(specs, name, "--better");
   spec.better = *better;
-  spec.better_given = true;
+  spec.better_choice = DirectionChoice::Given;
 }
 
 std::string source_unit(const MetricSpec& spec)
@@ -375,64 +348,15 @@ std::string to_spec_string(const MetricSpec& spec)
   return out;
 }
 
-nlohmann::json to_json(const MetricSpec& spec)
+MetricSpec checked_stored_spec(MetricSpec spec)
 {
-  return nlohmann::json{
-      {"name", spec.name},
-      {"kind", to_string(spec.kind)},
-      {"arg", spec.arg},
-      {"file", spec.file},
-      {"stream", spec.from_stderr ? "stderr" : "stdout"},
-      {"unit", spec.unit},
-      {"better", to_string(spec.better)},
-      {"better_given", spec.better_given},
-  };
-}
-
-MetricSpec metric_spec_from_json(const nlohmann::json& json)
-{
-  const auto text = [&json](const char* key, const char* fallback) -> std::string {
-    if (!json.contains(key)) {
-      return fallback;
-    }
-    if (!json.at(key).is_string()) {
-      throw Error("stored metric spec {}: '{}' is not a string; the journal may be damaged", json.dump(),
-                  key);
-    }
-    return json.at(key).get<std::string>();
-  };
-  if (!json.is_object() || !json.contains("name") || !json.contains("kind")) {
-    throw Error("stored metric spec {} lacks a name or kind; the journal may be damaged", json.dump());
-  }
-  MetricSpec spec;
-  spec.name = text("name", "");
-  const std::string kind = text("kind", "");
-  const auto parsed_kind = parse_extractor_kind(kind);
-  const std::string stream = text("stream", "stdout");
-  const auto better = parse_better(text("better", "lower"));
-  if (!parsed_kind || (stream != "stdout" && stream != "stderr") || !better) {
-    throw Error("stored metric spec {} has an unknown kind, stream or direction; the journal may be damaged "
-                "or come from a newer ej",
-                json.dump());
-  }
-  spec.kind = *parsed_kind;
-  spec.arg = text("arg", "");
-  spec.file = text("file", "");
-  spec.from_stderr = stream == "stderr";
-  spec.unit = text("unit", "");
-  spec.better = *better;
   try {
     validate_metric_spec(spec);
   } catch (const UsageError& error) {
-    throw Error("stored metric spec {} is not valid: {}", json.dump(), error.what());
+    throw Error("stored metric spec {} is not valid: {}", to_json(spec).dump(), error.what());
   }
-  if (!json.contains("better_given")) {
-    spec.better_given = spec.better != infer_better(spec).better;
-  } else if (!json.at("better_given").is_boolean()) {
-    throw Error("stored metric spec {}: 'better_given' is not true or false; the journal may be damaged",
-                json.dump());
-  } else {
-    spec.better_given = json.at("better_given").get<bool>();
+  if (spec.better_choice == DirectionChoice::Unrecorded) {
+    spec.better_choice = direction_given(spec) ? DirectionChoice::Given : DirectionChoice::Inferred;
   }
   return spec;
 }

@@ -97,9 +97,8 @@
 // or '['; earlier JSON Lines records are skipped so, and the last is read); text after it is an error.
 // Python's NaN, Infinity and -Infinity are read, and are an error only where a metric's value is one.
 
+#include "core/metric_spec.h"
 #include "measure/statistics.h"
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -109,44 +108,14 @@
 
 namespace ej::measure {
 
-// One per reader (readers.h); stored in the journal by the reader's name, never by number.
-enum class ExtractorKind {
-  Regex,
-  Kv,
-  Json,
-  Nvbench,
-  Gbench,
-  GbenchConsole,
-  Hyperfine,
-  Nccl,
-  SglangOneBatch,
-  Pytest,
-  Catch2,
-  Criterion,
-  Torch,
-  PerfStat,
-};
-
-struct MetricSpec {
-  std::string name;
-  ExtractorKind kind = ExtractorKind::Regex;
-  std::string arg;          // BODY of the grammar above, prefixes and @FILE removed
-  std::string file;         // empty: read a stream
-  bool from_stderr = false; // the stream read when file is empty
-  std::string unit;         // as given by --unit (or the spec); empty: the extractor's default
-  Direction better = Direction::LowerIsBetter; // bench add stores the inferred one (direction.h)
-  // Whether --better said it. An inferred direction gives way to the unit the values come in at
-  // run time, when that unit says one (judged_better in direction.h).
-  bool better_given = false;
-
-  bool operator==(const MetricSpec&) const = default;
-};
-
-std::string_view to_string(ExtractorKind kind);
-std::optional<ExtractorKind> parse_extractor_kind(std::string_view text);
-// "higher", "lower": as --better and the stored spec say a direction.
-std::string_view to_string(Direction direction);
-std::optional<Direction> parse_better(std::string_view text);
+// The plain data lives in core, where a stored definition is read into it once.
+using core::DirectionChoice;
+using core::ExtractorKind;
+using core::MetricSpec;
+using core::parse_better;
+using core::parse_extractor_kind;
+using core::to_json;
+using core::to_string;
 
 // Parses "NAME=KIND[:ARG]" and checks ARG (a regex must compile with one capture group...).
 // Throws ej::UsageError saying what is wrong.
@@ -190,10 +159,9 @@ std::string effective_unit(const MetricSpec& spec);
 // are separate options and are not part of it).
 std::string to_spec_string(const MetricSpec& spec);
 
-// For storage in the journal: {"name","kind","arg","file","stream","unit","better","better_given"}.
-nlohmann::json to_json(const MetricSpec& spec);
-// Throws ej::Error when the JSON is not a metric spec. A spec stored before "better_given" existed
-// counts as given when its direction is not the one ej infers for it.
-MetricSpec metric_spec_from_json(const nlohmann::json& json);
+// A spec read from storage (core::metric_spec_from_json) made ready for use: checked as its reader
+// needs (a regex that compiles), and an unrecorded direction choice settled (direction_given).
+// Throws ej::Error, not a usage error: the journal holds it.
+MetricSpec checked_stored_spec(MetricSpec spec);
 
 } // namespace ej::measure

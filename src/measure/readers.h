@@ -42,8 +42,7 @@ using CheckFunction = void (*)(const MetricSpec& spec);
 using UnitFunction = std::string (*)(const MetricSpec& spec);
 
 struct Reader {
-  ExtractorKind kind;
-  std::string_view name;    // the KIND of --metric NAME=KIND[:ARG]
+  ExtractorKind kind;       // its name, the KIND of --metric NAME=KIND[:ARG], is core's to_string
   std::string_view syntax;  // "gbench[:BENCH][#FIELD]"
   std::string_view help;    // what it reads, one sentence
   std::string_view example; // a --metric option as docs/benchmarks.md shows it

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/metric_spec.h"
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -8,8 +10,8 @@
 
 namespace ej::measure {
 
-// Which way a metric improves: time goes down, throughput goes up.
-enum class Direction { LowerIsBetter, HigherIsBetter };
+// Which way a metric improves (core/metric_spec.h): time goes down, throughput goes up.
+using core::Direction;
 
 // The derived summary of one metric's raw samples. Nothing is dropped: outliers are only flagged.
 struct Summary {

@@ -1,8 +1,11 @@
 #include "store/fsck.h"
 
+#include "store/journal.h"
 #include "store/projection.h"
 #include "store/schema.h"
+#include "store/wal_ownership.h"
 #include "util/error.h"
+#include "util/time.h"
 
 #include <fmt/format.h>
 
@@ -180,6 +183,40 @@ void reindex_journal(Database& db)
   WriteTransaction transaction(db);
   rebuild_derived_tables(db);
   transaction.commit();
+}
+
+RepairReport repair_journal(const std::filesystem::path& ej_dir)
+{
+  const auto with_suffix = [](std::filesystem::path path, std::string_view suffix) { return path += suffix; };
+  const auto file = journal_file(ej_dir);
+  const auto scratch = ej_dir / "repair";
+  std::filesystem::remove_all(scratch);
+  RepairReport out;
+  auto& report = out.salvage;
+  refuse_foreign_wal(file); // salvaging another file's pages would mix two journals
+  {
+    auto damaged = Database::open(file, OpenMode::ReadOnly);
+    auto fresh = Journal::create(scratch);
+    report = salvage_journal(damaged.handle(), fresh.db());
+    // The repaired journal is the same replica: its events keep their authorship.
+    auto replica = damaged.prepare("SELECT value FROM meta WHERE key = 'replica_id'");
+    if (replica.step()) {
+      WriteTransaction transaction(fresh.db());
+      fresh.db().prepare("UPDATE meta SET value = ? WHERE key = 'replica_id'").bind(1, replica.text(0)).run();
+      transaction.commit();
+    }
+  }
+  out.kept = with_suffix(file, fmt::format(".damaged-{}", util::now_ms()));
+  std::filesystem::rename(file, out.kept);
+  for (const auto* suffix : {"-wal", "-shm"}) {
+    std::error_code ec;
+    std::filesystem::rename(with_suffix(file, suffix), with_suffix(out.kept, suffix), ec);
+  }
+  std::filesystem::rename(journal_file(scratch), file);
+  std::filesystem::remove_all(scratch);
+  std::filesystem::remove(damage_marker(file));
+  Journal::open(ej_dir).accept_as_it_is();
+  return out;
 }
 
 } // namespace ej::store

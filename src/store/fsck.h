@@ -2,6 +2,7 @@
 
 #include "store/database.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,14 @@ struct SalvageReport {
   std::int64_t blobs_lost = 0;
 };
 SalvageReport salvage_journal(sqlite3* damaged, Database& fresh);
+
+// `ej fsck --repair` whole: salvages the journal of ej_dir into a fresh one that keeps its replica
+// id (its events keep their authorship), puts it in its place, keeps the damaged file (and its WAL)
+// beside it as `kept`, and accepts the result as it is. Refuses a WAL that belongs to another file.
+struct RepairReport {
+  SalvageReport salvage;
+  std::filesystem::path kept;
+};
+RepairReport repair_journal(const std::filesystem::path& ej_dir);
 
 } // namespace ej::store

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // What is accepted is stored and read back: the stored forms must read back the same.
     const auto again = ej::measure::parse_metric_spec(ej::measure::to_spec_string(spec));
     (void)again;
-    (void)ej::measure::metric_spec_from_json(ej::measure::to_json(spec));
+    (void)ej::measure::checked_stored_spec(ej::core::metric_spec_from_json(ej::measure::to_json(spec)));
   } catch (const ej::Error&) {
     // a refused spec, with its message: what the user sees
   }

@@ -124,8 +124,8 @@ TEST_CASE("an inferred direction follows the unit a series was stored in, and a 
   auto inferred = ej::measure::parse_metric_spec("med=regex:median throughput:\\s+([0-9.]+)");
   auto given = ej::measure::parse_metric_spec("lat=regex:lat ([0-9.]+)");
   given.better = ej::measure::Direction::HigherIsBetter;
-  given.better_given = true;
-  definition.metrics = nlohmann::json::array({ej::measure::to_json(inferred), ej::measure::to_json(given)});
+  given.better_choice = ej::core::DirectionChoice::Given;
+  definition.metrics = {inferred, given};
   const auto judged = rules_of(definition);
   // Before, a regex's tok/s was judged by the direction stored at bench add: lower.
   CHECK(judged.direction_of("med", "tok/s") == Direction::HigherIsBetter);

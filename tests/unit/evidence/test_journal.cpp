@@ -69,7 +69,7 @@ void TestJournal::bench(const std::string& name, const std::string& metric, bool
   measure::MetricSpec spec = measure::parse_metric_spec(metric + "=kv:" + metric);
   spec.unit = unit;
   spec.better = higher ? measure::Direction::HigherIsBetter : measure::Direction::LowerIsBetter;
-  definition.metrics = json::array({measure::to_json(spec)});
+  definition.metrics = {spec};
   definition.primary = metric;
   definition.params = axes;
   m_journal.write([&](store::Writer& writer) {

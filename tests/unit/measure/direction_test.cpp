@@ -82,7 +82,7 @@ TEST_CASE("a unit seen at run time decides an inferred direction, and --better a
   settle_directions(specs, {});
   spec = specs.front();
   CHECK(spec.better == Direction::LowerIsBetter);
-  CHECK_FALSE(spec.better_given);
+  CHECK_FALSE(direction_given(spec));
   CHECK(judged_better(spec, "tok/s") == Direction::HigherIsBetter);
   CHECK(judged_better(spec, "ms") == Direction::LowerIsBetter);
   CHECK(judged_better(spec, "") == Direction::LowerIsBetter);
@@ -97,7 +97,7 @@ TEST_CASE("a unit seen at run time decides an inferred direction, and --better a
 
   std::vector<MetricSpec> given{parse_metric_spec("decode=regex:median throughput:\\s+([0-9.]+)")};
   settle_directions(given, {"decode=lower"});
-  CHECK(given.front().better_given);
+  CHECK(direction_given(given.front()));
   CHECK(judged_better(given.front(), "tok/s") == Direction::LowerIsBetter);
   CHECK(direction_note(given.front(), "tok/s", "serve").empty());
 }
@@ -106,14 +106,14 @@ TEST_CASE("a stored spec keeps whether --better gave its direction, and an older
           "not inferred")
 {
   auto spec = parse_metric_spec("decode=regex:x ([0-9.]+)");
-  spec.better_given = true;
-  CHECK(metric_spec_from_json(to_json(spec)).better_given);
-  spec.better_given = false;
-  CHECK_FALSE(metric_spec_from_json(to_json(spec)).better_given);
+  spec.better_choice = DirectionChoice::Given;
+  CHECK(direction_given(checked_stored_spec(ej::core::metric_spec_from_json(to_json(spec)))));
+  spec.better_choice = DirectionChoice::Inferred;
+  CHECK_FALSE(direction_given(checked_stored_spec(ej::core::metric_spec_from_json(to_json(spec)))));
   // Before "better_given" was stored: lower is what ej infers here, higher was given.
   auto legacy = to_json(spec);
   legacy.erase("better_given");
-  CHECK_FALSE(metric_spec_from_json(legacy).better_given);
+  CHECK_FALSE(direction_given(checked_stored_spec(ej::core::metric_spec_from_json(legacy))));
   legacy["better"] = "higher";
-  CHECK(metric_spec_from_json(legacy).better_given);
+  CHECK(direction_given(checked_stored_spec(ej::core::metric_spec_from_json(legacy))));
 }

@@ -77,7 +77,8 @@ TEST_CASE("KIND#FIELD leaves out the ':' as KIND@FILE does, as pytest[:FULLNAME]
 
 TEST_CASE("a quoted @FILE may hold spaces, '@' and globs, unquoted globs are files except after a regex")
 {
-  const auto criterion = parse_metric_spec("q=criterion:#median@\"target/criterion/fib 20/new/estimates.json\"");
+  const auto criterion =
+      parse_metric_spec("q=criterion:#median@\"target/criterion/fib 20/new/estimates.json\"");
   CHECK(criterion.arg == "#median");
   CHECK(criterion.file == "target/criterion/fib 20/new/estimates.json");
   CHECK(parse_metric_spec("q=json:x@'a@b c.json'").file == "a@b c.json");
@@ -235,17 +236,18 @@ TEST_CASE("a spec survives a trip through JSON, and damaged JSON is refused")
   const auto json = to_json(spec);
   CHECK(json.at("stream") == "stderr");
   CHECK(json.at("kind") == "regex");
-  CHECK(metric_spec_from_json(json) == spec);
+  CHECK(checked_stored_spec(ej::core::metric_spec_from_json(json)) == spec);
 
   auto bad_kind = json;
   bad_kind["kind"] = "csv";
-  CHECK_THROWS_AS(metric_spec_from_json(bad_kind), ej::Error);
+  CHECK_THROWS_AS(checked_stored_spec(ej::core::metric_spec_from_json(bad_kind)), ej::Error);
   auto bad_regex = json;
   bad_regex["arg"] = "no group";
-  CHECK_THROWS_WITH(metric_spec_from_json(bad_regex), Catch::Contains("not valid"));
-  CHECK_THROWS_AS(metric_spec_from_json(nlohmann::json::array()), ej::Error);
+  CHECK_THROWS_WITH(checked_stored_spec(ej::core::metric_spec_from_json(bad_regex)),
+                    Catch::Contains("not valid"));
+  CHECK_THROWS_AS(checked_stored_spec(ej::core::metric_spec_from_json(nlohmann::json::array())), ej::Error);
   try {
-    metric_spec_from_json(bad_regex);
+    checked_stored_spec(ej::core::metric_spec_from_json(bad_regex));
   } catch (const ej::UsageError&) {
     FAIL("damaged storage is not a usage error");
   } catch (const ej::Error&) {

@@ -51,7 +51,7 @@ struct InterleavedFixture {
     definition.shell = "cat value.txt";
     definition.policy.repeat = 6;
     definition.min_effect_pct = 2;
-    definition.metrics = json::array({measure::to_json(measure::parse_metric_spec("ms=kv:ms"))});
+    definition.metrics = {measure::parse_metric_spec("ms=kv:ms")};
     definition.primary = "ms";
     journal.write([&](store::Writer& writer) {
       writer.append("bench.added",

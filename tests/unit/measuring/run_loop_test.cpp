@@ -62,7 +62,7 @@ struct Fixture {
     plan.definition.params = axes;
     plan.definition.policy.repeat = 3;
     const auto metric = measure::parse_metric_spec("ms=kv:ms");
-    plan.definition.metrics = json::array({measure::to_json(metric)});
+    plan.definition.metrics = {metric};
     plan.definition.primary = "ms";
     plan.metrics = {metric};
     plan.combinations = core::param_combinations(axes, {});

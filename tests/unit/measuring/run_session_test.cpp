@@ -55,10 +55,11 @@ struct SessionFixture {
     definition.shell = shell;
     definition.build = build;
     definition.policy.repeat = 2;
-    definition.metrics = json::array({measure::to_json(measure::parse_metric_spec("ms=kv:ms"))});
+    definition.metrics = {measure::parse_metric_spec("ms=kv:ms")};
     definition.primary = "ms";
     journal.write([&](store::Writer& writer) {
-      writer.append("bench.added", {{"name", "b"}, {"revision", 1}, {"definition", core::to_json(definition)}});
+      writer.append("bench.added",
+                    {{"name", "b"}, {"revision", 1}, {"definition", core::to_json(definition)}});
     });
     request.bench = "b";
     request.echo = false;

@@ -1,4 +1,4 @@
-#include "cli/code_restore.h"
+#include "measuring/code_restore.h"
 
 #include "store/queries.h"
 #include "util/error.h"
@@ -9,12 +9,12 @@
 
 #include <algorithm>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
 // The work tree's file at the same path, when it has the recorded bytes.
-bool same_in_work_tree(const measuring::Workspace& workspace, const core::LargeUntracked& file)
+bool same_in_work_tree(const Workspace& workspace, const core::LargeUntracked& file)
 {
   if (file.sha256.empty()) {
     return false; // too large to hash when recorded: nothing to recognise it by
@@ -30,8 +30,8 @@ bool same_in_work_tree(const measuring::Workspace& workspace, const core::LargeU
 
 } // namespace
 
-RecordedCode recorded_code(store::Journal& journal, const measuring::Workspace& workspace,
-                           const std::string& event_id, const core::GitContext& git, const std::string& name)
+RecordedCode recorded_code(store::Journal& journal, const Workspace& workspace, const std::string& event_id,
+                           const core::GitContext& git, const std::string& name)
 {
   RecordedCode recorded;
   recorded.code.commit = git.commit;
@@ -84,7 +84,7 @@ void check_complete(const RecordedCode& recorded, const std::string& name, bool 
              name, recorded.unavailable.size(), core::describe_files(recorded.unavailable));
 }
 
-git::RestoreResult restore_recorded(store::Journal& journal, const measuring::Workspace& workspace,
+git::RestoreResult restore_recorded(store::Journal& journal, const Workspace& workspace,
                                     const RecordedCode& recorded, const std::filesystem::path& dir)
 {
   const auto listed = [](const std::vector<core::LargeUntracked>& files, const core::LargeUntracked& file) {
@@ -102,4 +102,4 @@ git::RestoreResult restore_recorded(store::Journal& journal, const measuring::Wo
   return git::restore_code_state(workspace.git_dir, recorded.code, content_of, dir);
 }
 
-} // namespace ej::cli
+} // namespace ej::measuring

@@ -1,27 +1,25 @@
-#include "cli/workspace.h"
+#include "measuring/workspace.h"
 
-#include "core/numbering.h"
-#include "evidence/journal_sync.h"
+#include "git/journal_refs.h"
 #include "git/repository.h"
 #include "measuring/rerun_worktree.h"
 #include "measuring/stale_runs.h"
+#include "store/journal_reading.h"
+#include "store/run_queries.h"
 #include "util/error.h"
 #include "util/fs.h"
-#include "util/hash.h"
-#include "util/strings.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
-namespace ej::cli {
+namespace ej::measuring {
 
 namespace {
 
 // ej up to this version kept the journal in <work tree>/.ej, where `git clean -fdx` deletes it.
-void move_legacy_journal(const measuring::Workspace& workspace)
+void move_legacy_journal(const Workspace& workspace)
 {
   const auto legacy = workspace.work_tree / ".ej";
   std::error_code ec;
@@ -52,7 +50,7 @@ void move_legacy_journal(const measuring::Workspace& workspace)
 
 } // namespace
 
-measuring::Workspace locate_workspace()
+Workspace locate_workspace()
 {
   const auto cwd = std::filesystem::current_path();
   const auto repository = git::find_repository(cwd);
@@ -61,29 +59,28 @@ measuring::Workspace locate_workspace()
                 "project, or run 'git init' first",
                 cwd.string());
   }
-  measuring::Workspace workspace{repository->work_tree, repository->common_dir / "ej", repository->git_dir};
+  Workspace workspace{repository->work_tree, repository->common_dir / "ej", repository->git_dir};
   move_legacy_journal(workspace);
   return workspace;
 }
 
-store::Journal open_journal(const measuring::Workspace& workspace)
+store::Journal open_journal(const Workspace& workspace)
 {
   if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
     throw Error("no journal in {}; run 'ej init' first", workspace.work_tree.string());
   }
   auto journal = store::Journal::open(workspace.ej_dir);
-  measuring::recover_stale_runs(journal);
-  measuring::remove_abandoned_worktrees(workspace,
-                                        [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
+  recover_stale_runs(journal);
+  remove_abandoned_worktrees(workspace, [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
   return journal;
 }
 
-bool numbers_from_remote(const measuring::Workspace& workspace)
+bool numbers_from_remote(const Workspace& workspace)
 {
-  return evidence::journal_is_shared(workspace.ej_dir.parent_path());
+  return git::JournalRefs(workspace.ej_dir.parent_path()).shares_journal();
 }
 
-git::CodeState read_code_state(const measuring::Workspace& workspace, std::uint64_t keep_untracked_up_to)
+git::CodeState read_code_state(const Workspace& workspace, std::uint64_t keep_untracked_up_to)
 {
   git::UntrackedLimits limits;
   limits.keep_up_to_bytes = keep_untracked_up_to;
@@ -107,56 +104,34 @@ git::CodeState read_code_state(const measuring::Workspace& workspace, std::uint6
   return state;
 }
 
-std::uint64_t parse_keep_untracked(const std::string& text)
+namespace {
+
+store::Journal open_for_reading_recovered(const Workspace& workspace)
 {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
-  std::uint64_t factor = 0;
-  if (unit.empty() || unit == "B") {
-    factor = 1;
-  } else if (unit == "K" || unit == "KiB" || unit == "k") {
-    factor = 1024;
-  } else if (unit == "M" || unit == "MiB") {
-    factor = 1024 * 1024;
-  } else if (unit == "G" || unit == "GiB") {
-    factor = 1024 * 1024 * 1024;
+  auto journal = store::open_for_reading(workspace.ej_dir);
+  // Not the journal: the worktrees of reruns that were killed.
+  remove_abandoned_worktrees(workspace, [](std::string_view line) { fmt::print(stderr, "{}\n", line); });
+  const auto started = store::runs_with_status(journal.db(), core::RunStatus::Started);
+  if (std::any_of(started.begin(), started.end(),
+                  [&](const core::RunRecord& run) { return run_process_gone(journal, run); })) {
+    return open_journal(workspace); // recovers them
   }
-  constexpr std::uint64_t k_most = 512ull * 1024 * 1024; // a blob is one SQLite value, at most 1 GB
-  if (ec != std::errc() || end == text.data() || factor == 0 || value > k_most / factor) {
-    throw UsageError("--keep-untracked-up-to takes a size up to 512M, e.g. 200M, 64K or 1048576; not '{}'",
-                     text);
-  }
-  return value * factor;
+  return journal;
 }
 
-int parse_attempt_number(std::string_view text)
+} // namespace
+
+store::Journal open_journal_for_reading(const Workspace& workspace)
 {
-  if (const auto provisional = core::parse_provisional(text)) {
-    return *provisional; // @k3f9qx: not yet numbered by the shared remote (core/numbering.h)
+  if (!std::filesystem::exists(store::journal_file(workspace.ej_dir))) {
+    return open_journal(workspace); // says to run ej init
   }
-  std::string_view digits = text;
-  if (!digits.empty() && digits.front() == '#') {
-    digits.remove_prefix(1);
+  auto journal = open_for_reading_recovered(workspace);
+  // What it shows may be older than what was recorded here: said before it is shown.
+  if (const auto problem = store::identity_problem(journal)) {
+    fmt::print(stderr, "ej: warning: {}\n", *problem);
   }
-  int number = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || number <= 0) {
-    throw UsageError("'{}' is not an attempt number; use the number 'ej try' printed, e.g. 12, #12 or @k3f9qx", text);
-  }
-  return number;
+  return journal;
 }
 
-std::string checked_text(std::string_view text, std::string_view what, bool allow_empty)
-{
-  if (!util::is_valid_utf8(text)) {
-    throw UsageError("the {} is not valid UTF-8 text; ej stores text as UTF-8: convert it (e.g. with iconv)",
-                     what);
-  }
-  if (!allow_empty && util::trim(text).empty()) {
-    throw UsageError("the {} is empty; say what it is", what);
-  }
-  return std::string(text);
-}
-
-} // namespace ej::cli
+} // namespace ej::measuring
