@@ -92,6 +92,7 @@ constexpr CommandGroup k_command_groups[] = {
     {"checkout", register_checkout, false},
     {"rerun", register_rerun, false},
     {"history regressions ack", register_history, false},
+    {"ci", register_ci, false},
     {"fsck reindex purge", register_maintenance, false},
     {"help completion", register_help, true},
 };

@@ -49,6 +49,7 @@ struct BenchOptions {
   std::optional<std::string> host;
   std::optional<double> clock_drop;
   std::optional<bool> exclude_throttled;
+  std::optional<bool> ci;
 };
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option)
@@ -238,6 +239,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
     throw UsageError("--clock-drop takes a percentage between 0 and 100");
   }
   d.exclude_throttled = options.exclude_throttled.value_or(d.exclude_throttled);
+  d.ci = options.ci.value_or(d.ci);
   if (d.host == "local") {
     d.host.clear();
   }
@@ -401,6 +403,9 @@ void print_definition(const core::BenchRevision& bench)
     fmt::print("  throttled: SM clock {}% below the median{}\n", d.clock_drop_pct,
                d.exclude_throttled ? "; comparisons judge without throttled repeats" : "");
   }
+  if (d.ci) {
+    fmt::print("  ci:       yes (measured by 'ej ci')\n");
+  }
 }
 
 void run_bench_list(bool json)
@@ -410,7 +415,10 @@ void run_bench_list(bool json)
   if (json) {
     auto out = nlohmann::json::array();
     for (const auto& bench : benches) {
-      out.push_back({{"name", bench.name}, {"revision", bench.revision}, {"definition", bench.definition}});
+      out.push_back({{"name", bench.name},
+                     {"revision", bench.revision},
+                     {"ci", core::readable_bench_definition(bench.definition).ci},
+                     {"definition", bench.definition}});
     }
     print_json(out);
     return;
@@ -421,7 +429,8 @@ void run_bench_list(bool json)
   for (const auto& bench : benches) {
     std::vector<std::string> damage;
     const auto d = core::bench_definition_from_json(bench.definition, damage);
-    fmt::print("{:<24} r{:<3} {}{}\n", paint(bench.name, Colour::Bold), bench.revision, command_text(d),
+    fmt::print("{:<24} r{:<3} {}{}{}\n", paint(bench.name, Colour::Bold), bench.revision, command_text(d),
+               d.ci ? "  [ci]" : "",
                damage.empty() ? "" : "  (damaged: see 'ej bench show " + bench.name + "')");
     if (!damage.empty()) {
       fmt::print(stderr, "ej: benchmark {} revision {} is damaged: {}\n", bench.name, bench.revision,
@@ -443,6 +452,7 @@ void run_bench_show(const std::string& name, bool json)
       out.push_back({{"name", bench.name},
                      {"revision", bench.revision},
                      {"created", util::format_utc(bench.created_ms)},
+                     {"ci", core::readable_bench_definition(bench.definition).ci},
                      {"definition", bench.definition}});
     }
     const auto calibration = evidence::latest_calibration(journal.db(), name);
@@ -520,6 +530,9 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
       ->check(finite_number());
   command->add_option("--exclude-throttled", o.exclude_throttled,
                       "GPU runs: compare and judge without throttled repeats by default (true|false)");
+  command->add_flag("--ci,!--no-ci", o.ci,
+                    "Measure it in 'ej ci', the pull-request gate (--no-ci: no longer), e.g. ej bench edit "
+                    "decode --ci");
   command->footer(
       "A definition is stored in the journal, so a secret in it is refused: --password=X or --token X "
       "in the command, a token or user:pw@ in a URL, --env NAME=V with a secret-looking NAME. Export "

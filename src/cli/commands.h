@@ -31,5 +31,6 @@ void register_checkout(CLI::App& app);               // checkout.cpp: checkout
 void register_rerun(CLI::App& app);                  // rerun.cpp: rerun
 void register_sharing(CLI::App& app);                // sync.cpp: sync, export, import
 void register_history(CLI::App& app);                // history.cpp: history, regressions, ack
+void register_ci(CLI::App& app);                     // ci.cpp: ci
 
 } // namespace ej::cli

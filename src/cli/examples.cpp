@@ -55,7 +55,9 @@ const std::map<std::string, std::vector<std::string>>& example_table()
         "ej bench add transpose --param variant=naive,blocked --repeat 10 --metric "
         "'time_ms=regex:time_ms=([0-9.]+)' "
         "--unit time_ms=ms -- ./cpu-bench --variant {variant}"}},
-      {"bench edit", {"ej bench edit decode --repeat 20", "ej bench edit decode --min-effect 2"}},
+      {"bench edit",
+       {"ej bench edit decode --repeat 20", "ej bench edit decode --min-effect 2",
+        "ej bench edit decode --ci   # measured by 'ej ci'"}},
       {"bench list", {"ej bench list", "ej bench list --json"}},
       {"bench show", {"ej bench show decode"}},
       {"bench test",
@@ -84,6 +86,9 @@ const std::map<std::string, std::vector<std::string>>& example_table()
       {"record", {"ej record 12 --bench decode --metric tok_s=92.6 --source \"colleague's H100 run\""}},
       {"import", {"ej import journal.jsonl", "ssh box ej export | ej import -"}},
       {"reindex", {"ej reindex"}},
+      {"ci",
+       {"ej ci                                  # against the merge base with origin/main",
+        "ej ci --against origin/release-2 --max-rounds 40", "ej ci --bench decode --json"}},
       {"purge", {"read -rs V; ej purge --secret \"$V\""}},
   };
   return table;

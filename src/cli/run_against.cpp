@@ -9,7 +9,7 @@
 #include "evidence/verdict.h"
 #include "git/repository.h"
 #include "measuring/code_restore.h"
-#include "measuring/rerun_worktree.h"
+#include "measuring/interleaved_against.h"
 #include "measuring/workspace.h"
 #include "run/process.h"
 #include "run/signals.h"
@@ -158,44 +158,23 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   }
   const auto reference = resolve_reference(journal, workspace, options.against, request.candidate.bench,
                                            request.candidate.attempt);
+  measuring::RecordedCode code;
+  code.code.commit = reference.commit;
+  const auto& recorded = reference.code ? *reference.code : code;
   if (reference.code) {
     measuring::check_complete(*reference.code, reference.name, false);
   }
-  request.reference = request.candidate;
-  request.reference.attempt = reference.attempt;
-  request.reference.run_id.clear();
   request.reference_name = options.against;
 
   // From here on a signal ends the session (and both runs) with the worktree removed.
   run::InterruptGuard interrupt_guard;
-  measuring::RerunWorktree worktree(workspace, reference.commit);
-  measuring::RecordedCode code;
-  code.code.commit = reference.commit;
-  const auto restored = measuring::restore_recorded(journal, workspace,
-                                                    reference.code ? *reference.code : code, worktree.dir());
-  if (run::InterruptGuard::interrupted()) {
-    throw Error("interrupted while the reference's code state was restored; nothing was measured");
-  }
-  worktree.files_written();
-  if (restored.submodules_skipped) {
-    fmt::print(stderr, "ej: note: the changes inside submodules that {} recorded are not restored\n",
-               reference.name);
-  }
-  const auto repository = git::find_repository(worktree.dir());
-  if (!repository) {
-    throw Error("the worktree {} made for {} is not a git work tree", worktree.dir().string(),
-                reference.name);
-  }
-  const measuring::Workspace reference_workspace{repository->work_tree, workspace.ej_dir,
-                                                 repository->git_dir};
-  fmt::print(stderr, "ej: {} restored in {}\n", reference.name, worktree.dir().string());
-
   RunProgress progress(request.candidate.progress);
-  measuring::InterleavedSession session(journal, workspace, reference_workspace, request, progress);
-  const auto candidate_code = read_code_state(workspace, options.keep_untracked); // outside the write lock
-  const auto reference_code = read_code_state(reference_workspace, options.keep_untracked);
-  auto detached = measuring::DetachedReport::from_environment();
-  const auto result = session.run(candidate_code, reference_code, numbers_from_remote(workspace), detached);
+  const auto read_code = [&](const measuring::Workspace& side) {
+    return read_code_state(side, options.keep_untracked);
+  };
+  const auto result = measuring::measure_against(
+      journal, workspace, {reference.name, recorded.code, recorded_content(journal, workspace, recorded)},
+      reference.attempt, std::move(request), progress, read_code, numbers_from_remote(workspace));
 
   print_run_summary(journal, result.candidate.run);
   print_run_summary(journal, result.reference.run);

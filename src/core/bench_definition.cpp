@@ -102,6 +102,9 @@ nlohmann::json to_json(const BenchDefinition& definition)
   if (definition.exclude_throttled) {
     out["exclude_throttled"] = true;
   }
+  if (definition.ci) {
+    out["ci"] = true;
+  }
   return out;
 }
 
@@ -171,6 +174,7 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     definition.host = json.value("host", "");
     definition.clock_drop_pct = number(json, "clock_drop_pct", 10.0, "--clock-drop", problems);
     definition.exclude_throttled = json.value("exclude_throttled", false);
+    definition.ci = json.value("ci", false);
   } catch (const std::exception& error) { // a JSON type error, malformed hex bytes
     problems.push_back(error.what());
   }

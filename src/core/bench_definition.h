@@ -51,6 +51,7 @@ struct BenchDefinition {
   // (or a slowdown reason was active); exclude_throttled makes comparisons judge without them.
   double clock_drop_pct = 10;
   bool exclude_throttled = false;
+  bool ci = false; // `ej ci` measures it (ej bench add --ci)
 };
 
 nlohmann::json to_json(const BenchDefinition& definition);

@@ -51,27 +51,15 @@ std::string overall(const std::vector<std::string>& outcomes)
   return count("equivalent") == n ? "equivalent" : "inconclusive";
 }
 
-// A value on the per-round scale as the change it means: percent for a log ratio.
-std::string change_text(const PairedVerdict& v, double x)
-{
-  if (!std::isfinite(x)) {
-    return x < 0 ? "-inf" : "+inf";
-  }
-  if (v.scale == measure::PairedScale::LogRatio) {
-    return fmt::format("{:+.1f}%", (std::exp(x) - 1) * 100);
-  }
-  return fmt::format("{:+.4g} {}", x, v.unit);
-}
-
 std::string where(const PairedVerdict& v)
 {
   std::string out = v.metric;
   if (!v.key.empty()) {
     out += "[" + v.key + "]";
   }
-  const auto values = parse_params_label(v.params);
-  if (!values.empty()) {
-    out += " (" + core::describe(values) + ")";
+  const auto combination = paired_combination(v);
+  if (!combination.empty()) {
+    out += " (" + combination + ")";
   }
   return out;
 }
@@ -156,6 +144,31 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   return out;
 }
 
+std::string paired_combination(const PairedVerdict& v)
+{
+  // Recorded as the repeats record it: a JSON object of the axes' values.
+  const auto json = nlohmann::json::parse(v.params, nullptr, false);
+  if (!json.is_object()) {
+    return v.params;
+  }
+  core::ParamValues values;
+  for (const auto& [axis, value] : json.items()) {
+    values[axis] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  return core::describe(values);
+}
+
+std::string paired_change_text(const PairedVerdict& v, double x)
+{
+  if (!std::isfinite(x)) {
+    return x < 0 ? "-inf" : "+inf";
+  }
+  if (v.scale == measure::PairedScale::LogRatio) {
+    return fmt::format("{:+.1f}%", (std::exp(x) - 1) * 100);
+  }
+  return fmt::format("{:+.4g} {}", x, v.unit);
+}
+
 std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& v)
 {
   const auto design =
@@ -164,8 +177,8 @@ std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& 
                         v.rounds == 1 ? "" : "s", verdict.design.max_rounds, verdict.design.alpha)
           : fmt::format("interleaved, {} round{}", v.rounds, v.rounds == 1 ? "" : "s");
   auto line = fmt::format("{}: {} {} [{}, {}] ({}; signed-rank p = {:.2g})", where(v), v.outcome,
-                          change_text(v, v.estimate), change_text(v, v.low), change_text(v, v.high), design,
-                          v.p_value);
+                          paired_change_text(v, v.estimate), paired_change_text(v, v.low),
+                          paired_change_text(v, v.high), design, v.p_value);
   if (v.rounds_needed) {
     line += fmt::format("; a decision would likely need about {} rounds", *v.rounds_needed);
   }

@@ -51,6 +51,13 @@ struct InterleavedVerdict {
 
 InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);
 
+// The series' combination as people write it ("n=1,variant=naive"), "" without axes.
+std::string paired_combination(const PairedVerdict& series);
+
+// A value on the series' per-round scale as the change it means: "+3.1%" for a log ratio, "+0.5 ms"
+// for a difference.
+std::string paired_change_text(const PairedVerdict& series, double value);
+
 // "improved: -3.1% [-3.6%, -2.6%] (interleaved, 20 rounds; signed-rank p = 0.0001)"
 std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& series);
 // The report ej run --against and ej compare print: a heading line, then one line per series.

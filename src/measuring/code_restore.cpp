@@ -84,13 +84,13 @@ void check_complete(const RecordedCode& recorded, const std::string& name, bool 
              name, recorded.unavailable.size(), core::describe_files(recorded.unavailable));
 }
 
-git::RestoreResult restore_recorded(store::Journal& journal, const Workspace& workspace,
-                                    const RecordedCode& recorded, const std::filesystem::path& dir)
+git::ContentOf recorded_content(store::Journal& journal, const Workspace& workspace, const RecordedCode& recorded)
 {
   const auto listed = [](const std::vector<core::LargeUntracked>& files, const core::LargeUntracked& file) {
     return std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.path == file.path; });
   };
-  const auto content_of = [&](const core::LargeUntracked& file) -> std::optional<std::string> {
+  return [&journal, &workspace, &recorded,
+          listed](const core::LargeUntracked& file) -> std::optional<std::string> {
     if (listed(recorded.unavailable, file)) {
       return std::nullopt;
     }
@@ -99,7 +99,13 @@ git::RestoreResult restore_recorded(store::Journal& journal, const Workspace& wo
     }
     return journal.blob(file.content_blob);
   };
-  return git::restore_code_state(workspace.git_dir, recorded.code, content_of, dir);
+}
+
+git::RestoreResult restore_recorded(store::Journal& journal, const measuring::Workspace& workspace,
+                                    const RecordedCode& recorded, const std::filesystem::path& dir)
+{
+  return git::restore_code_state(workspace.git_dir, recorded.code,
+                                 recorded_content(journal, workspace, recorded), dir);
 }
 
 } // namespace ej::measuring

@@ -31,6 +31,11 @@ RecordedCode recorded_code(store::Journal& journal, const Workspace& workspace, 
 // with it, says so on stderr.
 void check_complete(const RecordedCode& recorded, const std::string& name, bool allow_incomplete);
 
+// The bytes of its large untracked files: from the journal, or the work tree's same file; nullopt
+// for those it lacks. Holds references to journal, workspace and recorded.
+git::ContentOf recorded_content(store::Journal& journal, const measuring::Workspace& workspace,
+                                const RecordedCode& recorded);
+
 // Writes it into dir (git::restore_code_state), the large files from the journal or the work tree.
 git::RestoreResult restore_recorded(store::Journal& journal, const Workspace& workspace,
                                     const RecordedCode& recorded, const std::filesystem::path& dir);

@@ -119,3 +119,13 @@ TEST_CASE("until-decisive stops at the first decisive round of its planned maxim
   const auto budget_alone = repo.ej({"run", "drift", "--budget", "10s"});
   CHECK(budget_alone.exit_code == 2);
 }
+
+TEST_CASE("the interleaved verdict of a sweep names the combination of each of its lines")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "sweep", "--param", "n=1,2", "--", "sh", "-c", "true {n}"});
+  const auto against = repo.ej({"run", "sweep", "--against", "HEAD", "--repeat", "3", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK_THAT(against.out, Catch::Contains("  wall_s (n=1): ") && Catch::Contains("  wall_s (n=2): "));
+}
