@@ -454,7 +454,10 @@ void JournalRefs::fetch(const std::string& remote_name)
   const auto numbers = fmt::format("+refs/ej/numbers/*:refs/ej/sync/{}/numbers/*", ns);
   char* specs[] = {const_cast<char*>(replicas.c_str()), const_cast<char*>(numbers.c_str())};
   const git_strarray refspecs = {specs, 2};
-  git_fetch_options options = GIT_FETCH_OPTIONS_INIT;
+  // The init functions rather than the macros, whose nested braces leave fields unnamed (clang's
+  // -Wmissing-field-initializers).
+  git_fetch_options options;
+  git_fetch_options_init(&options, GIT_FETCH_OPTIONS_VERSION);
   options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
   options.update_fetchhead = 0;
   options.prune = GIT_FETCH_PRUNE;
@@ -577,7 +580,8 @@ PushOutcome JournalRefs::push(const std::string& remote_name, const std::string&
     pointers.push_back(spec.data());
   }
   const git_strarray refspecs = {pointers.data(), pointers.size()};
-  git_push_options options = GIT_PUSH_OPTIONS_INIT;
+  git_push_options options;
+  git_push_options_init(&options, GIT_PUSH_OPTIONS_VERSION);
   const LocalRemoteLock remote_lock(
       local_remote_path(git_remote_url(remote.get()) ? git_remote_url(remote.get()) : ""));
   RemoteAuth auth;
