@@ -102,7 +102,7 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
         for (const double x : *side) {
           own.push_back(scaled(x));
         }
-        single.push_back(measure::robust_sigma(own));
+        single.push_back(measure::sample_sigma(own));
       }
       for (std::size_t i = 0; i < series.candidate.size(); ++i) {
         level.push_back((scaled(series.candidate[i]) + scaled(series.reference[i])) / 2);
@@ -114,7 +114,7 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   if (paired.size() < 2) {
     return std::nullopt;
   }
-  out.paired_noise = measure::robust_sigma(paired);
+  out.paired_noise = measure::sample_sigma(paired);
   out.single_noise = median_of(single);
   // The drift of the combination that moved most: the machine's, whichever combination showed it.
   out.drift = *std::max_element(drifts.begin(), drifts.end(),

@@ -8,15 +8,42 @@
 
 namespace ej::measure {
 
+double t_quantile(double p, double dof)
+{
+  const double z = normal_quantile(p);
+  const double z3 = z * z * z;
+  const double z5 = z3 * z * z;
+  return z + (z3 + z) / (4 * dof) + (5 * z5 + 16 * z3 + 3 * z) / (96 * dof * dof) +
+         (3 * z5 * z * z + 19 * z5 + 17 * z3 - 15 * z) / (384 * dof * dof * dof);
+}
+
 double detectable_effect(double sigma, std::size_t n, Pairing pairing, double alpha, double power)
 {
-  if (n == 0) {
+  if (n < 2) {
     return 0;
   }
-  const double z = normal_quantile(1 - alpha / 2) + normal_quantile(power);
+  const double dof = pairing == Pairing::TwoSample ? 2.0 * static_cast<double>(n) - 2 : static_cast<double>(n) - 1;
+  const double t = t_quantile(1 - alpha / 2, dof) + t_quantile(power, dof);
   const double efficiency = 3 / std::numbers::pi;
   const double per_value = pairing == Pairing::TwoSample ? std::sqrt(2.0) : 1.0;
-  return z * sigma * per_value / std::sqrt(static_cast<double>(n) * efficiency);
+  return t * sigma * per_value / std::sqrt(static_cast<double>(n) * efficiency);
+}
+
+double sample_sigma(const std::vector<double>& values)
+{
+  if (values.size() < 2) {
+    return 0;
+  }
+  double mean = 0;
+  for (const double v : values) {
+    mean += v;
+  }
+  mean /= static_cast<double>(values.size());
+  double squares = 0;
+  for (const double v : values) {
+    squares += (v - mean) * (v - mean);
+  }
+  return std::sqrt(squares / static_cast<double>(values.size() - 1));
 }
 
 double robust_sigma(std::vector<double> values)

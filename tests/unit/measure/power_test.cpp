@@ -5,19 +5,38 @@
 #include <cmath>
 #include <numbers>
 
-// Expected figures from Python's statistics.NormalDist (inv_cdf(0.975) + inv_cdf(0.8) =
-// 2.801585218112968) in Noether's formula z * sigma / sqrt(n * 3 / pi), times sqrt(2) for two samples.
-TEST_CASE("the detectable effect of a rank test follows Noether's approximation")
+// Student's t quantiles as SciPy 1.10 gives them: scipy.stats.t.ppf(0.975, 9) = 2.2621571627409915,
+// t.ppf(0.975, 19) = 2.093024054408263, t.ppf(0.975, 49) = 2.009575234489209, t.ppf(0.8, 9) =
+// 0.8834038596, t.ppf(0.8, 19) = 0.8609506; the expansion is held to 0.1% of them.
+TEST_CASE("the t quantile's expansion agrees with SciPy's within a tenth of a percent")
+{
+  using ej::measure::t_quantile;
+  CHECK(t_quantile(0.975, 9) == Approx(2.2621571627409915).epsilon(1e-3));
+  CHECK(t_quantile(0.975, 19) == Approx(2.093024054408263).epsilon(1e-3));
+  CHECK(t_quantile(0.975, 49) == Approx(2.009575234489209).epsilon(1e-3));
+  CHECK(t_quantile(0.8, 9) == Approx(0.8834038596).epsilon(1e-3));
+  CHECK(t_quantile(0.8, 19) == Approx(0.8609506).epsilon(1e-3));
+}
+
+// Expected figures from Python (statistics.NormalDist for the normal quantiles, the same expansion
+// for t): (t[0.975] + t[0.8]) * sigma / sqrt(n * 3 / pi) on n - 1 degrees of freedom; two samples:
+// times sqrt(2) on 2n - 2.
+TEST_CASE("the detectable effect of a rank test follows Noether's approximation with t quantiles")
 {
   using ej::measure::detectable_effect;
   using ej::measure::Pairing;
-  CHECK(detectable_effect(0.01, 10, Pairing::Paired) == Approx(0.009066050759535248).epsilon(1e-9));
-  CHECK(detectable_effect(0.01, 20, Pairing::Paired) == Approx(0.006410665970648823).epsilon(1e-9));
-  CHECK(detectable_effect(0.01, 50, Pairing::Paired) == Approx(0.004054461157156883).epsilon(1e-9));
-  CHECK(detectable_effect(0.01, 20, Pairing::TwoSample) == Approx(0.009066050759535248).epsilon(1e-9));
-  CHECK(detectable_effect(0.01, 0, Pairing::Paired) == 0);
-  // Four times the values, half the effect.
-  CHECK(detectable_effect(1, 80, Pairing::Paired) == Approx(detectable_effect(1, 20, Pairing::Paired) / 2));
+  CHECK(detectable_effect(0.01, 10, Pairing::Paired) == Approx(0.010178346822335522).epsilon(1e-9));
+  CHECK(detectable_effect(0.01, 20, Pairing::Paired) == Approx(0.006759339192741284).epsilon(1e-9));
+  CHECK(detectable_effect(0.01, 50, Pairing::Paired) == Approx(0.004136963481923559).epsilon(1e-9));
+  CHECK(detectable_effect(0.01, 10, Pairing::TwoSample) == Approx(0.013559834813186568).epsilon(1e-9));
+  CHECK(detectable_effect(0.01, 50, Pairing::TwoSample) == Approx(0.00579156217580022).epsilon(1e-9));
+  CHECK(detectable_effect(0.01, 1, Pairing::Paired) == 0);
+}
+
+TEST_CASE("the sample standard deviation divides by n - 1")
+{
+  CHECK(ej::measure::sample_sigma({1, 2, 3, 4, 100}) == Approx(43.617656975128774)); // statistics.stdev
+  CHECK(ej::measure::sample_sigma({7}) == 0);
 }
 
 TEST_CASE("the robust spread is the scaled median absolute deviation, moved little by an outlier")
