@@ -211,7 +211,7 @@ void register_maintenance(CLI::App& app)
     } else if (*accept) {
       run_accept();
     } else if (run_fsck(*full) != 0) {
-      throw ExitCode(1);
+      throw ExitCode{1};
     }
   });
 

@@ -10,6 +10,7 @@
 #include "cli/run_summary_output.h"
 #include "cli/verdict_output.h"
 #include "core/numbering.h"
+#include "evidence/interleaved_verdict.h"
 #include "evidence/reader.h"
 #include "evidence/run_exports.h"
 #include "evidence/run_set.h"
@@ -19,6 +20,7 @@
 #include "measuring/workspace.h"
 #include "render/run_exports.h"
 #include "store/events.h"
+#include "store/interleaved_queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -266,9 +268,17 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
     event.payload = *started;
     on = store::events::RunStarted::read(event).on;
   }
+  // The interleaved session it was measured in (ej run --against, ej calibrate), judged on its pairs.
+  const auto comparison = store::interleaved_comparison_of(journal.db(), number);
+  const auto paired =
+      comparison ? std::optional(evidence::judge_interleaved(journal.db(), *comparison)) : std::nullopt;
   if (json) {
     auto out = run_json(reader, *run, true);
     out["on"] = on;
+    out["comparison"] = paired ? evidence::to_json(*paired) : nlohmann::json();
+    if (paired) {
+      out["comparison"]["purpose"] = comparison->design.purpose;
+    }
     if (output) {
       out["stdout"] = blob_text("stdout_blob");
       out["stderr"] = blob_text("stderr_blob");
@@ -287,6 +297,20 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
   }
   if (!run->label.empty()) {
     fmt::print("  label:     {}\n", run->label);
+  }
+  if (paired) {
+    const bool candidate = paired->candidate == number;
+    const int other = candidate ? paired->reference : paired->candidate;
+    if (comparison->design.purpose == "calibration") {
+      fmt::print("  compared:  calibration, against itself with run {} ('ej bench show {}')\n",
+                 core::number_label(other), run->bench);
+    } else {
+      fmt::print(
+          "  compared:  {} of an interleaved comparison with run {}, {} round{}: {} ('ej compare r{} r{}')\n",
+          candidate ? "candidate" : "reference", core::number_label(other), comparison->design.rounds.size(),
+          comparison->design.rounds.size() == 1 ? "" : "s", paired->outcome, paired->reference,
+          paired->candidate);
+    }
   }
   if (run->status == core::RunStatus::Imported) {
     fmt::print("  imported:  measured outside ej; source: {}\n", run->source);

@@ -127,7 +127,7 @@ core::PlanMeasure checked_measure(store::Database& db, core::PlanMeasure measure
   }
   for (const auto& [axis, value] : measure.headline) {
     const auto found = std::find_if(definition.params.begin(), definition.params.end(),
-                                    [&](const auto& a) { return a.name == axis; });
+                                    [&axis = axis](const auto& a) { return a.name == axis; });
     if (found == definition.params.end()) {
       throw UsageError("--measure {}: benchmark {} has no axis '{}'{}", core::to_string(measure),
                        measure.bench, axis, definition.params.empty() ? " (it has no parameters)" : "");

@@ -162,7 +162,9 @@ bool append_untracked(git_repository* repo, const std::filesystem::path& work_tr
     for (auto& file : kept) {
       paths.push_back(file.data());
     }
-    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    git_diff_options options;
+    git_diff_options_init(&options,
+                          GIT_DIFF_OPTIONS_VERSION); // not the macro: clang's -Wmissing-field-initializers
     options.flags = GIT_DIFF_SHOW_BINARY | GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
                     GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
     options.pathspec = {paths.data(), paths.size()};
@@ -249,7 +251,8 @@ std::optional<CodeState> code_state_of(git_repository* repo, const std::filesyst
     throw_git_error("read HEAD");
   }
 
-  git_status_options status_options = GIT_STATUS_OPTIONS_INIT;
+  git_status_options status_options;
+  git_status_options_init(&status_options, GIT_STATUS_OPTIONS_VERSION);
   status_options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   // Submodules are looked at below, one by one: the status of the superproject only sees a
   // submodule's checked-out commit, not the changes inside it.
@@ -289,7 +292,8 @@ std::optional<CodeState> code_state_of(git_repository* repo, const std::filesyst
     return state;
   }
 
-  git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
+  git_diff_options diff_options;
+  git_diff_options_init(&diff_options, GIT_DIFF_OPTIONS_VERSION);
   diff_options.flags = GIT_DIFF_SHOW_BINARY;
   git_diff* diff_raw = nullptr;
   check(git_diff_tree_to_workdir_with_index(&diff_raw, repo, head_tree.get(), &diff_options),

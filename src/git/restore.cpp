@@ -133,7 +133,9 @@ IndexPtr postimage(git_repository* repo, git_tree* tree, const std::string& part
   }
   DiffPtr diff(diff_raw);
   refuse_writes_through(tree, diff.get(), commit);
-  git_apply_options apply = GIT_APPLY_OPTIONS_INIT;
+  git_apply_options apply;
+  git_apply_options_init(&apply,
+                         GIT_APPLY_OPTIONS_VERSION); // not the macro: clang's -Wmissing-field-initializers
   git_index* raw = nullptr;
   if (git_apply_to_tree(&raw, repo, tree, diff.get(), &apply) < 0) {
     const git_error* failure = git_error_last();
@@ -162,7 +164,8 @@ void write_entry(git_repository* repo, const git_index_entry& entry, util::Benea
   }
   // As a checkout writes it: the repository's filters (end of line conversion) applied.
   git_buf filtered = GIT_BUF_INIT;
-  git_blob_filter_options options = GIT_BLOB_FILTER_OPTIONS_INIT;
+  git_blob_filter_options options;
+  git_blob_filter_options_init(&options, GIT_BLOB_FILTER_OPTIONS_VERSION);
   const bool converted = git_blob_filter(&filtered, blob.get(), path.c_str(), &options) == 0;
   const std::string_view content =
       converted ? std::string_view(filtered.ptr, filtered.size) : std::string_view(bytes, size);

@@ -41,6 +41,9 @@ TEST_CASE("ej calibrate measures a benchmark against itself and says what a verd
   const auto runs = json::parse(repo.ok({"runs", "--json"}));
   REQUIRE(runs.size() == 2);
   CHECK(runs[0]["status"] == "finished");
+  CHECK_THAT(repo.ok({"show", "run", "2"}),
+             Catch::Contains("compared:  calibration, against itself with run #1 ('ej bench show noisy')"));
+  CHECK(json::parse(repo.ok({"show", "run", "1", "--json"}))["comparison"]["purpose"] == "calibration");
   const auto shown = repo.ok({"bench", "show", "noisy"});
   CHECK_THAT(shown, Catch::Contains("calibration:\n  calibrated ") && Catch::Contains("by runs #1 and #2"));
   const auto calibration = json::parse(repo.ok({"bench", "show", "noisy", "--json"}))["calibration"];

@@ -76,6 +76,13 @@ TEST_CASE("identical code under drift: sequential runs report a change, --agains
   CHECK(reference["status"] == "finished");
   CHECK_THAT(reference["label"].get<std::string>(), Catch::Contains("interleaved with run #3"));
   CHECK(measured_repeats(reference) == 16);
+  // Each run names the session it was measured in, and its verdict.
+  CHECK(reference["comparison"]["outcome"] == outcome);
+  CHECK(reference["comparison"]["candidate"] == 3);
+  CHECK_THAT(repo.ok({"show", "run", "3"}),
+             Catch::Contains("compared:  candidate of an interleaved comparison with run #4, 16 rounds: " + outcome +
+                             " ('ej compare r4 r3')"));
+  CHECK(show_run(repo, 1)["comparison"].is_null());
   // ej compare of the pair judges it on the pairs, as the run did.
   const auto compared = repo.ok({"compare", "r4", "r3"});
   CHECK_THAT(compared, Catch::Contains("interleaved: " + outcome));
