@@ -2,6 +2,7 @@
 
 #include "cli/output.h"
 #include "evidence/wording.h"
+#include "util/time.h"
 
 #include <fmt/format.h>
 
@@ -131,6 +132,13 @@ nlohmann::json verdict_json(const evidence::Verdict& v)
           {"baseline_now", v.baseline_now ? nlohmann::json(*v.baseline_now) : nlohmann::json()},
           {"against", v.against == evidence::Against::CurrentBaseline ? "current" : "then"},
           {"design", design_json(v.design)},
+          {"calibration", v.calibration
+                              ? nlohmann::json{{"detectable", v.calibration->amount},
+                                               {"at", v.calibration->n},
+                                               {"drift", v.calibration->drift},
+                                               {"drift_exceeds_change", v.calibration->drift_exceeds_change},
+                                               {"calibrated", util::format_utc(v.calibration->time_ms)}}
+                              : nlohmann::json()},
           {"candidate", v.candidate.label},
           {"imported", v.imported},
           {"metric", v.metric},

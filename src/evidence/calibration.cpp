@@ -57,8 +57,11 @@ std::string Calibration::amount(double effect) const
 
 std::optional<Calibration> read_calibration(store::Database& db, const store::InterleavedRecord& record)
 {
+  // A session that failed or was cut short, or a withdrawn side, calibrates nothing.
   const auto run = store::find_run(db, record.candidate);
-  if (!run) {
+  const auto other = store::find_run(db, record.reference);
+  if (!run || !other || record.design.stopped == "failed" || run->status != core::RunStatus::Finished ||
+      other->status != core::RunStatus::Finished || run->withdrawn() || other->withdrawn()) {
     return std::nullopt;
   }
   const auto bench = store::find_bench_revision(db, run->bench, run->revision);
@@ -83,7 +86,7 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   // Pooled over the combinations on the log scale (scale-free) when every value is positive.
   std::vector<double> paired;
   std::vector<double> single;
-  std::vector<double> drifts;
+  std::vector<std::pair<double, double>> drifts; // and their standard errors
   for (const auto& [params, rounds] : by_combination) {
     for (const auto& series : measuring::paired_series(db, record.candidate, record.reference, rounds)) {
       if (series.metric != rules.primary || series.candidate.size() < 2) {
@@ -107,8 +110,7 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
       for (std::size_t i = 0; i < series.candidate.size(); ++i) {
         level.push_back((scaled(series.candidate[i]) + scaled(series.reference[i])) / 2);
       }
-      drifts.push_back(measure::level_drift(level));
-      out.rounds += series.candidate.size();
+      drifts.emplace_back(measure::level_drift(level), measure::level_drift_error(level));
     }
   }
   if (paired.size() < 2) {
@@ -116,9 +118,14 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   }
   out.paired_noise = measure::sample_sigma(paired);
   out.single_noise = median_of(single);
-  // The drift of the combination that moved most: the machine's, whichever combination showed it.
-  out.drift = *std::max_element(drifts.begin(), drifts.end(),
-                                [](double a, double b) { return std::abs(a) < std::abs(b); });
+  // The drift of the combination that moved most: the machine's, whichever combination showed it;
+  // real only when beyond what noise alone draws (two standard errors).
+  const auto most = *std::max_element(drifts.begin(), drifts.end(), [](const auto& a, const auto& b) {
+    return std::abs(a.first) < std::abs(b.first);
+  });
+  out.drift = most.first;
+  out.drift_beyond_noise = std::abs(most.first) > 2 * most.second;
+  out.rounds = record.design.rounds.size();
   for (const int n : k_sizes) {
     out.interleaved.push_back({n, out.detectable_interleaved(static_cast<std::size_t>(n))});
     out.sequential.push_back({n, out.detectable_sequential(static_cast<std::size_t>(n))});
@@ -157,7 +164,8 @@ std::vector<std::string> calibration_lines(const Calibration& c)
                   core::number_label(c.reference), c.bench, c.revision, c.rounds, c.metric),
       fmt::format("noise: {} between the two sides of a round, {} from one repeat to the next",
                   figure(c.paired_noise), figure(c.single_noise)),
-      fmt::format("drift: the level moved {}{} over the session", c.drift >= 0 ? "+" : "", figure(c.drift)),
+      fmt::format("drift: the level moved {}{} over the session{}", c.drift >= 0 ? "+" : "", figure(c.drift),
+                  c.drift_beyond_noise ? "" : ", within what noise alone moves it"),
       "could detect (80% power, 5% two-sided): interleaved " + sizes(c.interleaved, "rounds"),
       "                                         sequential " + sizes(c.sequential, "repeats a side"),
   };
@@ -185,6 +193,7 @@ nlohmann::json to_json(const Calibration& c)
           {"paired_noise", in_units(c.paired_noise, c.relative)},
           {"single_noise", in_units(c.single_noise, c.relative)},
           {"drift", in_units(c.drift, c.relative)},
+          {"drift_beyond_noise", c.drift_beyond_noise},
           {"detectable_interleaved", list(c.interleaved)},
           {"detectable_sequential", list(c.sequential)}};
 }

@@ -33,10 +33,11 @@ struct Calibration {
   std::string metric;
   std::string unit;
   bool relative = true;                // figures in percent (a positive metric); else in `unit`
-  std::size_t rounds = 0;              // rounds that paired the primary metric, over every combination
-  double paired_noise = 0;             // robust spread of the per-round values (candidate vs reference)
-  double single_noise = 0;             // robust spread of one side's values from round to round
+  std::size_t rounds = 0;              // rounds of the session, over every combination
+  double paired_noise = 0;             // standard deviation of the per-round values (candidate vs reference)
+  double single_noise = 0;             // standard deviation of one side's values from round to round
   double drift = 0;                    // how far the level moved over the session (Theil-Sen, signed)
+  bool drift_beyond_noise = false;     // more than two standard errors of what noise alone draws
   std::vector<Detectable> interleaved; // at 10, 20 and 50 rounds
   std::vector<Detectable> sequential;  // two runs measured apart, at 10, 20 and 50 repeats each
 

@@ -315,9 +315,9 @@ std::string design_note(const std::vector<Row>& rows)
   const auto which = sequential.size() == judged ? std::string("Every change above is")
                                                  : "The changes of " + util::join(sequential, ", ") + " are";
   return which +
-         " sequential: its two runs were measured at different times (each attempt's section says how "
-         "far apart), so the machine's drift is in it; `ej run BENCH --against baseline` measures both "
-         "sides together.";
+         " sequential: each compares two runs measured at different times (each attempt's section says "
+         "how far apart), so the machine's drift is in it; `ej run BENCH --against baseline` measures "
+         "both sides together.";
 }
 
 TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, const PlanMeasures& measures)

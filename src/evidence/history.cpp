@@ -120,7 +120,8 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
       point.position = at->second;
       point.commit = input.line[at->second].id;
       point.subject = input.line[at->second].subject;
-      if (std::all_of(point.runs.begin(), point.runs.end(), [&number = run.number](int other) { return other < number; })) {
+      if (std::all_of(point.runs.begin(), point.runs.end(),
+                      [&number = run.number](int other) { return other < number; })) {
         point.environment = run.env_blob; // the newest run's
       }
       point.runs.push_back(run.number);

@@ -169,11 +169,16 @@ void note_calibration(Reader& reader, Verdict& v)
   const auto& c = headline->comparison;
   CalibrationNote note;
   note.n = std::min(c.n_reference, c.n_candidate);
+  if (note.n < 2) {
+    return; // one figure a side: no test, nothing it could detect
+  }
   note.amount = calibration->amount(calibration->detectable_sequential(note.n));
   const double drift = calibration->relative ? (std::exp(calibration->drift) - 1) * 100 : calibration->drift;
   note.drift = calibration->relative ? fmt::format("{:+.1f}%", drift) : fmt::format("{:+.3g}", drift);
   const auto change = calibration->relative ? c.change_pct : c.shift;
-  note.drift_exceeds_change = change && std::abs(drift) >= std::abs(*change);
+  // A drift noise alone would draw says nothing of the machine: only one beyond it can outweigh a change.
+  note.drift_exceeds_change =
+      change && calibration->drift_beyond_noise && std::abs(drift) > std::abs(*change);
   note.time_ms = calibration->time_ms;
   v.calibration = note;
 }

@@ -22,7 +22,8 @@ double detectable_effect(double sigma, std::size_t n, Pairing pairing, double al
   if (n < 2) {
     return 0;
   }
-  const double dof = pairing == Pairing::TwoSample ? 2.0 * static_cast<double>(n) - 2 : static_cast<double>(n) - 1;
+  const double dof =
+      pairing == Pairing::TwoSample ? 2.0 * static_cast<double>(n) - 2 : static_cast<double>(n) - 1;
   const double t = t_quantile(1 - alpha / 2, dof) + t_quantile(power, dof);
   const double efficiency = 3 / std::numbers::pi;
   const double per_value = pairing == Pairing::TwoSample ? std::sqrt(2.0) : 1.0;
@@ -71,6 +72,21 @@ double level_drift(const std::vector<double>& values)
     }
   }
   return median(slopes) * static_cast<double>(values.size() - 1);
+}
+
+double level_drift_error(const std::vector<double>& values)
+{
+  const auto n = values.size();
+  if (n < 3) {
+    return 0;
+  }
+  std::vector<double> steps;
+  for (std::size_t i = 1; i < n; ++i) {
+    steps.push_back(values[i] - values[i - 1]);
+  }
+  const double sigma = sample_sigma(steps) / std::sqrt(2.0);
+  const double count = static_cast<double>(n);
+  return sigma * (count - 1) * std::sqrt(12 / (count * (count * count - 1)));
 }
 
 } // namespace ej::measure

@@ -39,4 +39,10 @@ double robust_sigma(std::vector<double> values);
 // outliers. 0 with fewer than two values.
 double level_drift(const std::vector<double>& values);
 
+// The standard error of level_drift under noise alone: the least-squares slope's, sigma * (n - 1) *
+// sqrt(12 / (n (n^2 - 1))), with sigma from successive differences (sd / sqrt 2), which a steady
+// drift does not inflate. A drift within two of these is what noise alone draws. 0 with fewer than
+// three values.
+double level_drift_error(const std::vector<double>& values);
+
 } // namespace ej::measure

@@ -95,8 +95,9 @@ TEST_CASE(
   const auto judged = repo.ok({"judge", "2"});
   CHECK_THAT(judged, Catch::Contains("proposed status: inconclusive"));
   CHECK_THAT(judged,
-             Catch::Contains("more than the change: re-measure both sides together with 'ej run climb "
-                             "--against baseline --attempt 2'"));
+             Catch::Contains("more than the change: measure both sides together with 'ej run climb "
+                             "--against baseline --attempt 2' and decide on its paired verdict"));
+  CHECK(calibrated["drift_beyond_noise"] == true);
   const auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
   CHECK_THAT(verdict["text"].get<std::string>(),
              Catch::Contains("; could detect ±") &&

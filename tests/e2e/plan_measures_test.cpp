@@ -220,7 +220,7 @@ TEST_CASE("The plan document of a sweep sums it up at the headline and tells eac
   CHECK_THAT(doc,
              Catch::Contains("| # | attempt | status | tok_s (tok/s) | change | verify_ms (ms) | target |"));
   CHECK_THAT(doc, Catch::Contains("| 2 | fused verify | adopted | 96.20 | +6.65% | 12.25 | yes |"));
-  CHECK_THAT(doc, Catch::Contains("\n\nEvery change above is sequential: its two runs were measured at different "
+  CHECK_THAT(doc, Catch::Contains("\n\nEvery change above is sequential: each compares two runs measured at different "
                                   "times"));
   CHECK_THAT(doc, Catch::Contains(
                       "**Measures:** tok_s of serve (tok/s, higher is better) at concurrency=1; verify_ms "

@@ -53,3 +53,15 @@ TEST_CASE("the level's drift is the Theil-Sen slope over the series, robust to a
   CHECK(ej::measure::level_drift({4, 2}) == Approx(-2.0));
   CHECK(ej::measure::level_drift({1}) == 0);
 }
+
+TEST_CASE("the drift's standard error is the least-squares slope's, from successive differences")
+{
+  // Alternating 0, 1: successive differences +-1 (sd 1.0541 over 9 steps), so sigma = sd / sqrt 2;
+  // times (n - 1) sqrt(12 / (n (n^2 - 1))) with n = 10. A steady climb has no spread of steps: 0.
+  const std::vector<double> zigzag{0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  const double sd = std::sqrt((9 - 1.0 / 9) * 9 / 8 / 9 * 1.0); // sample sd of 5 x +1 and 4 x -1
+  CHECK(ej::measure::level_drift_error(zigzag) ==
+        Approx(sd / std::sqrt(2.0) * 9 * std::sqrt(12.0 / (10 * 99))));
+  CHECK(ej::measure::level_drift_error({1, 2, 3, 4, 5}) == Approx(0).margin(1e-12));
+  CHECK(ej::measure::level_drift_error({1, 2}) == 0);
+}
