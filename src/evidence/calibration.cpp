@@ -4,6 +4,7 @@
 #include "evidence/metric_rules.h"
 #include "measure/paired.h"
 #include "measure/power.h"
+#include "measure/statistics.h"
 #include "measuring/interleaved_pairs.h"
 #include "store/run_queries.h"
 #include "util/time.h"
@@ -26,17 +27,12 @@ double in_units(double value, bool relative)
   return relative ? (std::exp(value) - 1) * 100 : value;
 }
 
-double median_of(std::vector<double> values)
-{
-  if (values.empty()) {
-    return 0;
-  }
-  std::sort(values.begin(), values.end());
-  const auto mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 } // namespace
+
+double Calibration::drift_amount() const
+{
+  return in_units(drift, relative);
+}
 
 double Calibration::detectable_interleaved(std::size_t n) const
 {
@@ -117,7 +113,7 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
     return std::nullopt;
   }
   out.paired_noise = measure::sample_sigma(paired);
-  out.single_noise = median_of(single);
+  out.single_noise = measure::median(single); // one figure per side and series: never empty here
   // The drift of the combination that moved most: the machine's, whichever combination showed it;
   // real only when beyond what noise alone draws (two standard errors).
   const auto most = *std::max_element(drifts.begin(), drifts.end(), [](const auto& a, const auto& b) {
@@ -192,7 +188,7 @@ nlohmann::json to_json(const Calibration& c)
           {"rounds", c.rounds},
           {"paired_noise", in_units(c.paired_noise, c.relative)},
           {"single_noise", in_units(c.single_noise, c.relative)},
-          {"drift", in_units(c.drift, c.relative)},
+          {"drift", c.drift_amount()},
           {"drift_beyond_noise", c.drift_beyond_noise},
           {"detectable_interleaved", list(c.interleaved)},
           {"detectable_sequential", list(c.sequential)}};

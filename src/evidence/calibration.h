@@ -44,6 +44,8 @@ struct Calibration {
   // The smallest change an interleaved verdict of `rounds` rounds could see; a sequential one of
   // `repeats` repeats a side.
   double detectable_interleaved(std::size_t rounds) const;
+  // The drift in percent (or in `unit`), as printed and compared with a verdict's change.
+  double drift_amount() const;
   double detectable_sequential(std::size_t repeats) const;
   // "±1.8%" or "±0.02 ms"
   std::string amount(double effect) const;

@@ -173,7 +173,7 @@ void note_calibration(Reader& reader, Verdict& v)
     return; // one figure a side: no test, nothing it could detect
   }
   note.amount = calibration->amount(calibration->detectable_sequential(note.n));
-  const double drift = calibration->relative ? (std::exp(calibration->drift) - 1) * 100 : calibration->drift;
+  const double drift = calibration->drift_amount();
   note.drift = calibration->relative ? fmt::format("{:+.1f}%", drift) : fmt::format("{:+.3g}", drift);
   const auto change = calibration->relative ? c.change_pct : c.shift;
   // A drift noise alone would draw says nothing of the machine: only one beyond it can outweigh a change.
