@@ -130,6 +130,7 @@ nlohmann::json verdict_json(const evidence::Verdict& v)
           {"targets", targets},
           {"baseline_run", v.baseline_run},
           {"baseline_now", v.baseline_now ? nlohmann::json(*v.baseline_now) : nlohmann::json()},
+          {"reference_run", v.reference_run ? nlohmann::json(*v.reference_run) : nlohmann::json()},
           {"against", v.against == evidence::Against::CurrentBaseline ? "current" : "then"},
           {"design", design_json(v.design)},
           {"calibration", v.calibration

@@ -152,7 +152,10 @@ std::string evidence_note(const Evaluation& evaluation)
   const bool several = evaluation.verdicts.size() > 1;
   for (const auto& v : evaluation.verdicts) {
     auto text =
-        fmt::format("{}run {}", several ? v.candidate.bench + " " : "", core::number_label(v.baseline_run));
+        v.reference_run
+            ? fmt::format("{}run {}'s code, measured alongside as run {}", several ? v.candidate.bench + " " : "",
+                          core::number_label(v.baseline_run), core::number_label(*v.reference_run))
+            : fmt::format("{}run {}", several ? v.candidate.bench + " " : "", core::number_label(v.baseline_run));
     if (v.against == Against::BaselineThen && v.baseline_now) {
       text += fmt::format(", the baseline then (now run {})", core::number_label(*v.baseline_now));
     }

@@ -107,8 +107,8 @@ std::optional<Proposal> propose_status(const Evaluation& evaluation)
     const auto attempt = lead->candidate.runs.empty() ? std::nullopt : lead->candidate.runs.front().attempt;
     proposal.status = core::Status::Inconclusive;
     proposal.reason += fmt::format("; the machine drifted {} in its calibration, more than the change: "
-                                   "measure both sides together with 'ej run {} --against baseline{}' and "
-                                   "decide on its paired verdict",
+                                   "measure both sides together with 'ej run {} --against baseline{}', whose "
+                                   "paired verdict then decides",
                                    lead->calibration->drift, lead->candidate.bench,
                                    attempt ? fmt::format(" --attempt {}", *attempt) : std::string());
   }

@@ -426,6 +426,15 @@ Quantity Reader::quantity(const std::string& metric, const std::string& unit)
   return found->second;
 }
 
+std::optional<int> Reader::compared_with(int run)
+{
+  if (!m_compared) {
+    m_compared = store::compared_candidates(m_journal.db());
+  }
+  const auto found = m_compared->find(run);
+  return found == m_compared->end() ? std::nullopt : std::optional<int>(found->second);
+}
+
 const Calibration* Reader::calibration(const std::string& bench, const std::string& env_blob)
 {
   auto found = m_calibrations.find(bench);

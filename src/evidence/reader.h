@@ -96,6 +96,9 @@ public:
   // The newest calibration (ej calibrate) of the benchmark measured in that environment; nullptr
   // when there is none. The benchmark's calibrations are read once.
   const Calibration* calibration(const std::string& bench, const std::string& env_blob);
+  // The reference run an `ej run --against` session measured alongside `run` when `run` was its
+  // candidate; nullopt for a run measured on its own. Every comparison is read once.
+  std::optional<int> compared_with(int run);
 
 private:
   // The run's series, without its throttled repeats when they are left out; says so in `set`.
@@ -131,6 +134,7 @@ private:
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
   std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
   std::map<std::string, std::vector<Calibration>> m_calibrations;     // by bench, newest first
+  std::optional<std::map<int, int>> m_compared;                        // candidate run -> reference run
 };
 
 } // namespace ej::evidence

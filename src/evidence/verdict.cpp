@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "core/target.h"
+#include "evidence/paired_lead.h"
 #include "measure/statistics.h"
 #include "util/strings.h"
 #include "util/time.h"
@@ -118,7 +119,12 @@ std::optional<std::size_t> headline_index(const std::vector<SeriesComparison>& c
 // that says it already).
 void set_texts(Verdict& v, std::optional<int> baseline_then)
 {
-  const auto head = comparisons_text(v) + fmt::format(" vs run {}", core::number_label(v.baseline_run));
+  auto head = comparisons_text(v) + fmt::format(" vs run {}", core::number_label(v.baseline_run));
+  if (v.reference_run) {
+    head = comparisons_text(v) + fmt::format(" vs run {}, run {}'s code measured alongside",
+                                             core::number_label(*v.reference_run),
+                                             core::number_label(v.baseline_run));
+  }
   std::string moved;
   if (v.against == Against::BaselineThen && v.baseline_now) {
     moved =
@@ -138,7 +144,8 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
     tail += "; imported figures, not measured by ej";
   }
   if (v.calibration) {
-    tail += fmt::format("; could detect {} at {} repeats", v.calibration->amount, v.calibration->n);
+    tail += fmt::format("; could detect {} at {} {}", v.calibration->amount, v.calibration->n,
+                        v.design.kind == Design::Interleaved ? "rounds" : "repeats");
     if (v.calibration->drift_exceeds_change) {
       tail += fmt::format(", but the machine drifted {} in calibration, more than the change",
                           v.calibration->drift);
@@ -171,6 +178,13 @@ void note_calibration(Reader& reader, Verdict& v)
   note.n = std::min(c.n_reference, c.n_candidate);
   if (note.n < 2) {
     return; // one figure a side: no test, nothing it could detect
+  }
+  if (v.design.kind == Design::Interleaved) {
+    // The pairs cancel the drift: what is left to see through is the paired noise.
+    note.amount = calibration->amount(calibration->detectable_interleaved(note.n));
+    note.time_ms = calibration->time_ms;
+    v.calibration = note;
+    return;
   }
   note.amount = calibration->amount(calibration->detectable_sequential(note.n));
   const double drift = calibration->drift_amount();
@@ -238,6 +252,12 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
     const auto of_bench = measures.of_bench(candidate.bench);
     request.metric = of_bench.empty() ? rules.primary : of_bench.front()->metric;
   }
+  // Measured alongside the baseline's code, the attempt is judged on those pairs instead.
+  auto paired = paired_against(reader, candidate, base_run);
+  if (paired) {
+    candidate = std::move(paired->candidate);
+    reference = &paired->reference;
+  }
   std::string why_not;
   auto report = try_compare(reader, *reference, candidate, request, why_not);
   if (!report) {
@@ -245,7 +265,13 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   }
   Verdict v;
   v.baseline_run = baseline;
-  v.design.baseline_earlier_ms = candidate.time_ms() - reference->time_ms();
+  if (paired) {
+    use_paired(report->series, paired->verdict);
+    v.reference_run = paired->verdict.reference;
+    v.design.kind = Design::Interleaved;
+  } else {
+    v.design.baseline_earlier_ms = candidate.time_ms() - reference->time_ms();
+  }
   v.against = against;
   if (against == Against::BaselineThen && *now != *then) {
     v.baseline_now = *now;
@@ -257,6 +283,17 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.crossover = std::move(report->crossover);
   v.headline = measures.headline_for(candidate.bench, request.metric);
   v.headline_index = headline_index(v.combinations, v.headline);
+  if (paired) {
+    // Each combination has rounds of its own; the design says those of the one that decides, else
+    // the most any had.
+    const auto* lead = v.headline_comparison();
+    for (const auto& s : v.combinations) {
+      v.design.rounds = std::max(v.design.rounds, s.comparison.n_candidate);
+    }
+    if (lead != nullptr) {
+      v.design.rounds = lead->comparison.n_candidate;
+    }
+  }
   v.environment_changes = std::move(report->env_changes);
   v.environment_fields = std::move(report->env_fields);
   v.warnings = std::move(report->warnings);

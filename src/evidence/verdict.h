@@ -50,6 +50,9 @@ struct CalibrationNote {
 // of the benchmark, else the benchmark's primary metric), combination by combination.
 struct Verdict {
   int baseline_run = 0;            // the run it was judged against
+  // Interleaved: the run of the baseline's code state that `ej run --against` measured alongside the
+  // candidate, whose pairs the verdict rests on (evidence/paired_lead.h).
+  std::optional<int> reference_run;
   std::optional<int> baseline_now; // the plan's current baseline, when it is another run
   Against against = Against::BaselineThen;
   RunSet candidate;

@@ -33,6 +33,17 @@ std::optional<InterleavedRecord> interleaved_comparison_of(Database& db, int run
   return read_record(select);
 }
 
+std::map<int, int> compared_candidates(Database& db)
+{
+  auto select = db.prepare("SELECT candidate_run, reference_run FROM interleaved_comparisons WHERE "
+                           "coalesce(json_extract(payload, '$.purpose'), '') <> 'calibration'");
+  std::map<int, int> out;
+  while (select.step()) {
+    out.emplace(static_cast<int>(select.integer(0)), static_cast<int>(select.integer(1)));
+  }
+  return out;
+}
+
 std::vector<InterleavedRecord> calibrations_of(Database& db, const std::string& bench)
 {
   // Event ids are ULIDs: their order is the order they were made in.

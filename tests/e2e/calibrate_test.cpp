@@ -96,11 +96,21 @@ TEST_CASE(
   CHECK_THAT(judged, Catch::Contains("proposed status: inconclusive"));
   CHECK_THAT(judged,
              Catch::Contains("more than the change: measure both sides together with 'ej run climb "
-                             "--against baseline --attempt 2' and decide on its paired verdict"));
+                             "--against baseline --attempt 2', whose paired verdict then decides"));
   CHECK(calibrated["drift_beyond_noise"] == true);
   const auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
   CHECK_THAT(verdict["text"].get<std::string>(),
              Catch::Contains("; could detect ±") &&
                  Catch::Contains(" at 5 repeats, but the machine drifted +") &&
                  Catch::Contains(" in calibration, more than the change"));
+
+  // The session the advice names then decides: the pairs cancel the climb, drift holds nothing back.
+  repo.ok({"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
+  const auto settled = repo.ok({"judge", "2"});
+  CHECK_THAT(settled, Catch::Contains("interleaved: 6 rounds alternating both sides"));
+  CHECK_THAT(settled, !Catch::Contains("more than the change"));
+  const auto paired = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
+  CHECK(paired["design"]["kind"] == "interleaved");
+  CHECK(paired["calibration"]["drift_exceeds_change"] == false);
+  CHECK_THAT(paired["text"].get<std::string>(), Catch::Contains(" at 6 rounds"));
 }

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "evidence/compare_sets.h"
+#include "evidence/interleaved_verdict.h"
+#include "evidence/reader.h"
+#include "evidence/run_set.h"
+
+#include <optional>
+#include <vector>
+
+// An attempt measured with `ej run --against` against its baseline's code state is judged on that
+// session's pairs, not on two moments of the machine (docs/statistics.md, "Comparing code, not
+// moments"): this finds the session and turns its paired verdict into a verdict's comparisons.
+namespace ej::evidence {
+
+struct PairedSides {
+  RunSet candidate; // the candidate's run of the session
+  RunSet reference; // the run of the baseline's code state measured alongside it
+  InterleavedVerdict verdict;
+};
+
+// The newest session in which one of `candidate`'s runs was measured alongside a run of the same code
+// state as `baseline` (its commit and recorded diff); nullopt when there is none, or when the session
+// failed or its reference run was withdrawn.
+std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidate,
+                                          const core::RunRecord& baseline);
+
+// Each series the session judged on its pairs takes the paired estimate, interval, p-value and
+// outcome; the medians, units and warnings stay those of the two runs.
+void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict);
+
+} // namespace ej::evidence

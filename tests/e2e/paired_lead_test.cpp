@@ -1,0 +1,79 @@
+// An attempt measured with `ej run --against baseline` is judged on that session's pairs: judge,
+// show, JSON and the plan document take the interleaved verdict as the attempt's lead verdict, and
+// say so. The benchmark's level climbs with every repeat (a counter under .git: the machine's
+// drift, made deterministic), so the sequential verdict and the paired one disagree.
+#include "support/ej_repo.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// x = SPEED + 20 * (repeats so far), SPEED read from the committed file `speed`.
+std::string climbing_script(const EjRepo& repo)
+{
+  const auto counter = (repo.path() / ".git" / "count").string();
+  return "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+         "'; echo x=$(( $(cat speed) + 20 * n ))";
+}
+
+} // namespace
+
+TEST_CASE("an attempt measured against its baseline's code is judged on the pairs, not on two moments")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Paired"});
+  repo.ok({"bench", "add", "climb", "--repeat", "5", "--min-effect", "2", "--shell", climbing_script(repo),
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"run", "climb", "--attempt", "1", "--quiet"}); // x = 1020 .. 1100
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+
+  // 10% faster code, measured later on a machine that slowed down as much: sequentially, no change.
+  write_text(repo.path() / "speed", "900\n");
+  git(repo.path(), {"commit", "-q", "-am", "faster"});
+  repo.ok({"try", "faster", "--plan", "p"});
+  repo.ok({"run", "climb", "--attempt", "2", "--quiet"}); // x = 900 + 120 .. 900 + 200
+  const auto sequential = repo.ok({"judge", "2"});
+  CHECK_THAT(sequential, Catch::Contains("1060 ms -> 1060 ms, 0.0%") &&
+                             Catch::Contains("sequential: the baseline was measured "));
+  CHECK_THAT(sequential, Catch::Contains("proposed status: inconclusive"));
+
+  // Both code states measured together: the pairs see the 10%.
+  const auto against = repo.ej(
+      {"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "8", "--seed", "3", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK_THAT(against.out, Catch::Contains("interleaved: improved"));
+
+  const auto judged = repo.ok({"judge", "2"});
+  CHECK_THAT(judged, Catch::Contains("interleaved: 8 rounds alternating both sides in one session"));
+  CHECK_THAT(judged, Catch::Contains("faster, improved (p=0.0078), n = 8 vs 8"));
+  CHECK_THAT(judged, Catch::Contains("proposed status: adopted"));
+  const auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
+  CHECK_THAT(verdict["text"].get<std::string>(),
+             Catch::Contains(" vs run #4, run #1's code measured alongside; interleaved, 8 rounds"));
+  CHECK(verdict["reference_run"] == 4);
+  CHECK(verdict["baseline_run"] == 1);
+  CHECK(verdict["design"]["kind"] == "interleaved");
+  CHECK(verdict["design"]["rounds"] == 8);
+  CHECK(verdict["design"]["drift_controlled"] == true);
+  CHECK(verdict["combinations"][0]["change_pct"].get<double>() < -5);
+  const auto document = repo.ok({"plan", "render", "p", "--stdout"});
+  CHECK_THAT(document, Catch::Contains("Against run #1's code, measured alongside as run #4 (interleaved, 8 "
+                                       "rounds)."));
+  CHECK_THAT(document, !Catch::Contains("Every change above is sequential"));
+  // The baseline's own attempt, which now holds the reference side too, is still the baseline.
+  CHECK_THAT(repo.ej({"judge", "1"}).err, Catch::Contains("run #1 is the baseline itself"));
+
+  // Without the session's reference run, the attempt falls back to the sequential verdict.
+  repo.ok({"run", "withdraw", "4", "--reason", "test"});
+  CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("sequential: the baseline was measured "));
+  CHECK(json::parse(repo.ok({"show", "2", "--json"}))["verdict"]["reference_run"].is_null());
+}
