@@ -2,13 +2,13 @@
 #include "cli/output.h"
 #include "cli/run_against.h"
 #include "cli/run_progress.h"
-#include "measuring/workspace.h"
 #include "core/bench_definition.h"
 #include "core/numbering.h"
 #include "evidence/ci_summary.h"
 #include "git/history.h"
 #include "git/merge_base.h"
 #include "measuring/interleaved_against.h"
+#include "measuring/workspace.h"
 #include "run/signals.h"
 #include "store/interleaved_queries.h"
 #include "store/run_queries.h"
@@ -147,8 +147,10 @@ evidence::CiBench measure_bench(store::Journal& journal, const measuring::Worksp
   code.name = fmt::format("{} ({})", reference.name, reference.commit.substr(0, 12));
   code.code.commit = reference.commit;
   const auto read_code = [](const measuring::Workspace& side) { return read_code_state(side); };
-  const auto result = measuring::measure_against(journal, workspace, code, std::nullopt, std::move(request),
-                                                 progress, read_code, numbers_from_remote(workspace));
+  measuring::DetachedReport not_detached;
+  const auto result =
+      measuring::measure_against(journal, workspace, code, std::nullopt, std::move(request), progress,
+                                 read_code, numbers_from_remote(workspace), not_detached);
   if (result.candidate.status == core::RunStatus::Interrupted && run::InterruptGuard::signal_number() != 0) {
     const int signal = run::InterruptGuard::signal_number();
     fmt::print(stderr, "ej: ci: {} interrupted by SIG{}; runs {} and {} keep the rounds measured before\n",

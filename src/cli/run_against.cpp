@@ -150,7 +150,7 @@ double parse_budget(const std::string& text)
 }
 
 void run_against(const measuring::Workspace& workspace, const AgainstOptions& options,
-                 measuring::InterleavedRequest request)
+                 measuring::InterleavedRequest request, measuring::DetachedReport& detached)
 {
   auto journal = open_journal(workspace);
   if (!options.budget.empty()) {
@@ -174,7 +174,7 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   };
   const auto result = measuring::measure_against(
       journal, workspace, {reference.name, recorded.code, recorded_content(journal, workspace, recorded)},
-      reference.attempt, std::move(request), progress, read_code, numbers_from_remote(workspace));
+      reference.attempt, std::move(request), progress, read_code, numbers_from_remote(workspace), detached);
 
   print_run_summary(journal, result.candidate.run);
   print_run_summary(journal, result.reference.run);

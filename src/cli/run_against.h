@@ -1,5 +1,6 @@
 #pragma once
 
+#include "measuring/detach.h"
 #include "measuring/interleaved_run.h"
 #include "measuring/workspace.h"
 
@@ -18,8 +19,9 @@ struct AgainstOptions {
 };
 
 // request.candidate is what `ej run` was asked; the rest of request as the options gave it.
+// `detached` is active in the background ej of `ej run --against REF --detach`.
 void run_against(const measuring::Workspace& workspace, const AgainstOptions& options,
-                 measuring::InterleavedRequest request);
+                 measuring::InterleavedRequest request, measuring::DetachedReport& detached);
 
 // "90", "90s", "15m", "2h" as seconds; a usage error naming --budget for anything else.
 double parse_budget(const std::string& text);

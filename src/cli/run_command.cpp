@@ -47,8 +47,8 @@ struct RunOptions {
   std::string budget;
 };
 
-// --against: both sides measured here, in the foreground. What it does not do yet is refused
-// rather than half done.
+// --against: both sides measured on this machine (here, or by a detached ej). What it does not do
+// yet is refused rather than half done.
 void check_against(const RunOptions& options)
 {
   if (options.against.empty()) {
@@ -58,10 +58,6 @@ void check_against(const RunOptions& options)
     }
     return;
   }
-  if (options.detach) {
-    throw UsageError("--detach does not work with --against yet: run the interleaved comparison in the "
-                     "foreground (under nohup or tmux to leave it)");
-  }
   if (!options.request.on.empty() && options.request.on != "local") {
     throw UsageError(
         "--on {} does not work with --against yet: interleaved runs measure on this machine only",
@@ -69,9 +65,6 @@ void check_against(const RunOptions& options)
   }
   if (options.request.revision) {
     throw UsageError("--revision does not go with --against: both sides run the benchmark's latest revision");
-  }
-  if (!options.request.run_id.empty()) {
-    throw UsageError("--run-id does not go with --against");
   }
 }
 
@@ -216,7 +209,7 @@ void run_benchmark(const RunOptions& options)
     run_against(workspace,
                 {options.against, options.attempt, options.budget,
                  options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked)},
-                std::move(interleaved));
+                std::move(interleaved), detached);
     return;
   }
   auto journal = open_journal(workspace);

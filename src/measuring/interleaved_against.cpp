@@ -11,8 +11,10 @@ namespace ej::measuring {
 InterleavedResult measure_against(store::Journal& journal, const Workspace& workspace,
                                   const ReferenceCode& reference, std::optional<int> reference_attempt,
                                   InterleavedRequest request, RunObserver& observer,
-                                  const CodeReader& read_code, bool numbers_from_remote)
+                                  const CodeReader& read_code, bool numbers_from_remote,
+                                  DetachedReport& detached)
 {
+  detached.accepted(workspace, request.candidate.run_id);
   request.reference = request.candidate;
   request.reference.attempt = reference_attempt;
   request.reference.run_id.clear();
@@ -43,7 +45,6 @@ InterleavedResult measure_against(store::Journal& journal, const Workspace& work
   InterleavedSession session(journal, workspace, reference_workspace, std::move(request), observer);
   const auto candidate_code = read_code(workspace); // outside the write lock
   const auto reference_code = read_code(reference_workspace);
-  auto detached = DetachedReport::from_environment();
   return session.run(candidate_code, reference_code, numbers_from_remote, detached);
 }
 

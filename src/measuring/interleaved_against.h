@@ -2,6 +2,7 @@
 
 #include "git/repository.h"
 #include "git/restore.h"
+#include "measuring/detach.h"
 #include "measuring/interleaved_run.h"
 #include "measuring/run_observer.h"
 #include "measuring/workspace.h"
@@ -26,10 +27,13 @@ using CodeReader = std::function<git::CodeState(const Workspace&)>;
 
 // Measures the work tree of `workspace` (request.candidate) against `reference`. The caller holds a
 // run::InterruptGuard: a signal ends both runs, and an interruption while the reference is restored
-// throws. request.reference is made from request.candidate here, with `reference_attempt`.
+// throws. request.reference is made from request.candidate here, with `reference_attempt`. A
+// detached ej (`ej run --detach`) tells its starter the command line is accepted before the
+// reference is restored and built, which takes seconds.
 InterleavedResult measure_against(store::Journal& journal, const Workspace& workspace,
                                   const ReferenceCode& reference, std::optional<int> reference_attempt,
                                   InterleavedRequest request, RunObserver& observer,
-                                  const CodeReader& read_code, bool numbers_from_remote);
+                                  const CodeReader& read_code, bool numbers_from_remote,
+                                  DetachedReport& detached);
 
 } // namespace ej::measuring

@@ -293,3 +293,30 @@ TEST_CASE("ej cancel reports the repeats measured, not the one it cut short")
   CHECK_THAT(cancel.out, Catch::Contains("run #1 third interrupted: 2 repeat(s) and 1 cut short") &&
                              Catch::Contains("n = 2"));
 }
+
+TEST_CASE("ej run --against --detach returns at once, ej wait gives the ending, both sides are recorded")
+{
+  EjRepo repo;
+  repo.ok(
+      {"bench", "add", "ticks", "--repeat", "3", "--shell", "while [ ! -e \"$GO\" ]; do sleep 0.02; done"});
+  const auto go = repo.path() / ".git" / "go";
+  const auto started = repo.ej({"run", "ticks", "--against", "HEAD", "--detach"}, {{"GO", go.string()}});
+  const auto name = detached_run_name(started);
+  // Named before the reference is restored: the starter does not wait for the session.
+  CHECK_THAT(started.err, Catch::Contains("ej wait " + name));
+  const int candidate = recorded_number(repo, name);
+  CHECK(repo.ej({"wait", name, "--timeout", "1"}).exit_code == 124); // still going
+  write_text(go, "");
+  const auto waited = repo.ej({"wait", name});
+  INFO(waited.out << waited.err);
+  CHECK(waited.exit_code == 0);
+  CHECK_THAT(waited.out,
+             Catch::Contains("run " + std::string("#") + std::to_string(candidate) + " ticks finished"));
+  const auto shown = show_run(repo, candidate);
+  CHECK(shown["status"] == "finished");
+  CHECK(shown["comparison"]["candidate"] == candidate);
+  const int reference = shown["comparison"]["reference"].get<int>();
+  CHECK(show_run(repo, reference)["status"] == "finished");
+  CHECK(measured_repeats(show_run(repo, reference)) == 3);
+  CHECK(std::filesystem::is_empty(repo.ej_dir() / "rerun"));
+}
