@@ -1,4 +1,5 @@
 #include "support/ej_repo.h"
+#include "support/sanitized.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -63,13 +64,14 @@ TEST_CASE("eight processes adding notes at once record every note")
   EjRepo repo;
   prepare_plan(repo);
   constexpr int k_writers = 8;
-  constexpr int k_notes_each = 25;
+  constexpr int k_notes_each = full_or_sanitized(25, 8);
   std::vector<std::thread> writers;
   std::vector<int> failures(k_writers, 0);
   for (int w = 0; w < k_writers; ++w) {
     writers.emplace_back([&, w] {
       for (int i = 0; i < k_notes_each; ++i) {
-        const auto result = run_ej(repo.path(), {"note", "1", "writer " + std::to_string(w) + " note " + std::to_string(i)});
+        const auto result =
+            run_ej(repo.path(), {"note", "1", "writer " + std::to_string(w) + " note " + std::to_string(i)});
         if (result.exit_code != 0) {
           ++failures[static_cast<std::size_t>(w)];
         }
@@ -93,9 +95,10 @@ TEST_CASE("writers killed with SIGKILL mid-work never leave a half-applied event
   std::mt19937 random(12345);
   std::uniform_int_distribution<int> delay_us(0, 6000);
   for (int round = 0; round < 40; ++round) {
-    const auto pid = start_command({EJ_BINARY, round % 2 == 0 ? "try" : "note",
-                                    round % 2 == 0 ? "killed attempt" : "1", round % 2 == 0 ? "--plan=p" : "killed note"},
-                                   {repo.path(), {}, {}});
+    const auto pid =
+        start_command({EJ_BINARY, round % 2 == 0 ? "try" : "note", round % 2 == 0 ? "killed attempt" : "1",
+                       round % 2 == 0 ? "--plan=p" : "killed note"},
+                      {repo.path(), {}, {}});
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
     ::kill(pid, SIGKILL);
     wait_command(pid);
@@ -104,13 +107,14 @@ TEST_CASE("writers killed with SIGKILL mid-work never leave a half-applied event
   INFO(fsck.out << fsck.err);
   CHECK(fsck.exit_code == 0);
   const auto events = count_rows(repo.db_path(), "SELECT count(*) FROM events");
-  const auto derived = count_rows(repo.db_path(),
-                                  "SELECT (SELECT count(*) FROM plans) + (SELECT count(*) FROM attempts) + "
-                                  "(SELECT count(*) FROM notes)");
+  const auto derived =
+      count_rows(repo.db_path(), "SELECT (SELECT count(*) FROM plans) + (SELECT count(*) FROM attempts) + "
+                                 "(SELECT count(*) FROM notes)");
   CHECK(events == derived);
 }
 
-TEST_CASE("a corrupt or foreign journal file gives a clear error naming it and ej fsck, and is not overwritten")
+TEST_CASE(
+    "a corrupt or foreign journal file gives a clear error naming it and ej fsck, and is not overwritten")
 {
   EjRepo repo;
   const std::string garbage = "this is not a database\n" + std::string(8000, 'z');

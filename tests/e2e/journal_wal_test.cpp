@@ -1,6 +1,7 @@
 // A write-ahead log that is not the journal's own (issue 26, item 8): SQLite replays any valid WAL
 // beside a database file, so ej checks a -wal against the file before SQLite opens it.
 #include "support/ej_repo.h"
+#include "support/sanitized.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -176,7 +177,7 @@ TEST_CASE("many ej writing and reading at once, their log kept unreplayed, never
   // other processes are writing, checkpointing (every 1000 pages) and restarting.
   const HeldJournalConnection open(repo.db_path());
   constexpr int k_writers = 6;
-  constexpr int k_notes_each = 30;
+  constexpr int k_notes_each = full_or_sanitized(30, 8);
   // What is tested is that no ej takes the log for another file's; a writer that SQLite's busy
   // handler lets wait longer than the default 10 s on a loaded machine is another matter.
   const std::map<std::string, std::string> patient{{"EJ_BUSY_TIMEOUT_MS", "300000"}};
