@@ -28,6 +28,18 @@ bool better(bool higher, double a, double b)
   return higher ? a > b : a < b;
 }
 
+// An attempt's point: the median of its values, their quartiles as the whiskers.
+render::ChartPoint attempt_point(const core::Attempt& attempt, const measure::Summary& stats)
+{
+  render::ChartPoint point;
+  point.label = core::number_label(attempt.number);
+  point.median = stats.median;
+  point.low = stats.q1;
+  point.high = stats.q3;
+  point.status = attempt.status;
+  return point;
+}
+
 } // namespace
 
 ChartsBuilder::ChartsBuilder(const core::Plan& plan, const PlanMeasures& measures,
@@ -103,12 +115,7 @@ void ChartsBuilder::add(Reader& reader, const core::Attempt& attempt,
       continue;
     }
     const auto stats = measure::summarize(series->values);
-    render::ChartPoint point;
-    point.label = core::number_label(attempt.number);
-    point.median = stats.median;
-    point.low = stats.q1;
-    point.high = stats.q3;
-    point.status = attempt.status;
+    auto point = attempt_point(attempt, stats);
     const auto baseline = baseline_for(m_baselines, m.bench, set->time_ms(), Against::BaselineThen);
     bool is_baseline = false;
     if (baseline) {
@@ -144,13 +151,7 @@ void ChartsBuilder::add_combinations(const MeasureChart& chart, const RunSet& se
       m_combination_charts.emplace_back(name, std::move(data));
       it = m_combination_charts.end() - 1;
     }
-    const auto stats = measure::summarize(series.values);
-    render::ChartPoint point;
-    point.label = core::number_label(attempt.number);
-    point.median = stats.median;
-    point.low = stats.q1;
-    point.high = stats.q3;
-    point.status = attempt.status;
+    auto point = attempt_point(attempt, measure::summarize(series.values));
     point.named = true;
     it->second.points.push_back(std::move(point));
   }

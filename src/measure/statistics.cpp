@@ -93,6 +93,17 @@ double median(std::span<const double> samples)
   return median_of(std::vector<double>(samples.begin(), samples.end()));
 }
 
+void set_spread(Summary& s, double mean, double m2)
+{
+  s.mean = mean;
+  s.stddev = s.n > 1 ? std::sqrt(m2 / static_cast<double>(s.n - 1)) : 0.0;
+  if (s.stddev == 0) {
+    s.cv = 0.0;
+  } else if (s.mean != 0) {
+    s.cv = s.stddev / std::abs(s.mean);
+  }
+}
+
 Summary summarize(std::span<const double> samples, Direction direction)
 {
   require_finite_samples(samples, "metric");
@@ -107,13 +118,7 @@ Summary summarize(std::span<const double> samples, Direction direction)
     mean += delta / static_cast<double>(i + 1);
     m2 += delta * (samples[i] - mean);
   }
-  s.mean = mean;
-  s.stddev = s.n > 1 ? std::sqrt(m2 / static_cast<double>(s.n - 1)) : 0.0;
-  if (s.stddev == 0) {
-    s.cv = 0.0;
-  } else if (s.mean != 0) {
-    s.cv = s.stddev / std::abs(s.mean);
-  }
+  set_spread(s, mean, m2);
 
   std::vector<double> sorted(samples.begin(), samples.end());
   std::sort(sorted.begin(), sorted.end());

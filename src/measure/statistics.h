@@ -29,6 +29,10 @@ struct Summary {
   bool slow_first = false;                  // the first repeat looks like a warm-up: see summarize()
 };
 
+// Sets mean, stddev (n - 1) and cv of `s` (whose n is set) from Welford's running mean and sum of
+// squared deviations: the summary in memory and the streamed one compute them so.
+void set_spread(Summary& s, double mean, double m2);
+
 // Modified z-score above which a sample is an outlier: |x - median| / (1.4826 * MAD) > 10,
 // hyperfine's rule.
 inline constexpr double k_outlier_z = 10.0;

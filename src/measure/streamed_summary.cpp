@@ -75,13 +75,7 @@ Summary summarize_streamed(const SampleVisitor& visit, Direction direction)
     throw Error("sample {} of the metric is {}, not a finite number: check the metric extractor", bad_index,
                 bad_value);
   }
-  s.mean = mean;
-  s.stddev = s.n > 1 ? std::sqrt(m2 / static_cast<double>(s.n - 1)) : 0.0;
-  if (s.stddev == 0) {
-    s.cv = 0.0;
-  } else if (s.mean != 0) {
-    s.cv = s.stddev / std::abs(s.mean);
-  }
+  set_spread(s, mean, m2);
 
   Quantile q1(s.n, 0.25);
   Quantile median(s.n, 0.5);

@@ -33,6 +33,20 @@ const json& member(const json& object, const std::string& key)
 }
 
 // Values as people read them: strings bare, null as "unknown", other JSON compact.
+// The keys of either object, sorted.
+std::set<std::string> keys_of(const json& a, const json& b)
+{
+  std::set<std::string> keys;
+  for (const json* object : {&a, &b}) {
+    if (object->is_object()) {
+      for (const auto& item : object->items()) {
+        keys.insert(item.key());
+      }
+    }
+  }
+  return keys;
+}
+
 std::string text_of(const json& value)
 {
   if (value.is_string()) {
@@ -57,15 +71,7 @@ public:
   void fields(const std::string& prefix, const json& a, const json& b,
               const std::map<std::string, std::string>& labels)
   {
-    std::set<std::string> keys;
-    for (const json* object : {&a, &b}) {
-      if (object->is_object()) {
-        for (const auto& item : object->items()) {
-          keys.insert(item.key());
-        }
-      }
-    }
-    for (const std::string& key : keys) {
+    for (const std::string& key : keys_of(a, b)) {
       const auto label = labels.find(key);
       const std::string name = label != labels.end() ? label->second : key;
       value(prefix.empty() ? name : prefix + " " + name, member(a, key), member(b, key));
@@ -75,15 +81,7 @@ public:
   // Entries present on one side only are added/removed; on both, compared.
   void entries(const std::string& prefix, const json& a, const json& b)
   {
-    std::set<std::string> keys;
-    for (const json* object : {&a, &b}) {
-      if (object->is_object()) {
-        for (const auto& item : object->items()) {
-          keys.insert(item.key());
-        }
-      }
-    }
-    for (const std::string& key : keys) {
+    for (const std::string& key : keys_of(a, b)) {
       const json& before = member(a, key);
       const json& after = member(b, key);
       const bool in_a = a.is_object() && a.contains(key);
