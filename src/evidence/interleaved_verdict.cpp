@@ -231,6 +231,8 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
           {"rounds", verdict.design.rounds.size()},
           {"max_rounds", verdict.design.max_rounds},
           {"stopped", verdict.design.stopped},
+          {"metric", verdict.primary},
+          {"min_effect_pct", verdict.min_effect_pct},
           {"outcome", verdict.outcome},
           {"series", series}};
 }
