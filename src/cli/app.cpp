@@ -93,6 +93,7 @@ constexpr CommandGroup k_command_groups[] = {
     {"rerun", register_rerun, false},
     {"history regressions ack", register_history, false},
     {"ci", register_ci, false},
+    {"bisect", register_bisect, false},
     {"fsck reindex purge", register_maintenance, false},
     {"help completion", register_help, true},
 };

@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 
 #include "core/numbering.h"
+#include "core/param_range.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -159,6 +160,19 @@ std::string checked_text(std::string_view text, std::string_view what, bool allo
     throw UsageError("the {} is empty; say what it is", what);
   }
   return std::string(text);
+}
+
+std::vector<measuring::ParamChoice> param_choices(const std::vector<std::string>& options)
+{
+  std::vector<measuring::ParamChoice> choices;
+  for (const auto& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == option.size()) {
+      throw UsageError("--param '{}' must look like AXIS=V1,V2,...", option);
+    }
+    choices.push_back({option.substr(0, equals), core::expand_param_values(option.substr(equals + 1))});
+  }
+  return choices;
 }
 
 } // namespace ej::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/bench_definition.h"
+#include "measuring/run_benchmark.h"
 #include "measuring/workspace.h"
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // What the command line names, read the same way by every command: attempts, runs, paths, sizes
 // and the text to store.
@@ -50,5 +52,9 @@ std::filesystem::path checked_document_path(const measuring::Workspace& workspac
 
 // The work tree root relative form of a document path ("journal/eagle.md"), as plans store it.
 std::string repository_relative(const measuring::Workspace& workspace, const std::filesystem::path& full);
+
+// --param AXIS=V1,V2,... or AXIS=MIN..MAX[:STEP] (ej run, ej bisect); whether the axis and its
+// values are the benchmark's is checked when it is read.
+std::vector<measuring::ParamChoice> param_choices(const std::vector<std::string>& options);
 
 } // namespace ej::cli

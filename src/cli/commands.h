@@ -32,5 +32,6 @@ void register_rerun(CLI::App& app);                  // rerun.cpp: rerun
 void register_sharing(CLI::App& app);                // sync.cpp: sync, export, import
 void register_history(CLI::App& app);                // history.cpp: history, regressions, ack
 void register_ci(CLI::App& app);                     // ci.cpp: ci
+void register_bisect(CLI::App& app);                 // bisect.cpp: bisect
 
 } // namespace ej::cli

@@ -6,6 +6,7 @@
 #include "cli/pager.h"
 #include "cli/verdict_output.h"
 #include "core/numbering.h"
+#include "evidence/bisect_step.h"
 #include "evidence/history_reading.h"
 #include "evidence/reader.h"
 #include "evidence/wording.h"
@@ -20,6 +21,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 
@@ -100,6 +102,70 @@ std::string step_range_text(const evidence::HistoryStep& step)
                      short_id(step.bad));
 }
 
+nlohmann::json located_json(const core::LocatedStep& located)
+{
+  auto skipped = nlohmann::json::array();
+  for (const auto& skip : located.skipped) {
+    skipped.push_back({{"commit", skip.commit}, {"why", skip.why}});
+  }
+  const auto finite = [](double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+  };
+  return {{"event_id", located.event_id},
+          {"metric", located.metric},
+          {"params", located.params},
+          {"good", located.good},
+          {"bad", located.bad},
+          {"first_bad", located.first_bad.empty() ? nlohmann::json() : nlohmann::json(located.first_bad)},
+          {"candidates", located.candidates},
+          {"skipped", skipped},
+          {"min_effect_pct", located.min_effect_pct},
+          {"candidate_run",
+           located.candidate_run == 0 ? nlohmann::json() : nlohmann::json(located.candidate_run)},
+          {"reference_run",
+           located.reference_run == 0 ? nlohmann::json() : nlohmann::json(located.reference_run)},
+          {"change",
+           {{"scale", located.log_ratio ? "log-ratio" : "difference"},
+            {"estimate", finite(located.estimate)},
+            {"low", finite(located.low)},
+            {"high", finite(located.high)},
+            {"unit", located.unit},
+            {"text", evidence::change_text(located)}}},
+          {"time", util::format_utc(located.time_ms)}};
+}
+
+// "first bad commit 1a2b3c4d5e "slower sleeps": +200.3% [+190.1%, +210.0%] against 0a0b0c0d0e (runs
+// r7, r8)", or "first bad commit one of 3a..., 4b... (skipped commits between): ..."
+std::string located_text(const core::LocatedStep& located, std::span<const evidence::LineCommit> line)
+{
+  const auto subject = [&](const std::string& commit) {
+    for (const auto& c : line) {
+      if (c.id == commit) {
+        return fmt::format(" \"{}\"", c.subject);
+      }
+    }
+    return std::string();
+  };
+  std::string text;
+  if (!located.first_bad.empty()) {
+    text = fmt::format("first bad commit {}{}", short_id(located.first_bad), subject(located.first_bad));
+  } else {
+    std::vector<std::string> ids;
+    for (const auto& commit : located.candidates) {
+      ids.push_back(short_id(commit));
+    }
+    text = fmt::format("first bad commit one of {} (skipped commits between)", util::join(ids, ", "));
+  }
+  text += fmt::format(": {} against {}", evidence::change_text(located), short_id(located.good));
+  if (located.candidate_run != 0 && located.reference_run != 0) {
+    text += fmt::format(" (runs {}, {})", run_name(located.candidate_run), run_name(located.reference_run));
+  }
+  if (!located.params.empty()) {
+    text += fmt::format(", --param {}", located.params);
+  }
+  return text;
+}
+
 nlohmann::json step_json(const std::string& metric, const std::string& params, const std::string& key,
                          const std::string& unit, const evidence::HistoryStep& step)
 {
@@ -122,6 +188,7 @@ nlohmann::json step_json(const std::string& metric, const std::string& params, c
           {"regression", step.regression},
           {"kind", evidence::describe_step(step)},
           {"acknowledged", ack},
+          {"located", step.located ? located_json(*step.located) : nlohmann::json()},
           {"change", comparison_json(series)}};
 }
 
@@ -175,6 +242,10 @@ nlohmann::json history_json(const evidence::History& h)
                      {"n", run.n},
                      {"median", run.median}});
   }
+  auto located = nlohmann::json::array();
+  for (const auto& answer : h.located) {
+    located.push_back(located_json(answer));
+  }
   return {{"metric", h.metric},
           {"params", h.params},
           {"key", h.key},
@@ -183,10 +254,12 @@ nlohmann::json history_json(const evidence::History& h)
           {"min_effect_pct", h.min_effect_pct},
           {"points", points},
           {"change_points", steps},
+          {"located", located},
           {"apart", apart}};
 }
 
-void print_history(const evidence::History& h, std::size_t line_commits, const std::string& line)
+void print_history(const evidence::History& h, std::span<const evidence::LineCommit> line_commits,
+                   const std::string& line)
 {
   const auto where = series_where(h.params, h.key);
   const auto regressions = std::count_if(h.steps.begin(), h.steps.end(),
@@ -195,8 +268,8 @@ void print_history(const evidence::History& h, std::size_t line_commits, const s
              where.empty() ? "" : " [" + where + "]", h.metric,
              h.direction == measure::Direction::LowerIsBetter ? "lower" : "higher", line, h.revision);
   fmt::print("  {} of {} commits measured; {} change point{}, {} unacknowledged regression{}\n\n",
-             h.points.size(), line_commits, h.steps.size(), h.steps.size() == 1 ? "" : "s", regressions,
-             regressions == 1 ? "" : "s");
+             h.points.size(), line_commits.size(), h.steps.size(), h.steps.size() == 1 ? "" : "s",
+             regressions, regressions == 1 ? "" : "s");
   fmt::print("  {:<10}  {:>12}  {:<27}  {:<10}  {}\n", "commit", "median", "interval of the median", "runs",
              "subject");
   std::size_t next_step = 0;
@@ -209,6 +282,10 @@ void print_history(const evidence::History& h, std::size_t line_commits, const s
                               step_range_text(step));
       if (step.acknowledged) {
         text += fmt::format("; acknowledged: {}", step.acknowledged->reason);
+      }
+      if (step.located) {
+        text +=
+            fmt::format("; located by ej bisect at {}", short_id(evidence::located_commit(*step.located)));
       }
       fmt::print("{}\n", text);
     }
@@ -230,6 +307,13 @@ void print_history(const evidence::History& h, std::size_t line_commits, const s
         "  (an interval is 95% where a commit has 6 samples or more; at the {} commit{} with fewer, the "
         "range of the samples)\n",
         ranges, ranges == 1 ? "" : "s");
+  }
+  if (!h.located.empty()) {
+    fmt::print("\n  located by ej bisect ({}):\n", h.located.size());
+    for (const auto& answer : h.located) {
+      fmt::print("  {}  {}\n", util::format_utc(answer.time_ms).substr(0, 10),
+                 located_text(answer, line_commits));
+    }
   }
   if (!h.apart.empty()) {
     fmt::print("\n  not in the series ({}):\n", h.apart.size());
@@ -283,7 +367,7 @@ void run_history(const HistoryOptions& options)
     if (i > 0) {
       fmt::print("\n");
     }
-    print_history(histories[i], line.size(), name);
+    print_history(histories[i], line, name);
   }
   if (!input->other_revisions.empty()) {
     std::vector<std::string> revisions;

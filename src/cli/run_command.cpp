@@ -127,21 +127,6 @@ std::vector<std::pair<std::string, std::string>> parse_env(const std::vector<std
   return env;
 }
 
-// --param AXIS=V1,V2,... or AXIS=MIN..MAX[:STEP]; whether the axis and its values are the
-// benchmark's is checked when it is read.
-std::vector<measuring::ParamChoice> param_choices(const std::vector<std::string>& options)
-{
-  std::vector<measuring::ParamChoice> choices;
-  for (const auto& option : options) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == option.size()) {
-      throw UsageError("--param '{}' must look like AXIS=V1,V2,...", option);
-    }
-    choices.push_back({option.substr(0, equals), core::expand_param_values(option.substr(equals + 1))});
-  }
-  return choices;
-}
-
 // On a terminal, hyperfine's convention: a progress line, the benchmark's output hidden unless
 // --show-output (which shows it instead of the line). Elsewhere (a pipe, a file, --detach's log)
 // the output passes through unless --quiet, and there is no progress line.

@@ -99,4 +99,28 @@ struct Acknowledgement {
   std::int64_t time_ms = 0;
 };
 
+// ej bisect's answer for a step of a benchmark's history (the step.located event).
+struct LocatedStep {
+  struct Skipped {
+    std::string commit;
+    std::string why; // "the build failed (run #12)", "inconclusive after 30 rounds"
+  };
+  std::string event_id;
+  std::string bench;
+  std::string metric;
+  std::string params;    // the combinations bisected ("n=1"), "" for all
+  std::string good, bad; // full hex ids: the two ends measured
+  std::string first_bad; // the first commit of the step; empty when skipped commits leave a range
+  std::vector<std::string> candidates; // the commits the first bad one may be, oldest first
+  std::vector<Skipped> skipped;
+  double min_effect_pct = 0; // the band the commits were judged in (half the step)
+  // candidates.back() against GOOD: the runs (0 where this journal lacks them) and the change, on
+  // the paired scale (log ratio, else a difference in `unit`).
+  int candidate_run = 0, reference_run = 0;
+  bool log_ratio = true;
+  double estimate = 0, low = 0, high = 0;
+  std::string unit;
+  std::int64_t time_ms = 0;
+};
+
 } // namespace ej::core

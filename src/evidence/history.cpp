@@ -47,6 +47,21 @@ acknowledgement_in(const std::vector<core::Acknowledgement>& acks,
   return found;
 }
 
+// The newest ej bisect answer of the metric whose commit lies in (good, bad].
+std::optional<core::LocatedStep> located_in(const std::vector<core::LocatedStep>& located,
+                                            const std::unordered_map<std::string, std::size_t>& position,
+                                            const std::string& metric, std::size_t good, std::size_t bad)
+{
+  std::optional<core::LocatedStep> found;
+  for (const auto& answer : located) { // oldest first: the last match is the newest
+    const auto at = position.find(located_commit(answer));
+    if (answer.metric == metric && at != position.end() && at->second > good && at->second <= bad) {
+      found = answer;
+    }
+  }
+  return found;
+}
+
 HistoryStep step_at(const History& history, const std::vector<double>& medians,
                     const measure::ChangePoint& point, const HistoryInput& input,
                     const std::unordered_map<std::string, std::size_t>& position)
@@ -80,6 +95,7 @@ HistoryStep step_at(const History& history, const std::vector<double>& medians,
   step.regression = step.worse && moved_pct >= history.min_effect_pct;
   step.acknowledged =
       acknowledgement_in(input.acknowledgements, position, history.metric, before.position, after.position);
+  step.located = located_in(input.located, position, history.metric, before.position, after.position);
   return step;
 }
 
@@ -157,9 +173,22 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
     std::sort(series.apart.begin(), series.apart.end(),
               [](const RunApart& a, const RunApart& b) { return a.run < b.run; });
     history.apart = std::move(series.apart);
+    for (const auto& answer : input.located) {
+      if (answer.metric == metric && position.count(located_commit(answer)) != 0) {
+        history.located.push_back(answer);
+      }
+    }
     out.push_back(std::move(history));
   }
   return out;
+}
+
+const std::string& located_commit(const core::LocatedStep& located)
+{
+  static const std::string none;
+  return !located.first_bad.empty()    ? located.first_bad
+         : !located.candidates.empty() ? located.candidates.back()
+                                       : none;
 }
 
 std::string describe_step(const HistoryStep& step)

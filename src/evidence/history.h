@@ -59,6 +59,7 @@ struct HistoryStep {
   bool worse = false;      // moved the way the metric gets worse
   bool regression = false; // worse by at least the benchmark's minimum effect (acknowledged or not)
   std::optional<core::Acknowledgement> acknowledged; // the newest acknowledgement of a commit in its range
+  std::optional<core::LocatedStep> located;          // the newest ej bisect answer in its range
 };
 
 // A run of the benchmark that is not a point of the line: its tree was dirty, or its commit is not
@@ -84,6 +85,10 @@ struct History {
   std::vector<HistoryPoint> points; // in line order
   std::vector<HistoryStep> steps;   // in line order
   std::vector<RunApart> apart;      // by run number
+  // ej bisect's answers for the metric whose commit (the first bad one, or the last of the range it
+  // left) is on the line, oldest first: a bisection measures few commits, too few for a change
+  // point of its own, so each is shown whether a change point holds it or not.
+  std::vector<core::LocatedStep> located;
 };
 
 // A run with its series (all metrics, or the one asked for).
@@ -99,12 +104,16 @@ struct HistoryInput {
   std::span<const LineCommit> line; // oldest first, kept alive by the caller
   std::vector<HistoryRun> runs;     // of that revision; unusable ones (failed...) are passed over
   std::vector<core::Acknowledgement> acknowledgements;
-  std::vector<int> other_revisions; // the revisions of the benchmark's other usable runs, for a note
+  std::vector<core::LocatedStep> located; // ej bisect's answers for the benchmark, oldest first
+  std::vector<int> other_revisions;       // the revisions of the benchmark's other usable runs, for a note
 };
 
 // One history per series of the metric (each combination and key the selector keeps), in the
 // order they first appear in the runs. Throws ej::Error when the change-point options are invalid.
 std::vector<History> build_histories(const HistoryInput& input, const HistoryOptions& options);
+
+// The commit an ej bisect answer names: the first bad one, else the last of the range it left.
+const std::string& located_commit(const core::LocatedStep& located);
 
 // "regression", "improvement", "step (worse, below the minimum effect)": what a step is, in words.
 std::string describe_step(const HistoryStep& step);

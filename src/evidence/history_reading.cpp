@@ -2,6 +2,7 @@
 
 #include "evidence/run_set.h"
 #include "git/history.h"
+#include "store/located_queries.h"
 #include "store/run_queries.h"
 
 #include <algorithm>
@@ -48,6 +49,7 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   input.rules = reader.rules(bench, revision);
   input.line = line;
   input.acknowledgements = store::acknowledgements(db, bench);
+  input.located = store::located_steps(db, bench);
   const std::string wanted = metric.empty() ? input.rules.primary : metric;
 
   std::map<int, std::vector<SeriesSummary>> series; // by run

@@ -84,8 +84,9 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   }
   std::vector<std::string> damage;
   const auto rules = rules_of(core::bench_definition_from_json(bench->definition, damage));
-  out.primary = rules.primary;
-  out.min_effect_pct = rules.min_effect_pct;
+  // ej bisect's comparisons stopped on the metric and minimum effect they record: judged on them.
+  out.primary = record.design.metric.empty() ? rules.primary : record.design.metric;
+  out.min_effect_pct = record.design.min_effect_pct.value_or(rules.min_effect_pct);
   // The rounds of each combination: a decisive rule stopped each on its own.
   std::map<std::string, std::vector<store::events::ComparisonInterleaved::Round>> by_combination;
   for (const auto& round : record.design.rounds) {
@@ -103,8 +104,8 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
       const auto paired = measure::paired_values(series.candidate, series.reference);
       v.scale = paired.scale;
       v.rounds = paired.values.size();
-      const auto band = measure::effect_band(paired.scale, rules.min_effect_pct,
-                                             std::abs(measure::median(series.reference)));
+      v.reference_level = std::abs(measure::median(series.reference));
+      const auto band = measure::effect_band(paired.scale, out.min_effect_pct, v.reference_level);
       const auto fixed = measure::compare_paired(paired.values);
       v.p_value = fixed.p_value;
       v.exact = fixed.exact;
@@ -230,6 +231,8 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
           {"rounds", verdict.design.rounds.size()},
           {"max_rounds", verdict.design.max_rounds},
           {"stopped", verdict.design.stopped},
+          {"metric", verdict.primary},
+          {"min_effect_pct", verdict.min_effect_pct},
           {"outcome", verdict.outcome},
           {"series", series}};
 }

@@ -26,6 +26,8 @@ struct PairedVerdict {
   std::string unit;
   measure::Direction direction = measure::Direction::LowerIsBetter;
   measure::PairedScale scale = measure::PairedScale::LogRatio;
+  double reference_level =
+      0; // |median| of the reference's values: a difference's min effect is a share of it
   std::size_t rounds = 0;
   double estimate = 0; // on the per-round scale: a log ratio, or a difference in `unit`
   double low = 0;
@@ -41,8 +43,8 @@ struct InterleavedVerdict {
   int candidate = 0; // run numbers
   int reference = 0;
   store::events::ComparisonInterleaved design;
-  std::string primary;
-  double min_effect_pct = 0;
+  std::string primary;               // the metric the outcome is over: the comparison's, else the primary one
+  double min_effect_pct = 0;         // the comparison's, else the benchmark's
   std::vector<PairedVerdict> series; // every metric, combination and key measured on both sides
   // Over the primary metric's series: each one's when they agree, mixed when some improved and some
   // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.

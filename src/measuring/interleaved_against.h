@@ -11,9 +11,10 @@
 #include <functional>
 #include <string>
 
-// The work tree measured against a reference code state, as `ej run --against` and `ej ci` do it:
-// the reference restored into a temporary linked worktree (measuring/rerun_worktree.h), both sides
-// measured interleaved (measuring/interleaved_run.h), the worktree removed however it ends.
+// The work tree measured against a reference code state, as `ej run --against` and `ej ci` do it, or
+// one recorded code state against another, as `ej bisect` measures a commit against GOOD: each code
+// state restored into a temporary linked worktree (measuring/rerun_worktree.h), both sides measured
+// interleaved (measuring/interleaved_run.h), the worktrees removed however it ends.
 namespace ej::measuring {
 
 struct ReferenceCode {
@@ -35,5 +36,13 @@ InterleavedResult measure_against(store::Journal& journal, const Workspace& work
                                   InterleavedRequest request, RunObserver& observer,
                                   const CodeReader& read_code, bool numbers_from_remote,
                                   DetachedReport& detached);
+
+// Measures `candidate` against `reference`, both restored from their code states (of different
+// commits) into worktrees of their own: the work tree of `workspace` is not measured. As
+// measure_against otherwise; request.candidate_name is set to candidate.name here.
+InterleavedResult measure_restored(store::Journal& journal, const Workspace& workspace,
+                                   const ReferenceCode& candidate, const ReferenceCode& reference,
+                                   InterleavedRequest request, RunObserver& observer,
+                                   const CodeReader& read_code, bool numbers_from_remote);
 
 } // namespace ej::measuring

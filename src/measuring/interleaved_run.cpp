@@ -80,11 +80,11 @@ bool finished(const RunOutcome& outcome)
   return outcome.status == core::RunStatus::Finished;
 }
 
-// The primary metric's direction for values in `unit`.
-measure::Direction primary_direction(const RunPlan& plan, const std::string& unit)
+// A metric's direction for values in `unit`.
+measure::Direction metric_direction(const RunPlan& plan, const std::string& metric, const std::string& unit)
 {
   for (const auto& spec : plan.metrics) {
-    if (spec.name == plan.definition.primary) {
+    if (spec.name == metric) {
       return measure::judged_better(spec, unit);
     }
   }
@@ -98,10 +98,12 @@ struct Look {
   std::optional<std::size_t> rounds_needed;
 };
 
-Look look(store::Database& db, const RunPlan& plan, int candidate, int reference,
-          const std::vector<Round>& rounds, int max_rounds, double alpha)
+Look look(store::Database& db, const RunPlan& plan, const InterleavedRequest& request, int candidate,
+          int reference, const std::vector<Round>& rounds, int max_rounds)
 {
-  const auto primary = plan.definition.primary.empty() ? std::string("wall_s") : plan.definition.primary;
+  const auto primary = !request.metric.empty()           ? request.metric
+                       : plan.definition.primary.empty() ? std::string("wall_s")
+                                                         : plan.definition.primary;
   Look out;
   bool any = false;
   bool all_decided = true;
@@ -112,10 +114,11 @@ Look look(store::Database& db, const RunPlan& plan, int candidate, int reference
     any = true;
     const auto paired = measure::paired_values(series.candidate, series.reference);
     measure::UntilDecisiveOptions options;
-    options.direction = primary_direction(plan, series.unit);
-    options.min_effect = measure::effect_band(paired.scale, plan.definition.min_effect_pct,
-                                              std::abs(measure::median(series.reference)));
-    options.alpha = alpha;
+    options.direction = metric_direction(plan, primary, series.unit);
+    options.min_effect =
+        measure::effect_band(paired.scale, request.min_effect_pct.value_or(plan.definition.min_effect_pct),
+                             std::abs(measure::median(series.reference)));
+    options.alpha = request.alpha;
     options.max_rounds = static_cast<std::size_t>(max_rounds);
     measure::UntilDecisive rule(options);
     for (const double value : paired.values) {
@@ -177,6 +180,22 @@ InterleavedSession::InterleavedSession(store::Journal& journal, const Workspace&
   if (m_candidate->bench().revision != m_reference->bench().revision) {
     throw Error("the two sides read different revisions of benchmark {}", m_request.candidate.bench);
   }
+  if (!m_request.metric.empty() && m_request.metric != "wall_s") {
+    const auto& metrics = m_candidate->plan().metrics;
+    if (std::none_of(metrics.begin(), metrics.end(),
+                     [&](const measure::MetricSpec& spec) { return spec.name == m_request.metric; })) {
+      std::vector<std::string> names{"wall_s"};
+      for (const auto& spec : metrics) {
+        names.push_back(spec.name);
+      }
+      throw UsageError("--metric {}: benchmark {} measures no such metric; it measures {}", m_request.metric,
+                       m_request.candidate.bench, fmt::format("{}", fmt::join(names, ", ")));
+    }
+  }
+  if (m_request.min_effect_pct && !(*m_request.min_effect_pct >= 0 && *m_request.min_effect_pct < 100)) {
+    throw UsageError("the minimum effect must be at least 0% and below 100%, not {}%",
+                     *m_request.min_effect_pct);
+  }
 }
 
 InterleavedSession::~InterleavedSession() = default;
@@ -206,10 +225,10 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   DetachedReport none;
   const bool reference_built = reference.start(reference_code, numbers_from_remote, none);
   m_observer->message(
-      fmt::format("ej: interleaving run {} (the work tree) with run {} ({}): {} round{} of {} "
+      fmt::format("ej: interleaving run {} ({}) with run {} ({}): {} round{} of {} "
                   "repeat{} a side, seed {}",
-                  core::number_label(candidate.run_number()), core::number_label(reference.run_number()),
-                  m_request.reference_name,
+                  core::number_label(candidate.run_number()), m_request.candidate_name,
+                  core::number_label(reference.run_number()), m_request.reference_name,
                   m_request.until_decisive ? fmt::format("up to {}", planned) : std::to_string(planned),
                   planned == 1 ? "" : "s", block, block == 1 ? "" : "s", result.seed));
 
@@ -220,6 +239,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   result.stopped = m_request.until_decisive ? "max-rounds" : "rounds";
   // A side that fails stops the session; the other side says why it stopped.
   const auto stop_other = [&](RunOutcome& other, const RunOutcome& failed, const RunSession& failed_side) {
+    result.failed =
+        &failed_side == &candidate ? InterleavedResult::Side::Candidate : InterleavedResult::Side::Reference;
     other.status = failed.status == core::RunStatus::Interrupted ? core::RunStatus::Interrupted : core::RunStatus::Failed;
     other.reason = fmt::format("the interleaved session stopped: run {} {}",
                                core::number_label(failed_side.run_number()), core::to_string(failed.status));
@@ -237,6 +258,9 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     }
     if (reference_built) {
       stop_other(reference_outcome, candidate_outcome, candidate);
+    }
+    if (!candidate_built && !reference_built) {
+      result.failed = InterleavedResult::Side::Candidate; // built first
     }
     result.stopped = "failed";
   } else {
@@ -295,8 +319,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
         rounds.push_back(round);
         ++result.rounds;
         if (m_request.until_decisive) {
-          const auto state = look(m_journal.db(), plan, candidate.run_number(), reference.run_number(), these,
-                                  planned, m_request.alpha);
+          const auto state = look(m_journal.db(), plan, m_request, candidate.run_number(),
+                                  reference.run_number(), these, planned);
           if (state.decision != measure::Decision::GoOn &&
               state.decision != measure::Decision::Inconclusive) {
             m_observer->message(fmt::format(
@@ -341,6 +365,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     comparison.alpha = m_request.alpha;
     comparison.stopped = result.stopped;
     comparison.purpose = m_request.purpose;
+    comparison.metric = m_request.metric;
+    comparison.min_effect_pct = m_request.min_effect_pct;
     comparison.rounds = std::move(rounds);
     m_journal.write([&](store::Writer& writer) { result.comparison_id = writer.append(comparison).id; });
   }

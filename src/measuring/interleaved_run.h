@@ -21,7 +21,8 @@ namespace ej::measuring {
 struct InterleavedRequest {
   RunRequest candidate; // what `ej run` was asked: the work tree's side, its attempt and label
   RunRequest reference; // the same benchmark, revision, parameters and environment: the reference's attempt
-  std::string reference_name;        // as the user named it ("baseline", "r5", "HEAD~1")
+  std::string reference_name;                   // as the user named it ("baseline", "r5", "HEAD~1")
+  std::string candidate_name = "the work tree"; // as messages say it
   std::optional<int> rounds;         // fixed rounds (--repeat); default: the benchmark's repeat count
   int block = 1;                     // repeats of each side per round
   std::optional<std::uint64_t> seed; // --seed: replays a recorded order; nullopt: drawn
@@ -30,6 +31,11 @@ struct InterleavedRequest {
   std::optional<double> budget_s;
   double alpha = 0.05;
   std::string purpose; // "calibration" for ej calibrate's A/A session; recorded with the comparison
+  // What --until-decisive decides on, recorded with the comparison so that its verdict is judged
+  // the same way: the metric (default the benchmark's primary one) and the minimum effect (default
+  // the benchmark's). ej bisect asks which side of a step a commit is on: half the step.
+  std::string metric;
+  std::optional<double> min_effect_pct;
 };
 
 inline constexpr int k_default_max_rounds = 100;
@@ -41,6 +47,9 @@ struct InterleavedResult {
   std::uint64_t seed = 0;
   int rounds = 0;      // done, over every combination
   std::string stopped; // rounds, decisive, max-rounds, budget, failed
+  // The side whose run failed first and stopped the session (the other says it was stopped).
+  enum class Side { None, Candidate, Reference };
+  Side failed = Side::None;
 };
 
 class InterleavedSession {

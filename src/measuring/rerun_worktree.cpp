@@ -1,5 +1,6 @@
 #include "measuring/rerun_worktree.h"
 
+#include "measuring/run_target.h"
 #include "run/owner.h"
 #include "run/process.h"
 #include "util/error.h"
@@ -52,7 +53,8 @@ void remove_worktree(const std::filesystem::path& common_dir, const std::filesys
 } // namespace
 
 RerunWorktree::RerunWorktree(const Workspace& workspace, const std::string& commit)
-    : m_work_tree(workspace.work_tree), m_common_dir(workspace.ej_dir.parent_path())
+    : m_work_tree(workspace.work_tree), m_common_dir(workspace.ej_dir.parent_path()),
+      m_ej_dir(workspace.ej_dir)
 {
   const auto base = fmt::format("{}-{}", commit.substr(0, 12), ::getpid());
   m_dir = workspace.ej_dir / "rerun" / base;
@@ -64,6 +66,7 @@ RerunWorktree::RerunWorktree(const Workspace& workspace, const std::string& comm
                                 {"boot_id", run::boot_id()},
                                 {"worktree", m_dir.string()}};
   util::write_file_atomic(m_note, owner.dump() + "\n");
+  forget_local_builds(workspace.ej_dir, m_dir); // of an earlier worktree at this path: gone with it
   std::string said;
   if (!worktree_git({"worktree", "add", "--detach", "--no-checkout", m_dir.string(), commit}, m_work_tree,
                     said)) {
@@ -79,6 +82,7 @@ RerunWorktree::~RerunWorktree()
   std::error_code ec;
   if (!m_keep) {
     remove_worktree(m_common_dir, m_dir);
+    forget_local_builds(m_ej_dir, m_dir);
   }
   std::filesystem::remove(m_note, ec);
 }

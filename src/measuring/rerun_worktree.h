@@ -33,6 +33,7 @@ public:
 private:
   std::filesystem::path m_work_tree;
   std::filesystem::path m_common_dir; // the repository's .git
+  std::filesystem::path m_ej_dir;
   std::filesystem::path m_dir;
   std::filesystem::path m_note;
   bool m_keep = false;

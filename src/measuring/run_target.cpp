@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace ej::measuring {
 
 std::string code_state_id(const git::CodeState& code)
@@ -72,8 +74,39 @@ std::filesystem::path RunTarget::build_marker(const std::string& bench) const
     // Beside the work directory, which is one code state's: never inside what was shipped.
     return m_work_tree.string() + ".build-" + bench;
   }
-  // The journal is shared by the linked worktrees: one marker per work tree and benchmark.
-  return m_ej_dir / "builds" / (bench + "-" + util::sha256_hex(m_work_tree.string()).substr(0, 12));
+  return local_build_marker(m_ej_dir, m_work_tree, bench);
+}
+
+namespace {
+
+std::string work_tree_suffix(const std::filesystem::path& work_tree)
+{
+  return "-" + util::sha256_hex(work_tree.string()).substr(0, 12);
+}
+
+} // namespace
+
+std::filesystem::path local_build_marker(const std::filesystem::path& ej_dir,
+                                         const std::filesystem::path& work_tree, const std::string& bench)
+{
+  return ej_dir / "builds" / (bench + work_tree_suffix(work_tree));
+}
+
+void forget_local_builds(const std::filesystem::path& ej_dir, const std::filesystem::path& work_tree)
+{
+  // Called from a destructor: nothing here throws but for memory.
+  const auto suffix = work_tree_suffix(work_tree);
+  std::error_code ec;
+  std::vector<std::filesystem::path> markers;
+  for (std::filesystem::directory_iterator it(ej_dir / "builds", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->path().filename().string().ends_with(suffix)) {
+      markers.push_back(it->path());
+    }
+  }
+  for (const auto& marker : markers) {
+    std::filesystem::remove(marker, ec);
+  }
 }
 
 BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::string& bench,

@@ -46,6 +46,14 @@ private:
   nlohmann::json m_on;
 };
 
+// The marker of a benchmark's build in a work tree of this machine: the code state built last
+// there. The journal is shared by the linked worktrees: one marker per work tree and benchmark.
+std::filesystem::path local_build_marker(const std::filesystem::path& ej_dir,
+                                         const std::filesystem::path& work_tree, const std::string& bench);
+// Forgets every benchmark's build in that work tree: one made afresh where another was (ej bisect
+// restores GOOD at the same path for each commit it measures) holds none of what was built there.
+void forget_local_builds(const std::filesystem::path& ej_dir, const std::filesystem::path& work_tree);
+
 // sha256 of commit, diff and untracked files: equal states build the same.
 std::string code_state_id(const git::CodeState& code);
 

@@ -280,7 +280,7 @@ std::vector<Event> plan_events(Database& db, const std::string& plan)
     } else if (type.rfind("plan.", 0) == 0) {
       keep = plans.count(payload.value("plan", payload.value("slug", ""))) != 0;
     } else if (type.rfind("bench.", 0) == 0 || type.rfind("probe.", 0) == 0 ||
-               type == events::StepAcknowledged::type) {
+               type == events::StepAcknowledged::type || type == events::StepLocated::type) {
       keep = true;
     } else if (type == events::AttemptCreated::type) {
       keep = attempt_ids.count(event.id) != 0;

@@ -1,6 +1,8 @@
 #include "store/events.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ej::store::events {
 
@@ -706,6 +708,63 @@ StepAcknowledged StepAcknowledged::read(const Event& event)
   return {text(p, "bench"), text(p, "metric"), text(p, "commit"), text(p, "reason")};
 }
 
+json StepLocated::payload() const
+{
+  json out_skipped = json::array();
+  for (const auto& skip : skipped) {
+    out_skipped.push_back({{"commit", skip.commit}, {"why", skip.why}});
+  }
+  // An unbounded end of the interval is null: JSON has no infinity.
+  const auto finite = [](double value) { return std::isfinite(value) ? json(value) : json(nullptr); };
+  json out = {{"bench", bench},
+              {"metric", metric},
+              {"good", good},
+              {"bad", bad},
+              {"first_bad", first_bad},
+              {"candidates", candidates},
+              {"skipped", out_skipped},
+              {"min_effect_pct", min_effect_pct},
+              {"candidate", candidate.to_json()},
+              {"reference", reference.to_json()},
+              {"scale", log_ratio ? "log-ratio" : "difference"},
+              {"estimate", finite(estimate)},
+              {"low", finite(low)},
+              {"high", finite(high)},
+              {"unit", unit}};
+  if (!params.empty()) {
+    out["params"] = params;
+  }
+  return out;
+}
+
+StepLocated StepLocated::read(const Event& event)
+{
+  const auto& p = payload_of(event);
+  StepLocated out;
+  out.bench = text(p, "bench");
+  out.metric = text(p, "metric");
+  out.params = text(p, "params");
+  out.good = text(p, "good");
+  out.bad = text(p, "bad");
+  out.first_bad = text(p, "first_bad");
+  out.candidates = strings(p, "candidates");
+  for (const auto& skip : member(p, "skipped", json::array())) {
+    if (skip.is_object()) {
+      out.skipped.push_back({text(skip, "commit"), text(skip, "why")});
+    }
+  }
+  out.min_effect_pct = real(p, "min_effect_pct");
+  out.candidate = ref_field(p, "candidate");
+  out.reference = ref_field(p, "reference");
+  out.log_ratio = text(p, "scale") != "difference";
+  out.estimate = real(p, "estimate");
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  out.low = optional_real(p, "low").value_or(-infinity);
+  out.high = optional_real(p, "high").value_or(infinity);
+  out.unit = text(p, "unit");
+  return out;
+}
+
 json JournalPurged::payload() const
 {
   return {{"events", events}, {"blobs", blobs}};
@@ -750,6 +809,12 @@ json ComparisonInterleaved::payload() const
   if (!purpose.empty()) {
     out["purpose"] = purpose;
   }
+  if (!metric.empty()) {
+    out["metric"] = metric;
+  }
+  if (min_effect_pct) {
+    out["min_effect_pct"] = *min_effect_pct;
+  }
   return out;
 }
 
@@ -767,6 +832,8 @@ ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
   out.alpha = real(p, "alpha");
   out.stopped = text(p, "stopped");
   out.purpose = text(p, "purpose");
+  out.metric = text(p, "metric");
+  out.min_effect_pct = optional_real(p, "min_effect_pct");
   // A malformed range reads as empty: the round then pairs nothing.
   const auto range = [](const json& round, const char* key, int& first, int& end) {
     const auto value = member(round, key, json::array());
@@ -816,6 +883,7 @@ const std::vector<std::string_view>& known_types()
       NumbersClaimed::type,
       StepAcknowledged::type,
       ComparisonInterleaved::type,
+      StepLocated::type,
   };
   return types;
 }

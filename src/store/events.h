@@ -302,6 +302,28 @@ struct StepAcknowledged {
   static StepAcknowledged read(const Event& event);
 };
 
+// ej bisect BENCH GOOD BAD's answer: the first commit of a step between two commits of a
+// first-parent line, found by measuring commits interleaved against GOOD; or, when commits that
+// could not be judged stand in the way, the commits it may be. Like an acknowledgement it names
+// commits, not a change point: ej history shows it beside the change point whose range holds it.
+struct StepLocated {
+  static constexpr std::string_view type = "step.located";
+  struct Skipped {
+    std::string commit, why;
+  };
+  std::string bench, metric, params;
+  std::string good, bad, first_bad; // full hex ids; first_bad empty: not one commit
+  std::vector<std::string> candidates;
+  std::vector<Skipped> skipped;
+  double min_effect_pct = 0;
+  Ref candidate, reference; // candidates.back()'s run and GOOD's, measured together
+  bool log_ratio = true;    // the scale of estimate, low and high: a log ratio, else a difference
+  double estimate = 0, low = 0, high = 0;
+  std::string unit;
+  nlohmann::json payload() const;
+  static StepLocated read(const Event& event);
+};
+
 // A purge rewrote stored copies of a value; the event says how many, never the value.
 struct JournalPurged {
   static constexpr std::string_view type = "journal.purged";
@@ -345,6 +367,10 @@ struct ComparisonInterleaved {
   // "calibration": an A/A session of one code state against itself (ej calibrate), whose rounds
   // measure the machine's noise; empty for a comparison of two code states.
   std::string purpose;
+  // What --until-decisive decided on when it was not the benchmark's (ej bisect: half the step),
+  // and what the verdict is judged on: empty, nullopt: the primary metric, the min effect.
+  std::string metric;
+  std::optional<double> min_effect_pct;
   std::vector<Round> rounds;
   nlohmann::json payload() const;
   static ComparisonInterleaved read(const Event& event);

@@ -466,6 +466,7 @@ const std::map<std::string, Applier, std::less<>>& appliers()
       {std::string(events::NumbersClaimed::type), numbers_claimed},
       {std::string(events::StepAcknowledged::type), projection::step_acknowledged},
       {std::string(events::ComparisonInterleaved::type), projection::comparison_interleaved},
+      {std::string(events::StepLocated::type), projection::step_located},
   };
   return table;
 }

@@ -346,4 +346,25 @@ void comparison_interleaved(Database& db, const Event& event)
       .run();
 }
 
+// The runs resolved to their numbers here (NULL where this journal lacks them: an export of
+// another plan); the answer is kept either way.
+void step_located(Database& db, const Event& event)
+{
+  const auto located = events::StepLocated::read(event);
+  auto insert =
+      db.prepare("INSERT INTO located_steps(event_id, bench, candidate_run, reference_run, payload, "
+                 "time_ms) VALUES (?, ?, ?, ?, ?, ?)");
+  insert.bind(1, event.id).bind(2, located.bench).bind(5, event.payload.dump()).bind(6, event.time_ms);
+  int index = 3;
+  for (const auto* ref : {&located.candidate, &located.reference}) {
+    const auto number = ref->empty() ? 0 : run_number(db, event, *ref);
+    if (number == 0) {
+      insert.bind_null(index++);
+    } else {
+      insert.bind(index++, number);
+    }
+  }
+  insert.run();
+}
+
 } // namespace ej::store::projection

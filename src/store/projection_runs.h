@@ -20,5 +20,6 @@ void baseline_explained(Database& db, const Event& event); // baseline.explained
 void step_acknowledged(Database& db, const Event& event);  // step.acknowledged (schema version 12)
 // comparison.interleaved (schema version 13)
 void comparison_interleaved(Database& db, const Event& event);
+void step_located(Database& db, const Event& event); // step.located (schema version 14)
 
 } // namespace ej::store::projection

@@ -340,15 +340,31 @@ CREATE INDEX IF NOT EXISTS interleaved_by_candidate ON interleaved_comparisons(c
 CREATE INDEX IF NOT EXISTS interleaved_by_reference ON interleaved_comparisons(reference_run);
 )sql";
 
+// Version 14: ej bisect's answers (step.located), by benchmark, with the runs of the last candidate
+// and GOOD as this journal numbers them (NULL where it lacks them); the rest as the event has it.
+// Derived: rebuilt, so that answers synced from a newer replica before the upgrade (kept as events
+// of an unknown type) are projected.
+constexpr std::string_view k_version_14 = R"sql(
+CREATE TABLE IF NOT EXISTS located_steps (
+  event_id TEXT PRIMARY KEY,
+  bench TEXT NOT NULL,
+  candidate_run INTEGER,
+  reference_run INTEGER,
+  payload TEXT NOT NULL,
+  time_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS located_steps_by_bench ON located_steps(bench, time_ms);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
   static const std::vector<Migration> steps = {
-      {1, k_version_1},         {2, k_version_2},       {3, k_version_3},         {4, k_version_4, true},
-      {5, k_version_5, true},   {6, k_version_6, true}, {7, k_version_7},         {8, k_version_8},
-      {9, k_version_9, true},   {10, k_version_10},     {11, k_version_11, true}, {12, k_version_12, true},
-      {13, k_version_13, true},
+      {1, k_version_1},         {2, k_version_2},         {3, k_version_3},         {4, k_version_4, true},
+      {5, k_version_5, true},   {6, k_version_6, true},   {7, k_version_7},         {8, k_version_8},
+      {9, k_version_9, true},   {10, k_version_10},       {11, k_version_11, true}, {12, k_version_12, true},
+      {13, k_version_13, true}, {14, k_version_14, true},
   };
   return steps;
 }
@@ -365,6 +381,7 @@ const std::vector<std::string_view>& derived_tables()
       "runs",          "probes",         "bench_revisions", "benchmarks",       "attempt_search",
       "notes",         "status_changes", "attempt_links",   "attempt_tags",     "attempts",
       "plan_measures", "plans",          "number_claims",   "acknowledgements", "interleaved_comparisons",
+      "located_steps",
   };
   return tables;
 }

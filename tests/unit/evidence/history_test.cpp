@@ -182,6 +182,42 @@ TEST_CASE("An acknowledgement of a commit in a step's range marks it, one outsid
   CHECK(h.steps[0].regression); // still worse: acknowledged is said beside it
 }
 
+TEST_CASE("An ej bisect answer of the metric on the line is listed, and marks the step whose range holds its "
+          "commit")
+{
+  const auto line = line_of(100);
+  auto input = input_for(line);
+  add_runs(input, 0, 100, 50, 10.0, 11.0, 4); // the step in (c48, c52]
+  const auto answer = [](const std::string& id, const std::string& metric, const std::string& first_bad,
+                         std::vector<std::string> candidates) {
+    core::LocatedStep located;
+    located.event_id = id;
+    located.bench = "b";
+    located.metric = metric;
+    located.good = "c0";
+    located.bad = "c99";
+    located.first_bad = first_bad;
+    located.candidates = std::move(candidates);
+    return located;
+  };
+  input.located.push_back(answer("e1", "time_ms", "c47", {"c47"}));             // before the range
+  input.located.push_back(answer("e2", "wall_s", "c50", {"c50"}));              // another metric
+  input.located.push_back(answer("e3", "time_ms", "elsewhere", {"elsewhere"})); // not on the line
+  input.located.push_back(answer("e4", "time_ms", "", {"c49", "c50"}));         // a range: its last
+  auto h = evidence::build_histories(input, {})[0];
+  REQUIRE(h.steps.size() == 1);
+  REQUIRE(h.steps[0].located);
+  CHECK(h.steps[0].located->event_id == "e4");
+  CHECK(evidence::located_commit(*h.steps[0].located) == "c50");
+  REQUIRE(h.located.size() == 2);
+  CHECK(h.located[0].event_id == "e1");
+  CHECK(h.located[1].event_id == "e4");
+
+  input.located.push_back(answer("e5", "time_ms", "c50", {"c50"}));
+  h = evidence::build_histories(input, {})[0];
+  CHECK(h.steps[0].located->event_id == "e5"); // the newest
+}
+
 TEST_CASE("Each combination of a sweep is a history of its own, and a selector keeps only its combinations")
 {
   const auto line = line_of(3);

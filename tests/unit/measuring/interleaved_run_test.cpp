@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -160,6 +161,58 @@ TEST_CASE("a side that fails stops the session and the other side says why")
   CHECK_THAT(result.candidate.reason,
              Catch::Contains("the interleaved session stopped: run #2 extract-error"));
   CHECK(result.stopped == "failed");
+  CHECK(result.failed == measuring::InterleavedResult::Side::Reference);
+
+  InterleavedFixture other("no value here\n", "ms=10\n");
+  const auto failed = other.run();
+  CHECK(failed.candidate.status == ej::core::RunStatus::ExtractError);
+  CHECK(failed.failed == measuring::InterleavedResult::Side::Candidate);
+}
+
+TEST_CASE("until decisive, the rounds stop on the metric and minimum effect asked for, recorded with them")
+{
+  // -10% is beyond the benchmark's 2% (improved), and within 50%: equivalent, as ej bisect asks.
+  InterleavedFixture fixture("ms=9\n", "ms=10\n");
+  fixture.request.until_decisive = true;
+  fixture.request.max_rounds = 40;
+  fixture.request.metric = "ms";
+  fixture.request.min_effect_pct = 50;
+  fixture.request.candidate_name = "commit 1a2b3c";
+  const auto result = fixture.run();
+  CHECK(result.stopped == "decisive");
+  CHECK(std::any_of(fixture.observer.messages.begin(), fixture.observer.messages.end(),
+                    [](const std::string& line) { return line.find("(equivalent)") != std::string::npos; }));
+  CHECK(std::any_of(
+      fixture.observer.messages.begin(), fixture.observer.messages.end(),
+      [](const std::string& line) { return line.find("run #1 (commit 1a2b3c)") != std::string::npos; }));
+  const auto record = store::interleaved_comparison_of(fixture.journal.db(), result.candidate.run);
+  REQUIRE(record);
+  CHECK(record->design.metric == "ms");
+  CHECK(record->design.min_effect_pct == 50);
+
+  // Without them: the benchmark's primary metric and minimum effect, and nothing recorded.
+  InterleavedFixture plain("ms=9\n", "ms=10\n");
+  plain.request.until_decisive = true;
+  plain.request.max_rounds = 40;
+  const auto plain_result = plain.run();
+  CHECK(std::any_of(plain.observer.messages.begin(), plain.observer.messages.end(),
+                    [](const std::string& line) { return line.find("(improved)") != std::string::npos; }));
+  const auto plain_record = store::interleaved_comparison_of(plain.journal.db(), plain_result.candidate.run);
+  REQUIRE(plain_record);
+  CHECK(plain_record->design.metric.empty());
+  CHECK_FALSE(plain_record->design.min_effect_pct);
+}
+
+TEST_CASE("a metric the benchmark does not measure, or a minimum effect of 100%, is refused")
+{
+  InterleavedFixture fixture("ms=9\n", "ms=10\n");
+  fixture.request.metric = "tok_s";
+  CHECK_THROWS_WITH(fixture.run(), Catch::Contains("--metric tok_s: benchmark b measures no such metric; it "
+                                                   "measures wall_s, ms"));
+  fixture.request.metric = "wall_s";
+  fixture.request.min_effect_pct = 100;
+  CHECK_THROWS_AS(fixture.run(), UsageError);
+  CHECK(store::find_run(fixture.journal.db(), 1) == std::nullopt); // nothing recorded
 }
 
 TEST_CASE("a maximum of rounds needs until-decisive, and fixed rounds do not go with it")

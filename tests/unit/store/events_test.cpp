@@ -10,8 +10,10 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 using namespace ej;
 using nlohmann::json;
@@ -83,6 +85,58 @@ TEST_CASE("each builder's payload reads back through its reader")
   CHECK_FALSE(every.payload().contains("metric"));
   CHECK(events::StepAcknowledged::read(as_event(events::StepAcknowledged::type, every.payload()))
             .metric.empty());
+}
+
+TEST_CASE("an ej bisect answer and the band of a bisect comparison read back, unbounded ends as null")
+{
+  events::StepLocated located;
+  located.bench = "decode";
+  located.metric = "tok_s";
+  located.params = "batch=1";
+  located.good = std::string(40, 'a');
+  located.bad = std::string(40, 'b');
+  located.candidates = {std::string(40, 'c'), located.bad};
+  located.skipped = {{std::string(40, 'c'), "its build failed (run #3)"}};
+  located.min_effect_pct = 12.5;
+  located.candidate = events::Ref::to("01JD0000000000000000000001");
+  located.reference = events::Ref::to("01JD0000000000000000000002");
+  located.log_ratio = false;
+  located.estimate = -4;
+  located.low = -std::numeric_limits<double>::infinity();
+  located.high = -1;
+  located.unit = "tok/s";
+  const auto payload = located.payload();
+  CHECK(payload["low"].is_null());
+  CHECK(payload["scale"] == "difference");
+  const auto read = events::StepLocated::read(as_event(events::StepLocated::type, payload));
+  CHECK(read.bench == "decode");
+  CHECK(read.metric == "tok_s");
+  CHECK(read.params == "batch=1");
+  CHECK(read.first_bad.empty());
+  CHECK(read.candidates == located.candidates);
+  REQUIRE(read.skipped.size() == 1);
+  CHECK(read.skipped[0].why == "its build failed (run #3)");
+  CHECK(read.min_effect_pct == 12.5);
+  CHECK(read.candidate.id == "01JD0000000000000000000001");
+  CHECK(read.reference.id == "01JD0000000000000000000002");
+  CHECK_FALSE(read.log_ratio);
+  CHECK(read.estimate == -4);
+  CHECK(std::isinf(read.low));
+  CHECK(read.high == -1);
+  CHECK(read.unit == "tok/s");
+
+  events::ComparisonInterleaved comparison;
+  CHECK_FALSE(comparison.payload().contains("metric"));
+  CHECK_FALSE(comparison.payload().contains("min_effect_pct"));
+  comparison.metric = "tok_s";
+  comparison.min_effect_pct = 12.5;
+  const auto design = events::ComparisonInterleaved::read(
+      as_event(events::ComparisonInterleaved::type, comparison.payload()));
+  CHECK(design.metric == "tok_s");
+  CHECK(design.min_effect_pct == 12.5);
+  CHECK_FALSE(
+      events::ComparisonInterleaved::read(as_event(events::ComparisonInterleaved::type, json::object()))
+          .min_effect_pct);
 }
 
 TEST_CASE("a version-1 payload names attempts by number, a version-2 one by id")

@@ -1,5 +1,6 @@
 #include "store/fsck.h"
 #include "store/journal.h"
+#include "store/located_queries.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
 #include "store/schema.h"
@@ -302,6 +303,45 @@ TEST_CASE("a version 11 journal holding an acknowledgement it could not read pro
   CHECK(acks[0].reason == "new tokenizer, expected");
   CHECK(acks[0].metric.empty());
   CHECK(store::acknowledgements(journal.db(), "other").empty());
+  CHECK(store::check_journal(journal.db(), true).problems.empty());
+}
+
+TEST_CASE("a version 13 journal holding an ej bisect answer it could not read projects it once upgraded")
+{
+  test::TempDir dir;
+  const auto ej_dir = dir / ".ej";
+  const std::string first_bad = "0123456789abcdef0123456789abcdef01234567";
+  {
+    auto journal = store::Journal::create(ej_dir);
+    journal.write([&](store::Writer& writer) {
+      store::events::StepLocated located;
+      located.bench = "decode";
+      located.metric = "wall_s";
+      located.good = std::string(40, 'a');
+      located.bad = std::string(40, 'b');
+      located.first_bad = first_bad;
+      located.candidates = {first_bad};
+      located.min_effect_pct = 73.2;
+      located.candidate = store::events::Ref::to("01JD0000000000000000000009"); // a run it does not have
+      located.estimate = 1.1;
+      located.low = 1.0;
+      located.high = 1.2;
+      writer.append(located);
+    });
+    // As an ej of version 13 kept it: the event (synced from a newer replica) and no table for it.
+    journal.db().exec("DROP TABLE located_steps");
+    journal.db().exec("PRAGMA user_version = 13");
+  }
+  auto journal = store::Journal::open(ej_dir);
+  CHECK(journal.db().query_integer("PRAGMA user_version") == store::current_schema_version());
+  const auto located = store::located_steps(journal.db(), "decode");
+  REQUIRE(located.size() == 1);
+  CHECK(located[0].first_bad == first_bad);
+  CHECK(located[0].candidates == std::vector<std::string>{first_bad});
+  CHECK(located[0].min_effect_pct == 73.2);
+  CHECK(located[0].candidate_run == 0); // the run is not in this journal: the answer is kept anyway
+  CHECK(located[0].high == 1.2);
+  CHECK(store::located_steps(journal.db(), "other").empty());
   CHECK(store::check_journal(journal.db(), true).problems.empty());
 }
 
