@@ -116,6 +116,41 @@ ReferenceSide resolve_reference(store::Journal& journal, const measuring::Worksp
                    text);
 }
 
+// With --attempt N, the candidate is the attempt's code: that of its newest finished run of the
+// benchmark (what its verdict rests on), else the state `ej try` recorded. nullopt when the work tree
+// holds that code already (the usual case: the attempt is being worked on), so that it is measured
+// where it is; otherwise the code is restored into a worktree of its own.
+std::optional<ReferenceSide> attempt_candidate(store::Journal& journal, const measuring::Workspace& workspace,
+                                               int attempt, const std::string& bench,
+                                               std::uint64_t keep_untracked)
+{
+  store::RunFilter filter;
+  filter.bench = bench;
+  filter.attempt = attempt;
+  std::optional<ReferenceSide> side;
+  for (const auto& run : store::list_runs(journal.db(), filter)) {
+    if (run.status == core::RunStatus::Finished && !run.withdrawn() && !run.git.commit.empty()) {
+      side = recorded_run(
+          journal, workspace, run.number,
+          fmt::format("attempt {} (as run {})", core::number_label(attempt), core::number_label(run.number)));
+      break;
+    }
+  }
+  if (!side) {
+    const auto found = store::find_attempt(journal.db(), attempt);
+    if (!found || found->git.commit.empty()) {
+      return std::nullopt; // no recorded code: the work tree is the attempt's, as for any ej run
+    }
+    side = ReferenceSide{"attempt " + core::number_label(attempt), attempt, std::nullopt, found->git.commit};
+    side->code = measuring::recorded_code(journal, workspace, found->id, found->git, side->name);
+  }
+  const auto here = read_code_state(workspace, keep_untracked);
+  if (here.context.commit == side->commit && here.diff_text == side->code->code.patch) {
+    return std::nullopt;
+  }
+  return side;
+}
+
 // The verdict of the comparison the session wrote, printed like ej compare prints it.
 void print_verdict(store::Journal& journal, int candidate_run)
 {
@@ -172,9 +207,26 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
   const auto read_code = [&](const measuring::Workspace& side) {
     return read_code_state(side, options.keep_untracked);
   };
-  const auto result = measuring::measure_against(
-      journal, workspace, {reference.name, recorded.code, recorded_content(journal, workspace, recorded)},
-      reference.attempt, std::move(request), progress, read_code, numbers_from_remote(workspace), detached);
+  const measuring::ReferenceCode reference_code{reference.name, recorded.code,
+                                                recorded_content(journal, workspace, recorded)};
+  const auto candidate = request.candidate.attempt
+                             ? attempt_candidate(journal, workspace, *request.candidate.attempt,
+                                                 request.candidate.bench, options.keep_untracked)
+                             : std::nullopt;
+  if (candidate) {
+    measuring::check_complete(*candidate->code, candidate->name, false);
+    progress.message(
+        fmt::format("ej: the work tree is not {}'s code: it is restored to be measured", candidate->name));
+  }
+  const auto result =
+      candidate ? measuring::measure_restored(journal, workspace,
+                                              {candidate->name, candidate->code->code,
+                                               recorded_content(journal, workspace, *candidate->code)},
+                                              reference_code, reference.attempt, std::move(request), progress,
+                                              read_code, numbers_from_remote(workspace), detached)
+                : measuring::measure_against(journal, workspace, reference_code, reference.attempt,
+                                             std::move(request), progress, read_code,
+                                             numbers_from_remote(workspace), detached);
 
   print_run_summary(journal, result.candidate.run);
   print_run_summary(journal, result.reference.run);

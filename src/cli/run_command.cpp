@@ -241,7 +241,9 @@ void register_run(CLI::App& app)
   // Not required by CLI11: `ej run withdraw RUN` names none (checked below).
   command->add_option("bench", options->request.bench, "Benchmark name");
   register_run_withdraw(*command);
-  command->add_option("--attempt", options->attempt, "The attempt these results belong to");
+  command->add_option("--attempt", options->attempt,
+                      "The attempt these results belong to; with --against, the candidate is this attempt's "
+                      "recorded code (restored when the work tree holds other code)");
   command->add_option("--param", options->params,
                       "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
   command->add_option("--repeat", options->request.repeat,

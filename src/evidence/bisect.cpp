@@ -56,9 +56,10 @@ BisectMeasured measure_commit(const Bisection& b, std::size_t index, const std::
       fmt::format("{} {}", is_bad ? "BAD" : "commit", short_id(commit.id)), {commit.id, {}, {}}, {}};
   const measuring::ReferenceCode reference{fmt::format("GOOD {}", short_id(good.id)), {good.id, {}, {}}, {}};
   const auto read_code = [](const measuring::Workspace& side) { return measuring::read_code_state(side); };
-  const auto result =
-      measuring::measure_restored(b.journal, b.workspace, candidate, reference, std::move(request),
-                                  b.observer, read_code, b.numbers_from_remote);
+  measuring::DetachedReport not_detached;
+  const auto result = measuring::measure_restored(b.journal, b.workspace, candidate, reference, std::nullopt,
+                                                  std::move(request), b.observer, read_code,
+                                                  b.numbers_from_remote, not_detached);
 
   BisectMeasured out;
   out.index = index;

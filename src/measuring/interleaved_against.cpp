@@ -75,23 +75,24 @@ InterleavedResult measure_against(store::Journal& journal, const Workspace& work
 
 InterleavedResult measure_restored(store::Journal& journal, const Workspace& workspace,
                                    const ReferenceCode& candidate, const ReferenceCode& reference,
-                                   InterleavedRequest request, RunObserver& observer,
-                                   const CodeReader& read_code, bool numbers_from_remote)
+                                   std::optional<int> reference_attempt, InterleavedRequest request,
+                                   RunObserver& observer, const CodeReader& read_code,
+                                   bool numbers_from_remote, DetachedReport& detached)
 {
-  // Each worktree is named by its commit: one commit twice would be one directory.
-  if (candidate.code.commit == reference.code.commit) {
-    throw Error("{} and {} are the same commit, {}: there is nothing to compare", candidate.name,
-                reference.name, candidate.code.commit.substr(0, 12));
+  if (candidate.code.commit == reference.code.commit && candidate.code.patch == reference.code.patch) {
+    throw Error("{} and {} are the same code state ({}{}): there is nothing to compare", candidate.name,
+                reference.name, candidate.code.commit.substr(0, 12),
+                candidate.code.patch.empty() ? "" : " with the same changes");
   }
+  detached.accepted(workspace, request.candidate.run_id);
   request.reference = request.candidate;
-  request.reference.attempt.reset();
+  request.reference.attempt = reference_attempt;
   request.reference.run_id.clear();
   request.candidate_name = candidate.name;
   const RestoredCode restored_candidate(workspace, candidate, observer);
   const RestoredCode restored_reference(workspace, reference, observer);
-  DetachedReport not_detached;
   return measure(journal, restored_candidate.workspace(), restored_reference.workspace(), std::move(request),
-                 observer, read_code, numbers_from_remote, not_detached);
+                 observer, read_code, numbers_from_remote, detached);
 }
 
 } // namespace ej::measuring

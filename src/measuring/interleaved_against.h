@@ -37,12 +37,13 @@ InterleavedResult measure_against(store::Journal& journal, const Workspace& work
                                   const CodeReader& read_code, bool numbers_from_remote,
                                   DetachedReport& detached);
 
-// Measures `candidate` against `reference`, both restored from their code states (of different
-// commits) into worktrees of their own: the work tree of `workspace` is not measured. As
-// measure_against otherwise; request.candidate_name is set to candidate.name here.
+// Measures `candidate` against `reference`, both restored from their (different) code states into
+// worktrees of their own: the work tree of `workspace` is not measured. As measure_against
+// otherwise; request.candidate_name is set to candidate.name here.
 InterleavedResult measure_restored(store::Journal& journal, const Workspace& workspace,
                                    const ReferenceCode& candidate, const ReferenceCode& reference,
-                                   InterleavedRequest request, RunObserver& observer,
-                                   const CodeReader& read_code, bool numbers_from_remote);
+                                   std::optional<int> reference_attempt, InterleavedRequest request,
+                                   RunObserver& observer, const CodeReader& read_code,
+                                   bool numbers_from_remote, DetachedReport& detached);
 
 } // namespace ej::measuring

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <unistd.h>
 #include <vector>
 
@@ -52,11 +53,29 @@ void remove_worktree(const std::filesystem::path& common_dir, const std::filesys
 
 } // namespace
 
+namespace {
+
+// The names of this ej's worktrees that are in use.
+std::set<std::string>& live_worktrees()
+{
+  static std::set<std::string> names;
+  return names;
+}
+
+} // namespace
+
 RerunWorktree::RerunWorktree(const Workspace& workspace, const std::string& commit)
     : m_work_tree(workspace.work_tree), m_common_dir(workspace.ej_dir.parent_path()),
       m_ej_dir(workspace.ej_dir)
 {
-  const auto base = fmt::format("{}-{}", commit.substr(0, 12), ::getpid());
+  // Two code states of one commit at once (an attempt's diff against its baseline's) each get their
+  // own; one made after another has gone takes its path again.
+  auto base = fmt::format("{}-{}", commit.substr(0, 12), ::getpid());
+  for (int n = 2; live_worktrees().count(base) > 0; ++n) {
+    base = fmt::format("{}-{}-{}", commit.substr(0, 12), ::getpid(), n);
+  }
+  live_worktrees().insert(base);
+  m_name = base;
   m_dir = workspace.ej_dir / "rerun" / base;
   m_note = workspace.ej_dir / "rerun" / (base + ".owner");
   std::filesystem::create_directories(m_dir.parent_path());
@@ -72,6 +91,7 @@ RerunWorktree::RerunWorktree(const Workspace& workspace, const std::string& comm
                     said)) {
     std::error_code ec;
     std::filesystem::remove(m_note, ec);
+    live_worktrees().erase(m_name);
     throw Error("cannot check out commit {} for the rerun ({}); is it still in the repository? (git fetch)",
                 commit.substr(0, 12), said);
   }
@@ -79,6 +99,7 @@ RerunWorktree::RerunWorktree(const Workspace& workspace, const std::string& comm
 
 RerunWorktree::~RerunWorktree()
 {
+  live_worktrees().erase(m_name);
   std::error_code ec;
   if (!m_keep) {
     remove_worktree(m_common_dir, m_dir);

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <string>
 
-// The linked worktrees ej rerun measures in: ej/rerun/<commit>-<pid>, each with a note beside it
-// (<commit>-<pid>.owner) saying which ej uses it. A worktree goes when its rerun ends, whatever
-// ended it short of SIGKILL; one whose ej is gone (killed, a crash, power lost) is removed by the
-// next ej that opens the journal.
+// The linked worktrees ej rerun measures in: ej/rerun/<commit>-<pid> (then <commit>-<pid>-2, -3
+// for more in one ej), each with a note beside it (<commit>-<pid>.owner) saying which ej uses it. A worktree
+// goes when its rerun ends, whatever ended it short of SIGKILL; one whose ej is gone (killed, a crash, power
+// lost) is removed by the next ej that opens the journal.
 namespace ej::measuring {
 
 class RerunWorktree {
@@ -36,6 +36,7 @@ private:
   std::filesystem::path m_ej_dir;
   std::filesystem::path m_dir;
   std::filesystem::path m_note;
+  std::string m_name; // <commit>-<pid>[-n]
   bool m_keep = false;
 };
 

@@ -77,3 +77,45 @@ TEST_CASE("an attempt measured against its baseline's code is judged on the pair
   CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("sequential: the baseline was measured "));
   CHECK(json::parse(repo.ok({"show", "2", "--json"}))["verdict"]["reference_run"].is_null());
 }
+
+TEST_CASE(
+    "ej run --against --attempt N measures the attempt's recorded code, not what the work tree holds now")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Paired"});
+  repo.ok({"bench", "add", "climb", "--repeat", "4", "--min-effect", "2", "--shell", climbing_script(repo),
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"run", "climb", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  // The attempt is an uncommitted change: the same commit as the baseline, another diff.
+  write_text(repo.path() / "speed", "900\n");
+  repo.ok({"try", "faster", "--plan", "p"});
+  repo.ok({"run", "climb", "--attempt", "2", "--quiet"});
+  // The work tree has moved on (the change undone): the attempt's code is restored to be measured.
+  git(repo.path(), {"checkout", "--", "speed"});
+  const auto against =
+      repo.ej({"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "5"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK_THAT(against.err,
+             Catch::Contains("the work tree is not attempt #2 (as run #2)'s code: it is restored"));
+  CHECK_THAT(against.out, Catch::Contains("interleaved: improved"));
+  const auto candidate = json::parse(repo.ok({"show", "run", "3", "--json"}));
+  CHECK(candidate["attempt"] == 2);
+  CHECK(candidate["git"]["dirty"] == true);
+  CHECK(json::parse(repo.ok({"show", "run", "4", "--json"}))["attempt"] == 1);
+  CHECK(json::parse(repo.ok({"show", "2", "--json"}))["verdict"]["reference_run"] == 4);
+  CHECK(std::filesystem::is_empty(repo.ej_dir() / "rerun"));
+
+  // With the attempt's code in the work tree, the work tree itself is measured.
+  write_text(repo.path() / "speed", "900\n");
+  const auto here = repo.ej({"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "4"});
+  INFO(here.out << here.err);
+  REQUIRE(here.exit_code == 0);
+  CHECK_THAT(here.err, !Catch::Contains("it is restored to be measured"));
+  CHECK_THAT(here.err, Catch::Contains("(the work tree)"));
+}
