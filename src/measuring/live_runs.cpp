@@ -123,10 +123,12 @@ CancelOutcome cancel_run(const Workspace& workspace, store::Journal& journal, in
     throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run->host);
   }
   outcome.pid = static_cast<pid_t>(run->pid);
-  // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes.
-  util::write_file_atomic(
-      cancel_request_path(workspace, number),
-      fmt::format("cancelled with 'ej cancel' by {} at {}", user_name(), util::format_utc(util::now_ms())));
+  outcome.name = core::number_label(run->number);
+  // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes, under
+  // the number the run has (a detached run named @k3f9qx has one once recorded).
+  const auto request = cancel_request_path(workspace, run->number);
+  util::write_file_atomic(request, fmt::format("cancelled with 'ej cancel' by {} at {}", user_name(),
+                                               util::format_utc(util::now_ms())));
   ::kill(outcome.pid, SIGTERM); // its ej stops the benchmark (TERM, then KILL)
   const auto current = [&] {
     recover_stale_runs(journal);
@@ -152,7 +154,7 @@ CancelOutcome cancel_run(const Workspace& workspace, store::Journal& journal, in
     return outcome;
   }
   std::error_code ec;
-  std::filesystem::remove(cancel_request_path(workspace, number), ec);
+  std::filesystem::remove(request, ec);
   outcome.state = CancelOutcome::State::Ended;
   return outcome;
 }

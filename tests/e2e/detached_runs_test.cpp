@@ -324,6 +324,8 @@ TEST_CASE("ej run --against --detach returns at once, ej wait gives the ending, 
   CHECK(measured_repeats(show_run(repo, reference)) == 3);
   CHECK(std::filesystem::is_empty(repo.ej_dir() / "rerun"));
 TEST_CASE("ej wait --timeout says how far a run still going has come: repeats, medians, time left; exit 0")
+TEST_CASE(
+    "ej wait --timeout says how far a run still going has come (repeats, medians, time left) and exits 0")
 {
   EjRepo repo;
   // Two quick repeats of a little over half a second (the journal takes the repeats once a second),
@@ -391,4 +393,19 @@ TEST_CASE("ej run --detach returns before the benchmark's build step has ended: 
   INFO(wait.out << wait.err);
   CHECK(wait.exit_code == 0);
   CHECK_THAT(wait.out, Catch::Contains("run #1 built finished: 1 repeat(s)"));
+}
+
+TEST_CASE("ej cancel takes a detached run by the name it started with, and its reason says who cancelled it")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "sleeper", "--repeat", "2", "--shell", "echo $$ >> pids.txt; exec sleep 60"});
+  const auto name = detached_run_name(repo.ej({"run", "sleeper", "--detach"}));
+  REQUIRE(recorded_number(repo, name) == 1);
+  REQUIRE(wait_for_file(repo.path() / "pids.txt", 10));
+  const auto cancel = repo.ej({"cancel", name});
+  INFO(cancel.err);
+  CHECK(cancel.exit_code == 0);
+  CHECK_THAT(cancel.out, Catch::Contains("run #1 sleeper interrupted"));
+  CHECK_THAT(show_run(repo, 1)["reason"].get<std::string>(),
+             Catch::Contains("cancelled with 'ej cancel' by "));
 }
