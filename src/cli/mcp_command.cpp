@@ -1,0 +1,26 @@
+#include "cli/commands.h"
+#include "cli/version.h"
+#include "mcp/server.h"
+#include "util/error.h"
+
+// `ej mcp`: the MCP server for agents (src/mcp/, docs/mcp.md); the command line only starts it.
+namespace ej::cli {
+
+void register_mcp(CLI::App& app)
+{
+  auto* mcp = app.add_subcommand(
+      "mcp", "Serve the Model Context Protocol on stdin and stdout, for agents: ej's tools and resources in "
+             "this repository, every call within EJ_MCP_MAX_S seconds (default 10); see docs/mcp.md");
+  mcp->footer(
+      "\nAn MCP client starts it; configure it as a command, e.g. for Claude Code:\n"
+      "  claude mcp add ej -- ej mcp\n"
+      "Environment: EJ_MCP_MAX_S=10 the longest any call takes (a run goes on detached; wait follows it).");
+  mcp->callback([] {
+    const int code = mcp::serve({version_text(), build_identity()});
+    if (code != 0) {
+      throw ExitCode{code};
+    }
+  });
+}
+
+} // namespace ej::cli
