@@ -125,9 +125,9 @@ async function wait_until_running(client, run) {
 }
 
 // Sends raw lines to a fresh `ej mcp` and returns every line of its stdout once stdin is closed.
-function raw_session(cwd, lines) {
+function raw_session(cwd, lines, args = ['mcp']) {
   return new Promise((resolve, reject) => {
-    const server = spawn(ej, ['mcp'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const server = spawn(ej, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     server.stdout.on('data', (chunk) => { out += chunk; });
     server.stderr.on('data', () => {});
@@ -166,6 +166,17 @@ await step('a client of an older revision gets it, without outputSchema; an unkn
   assert.ok(Array.isArray(JSON.parse(log.content[1].text).attempts), 'the object is in the text');
   const unknown = await raw_session(repo, [init(1, '1999-01-01')]);
   assert.equal(JSON.parse(unknown.lines[0]).result.protocolVersion, '2025-11-25');
+});
+
+await step('ej mcp -C DIR serves the repository of DIR, wherever the client starts it', async () => {
+  const { lines } = await raw_session(os.tmpdir(), ['{"jsonrpc":"2.0","id":1,"method":"tools/call",' +
+    '"params":{"name":"bench_list"}}'], ['mcp', '-C', repo]);
+  const result = JSON.parse(lines[0]).result;
+  assert.equal(result.isError, false, JSON.stringify(result));
+  assert.deepEqual(result.structuredContent.benchmarks.map((b) => b.name).sort(), ['gated', 'noisy', 'paced']);
+  const outside = await raw_session(os.tmpdir(), ['{"jsonrpc":"2.0","id":1,"method":"tools/call",' +
+    '"params":{"name":"log"}}']);
+  assert.equal(JSON.parse(outside.lines[0]).result.isError, true, 'outside a repository: said, not served');
 });
 
 const { client } = await connect(repo);
