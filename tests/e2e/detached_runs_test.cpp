@@ -323,7 +323,8 @@ TEST_CASE("ej run --against --detach returns at once, ej wait gives the ending, 
   CHECK(show_run(repo, reference)["status"] == "finished");
   CHECK(measured_repeats(show_run(repo, reference)) == 3);
   CHECK(std::filesystem::is_empty(repo.ej_dir() / "rerun"));
-TEST_CASE("ej wait --timeout says how far a run still going has come: repeats, medians, time left; exit 0")
+}
+
 TEST_CASE(
     "ej wait --timeout says how far a run still going has come (repeats, medians, time left) and exits 0")
 {
