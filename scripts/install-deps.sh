@@ -23,6 +23,12 @@ if [ "${1:-}" = "--test" ]; then
   # print the same under any process locale
   packages+=(python3 openssl strace clang openssh-server openssh-client slurm-wlm munge zsh fish bash-completion man-db dpkg-dev
     chromium locales)
+  # Node.js and npm: the MCP test drives ej mcp with the official TypeScript SDK's client, which needs
+  # Node 18 or later (bookworm has 18.20). A newer Node installed otherwise (with its own npm) is kept.
+  node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+  if [ "$node_major" -lt 18 ] || ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+  fi
 fi
 
 missing=()
@@ -34,7 +40,22 @@ need_locale=0
 if [ "$test_mode" = 1 ] && ! locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
   need_locale=1
 fi
-[ ${#missing[@]} -eq 0 ] && [ "$need_locale" = 0 ] && exit 0
+
+# The SDK pinned by tests/mcp/package-lock.json, installed as locked (again when the lock changed).
+install_mcp_client() {
+  [ "$test_mode" = 1 ] || return 0
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/mcp"
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "install-deps: npm ci in tests/mcp (the MCP TypeScript SDK, as locked)" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}
+
+if [ ${#missing[@]} -eq 0 ] && [ "$need_locale" = 0 ]; then
+  install_mcp_client
+  exit 0
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
   as_root=()
@@ -66,3 +87,4 @@ if [ "$need_locale" = 1 ]; then
   echo "install-deps: building the de_DE.UTF-8 locale" >&2
   "${as_root[@]}" localedef -i de_DE -c -f UTF-8 de_DE.UTF-8
 fi
+install_mcp_client

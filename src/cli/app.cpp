@@ -94,6 +94,7 @@ constexpr CommandGroup k_command_groups[] = {
     {"history regressions ack", register_history, false},
     {"ci", register_ci, false},
     {"bisect", register_bisect, false},
+    {"mcp", register_mcp, false},
     {"fsck reindex purge", register_maintenance, false},
     {"help completion", register_help, true},
 };

@@ -2,9 +2,11 @@
 #include "cli/commands.h"
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
+#include "cli/output.h"
 #include "core/numbering.h"
 #include "core/slug.h"
 #include "core/status.h"
+#include "evidence/attempt_changes.h"
 #include "measuring/code_state.h"
 #include "measuring/workspace.h"
 #include "store/queries.h"
@@ -20,22 +22,6 @@ namespace ej::cli {
 
 namespace {
 
-std::vector<std::string> checked_tags(const std::vector<std::string>& tags)
-{
-  std::vector<std::string> out;
-  for (const auto& tag : tags) {
-    auto text = checked_text(tag, "tag", false);
-    if (text.find_first_of(" \t\n") != std::string::npos) {
-      throw UsageError("the tag '{}' contains white space; tags are single words like 'nccl' or 'cuda-13'",
-                       tag);
-    }
-    out.push_back(std::move(text));
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
 struct TryOptions {
   std::string title;
   std::string plan;
@@ -46,46 +32,22 @@ struct TryOptions {
   std::vector<std::string> retry_of;
   std::vector<std::string> blocked_by;
   std::string keep_untracked; // --keep-untracked-up-to SIZE
+  bool json = false;
 };
 
 void run_try(const TryOptions& options)
 {
-  const auto title = checked_text(options.title, "title", false);
-  const auto hypothesis = checked_text(options.hypothesis, "hypothesis");
-  const auto command = checked_text(options.command, "command");
-  const auto tags = checked_tags(options.tags);
-  std::vector<std::pair<std::string, int>> links; // kind, attempt number
-  const auto add_links = [&](const std::vector<std::string>& ids, const char* kind) {
-    for (const auto& id : ids) {
-      links.emplace_back(kind, parse_attempt_number(id));
-    }
-  };
-  add_links(options.supersedes, "supersedes");
-  add_links(options.retry_of, "retry-of");
-  add_links(options.blocked_by, "blocked-by");
-  const auto keep_untracked =
-      options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
-
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
-  int number = 0;
-  const auto code_state = read_code_state(workspace, keep_untracked); // outside the write lock
-  const bool from_remote = numbers_from_remote(workspace);
-  const auto plan = choose_plan(journal, options.plan);
-  journal.write([&](store::Writer& writer) {
-    store::events::AttemptCreated created;
-    for (const auto& [kind, to] : links) {
-      created.links.push_back({kind, store::events::Ref::to(require_attempt(journal, to).id)});
-    }
-    created.number = from_remote ? 0 : store::next_attempt_number(journal.db());
-    created.plan = plan;
-    created.title = title;
-    created.hypothesis = hypothesis;
-    created.command = command;
-    created.tags = tags;
-    created.git = measuring::store_code_state(writer, code_state);
-    number = store::number_of_attempt(journal.db(), writer.append(created).id);
-  });
+  const int number = evidence::create_attempt(
+      workspace, journal,
+      {options.title, options.plan, options.hypothesis, options.command, options.tags, options.supersedes,
+       options.retry_of, options.blocked_by,
+       options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked)});
+  if (options.json) {
+    print_json(to_json(require_attempt(journal, number)));
+    return;
+  }
   fmt::print("{}\n", core::number_label(number));
 }
 
@@ -93,44 +55,42 @@ struct StatusOptions {
   std::string id;
   std::string status;
   std::string reason;
+  bool json = false;
 };
 
 void run_status(const StatusOptions& options)
 {
   const int number = parse_attempt_number(options.id);
   const auto status = parse_status_argument(options.status);
-  const auto reason = checked_text(options.reason, "reason");
-  if (core::reason_required(status) && reason.empty()) {
-    throw UsageError("a {} attempt needs a reason: add --reason \"why\"", core::to_string(status));
-  }
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
-  std::string previous;
-  const auto code_state = read_code_state(workspace); // outside the write lock
-  journal.write([&](store::Writer& writer) {
-    const auto attempt = require_attempt(journal, number);
-    previous = core::to_string(attempt.status);
-    writer.append(store::events::AttemptStatus{store::events::Ref::to(attempt.id),
-                                               std::string(core::to_string(status)), reason,
-                                               measuring::store_code_state(writer, code_state)});
-  });
-  fmt::print("{}: {} -> {}\n", core::number_label(number), previous, core::to_string(status));
+  const auto previous = evidence::change_status(workspace, journal, number, status, options.reason);
+  if (options.json) {
+    auto out = to_json(require_attempt(journal, number));
+    out["previous_status"] = core::to_string(previous);
+    print_json(out);
+    return;
+  }
+  fmt::print("{}: {} -> {}\n", core::number_label(number), core::to_string(previous),
+             core::to_string(status));
 }
 
 struct NoteOptions {
   std::string id;
   std::string text;
+  bool json = false;
 };
 
 void run_note(const NoteOptions& options)
 {
   const int number = parse_attempt_number(options.id);
-  const auto text = checked_text(options.text, "note", false);
   auto journal = open_journal(measuring::locate_workspace());
-  journal.write([&](store::Writer& writer) {
-    const auto attempt = require_attempt(journal, number);
-    writer.append(store::events::AttemptNote{store::events::Ref::to(attempt.id), text});
-  });
+  evidence::add_note(journal, number, options.text);
+  if (options.json) {
+    auto out = to_json(store::load_history(journal.db(), require_attempt(journal, number)));
+    print_json(out);
+    return;
+  }
   fmt::print("{}: note added\n", core::number_label(number));
 }
 
@@ -204,8 +164,8 @@ void run_edit(const EditOptions& options)
   if (options.command) {
     edit.command = checked_text(*options.command, "command");
   }
-  edit.add_tags = checked_tags(options.tags);
-  edit.remove_tags = checked_tags(options.untags);
+  edit.add_tags = evidence::checked_tags(options.tags);
+  edit.remove_tags = evidence::checked_tags(options.untags);
   const bool relinks = !options.blocked_by.empty() || !options.unblock.empty() || !options.retry_of.empty();
   if (edit.changes_nothing() && !relinks) {
     throw UsageError(
@@ -246,6 +206,7 @@ void register_attempt_commands(CLI::App& app)
   attempt->add_option("--keep-untracked-up-to", try_options->keep_untracked,
                       "Store untracked files up to SIZE whole with the code state, each once by its hash, "
                       "where the diff keeps only those up to 1 MiB (e.g. --keep-untracked-up-to 200M)");
+  attempt->add_flag("--json", try_options->json, "Print the new attempt as JSON (as 'ej log --json' does)");
   attempt->callback([try_options] { run_try(*try_options); });
 
   auto status_options = std::make_shared<StatusOptions>();
@@ -254,12 +215,16 @@ void register_attempt_commands(CLI::App& app)
   status->add_option("status", status_options->status, "One of: " + core::status_names())->required();
   status->add_option("--reason", status_options->reason,
                      "Why; required for rejected, blocked, inconclusive and superseded");
+  status->add_flag("--json", status_options->json,
+                   "Print the attempt as JSON (as 'ej log --json' does), with its previous_status");
   status->callback([status_options] { run_status(*status_options); });
 
   auto note_options = std::make_shared<NoteOptions>();
   auto* note = app.add_subcommand("note", "Add a note to an attempt");
   note->add_option("id", note_options->id, "Attempt number")->required();
   note->add_option("text", note_options->text, "The note")->required();
+  note->add_flag("--json", note_options->json,
+                 "Print the attempt as JSON with its notes (as 'ej show --json' has them)");
   note->callback([note_options] { run_note(*note_options); });
 
   auto edit_options = std::make_shared<EditOptions>();

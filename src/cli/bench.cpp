@@ -4,6 +4,7 @@
 #include "core/param_range.h"
 #include "core/redact.h"
 #include "core/slug.h"
+#include "evidence/bench_json.h"
 #include "evidence/calibration.h"
 #include "measure/bench_metrics.h"
 #include "measure/direction.h"
@@ -413,14 +414,7 @@ void run_bench_list(bool json)
   auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto benches = store::list_benchmarks(journal.db());
   if (json) {
-    auto out = nlohmann::json::array();
-    for (const auto& bench : benches) {
-      out.push_back({{"name", bench.name},
-                     {"revision", bench.revision},
-                     {"ci", core::readable_bench_definition(bench.definition).ci},
-                     {"definition", bench.definition}});
-    }
-    print_json(out);
+    print_json(evidence::bench_list_json(journal));
     return;
   }
   if (benches.empty()) {
@@ -447,18 +441,7 @@ void run_bench_show(const std::string& name, bool json)
     throw Error("no benchmark named '{}'; see 'ej bench list'", name);
   }
   if (json) {
-    auto out = nlohmann::json::array();
-    for (const auto& bench : revisions) {
-      out.push_back({{"name", bench.name},
-                     {"revision", bench.revision},
-                     {"created", util::format_utc(bench.created_ms)},
-                     {"ci", core::readable_bench_definition(bench.definition).ci},
-                     {"definition", bench.definition}});
-    }
-    const auto calibration = evidence::latest_calibration(journal.db(), name);
-    print_json({{"name", name},
-                {"revisions", out},
-                {"calibration", calibration ? evidence::to_json(*calibration) : nlohmann::json()}});
+    print_json(*evidence::bench_show_json(journal, name));
     return;
   }
   print_definition(revisions.back());

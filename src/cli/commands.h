@@ -33,5 +33,6 @@ void register_sharing(CLI::App& app);                // sync.cpp: sync, export, 
 void register_history(CLI::App& app);                // history.cpp: history, regressions, ack
 void register_ci(CLI::App& app);                     // ci.cpp: ci
 void register_bisect(CLI::App& app);                 // bisect.cpp: bisect
+void register_mcp(CLI::App& app);                    // mcp_command.cpp: mcp
 
 } // namespace ej::cli

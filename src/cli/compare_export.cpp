@@ -24,23 +24,6 @@ CompareFormat parse_compare_format(const std::string& text)
   throw UsageError("--format takes markdown, csv, json or text, not '{}'", text);
 }
 
-nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,
-                                      const std::string& bench, const evidence::ComparisonReport& report)
-{
-  auto series = nlohmann::json::array();
-  for (const auto& s : report.series) {
-    series.push_back(comparison_json(s));
-  }
-  return {{"reference", reference},
-          {"candidate", candidate},
-          {"bench", bench},
-          {"series", series},
-          {"outcome", measure::to_string(evidence::summarize_outcomes(report.series))},
-          {"crossover", report.crossover},
-          {"environment_changes", report.env_changes},
-          {"warnings", report.warnings}};
-}
-
 std::string comparison_markdown(const std::string& reference, const std::string& candidate,
                                 const std::string& bench, const evidence::ComparisonReport& report)
 {

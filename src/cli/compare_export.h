@@ -1,6 +1,7 @@
 #pragma once
 
 #include "evidence/compare_sets.h"
+#include "evidence/verdict_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,8 +16,7 @@ enum class CompareFormat { Text, Markdown, Csv, Json };
 // "markdown", "csv", "json" (also "md", "text"); throws ej::UsageError on anything else.
 CompareFormat parse_compare_format(const std::string& text);
 
-nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,
-                                      const std::string& bench, const evidence::ComparisonReport& report);
+using evidence::comparison_report_json;
 // A GitHub table, one row per series, under a line naming both sides; warnings and environment
 // changes as a list after it.
 std::string comparison_markdown(const std::string& reference, const std::string& candidate,

@@ -16,71 +16,6 @@ namespace ej::cli {
 
 namespace {
 
-std::vector<std::string> plan_slugs(store::Journal& journal)
-{
-  std::vector<std::string> slugs;
-  for (const auto& plan : store::list_plans(journal.db())) {
-    slugs.push_back(plan.slug);
-  }
-  return slugs;
-}
-
-// The current plan, when one was chosen and still exists.
-std::optional<std::string> chosen_plan(store::Journal& journal)
-{
-  auto slug = store::current_plan(journal.db());
-  if (slug && !store::find_plan(journal.db(), *slug)) {
-    throw Error("the current plan '{}' is not in the journal; choose another with 'ej plan use SLUG' or "
-                "clear it with 'ej plan use --clear'",
-                util::visible_controls(*slug));
-  }
-  return slug;
-}
-
-void say_plan(const std::string& slug, std::string_view why)
-{
-  fmt::print(stderr, "ej: plan {} ({})\n", slug, why);
-}
-
-} // namespace
-
-std::string choose_plan(store::Journal& journal, const std::string& given)
-{
-  if (!given.empty()) {
-    return require_plan(journal, given).slug;
-  }
-  if (const auto current = chosen_plan(journal)) {
-    say_plan(*current, "the current plan; change it with 'ej plan use SLUG'");
-    return *current;
-  }
-  const auto slugs = plan_slugs(journal);
-  if (slugs.size() == 1) {
-    say_plan(slugs.front(), "the only plan");
-    return slugs.front();
-  }
-  if (slugs.empty()) {
-    throw Error("there are no plans yet; create one with: ej plan new SLUG --title \"...\"");
-  }
-  throw UsageError(
-      "which plan? the journal has {} ({}): give --plan SLUG, or choose one for every command with "
-      "'ej plan use SLUG'",
-      slugs.size(), util::join(slugs, ", "));
-}
-
-std::optional<std::string> plan_filter(store::Journal& journal, const std::string& given)
-{
-  if (!given.empty()) {
-    return require_plan(journal, given).slug;
-  }
-  if (auto current = chosen_plan(journal)) {
-    say_plan(*current, "the current plan; --all-plans for every plan");
-    return current;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
 struct UseOptions {
   std::string slug;
   bool clear = false;
@@ -98,7 +33,7 @@ void run_plan_use(const UseOptions& options)
     return;
   }
   if (options.slug.empty()) {
-    const auto current = chosen_plan(journal);
+    const auto current = evidence::chosen_plan(journal);
     fmt::print("{}\n", current ? *current : "no current plan; choose one with: ej plan use SLUG");
     return;
   }

@@ -1,6 +1,7 @@
 #include "cli/device_output.h"
 
 #include "cli/output.h"
+#include "evidence/run_json.h"
 #include "run/environment.h"
 #include "store/events.h"
 #include "store/run_queries.h"
@@ -46,51 +47,16 @@ std::string gpu_text(const core::GpuRepeatState& gpu)
   return text + fmt::format("  {} sample{}", gpu.samples, gpu.samples == 1 ? "" : "s");
 }
 
-std::map<int, std::vector<std::string>> throttled_by_index(const measure::ThrottleReport& report)
-{
-  std::map<int, std::vector<std::string>> out;
-  for (const auto& repeat : report.throttled) {
-    out[repeat.index] = repeat.why;
-  }
-  return out;
-}
-
-std::vector<std::string> warnings_of(evidence::Reader& reader, const core::RunRecord& run)
-{
-  if (run.env_blob.empty()) {
-    return {};
-  }
-  const auto* fingerprint = reader.environment(run.env_blob);
-  return fingerprint != nullptr ? run::gpu_warnings(*fingerprint) : std::vector<std::string>{};
-}
-
 } // namespace
-
-void add_device_json(evidence::Reader& reader, const core::RunRecord& run,
-                     const std::vector<core::RepeatRecord>& repeats, nlohmann::json& out)
-{
-  const auto& report = reader.throttled(run);
-  const auto throttled = throttled_by_index(report);
-  auto& list = out["repeats"];
-  for (std::size_t i = 0; i < repeats.size() && i < list.size(); ++i) {
-    list[i]["device"] = store::events::device_json(repeats[i].device);
-    const auto found = throttled.find(repeats[i].index);
-    list[i]["throttled"] = found != throttled.end();
-    list[i]["throttled_why"] = found != throttled.end() ? found->second : std::vector<std::string>{};
-  }
-  out["throttled"] = {
-      {"repeats", report.throttled.size()}, {"of", report.repeats_with_state}, {"summary", report.summary()}};
-  out["gpu_warnings"] = warnings_of(reader, run);
-}
 
 void print_device_state(evidence::Reader& reader, const core::RunRecord& run)
 {
-  for (const auto& warning : warnings_of(reader, run)) {
+  for (const auto& warning : evidence::gpu_warnings_of(reader, run)) {
     fmt::print("  {} {}\n", paint("warning:", Colour::Yellow), warning);
   }
   const auto repeats = store::run_repeats(reader.journal().db(), run.number);
   const auto& report = reader.throttled(run);
-  const auto throttled = throttled_by_index(report);
+  const auto throttled = evidence::throttled_by_index(report);
   bool heading = false;
   for (const auto& repeat : repeats) {
     if (repeat.device.empty()) {

@@ -11,11 +11,6 @@
 // were throttled, and the warnings of its GPU setup.
 namespace ej::cli {
 
-// Adds "device" and "throttled" to each repeat of run_json's "repeats", and the run's
-// "throttled" ({repeats, of, summary}) and "gpu_warnings".
-void add_device_json(evidence::Reader& reader, const core::RunRecord& run,
-                     const std::vector<core::RepeatRecord>& repeats, nlohmann::json& out);
-
 // The lines `ej show run` prints; nothing for a run whose GPUs were not read and that has none.
 void print_device_state(evidence::Reader& reader, const core::RunRecord& run);
 

@@ -6,8 +6,10 @@
 #include "cli/run_summary_output.h"
 #include "cli/runs.h"
 #include "core/numbering.h"
+#include "evidence/live_progress.h"
 #include "evidence/reader.h"
 #include "measuring/detach.h"
+#include "measuring/live_runs.h"
 #include "measuring/stale_runs.h"
 #include "measuring/workspace.h"
 #include "run/gpu_lock.h"
@@ -50,15 +52,6 @@ core::RunRecord current_run(store::Journal& journal, int number)
   return existing_run(journal, number);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start)
-{
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// `ej wait`'s exit status when the timeout passed with a run still going and none ended otherwise
-// than finished: `timeout`'s own, so that a script tells "not yet" from "it failed".
-constexpr int k_still_running_exit = 124;
-
 // Says how the run ended; exit 0 for finished, 1 for any other ending.
 void report_ending(store::Journal& journal, const core::RunRecord& run)
 {
@@ -71,85 +64,51 @@ void report_ending(store::Journal& journal, const core::RunRecord& run)
 struct WaitOptions {
   std::vector<std::string> runs;
   double timeout_s = 0;
+  bool json = false;
 };
 
-// One run waited for: recorded (its status says whether it still goes), or named before it was
-// recorded (ej run --detach) and still starting, or whose ej ended before recording it.
-struct Waited {
-  std::string given;
-  int number = 0;
-  std::optional<core::RunRecord> run;
-  std::optional<measuring::PendingRun> pending;
-
-  bool going() const { return run ? run->status == core::RunStatus::Started : pending && pending->alive; }
-  std::string label() const { return run ? core::number_label(run->number) : core::number_label(number); }
-};
-
-// Looks the run up as it is now. The pending note is read first: its ej removes it only once the
-// run is in the journal, so a run is never missed between the two looks.
-void look_up(const measuring::Workspace& workspace, store::Journal& journal, Waited& waited)
-{
-  waited.pending = measuring::pending_run(workspace, waited.number);
-  waited.run = store::find_run(journal.db(), waited.number);
-  if (waited.run) {
-    waited.pending.reset();
-  } else if (!waited.pending) {
-    throw Error("there is no run {}; see 'ej runs'", core::number_label(waited.number));
-  }
-}
-
+// In the order given: the summary of each run that ended, then how far each still going has come.
+// A run still going at the timeout is no failure (exit 0): an agent's shell that waits in turns of
+// 10 s reads "still running" and waits again; exit 1 says a run ended otherwise than finished.
 void run_wait(const WaitOptions& options)
 {
   const auto workspace = measuring::locate_workspace();
-  std::vector<Waited> waited;
+  std::vector<int> numbers;
   for (const auto& given : options.runs) {
-    waited.push_back({given, parse_run_number(given), std::nullopt, std::nullopt});
+    numbers.push_back(parse_run_number(given));
   }
   auto journal = open_journal(workspace);
-  const auto start = std::chrono::steady_clock::now();
-  while (true) {
-    measuring::recover_stale_runs(journal);
-    bool going = false;
-    for (auto& w : waited) {
-      look_up(workspace, journal, w);
-      going = going || w.going();
-    }
-    if (!going || (options.timeout_s > 0 && seconds_since(start) >= options.timeout_s)) {
-      break;
-    }
-    std::this_thread::sleep_for(k_poll * 2);
-  }
-  // In the order given: the summary of each run that ended, then what still goes.
+  const auto waited = measuring::wait_for_runs(workspace, journal, numbers, options.timeout_s);
+  evidence::Reader reader(journal);
   bool failed = false;
-  bool still_going = false;
+  auto out = nlohmann::json::array();
   for (const auto& w : waited) {
-    if (w.going()) {
-      still_going = true;
-      fmt::print(stderr, "ej: run {} is still {} after {:g} s\n", w.label(),
-                 w.run ? "running" : "being prepared (code state, environment)", options.timeout_s);
-    } else if (w.run) {
-      print_run_summary(journal, w.run->number);
-      failed = failed || w.run->status != core::RunStatus::Finished;
-    } else {
-      fmt::print("run {} failed before it was recorded: {}\n", w.label(), w.pending->error);
-      fmt::print(stderr, "ej: its output is in {}\n", w.pending->log.string());
-      failed = true;
+    failed =
+        failed || w.failed_before_recorded() ||
+        (w.run && w.run->status != core::RunStatus::Started && w.run->status != core::RunStatus::Finished);
+    out.push_back(evidence::waited_json(reader, workspace, w));
+  }
+  if (options.json) {
+    print_json(out);
+  } else {
+    for (std::size_t i = 0; i < waited.size(); ++i) {
+      const auto& w = waited[i];
+      if (w.going()) {
+        for (const auto& line : evidence::progress_lines(out[i])) {
+          fmt::print("{}\n", line);
+        }
+      } else if (w.run) {
+        print_run_summary(journal, w.run->number);
+      } else {
+        fmt::print("run {} failed before it was recorded: {}\n", core::number_label(w.number),
+                   w.pending->error);
+        fmt::print(stderr, "ej: its output is in {}\n", w.pending->log.string());
+      }
     }
   }
   if (failed) {
     throw ExitCode{1};
   }
-  if (still_going) {
-    throw ExitCode{k_still_running_exit};
-  }
-}
-
-std::string user_name()
-{
-  if (const auto* entry = ::getpwuid(::getuid())) {
-    return entry->pw_name;
-  }
-  return fmt::format("uid {}", ::getuid());
 }
 
 struct CancelOptions {
@@ -161,57 +120,17 @@ void run_cancel(const CancelOptions& options)
   const int number = parse_run_number(options.run);
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
-  if (const auto pending = measuring::pending_run(workspace, number);
-      pending && !store::find_run(journal.db(), number)) {
-    // Not recorded yet: its ej has not taken over SIGTERM, which ends it; nothing was measured.
-    if (!pending->alive) {
-      throw Error("run {} is not running: it failed before it was recorded: {}", pending->name,
-                  pending->error);
-    }
-    // Said in its log, where ej wait reads why it ended.
-    util::UniqueFd log(::open(pending->log.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
-    const auto said =
-        fmt::format("ej: error: cancelled with 'ej cancel' by {} at {}, before it was recorded\n",
-                    user_name(), util::format_utc(util::now_ms()));
-    if (log) {
-      [[maybe_unused]] const auto written = ::write(log.get(), said.data(), said.size());
-    }
-    ::kill(pending->pid, SIGTERM);
+  const auto outcome = measuring::cancel_run(workspace, journal, number, k_cancel_wait_s, true);
+  if (outcome.state == measuring::CancelOutcome::State::StoppedBeforeRecorded) {
     fmt::print(stderr, "ej: stopped run {} (pid {}) before it was recorded; nothing was measured\n",
-               pending->name, pending->pid);
+               outcome.name, outcome.pid);
     return;
   }
-  auto run = existing_run(journal, number);
-  if (run.status != core::RunStatus::Started) {
-    throw Error("run {} is not running: it ended {}", core::number_label(number),
-                core::to_string(run.status));
+  fmt::print(stderr, "ej: asked the ej of run {} (pid {}) to stop it\n", outcome.name, outcome.pid);
+  if (outcome.killed) {
+    fmt::print(stderr, "ej: the ej of run {} did not stop within {:g} s; it was killed\n", outcome.name,
+               k_cancel_wait_s);
   }
-  if (run.host != measuring::this_host()) {
-    throw Error("run {} runs on {}, not here; cancel it there", core::number_label(number), run.host);
-  }
-  // Who cancelled goes into the run's reason: the run's ej reads this when the signal comes.
-  util::write_file_atomic(
-      measuring::cancel_request_path(workspace, number),
-      fmt::format("cancelled with 'ej cancel' by {} at {}", user_name(), util::format_utc(util::now_ms())));
-  ::kill(static_cast<pid_t>(run.pid), SIGTERM); // its ej stops the benchmark (TERM, then KILL)
-  fmt::print(stderr, "ej: asked the ej of run {} (pid {}) to stop it\n", core::number_label(number), run.pid);
-  const auto start = std::chrono::steady_clock::now();
-  while (run.status == core::RunStatus::Started && seconds_since(start) < k_cancel_wait_s) {
-    std::this_thread::sleep_for(k_poll);
-    run = current_run(journal, number);
-  }
-  if (run.status == core::RunStatus::Started) {
-    // An ej that does not react to SIGTERM: killed; its guardian stops the benchmark.
-    ::kill(static_cast<pid_t>(run.pid), SIGKILL);
-    fmt::print(stderr, "ej: the ej of run {} did not stop within {:g} s; it was killed\n",
-               core::number_label(number), k_cancel_wait_s);
-    for (int tries = 0; tries < 50 && run.status == core::RunStatus::Started; ++tries) {
-      std::this_thread::sleep_for(k_poll);
-      run = current_run(journal, number);
-    }
-  }
-  std::error_code ec;
-  std::filesystem::remove(measuring::cancel_request_path(workspace, number), ec);
   print_run_summary(journal, number);
 }
 
@@ -363,19 +282,24 @@ void register_live_runs(CLI::App& app)
 {
   auto wait_options = std::make_shared<WaitOptions>();
   auto* wait = app.add_subcommand(
-      "wait", "Wait for runs to end; exit 0 when all finished, 1 when one did not, 124 when one still runs");
+      "wait",
+      "Wait for runs to end, or --timeout S; exit 0 when all finished or still run, 1 when one did not");
   wait->footer(
-      R"(Exit status: 0 every run finished; 1 a run ended otherwise (failed, interrupted, build-failed,
-or its detached ej failed before recording it) or an error; 124 the timeout passed with a run still
-going (and none ended otherwise), as timeout(1) says it; 2 a usage error.
+      R"(Exit status: 0 every run finished, or the timeout passed with a run still going (and none ended
+otherwise): its progress is printed (repeats done of those planned, the primary metric's medians and
+their intervals so far, the time left); 1 a run ended otherwise (failed, interrupted, build-failed,
+or its detached ej failed before recording it) or an error; 2 a usage error.
 
 Examples:
-  ej wait r5 --timeout 600
+  ej wait r5 --timeout 10     # returns within 10 s: how it ended, or how far it has come
   ej wait @k3f9qx @p2m8wd     # the runs two 'ej run --detach' started)");
   wait->add_option("runs", wait_options->runs, "Runs (r5, 5, @k3f9qx)")->required();
   wait->add_option("--timeout", wait_options->timeout_s,
-                   "Stop waiting after S seconds (exit 124 if one still runs)")
+                   "Stop waiting after S seconds, saying how far each run still going has come (exit 0)")
       ->check(CLI::NonNegativeNumber & finite_number());
+  wait->add_flag(
+      "--json", wait_options->json,
+      "Print JSON: each run's state, its progress while it goes, its summary and verdict once ended");
   wait->callback([wait_options] { run_wait(*wait_options); });
 
   auto cancel_options = std::make_shared<CancelOptions>();

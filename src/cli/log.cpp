@@ -9,6 +9,7 @@
 #include "cli/verdict_output.h"
 #include "cli/version.h"
 #include "core/numbering.h"
+#include "evidence/attempt_queries.h"
 #include "evidence/reader.h"
 #include "evidence/run_code.h"
 #include "evidence/run_set.h"
@@ -46,11 +47,7 @@ void print_attempts(store::Journal& journal, const std::vector<core::Attempt>& a
                     const std::string& when_none)
 {
   if (json) {
-    auto out = nlohmann::json::array();
-    for (const auto& attempt : attempts) {
-      out.push_back(to_json(attempt));
-    }
-    print_json(out);
+    print_json(evidence::attempts_json(attempts));
     return;
   }
   if (attempts.empty()) {
@@ -76,27 +73,9 @@ struct LogOptions {
 
 void run_log(const LogOptions& options)
 {
-  store::AttemptFilter filter;
-  filter.tag = options.tag;
-  filter.limit = options.limit;
-  if (!options.status.empty()) {
-    filter.status = core::to_string(parse_status_argument(options.status));
-  }
-  if (!options.since.empty()) {
-    const auto since = util::parse_utc(options.since);
-    if (!since) {
-      throw UsageError("--since '{}' is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", options.since);
-    }
-    filter.since_ms = *since;
-  }
   auto journal = open_journal_for_reading(measuring::locate_workspace());
-  if (!options.tag.empty()) {
-    require_tag(journal, options.tag); // a tag no attempt has is a typo, not an empty history
-  }
-  if (!options.all_plans) {
-    filter.plan = plan_filter(journal, options.plan).value_or("");
-  }
-  const auto attempts = store::list_attempts(journal.db(), filter);
+  const auto attempts = evidence::log_attempts(
+      journal, {options.plan, options.all_plans, options.status, options.tag, options.since, options.limit});
   page_output();
   print_attempts(journal, attempts, options.json,
                  "no attempts match; record one with: ej try \"TITLE\" --plan SLUG");
@@ -246,38 +225,15 @@ void run_show(const ShowOptions& options)
   auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto attempt = require_attempt(journal, number);
   page_output();
+  if (options.json) {
+    evidence::Reader reader(journal);
+    print_json(evidence::attempt_detail_json(reader, attempt, options.diff));
+    return;
+  }
   const auto history = store::load_history(journal.db(), attempt);
   std::optional<std::string> diff;
   if (options.diff && !attempt.git.diff_blob.empty()) {
     diff = journal.blob(attempt.git.diff_blob);
-  }
-  if (options.json) {
-    auto out = to_json(history);
-    store::RunFilter filter;
-    filter.attempt = number;
-    auto& runs = out["runs"] = nlohmann::json::array();
-    for (const auto& run : store::list_runs(journal.db(), filter)) {
-      runs.push_back(run.number);
-    }
-    evidence::Reader reader(journal);
-    const auto judgement = evidence::judge_attempt(reader, number);
-    if (judgement.verdict) {
-      out["verdict"] = verdict_json(*judgement.verdict);
-    } else {
-      out["verdict"] = nullptr;
-      out["unjudged_because"] = judgement.why_not;
-    }
-    if (options.diff) {
-      out["diff"] = diff.value_or("");
-      auto& code = out["run_code"] = nlohmann::json::array();
-      for (const auto& group : evidence::code_of_runs(attempt.git, store::list_runs(journal.db(), filter))) {
-        code.push_back({{"runs", group.runs},
-                        {"git", core::to_json(group.git)},
-                        {"same_as_attempt", group.same_as_attempt}});
-      }
-    }
-    print_json(out);
-    return;
   }
   print_history(history);
   evidence::Reader reader(journal);
@@ -301,13 +257,7 @@ struct SearchOptions {
 void run_search(const SearchOptions& options)
 {
   auto journal = open_journal_for_reading(measuring::locate_workspace());
-  const auto numbers = store::search_attempts(journal.db(), options.text, options.limit);
-  std::vector<core::Attempt> attempts;
-  for (const int number : numbers) {
-    if (auto attempt = store::find_attempt(journal.db(), number)) {
-      attempts.push_back(std::move(*attempt));
-    }
-  }
+  const auto attempts = evidence::search_attempts(journal, options.text, options.limit);
   print_attempts(journal, attempts, options.json, fmt::format("nothing matches '{}'", options.text));
 }
 

@@ -1,22 +1,16 @@
 #pragma once
 
-#include "core/records.h"
-#include "core/run_records.h"
-#include "core/status.h"
-#include "store/journal.h"
-
-#include <string>
+#include "evidence/lookup.h"
 
 // Names and numbers given on the command line, checked against the journal: a filter that names
-// nothing is an error naming it (exit 1), never an empty listing that looks like no history.
+// nothing is an error naming it (exit 1), never an empty listing that looks like no history. Read a
+// floor down, where `ej mcp` checks its arguments the same way.
 namespace ej::cli {
 
-core::Plan require_plan(store::Journal& journal, const std::string& slug);
-core::BenchRevision require_benchmark(store::Journal& journal, const std::string& name);
-core::Attempt require_attempt(store::Journal& journal, int number);
-// A tag some attempt has; one no attempt has is an error, with the closest tags.
-void require_tag(store::Journal& journal, const std::string& tag);
-// A status given as text (ej log --status, ej status): a usage error naming the closest status.
-core::Status parse_status_argument(const std::string& text);
+using evidence::parse_status_argument;
+using evidence::require_attempt;
+using evidence::require_benchmark;
+using evidence::require_plan;
+using evidence::require_tag;
 
 } // namespace ej::cli

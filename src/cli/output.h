@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/records.h"
+#include "evidence/records_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,23 +21,15 @@ bool stdout_colour();
 std::string paint(std::string_view text, Colour colour);
 std::string paint_status(core::Status status);
 
-// The version of every JSON output's layout (docs/json.md). Raised when a field changes meaning or
-// goes; new fields do not raise it.
-inline constexpr int k_json_schema = 1;
-
-// The JSON with its "schema" field: in the object, or in every object of a list (a list stays a
-// list, so that `jq '.[]'` keeps working).
-nlohmann::json with_schema(nlohmann::json json);
+// The documented JSON is built a floor down, where `ej mcp` builds the same objects.
+using evidence::json_number;
+using evidence::k_json_schema;
+using evidence::to_json;
+using evidence::with_schema;
 
 // Prints JSON (with_schema) to stdout, indented, with a final newline (invalid UTF-8 replaced,
 // never an exception).
 void print_json(const nlohmann::json& json);
-
-// A number as JSON: null while it is provisional (the "name" field says @k3f9qx then).
-nlohmann::json json_number(long long number);
-nlohmann::json to_json(const core::Attempt& attempt);
-nlohmann::json to_json(const core::Plan& plan);
-nlohmann::json to_json(const core::AttemptHistory& history);
 
 // Continuation lines of multi-line text indented to line up under the first.
 std::string indent_continuation(std::string_view text, std::string_view indent);

@@ -2,10 +2,12 @@
 #include "cli/commands.h"
 #include "cli/current_plan.h"
 #include "cli/lookup.h"
+#include "cli/output.h"
 #include "cli/version.h"
 #include "evidence/document_data.h"
 #include "evidence/history_charts.h"
 #include "evidence/history_reading.h"
+#include "evidence/plan_render.h"
 #include "git/history.h"
 #include "measuring/workspace.h"
 #include "render/html_report.h"
@@ -36,8 +38,6 @@ namespace ej::cli {
 
 namespace {
 
-constexpr const char* k_default_template = "plan.md.mustache";
-
 struct RenderOptions {
   std::string slug;
   std::string out;
@@ -45,202 +45,36 @@ struct RenderOptions {
   std::string template_file;
   bool check = false;
   bool force = false;
+  bool json = false;
   std::string html;
 };
 
-// The document: --out relative to the current directory, else the plan's own path, relative to
-// the work tree root (where plans keep it).
-std::filesystem::path document_path(const measuring::Workspace& workspace, const RenderOptions& options,
-                                    const std::string& plan_doc)
+// What evidence::render_plan is asked: --out relative to the current directory (else the plan's own
+// path, relative to the work tree root, where plans keep it).
+evidence::RenderRequest render_request(const measuring::Workspace& workspace, const RenderOptions& options)
 {
+  evidence::RenderRequest request;
+  request.slug = options.slug;
   if (!options.out.empty()) {
-    return checked_document_path(workspace, command_line_path(options.out), options.out, "--out");
+    request.doc = checked_document_path(workspace, command_line_path(options.out), options.out, "--out");
   }
-  return checked_document_path(workspace, workspace.work_tree / plan_doc, plan_doc, "--out");
-}
-
-// ej before schema 3 kept the region hashes in ej_dir/documents.json, read-modified-written
-// without a lock; they move into the journal the first time a document is rendered.
-void import_legacy_hashes(const measuring::Workspace& workspace, store::Journal& journal)
-{
-  const auto legacy = workspace.ej_dir / "documents.json";
-  const auto text = util::read_file(legacy);
-  if (!text || journal.read_only_reason()) {
-    return;
-  }
-  nlohmann::json all;
-  try {
-    all = nlohmann::json::parse(*text);
-  } catch (const nlohmann::json::exception&) {
-    all = nlohmann::json::object(); // damaged: every region then counts as edited, said by render
-  }
-  store::WriteTransaction transaction(journal.db());
-  for (const auto& [doc, hashes] : all.items()) {
-    if (hashes.is_object() && store::load_document_regions(journal.db(), doc).empty()) {
-      store::RegionHashes regions;
-      for (const auto& [region, hash] : hashes.items()) {
-        if (hash.is_string()) {
-          regions.emplace(region, hash.get<std::string>());
-        }
-      }
-      store::save_document_regions(journal.db(), doc, regions);
-    }
-  }
-  transaction.commit();
-  std::filesystem::remove(legacy);
-}
-
-std::string template_text(const RenderOptions& options, std::string& name)
-{
-  if (options.template_file.empty()) {
-    name = k_default_template;
-    return std::string(*render::embedded_template(k_default_template));
-  }
-  name = options.template_file;
-  // Refused before reading: a device (/dev/zero) or a FIFO never ends, and a huge file is no template.
-  struct stat info {};
-  if (::stat(options.template_file.c_str(), &info) == 0) {
-    if (!S_ISREG(info.st_mode)) {
-      throw Error("the template {} is not a regular file; give a template file to --template",
-                  options.template_file);
-    }
-    if (static_cast<std::uintmax_t>(info.st_size) > render::k_max_template_bytes) {
-      throw Error("the template {} is larger than {} KiB, the most a template may be", options.template_file,
-                  render::k_max_template_bytes / 1024);
-    }
-  }
-  std::optional<std::string> text;
-  try {
-    text = util::read_file(options.template_file);
-  } catch (const Error& error) {
-    throw Error("cannot read the template: {}", error.what());
-  }
-  if (!text) {
-    throw Error(
-        "the template {} does not exist; give an existing file to --template, or leave it out for the "
-        "default",
-        options.template_file);
-  }
-  if (::access(options.template_file.c_str(), R_OK) != 0) {
-    throw Error("the template {} cannot be read; check its permissions", options.template_file);
-  }
-  if (text->size() > render::k_max_template_bytes) { // grew after the check
-    throw Error("the template {} is larger than {} KiB, the most a template may be", options.template_file,
-                render::k_max_template_bytes / 1024);
-  }
-  return *text;
-}
-
-struct Rendered {
-  std::filesystem::path doc;
-  std::filesystem::path chart; // the headline chart: the others are named after it
-  std::string relative;
-  std::optional<std::string> existing;
-  render::MergeResult merged;
-  std::vector<std::pair<std::filesystem::path, std::string>> charts; // every chart and its SVG
-  render::ReportData report;                                         // for ej report: the attempts to explore
-  std::string title;
-  std::vector<store::CachedVerdict> verdict_lines; // for the listings, when the document is written
-};
-
-// ej plan render renders one document and the process ends: freeing its data (a million small
-// blocks) would cost a tenth of the command, for memory the exit gives back anyway (clang's cc1
-// skips freeing its AST for the same reason). Kept reachable, so leak checkers do not report it.
-// ej report frees it: the HTML page it builds next reuses that memory.
-void keep_until_exit(std::optional<evidence::DocumentData>&& data)
-{
-  static auto* const kept = new std::vector<std::unique_ptr<evidence::DocumentData>>();
-  if (data) {
-    kept->push_back(std::make_unique<evidence::DocumentData>(std::move(*data)));
-  }
-}
-
-enum class DataAfterwards { Free, KeepUntilExit };
-
-Rendered render_plan(const measuring::Workspace& workspace, store::Journal& journal,
-                     const RenderOptions& options, DataAfterwards afterwards)
-{
-  util::prefer_merging_freed_blocks();
-  util::prefer_huge_pages();
-  const auto plan = require_plan(journal, options.slug);
-  Rendered out;
-  out.title = plan.title;
-  out.doc = document_path(workspace, options, plan.doc_path);
-  out.relative = repository_relative(workspace, out.doc);
-  out.chart = out.doc;
-  out.chart.replace_extension(".svg");
-  std::string name;
-  const auto text = template_text(options, name);
-  std::optional<evidence::DocumentData> data;
-  // A render that writes keeps each attempt's verdict line for the listings (ej log).
-  const auto lines = options.check || options.to_stdout || afterwards == DataAfterwards::Free
-                         ? evidence::VerdictLines::Skip
-                         : evidence::VerdictLines::Collect;
-  {
-    store::ReadTransaction snapshot(journal.db());
-    // ej report (whose data is freed after) adds the attempts to explore in a browser.
-    data = evidence::build_document_data(journal, options.slug, out.chart.filename().string(), lines,
-                                         afterwards == DataAfterwards::Free ? evidence::Report::Collect
-                                                                            : evidence::Report::Skip);
-  }
-  out.verdict_lines = std::move(data->verdict_lines);
-  render::TemplateOptions template_options;
-  template_options.fix_hint = options.template_file.empty() ? "this is a bug in ej's default template"
-                                                            : "fix the template or run without --template";
-  const auto rendered = render::render_template(
-      text, data->data, std::filesystem::path(name).filename().string(), template_options);
-  for (auto& chart : data->charts) {
-    out.charts.emplace_back(out.doc.parent_path() / chart.file, std::move(chart.svg));
-  }
-  out.report = std::move(data->report);
-  out.existing = util::read_file(out.doc);
-  import_legacy_hashes(workspace, journal);
-  const auto stored = store::load_document_regions(journal.db(), out.relative);
-  out.merged = render::merge_document(out.existing, rendered, stored, options.force, out.relative);
-  if (afterwards == DataAfterwards::KeepUntilExit) {
-    keep_until_exit(std::move(data));
-  }
-  return out;
-}
-
-void write_document(store::Journal& journal, const Rendered& r)
-{
-  if (journal.read_only_reason()) {
-    throw Error("{}", *journal.read_only_reason());
-  }
-  std::error_code ec;
-  std::vector<std::filesystem::path> paths{r.doc};
-  for (const auto& [path, svg] : r.charts) {
-    paths.push_back(path);
-  }
-  for (const auto& path : paths) {
-    if (std::filesystem::exists(path, ec) && ::access(path.c_str(), W_OK) != 0) {
-      throw Error("{} is read-only; make it writable (chmod u+w) or render elsewhere with --out",
-                  path.string());
-    }
-  }
-  std::filesystem::create_directories(r.doc.parent_path(), ec);
-  if (ec) {
-    throw Error("cannot create {}: {}", r.doc.parent_path().string(), ec.message());
-  }
-  // The files and their hashes under the journal's write lock: two renders of one document
-  // cannot interleave, and renders of different documents never lose each other's hashes.
-  store::WriteTransaction transaction(journal.db());
-  util::write_file_atomic(r.doc, r.merged.document);
-  for (const auto& [path, svg] : r.charts) {
-    util::write_file_atomic(path, svg);
-  }
-  store::save_document_regions(journal.db(), r.relative, r.merged.hashes);
-  store::keep_verdicts(journal.db(), build_identity(), r.verdict_lines);
-  transaction.commit();
+  request.template_file = options.template_file;
+  request.force = options.force;
+  return request;
 }
 
 void run_render(RenderOptions options)
 {
+  if (options.json && options.to_stdout) {
+    throw UsageError("--json and --stdout both say what to print; give one of them");
+  }
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
-  const auto r = render_plan(workspace, journal, options, DataAfterwards::KeepUntilExit);
+  auto request = render_request(workspace, options);
+  request.writes = !options.check && !options.to_stdout; // a render that writes keeps the verdict lines
+  request.afterwards = evidence::DataAfterwards::KeepUntilExit;
+  const auto r = evidence::render_plan(workspace, journal, request);
   for (const auto& warning : r.merged.warnings) {
     fmt::print(stderr, "ej: warning: {}\n", warning);
   }
@@ -248,22 +82,28 @@ void run_render(RenderOptions options)
     std::fwrite(r.merged.document.data(), 1, r.merged.document.size(), stdout);
     return;
   }
+  const bool up_to_date = evidence::up_to_date(r);
   if (options.check) {
-    const bool doc_ok = r.existing && *r.existing == r.merged.document;
-    bool chart_ok = true;
-    for (const auto& [path, svg] : r.charts) {
-      const auto on_disk = util::read_file(path);
-      chart_ok = chart_ok && on_disk && *on_disk == svg;
-    }
-    if (doc_ok && chart_ok) {
+    if (options.json) {
+      print_json(evidence::render_json(options.slug, r, true, up_to_date, false));
+    } else if (up_to_date) {
       fmt::print("{} is up to date\n", r.relative);
-      return;
+    } else {
+      fmt::print("{} is not what 'ej plan render {}' would write ({}); run it and commit the result\n",
+                 r.relative, options.slug,
+                 r.existing && *r.existing == r.merged.document ? "the chart differs"
+                                                                : "the document differs");
     }
-    fmt::print("{} is not what 'ej plan render {}' would write ({}); run it and commit the result\n",
-               r.relative, options.slug, !doc_ok ? "the document differs" : "the chart differs");
-    throw ExitCode{1};
+    if (!up_to_date) {
+      throw ExitCode{1};
+    }
+    return;
   }
-  write_document(journal, r);
+  evidence::write_document(journal, r, build_identity());
+  if (options.json) {
+    print_json(evidence::render_json(options.slug, r, false, up_to_date, true));
+    return;
+  }
   std::vector<std::string> names;
   for (const auto& [path, svg] : r.charts) {
     names.push_back(path.filename().string());
@@ -290,7 +130,10 @@ void run_report(RenderOptions options)
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   options.slug = choose_plan(journal, options.slug);
-  auto r = render_plan(workspace, journal, options, DataAfterwards::Free);
+  auto request = render_request(workspace, options);
+  request.writes = false;
+  request.report = true; // the attempts to explore in a browser; the data is freed for the page
+  auto r = evidence::render_plan(workspace, journal, request);
   r.report.history = history_charts(workspace, journal, options.slug);
   std::map<std::string, std::string> svgs;
   for (const auto& [path, svg] : r.charts) {
@@ -321,6 +164,8 @@ void register_render(CLI::App& app, CLI::App& plan)
   render->add_flag("--check", options->check,
                    "Exit 1 when the document on disk is not what render would write");
   render->add_flag("--force", options->force, "Overwrite regions edited by hand");
+  render->add_flag("--json", options->json,
+                   "Print what was done as JSON: the files, whether they were up to date, whether written");
   render->callback([options] { run_render(*options); });
 
   auto report_options = std::make_shared<RenderOptions>();

@@ -36,90 +36,6 @@ namespace ej::cli {
 
 namespace {
 
-nlohmann::json series_json(const std::vector<evidence::SeriesSummary>& series)
-{
-  auto out = nlohmann::json::array();
-  for (const auto& s : series) {
-    nlohmann::json entry = {{"metric", s.metric},
-                            {"params", s.params},
-                            {"key", s.key},
-                            {"unit", s.unit},
-                            {"samples", s.values},
-                            {"skipped", s.skipped},
-                            {"aggregates", s.aggregates}};
-    if (!s.values.empty()) {
-      const auto summary = measure::summarize(s.values);
-      entry["summary"] = {{"n", summary.n},
-                          {"median", summary.median},
-                          {"mean", summary.mean},
-                          {"stddev", summary.stddev},
-                          {"min", summary.min},
-                          {"max", summary.max},
-                          {"q1", summary.q1},
-                          {"q3", summary.q3},
-                          {"cv", summary.cv ? nlohmann::json(*summary.cv) : nlohmann::json()},
-                          {"outliers", summary.outlier_indices},
-                          {"slow_first", summary.slow_first}};
-    }
-    out.push_back(std::move(entry));
-  }
-  return out;
-}
-
-} // namespace
-
-nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples)
-{
-  auto& journal = reader.journal();
-  nlohmann::json out = {
-      {"number", json_number(run.number)},
-      {"name", core::number_label(run.number)},
-      {"bench", run.bench},
-      {"revision", run.revision},
-      {"attempt", run.attempt ? nlohmann::json(*run.attempt) : nlohmann::json()},
-      {"status", core::to_string(run.status)},
-      {"reason", run.reason},
-      {"label", run.label},
-      {"params", run.params},
-      {"started", util::format_utc(run.started_ms)},
-      {"ended", run.ended_ms > 0 ? nlohmann::json(util::format_utc(run.ended_ms)) : nlohmann::json()},
-      {"git", core::to_json(run.git)},
-      {"env", run.env_blob},
-      {"imported", run.status == core::RunStatus::Imported},
-      {"source", run.source},
-      {"withdrawn", run.withdrawn() ? nlohmann::json{{"time", util::format_utc(run.withdrawn_ms)},
-                                                     {"reason", run.withdrawn_reason}}
-                                    : nlohmann::json()},
-  };
-  if (const auto verdict = evidence::judge_run(reader, run).verdict) {
-    out["verdict"] = verdict_json(*verdict);
-  }
-  if (with_samples) {
-    out["series"] = series_json(evidence::run_series(store::run_samples(journal.db(), run.number)));
-    auto repeats = nlohmann::json::array();
-    const auto records = store::run_repeats(journal.db(), run.number);
-    for (const auto& r : records) {
-      repeats.push_back({{"index", r.index},
-                         {"params", evidence::params_label(r.params)},
-                         {"warmup", r.warmup},
-                         {"ending", core::to_string(r.ending)},
-                         {"exit_code", r.exit_code},
-                         {"signal", r.signal},
-                         {"wall_s", r.wall_s},
-                         {"user_s", r.user_s},
-                         {"sys_s", r.sys_s},
-                         {"max_rss_kb", r.max_rss_kb}});
-    }
-    out["repeats"] = repeats;
-    add_device_json(reader, run, records, out);
-    out["outputs"] = run.outputs;
-    out["env_readings"] = run.env_readings;
-  }
-  return out;
-}
-
-namespace {
-
 struct RunsOptions {
   std::string bench;
   std::string attempt;
@@ -251,6 +167,10 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
     throw Error("there is no run {}; see 'ej runs'", core::number_label(number));
   }
   page_output();
+  if (json) {
+    print_json(*evidence::show_run_json(reader, number, output, diff));
+    return;
+  }
   const auto blob_text = [&](const char* key) {
     const auto hash = run->outputs.value(key, "");
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");
@@ -260,36 +180,11 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
     const auto hash = build != run->outputs.end() && build->is_object() ? build->value("log_blob", "") : "";
     return hash.empty() ? std::string() : journal.blob(hash).value_or("");
   };
-  // Where it ran, when not here (run.started "on").
-  nlohmann::json on;
-  if (const auto started = store::run_started_payload(journal.db(), run->id)) {
-    store::Event event;
-    event.type = store::events::RunStarted::type;
-    event.payload = *started;
-    on = store::events::RunStarted::read(event).on;
-  }
+  const auto on = evidence::run_location(journal, *run); // where it ran, when not here
   // The interleaved session it was measured in (ej run --against, ej calibrate), judged on its pairs.
   const auto comparison = store::interleaved_comparison_of(journal.db(), number);
   const auto paired =
       comparison ? std::optional(evidence::judge_interleaved(journal.db(), *comparison)) : std::nullopt;
-  if (json) {
-    auto out = run_json(reader, *run, true);
-    out["on"] = on;
-    out["comparison"] = paired ? evidence::to_json(*paired) : nlohmann::json();
-    if (paired) {
-      out["comparison"]["purpose"] = comparison->design.purpose;
-    }
-    if (output) {
-      out["stdout"] = blob_text("stdout_blob");
-      out["stderr"] = blob_text("stderr_blob");
-      out["build_log"] = build_log();
-    }
-    if (diff) {
-      out["diff"] = run->git.dirty ? journal.blob(run->git.diff_blob).value_or("") : "";
-    }
-    print_json(out);
-    return;
-  }
   print_run_summary(journal, number);
   fmt::print("  benchmark: {} r{}\n", run->bench, run->revision);
   if (run->attempt) {

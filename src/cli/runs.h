@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/run_records.h"
+#include "evidence/run_json.h"
 #include "store/journal.h"
 
 #include <nlohmann/json.hpp>
@@ -8,14 +9,9 @@
 #include <filesystem>
 #include <string>
 
-namespace ej::evidence {
-class Reader;
-}
-
 namespace ej::cli {
 
-// A run as JSON (stable field names, see docs/json.md); with_samples adds series, repeats and outputs.
-nlohmann::json run_json(evidence::Reader& reader, const core::RunRecord& run, bool with_samples);
+using evidence::run_json; // built a floor down, where `ej mcp` builds it too
 // `ej show run N [--output] [--json] [--diff]`.
 void show_run(const std::string& id, bool output, bool json, bool diff);
 // `ej show run N --export-json FILE`: the run in hyperfine's JSON layout.

@@ -137,27 +137,6 @@ std::string usage_words(const CLI::App& app)
   return util::join(words, " ");
 }
 
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& names)
-{
-  auto close = util::closest_names(word, names);
-  if (close.empty()) {
-    return {};
-  }
-  if (close.size() > 3) {
-    close.resize(3);
-  }
-  std::vector<std::string> quoted_names;
-  for (const auto& name : close) {
-    quoted_names.push_back("'" + name + "'");
-  }
-  if (quoted_names.size() == 1) {
-    return "did you mean " + quoted_names.front() + "?";
-  }
-  const auto last = quoted_names.back();
-  quoted_names.pop_back();
-  return "did you mean " + util::join(quoted_names, ", ") + " or " + last + "?";
-}
-
 void throw_unknown_command(const CLI::App& app, const std::string& word)
 {
   fmt::print(stderr, "ej: {}\n", unknown_command_message(app, word)); // as a parse error says it

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/closest.h"
+
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -16,8 +18,7 @@ int report_parse_error(const CLI::App& root, const CLI::ParseError& error);
 // positionals ("ej try --plan TEXT [OPTIONS] TITLE" reads "--plan TEXT [OPTIONS] TITLE").
 std::string usage_words(const CLI::App& app);
 
-// "did you mean 'log'?" or "did you mean 'compare' or 'completion'?"; empty when nothing is close.
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& names);
+using util::did_you_mean; // "did you mean 'log'?" (util/closest.h)
 
 // The error for a word that names no command under app (ej help lgo, ej plan foo).
 [[noreturn]] void throw_unknown_command(const CLI::App& app, const std::string& word);

@@ -2,6 +2,7 @@
 
 #include "evidence/compare_sets.h"
 #include "evidence/verdict.h"
+#include "evidence/verdict_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,9 +13,9 @@
 // How comparisons and verdicts print, in the terminal and as JSON (fields in docs/json.md).
 namespace ej::cli {
 
-nlohmann::json comparison_json(const evidence::SeriesComparison& series);
-nlohmann::json verdict_json(const evidence::Verdict& verdict);
-nlohmann::json target_json(const evidence::TargetResult& target);
+using evidence::comparison_json; // the JSON is built a floor down, where `ej mcp` builds it too
+using evidence::target_json;
+using evidence::verdict_json;
 // The outcome word coloured: green improved, red regressed, yellow otherwise.
 std::string painted_outcome(measure::Outcome outcome);
 // The lines `ej compare` prints for one series, indented under its name; its warnings among

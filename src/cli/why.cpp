@@ -4,6 +4,7 @@
 #include "cli/pager.h"
 #include "cli/verdict_output.h"
 #include "core/numbering.h"
+#include "evidence/attempt_queries.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
 #include "measuring/workspace.h"
@@ -20,37 +21,6 @@
 namespace ej::cli {
 
 namespace {
-
-// Number ("12", "#12"), then tag, title and full text, each newest first; every match once, in
-// that order.
-std::vector<int> find_matches(store::Journal& journal, const std::string& query, int limit)
-{
-  std::vector<int> matches;
-  std::set<int> seen;
-  const auto add = [&](const std::vector<int>& numbers) {
-    for (const int number : numbers) {
-      if (seen.insert(number).second) {
-        matches.push_back(number);
-      }
-    }
-  };
-  try {
-    const int number = parse_attempt_number(query);
-    if (store::find_attempt(journal.db(), number)) {
-      add({number});
-      return matches;
-    }
-  } catch (const UsageError&) {
-    // not a number: search by text below
-  }
-  add(store::attempts_with_tag(journal.db(), query, limit));
-  add(store::attempts_with_title(journal.db(), query, limit));
-  add(store::search_attempts(journal.db(), query, limit));
-  if (static_cast<int>(matches.size()) > limit) {
-    matches.resize(static_cast<std::size_t>(limit));
-  }
-  return matches;
-}
 
 std::string describe_other(store::Journal& journal, int number)
 {
@@ -155,24 +125,11 @@ struct WhyOptions {
 void run_why(const WhyOptions& options)
 {
   auto journal = open_journal_for_reading(measuring::locate_workspace());
-  const auto matches = find_matches(journal, options.query, options.limit);
+  const auto histories = evidence::why_matches(journal, options.query, options.limit);
   page_output();
-  std::vector<core::AttemptHistory> histories;
-  for (const int number : matches) {
-    if (auto attempt = store::find_attempt(journal.db(), number)) {
-      histories.push_back(store::load_history(journal.db(), *attempt));
-    }
-  }
   evidence::Reader reader(journal);
   if (options.json) {
-    auto out = nlohmann::json::array();
-    for (const auto& history : histories) {
-      auto entry = to_json(history);
-      const auto verdict = evidence::judge_attempt(reader, history.attempt.number).verdict;
-      entry["verdict"] = verdict ? verdict_json(*verdict) : nlohmann::json();
-      out.push_back(std::move(entry));
-    }
-    print_json(out);
+    print_json(evidence::why_json(reader, histories));
     return;
   }
   if (histories.empty()) {

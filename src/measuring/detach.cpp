@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
+#include <poll.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,11 +31,25 @@ constexpr const char* k_fd_variable = "EJ_DETACH_FD";
 constexpr const char* k_log_variable = "EJ_DETACH_LOG";
 constexpr std::string_view k_accepted = "accepted\n";
 
-std::string read_report(int fd)
+// What the background ej wrote before it closed its end; nullopt when `within_s` (0: no limit)
+// passed first.
+std::optional<std::string> read_report(int fd, double within_s)
 {
+  const auto deadline = util::monotonic_ns() + static_cast<std::int64_t>(within_s * 1e9);
   std::string text;
   char buffer[256];
   while (true) {
+    if (within_s > 0) {
+      const auto left_ms = (deadline - util::monotonic_ns()) / 1'000'000;
+      pollfd ready{fd, POLLIN, 0};
+      const int got = left_ms > 0 ? ::poll(&ready, 1, static_cast<int>(left_ms)) : 0;
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      if (got == 0) {
+        return std::nullopt;
+      }
+    }
     const auto got = ::read(fd, buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) {
       continue;
@@ -75,6 +91,17 @@ std::string last_error(const std::filesystem::path& log)
   return last;
 }
 
+// The note that a run is being prepared: its ej's pid, with what tells that pid from a later one.
+void write_pending_note(const Workspace& workspace, const std::string& name, const std::string& run_id,
+                        pid_t pid)
+{
+  const nlohmann::json note = {{"run_id", run_id},
+                               {"pid", pid},
+                               {"start_ticks", run::process_start_ticks(pid).value_or(0)},
+                               {"boot_id", run::boot_id()}};
+  util::write_file_atomic(pending_note_path(workspace, name), note.dump() + "\n");
+}
+
 } // namespace
 
 std::filesystem::path run_log_path(const Workspace& workspace, const core::RunRecord& run)
@@ -96,17 +123,25 @@ std::filesystem::path cancel_request_path(const Workspace& workspace, int run)
 
 DetachedStart start_detached_run(const Workspace& workspace)
 {
+  auto arguments = run::own_arguments();
+  if (arguments.empty()) {
+    throw Error("cannot read ej's own command line (/proc/self/cmdline)");
+  }
+  arguments.erase(arguments.begin());
+  arguments.erase(std::remove(arguments.begin(), arguments.end(), "--detach"), arguments.end());
+  return start_detached_run(workspace, arguments, 0);
+}
+
+DetachedStart start_detached_run(const Workspace& workspace, const std::vector<std::string>& arguments,
+                                 double within_s)
+{
   std::error_code ec;
   std::filesystem::create_directories(runs_dir(workspace), ec);
   const auto id = util::make_ulid(util::now_ms());
   const auto name = core::number_label(core::provisional_number(id));
   const auto log = provisional_log_path(workspace, name);
-  auto argv = run::own_arguments();
-  if (argv.empty()) {
-    throw Error("cannot read ej's own command line (/proc/self/cmdline)");
-  }
-  argv[0] = run::own_executable().string();
-  argv.erase(std::remove(argv.begin() + 1, argv.end(), "--detach"), argv.end());
+  std::vector<std::string> argv{run::own_executable().string()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
   // After "run": an option, whatever follows (a `--` would end the options there).
   const auto run_word = std::find(argv.begin() + 1, argv.end(), "run");
   argv.insert(run_word == argv.end() ? argv.end() : run_word + 1, {"--run-id", id});
@@ -116,7 +151,16 @@ DetachedStart start_detached_run(const Workspace& workspace)
   result.name = name;
   result.pid = started.pid;
   result.log = log;
-  if (read_report(started.report.get()) == k_accepted) {
+  const auto report = read_report(started.report.get(), within_s);
+  if (!report) {
+    // Still checking the command line (a journal another writer holds, say): the run is left to it,
+    // and noted as being prepared so that ej wait follows it from here and says how it ended.
+    write_pending_note(workspace, name, id, started.pid);
+    result.accepted = true;
+    result.still_checking = true;
+    return result;
+  }
+  if (*report == k_accepted) {
     result.accepted = true;
     return result; // the background ej is init's to reap
   }
@@ -183,12 +227,14 @@ void DetachedReport::accepted(const Workspace& workspace, const std::string& run
   }
   const auto name = core::number_label(core::provisional_number(run_id));
   m_note = pending_note_path(workspace, name);
-  const nlohmann::json note = {{"run_id", run_id},
-                               {"pid", ::getpid()},
-                               {"start_ticks", run::process_start_ticks(::getpid()).value_or(0)},
-                               {"boot_id", run::boot_id()}};
-  util::write_file_atomic(m_note, note.dump() + "\n");
+  write_pending_note(workspace, name, run_id, ::getpid());
+  // A starter that stopped waiting (its bound passed) has closed its end: EPIPE, not SIGPIPE's death.
+  struct sigaction ignore {};
+  struct sigaction before {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &before);
   [[maybe_unused]] const auto written = ::write(m_fd, k_accepted.data(), k_accepted.size());
+  ::sigaction(SIGPIPE, &before, nullptr);
   ::close(m_fd);
   m_fd = -1;
 }

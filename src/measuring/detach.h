@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 // `ej run --detach`: the same run, by a second ej in a session of its own, its output in a log
 // beside the journal (ej/runs/). The first ej returns as soon as the second has checked the
@@ -26,7 +27,8 @@ std::filesystem::path cancel_request_path(const Workspace& workspace, int run);
 // How the background ej took its command line.
 struct DetachedStart {
   bool accepted = false;
-  std::string name; // the run it will record, "@k3f9qx"
+  bool still_checking = false; // accepted unseen: its ej had not said within the time given (see below)
+  std::string name;            // the run it will record, "@k3f9qx"
   pid_t pid = 0;
   std::filesystem::path log; // its output
   std::string said;          // when not accepted: all it printed before it ended (its error)
@@ -36,6 +38,12 @@ struct DetachedStart {
 // Starts this very command line again without --detach, in the background, naming the run it will
 // record; returns once that ej has accepted the command line, or has failed before.
 DetachedStart start_detached_run(const Workspace& workspace);
+// Starts `ej ARGUMENTS` (a `run` command line, without --detach) in the background, as above. When
+// `within_s` (0: no limit) passes before that ej has said either, the run is taken as accepted
+// (still_checking) and noted as being prepared, so that ej wait follows it and reports its error
+// if it fails: the caller's own bound is kept.
+DetachedStart start_detached_run(const Workspace& workspace, const std::vector<std::string>& arguments,
+                                 double within_s);
 
 // A detached run its ej accepted and has not recorded yet (it reads and ships the code state,
 // captures the environment), or whose ej ended before it recorded it.

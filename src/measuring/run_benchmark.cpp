@@ -226,7 +226,7 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
   m_plan.echo = request.echo;
   m_plan.echo_build = request.echo_build;
   m_plan.progress = request.progress;
-  m_plan.observer = &observer;
+  m_plan.observer = &m_progress;
   m_gpus = chosen_gpus(request.gpus, m_plan);
 }
 
@@ -322,6 +322,7 @@ bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remot
       "ej: run {} of {} r{}{}", core::number_label(plan.run_number), m_bench.name, m_bench.revision,
       request.attempt ? fmt::format(" for attempt {}", core::number_label(*request.attempt)) : ""));
   detached.run_recorded(workspace, plan.run_number);
+  m_progress.attach(progress_note_path(workspace, plan.run_id));
 
   // Elsewhere the GPUs are read on the host, beside each repeat: on an ssh host that has them, on
   // any Slurm node (whose GPUs the login node's snapshot cannot tell; it writes to the cluster's
@@ -336,6 +337,7 @@ bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remot
   if (!request.guarded_by_caller) {
     m_interrupt_guard.emplace();
   }
+  m_progress.set_phase("building");
   m_build = run_build_step(target, plan, m_bench.name, code_state_id(code_state), request.no_build);
   return !m_build.failed;
 }
@@ -343,7 +345,8 @@ bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remot
 RunOutcome RunSession::build_failure() const
 {
   RunOutcome outcome;
-  outcome.status = run::InterruptGuard::interrupted() ? core::RunStatus::Interrupted : core::RunStatus::BuildFailed;
+  outcome.status =
+      run::InterruptGuard::interrupted() ? core::RunStatus::Interrupted : core::RunStatus::BuildFailed;
   outcome.reason = m_journal.redactor().redact(m_build.reason);
   return outcome;
 }
@@ -353,6 +356,7 @@ RunOutcome RunSession::measure_block(const core::ParamValues& combination, int w
   if (m_slurm || (m_target && m_target->remote())) {
     throw UsageError("an interleaved run measures here only; --on is not supported with --against yet");
   }
+  m_progress.planned_unknown(); // the session decides block by block
   if (m_locks_gpus && !m_gpu_lock) {
     m_ticket.run = m_plan.run_number;
     m_gpu_lock = wait_for_gpus(m_ticket, *m_plan.observer); // held until the session goes
@@ -426,6 +430,7 @@ RunResult RunSession::finish(RunOutcome outcome)
     writer.append(store::events::RunFinished{store::events::Ref::to(plan.run_id), outcome.status,
                                              outcome.reason, outputs});
   });
+  m_progress.detach();
   if (ended_by_other) {
     m_observer.message(fmt::format("ej: run {} was recorded as {} by another ej meanwhile; its repeats are "
                                    "kept, its ending stays",

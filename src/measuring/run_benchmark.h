@@ -3,6 +3,7 @@
 #include "core/run_records.h"
 #include "git/repository.h"
 #include "measuring/detach.h"
+#include "measuring/progress_note.h"
 #include "measuring/run_devices.h"
 #include "measuring/run_loop.h"
 #include "measuring/run_observer.h"
@@ -101,6 +102,7 @@ private:
   Workspace m_workspace;
   RunRequest m_request;
   RunObserver& m_observer;
+  ProgressRecorder m_progress{m_observer}; // hears the run for m_observer, and keeps its progress note
   core::BenchRevision m_bench;
   RunPlan m_plan;
   run::GpuSet m_gpus;

@@ -1,5 +1,7 @@
 #include "util/closest.h"
 
+#include "util/strings.h"
+
 #include <algorithm>
 
 namespace ej::util {
@@ -52,6 +54,27 @@ std::vector<std::string> closest_names(std::string_view word, const std::vector<
     }
   }
   return out;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& names)
+{
+  auto close = closest_names(word, names);
+  if (close.empty()) {
+    return {};
+  }
+  if (close.size() > 3) {
+    close.resize(3);
+  }
+  std::vector<std::string> quoted_names;
+  for (const auto& name : close) {
+    quoted_names.push_back("'" + name + "'");
+  }
+  if (quoted_names.size() == 1) {
+    return "did you mean " + quoted_names.front() + "?";
+  }
+  const auto last = quoted_names.back();
+  quoted_names.pop_back();
+  return "did you mean " + join(quoted_names, ", ") + " or " + last + "?";
 }
 
 } // namespace ej::util

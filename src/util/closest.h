@@ -14,4 +14,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // when nothing is close, so that a suggestion is never a wild guess.
 std::vector<std::string> closest_names(std::string_view word, const std::vector<std::string>& names);
 
+// "did you mean 'log'?" or "did you mean 'compare' or 'completion'?" (the three closest names);
+// empty when nothing is close.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& names);
+
 } // namespace ej::util

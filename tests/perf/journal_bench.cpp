@@ -7,6 +7,7 @@
 // 100,000 events. Prints figures; asserts nothing.
 //
 //   perf_journal_bench [--attempts N | --large] [--runs N] [--keep]
+#include "generated_journal.h"
 #include "store/journal.h"
 #include "support/command.h"
 #include "support/listing_timings.h"
@@ -24,60 +25,6 @@ using namespace ej;
 using nlohmann::json;
 
 namespace {
-
-const char* const k_words[] = {"allreduce", "fusion", "NCCL_ALGO=Tree", "symmetric", "memory", "cuda-graph",
-                               "padding", "verify", "PCIe", "Blackwell", "FlashInfer", "expert", "parallelism",
-                               "kernel", "latency", "throughput", "batch", "SM120", "toolkit", "regression"};
-
-std::string sentence(std::mt19937& random, int words)
-{
-  std::string out;
-  for (int i = 0; i < words; ++i) {
-    out += (i ? " " : "") + std::string(k_words[random() % std::size(k_words)]);
-  }
-  return out;
-}
-
-// Writes the journal through the store (the same event path ej uses), 500 attempts a transaction.
-std::int64_t generate(const std::filesystem::path& ej_dir, int attempts)
-{
-  auto journal = store::Journal::create(ej_dir);
-  std::mt19937 random(42);
-  const char* statuses[] = {"running", "adopted", "rejected", "blocked", "inconclusive", "superseded"};
-  journal.write([&](store::Writer& writer) {
-    for (int p = 0; p < 20; ++p) {
-      writer.append("plan.created", {{"slug", "plan-" + std::to_string(p)},
-                                     {"title", "Plan " + std::to_string(p)},
-                                     {"goal", sentence(random, 8)},
-                                     {"target", "verify_ms < 15"},
-                                     {"doc", "journal/plan-" + std::to_string(p) + ".md"}});
-    }
-  });
-  for (int first = 1; first <= attempts; first += 500) {
-    journal.write([&](store::Writer& writer) {
-      for (int number = first; number < first + 500 && number <= attempts; ++number) {
-        writer.append("attempt.created", {{"attempt", number},
-                                          {"plan", "plan-" + std::to_string(number % 20)},
-                                          {"title", sentence(random, 4) + " #" + std::to_string(number)},
-                                          {"hypothesis", sentence(random, 12)},
-                                          {"command", "./bench --variant " + std::to_string(number)},
-                                          {"tags", {k_words[number % 5]}},
-                                          {"links", json::array()},
-                                          {"git", json::object()}});
-        for (int s = 0; s < 3; ++s) {
-          writer.append("attempt.status", {{"attempt", number},
-                                           {"status", statuses[random() % std::size(statuses)]},
-                                           {"reason", sentence(random, 10)},
-                                           {"git", json::object()}});
-        }
-        for (int n = 0; n < 6; ++n) {
-          writer.append("attempt.note", {{"attempt", number}, {"text", sentence(random, 15)}});
-        }
-      }
-    });
-  }
-  return journal.db().query_integer("SELECT count(*) FROM events");
-}
 
 // Runs a command once and prints its time per 100,000 events.
 void print_per_events(const std::string& label, const std::vector<std::string>& argv,
@@ -113,7 +60,7 @@ int main(int argc, char** argv)
   test::make_git_repo(dir.path());
   test::add_git_history(dir.path(), 60);
   const auto start = std::chrono::steady_clock::now();
-  const auto events = generate(dir / ".git" / "ej", attempts);
+  const auto events = perf::generate_journal(dir / ".git" / "ej", attempts);
   const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("journal: %d attempts, 20 plans, %lld events, generated in %.1f s, %.1f MB on disk\n", attempts,
               static_cast<long long>(events), seconds,

@@ -1,15 +1,18 @@
-#include "cli/lookup.h"
+#include "evidence/lookup.h"
 
-#include "cli/usage.h"
 #include "core/numbering.h"
+#include "store/local_config.h"
 #include "store/queries.h"
 #include "store/run_queries.h"
+#include "util/closest.h"
 #include "util/error.h"
 #include "util/strings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
-namespace ej::cli {
+namespace ej::evidence {
 
 namespace {
 
@@ -17,7 +20,7 @@ namespace {
 std::string what_to_do(const std::string& given, const std::vector<std::string>& names,
                        std::string_view listing)
 {
-  const auto suggestion = did_you_mean(given, names);
+  const auto suggestion = util::did_you_mean(given, names);
   return suggestion.empty() ? fmt::format("see '{}'", listing) : suggestion;
 }
 
@@ -70,7 +73,7 @@ void require_tag(store::Journal& journal, const std::string& tag)
     throw Error("no attempt is tagged '{}'; no attempt has a tag yet (ej try ... --tag NAME)",
                 util::visible_controls(tag));
   }
-  auto suggestion = did_you_mean(tag, tags);
+  auto suggestion = util::did_you_mean(tag, tags);
   if (suggestion.empty()) {
     constexpr std::size_t k_shown = 10;
     const std::vector<std::string> shown(tags.begin(), tags.begin() + std::min(tags.size(), k_shown));
@@ -89,9 +92,73 @@ core::Status parse_status_argument(const std::string& text)
   for (const auto status : core::all_statuses()) {
     names.emplace_back(core::to_string(status));
   }
-  const auto suggestion = did_you_mean(text, names);
+  const auto suggestion = util::did_you_mean(text, names);
   throw UsageError("'{}' is not a status; {}use one of: {}", util::visible_controls(text),
                    suggestion.empty() ? "" : suggestion + " ", core::status_names());
 }
 
-} // namespace ej::cli
+namespace {
+
+std::vector<std::string> plan_slugs(store::Journal& journal)
+{
+  std::vector<std::string> slugs;
+  for (const auto& plan : store::list_plans(journal.db())) {
+    slugs.push_back(plan.slug);
+  }
+  return slugs;
+}
+
+void say_plan(const std::string& slug, std::string_view why)
+{
+  fmt::print(stderr, "ej: plan {} ({})\n", slug, why);
+}
+
+} // namespace
+
+std::optional<std::string> chosen_plan(store::Journal& journal)
+{
+  auto slug = store::current_plan(journal.db());
+  if (slug && !store::find_plan(journal.db(), *slug)) {
+    throw Error("the current plan '{}' is not in the journal; choose another with 'ej plan use SLUG' or "
+                "clear it with 'ej plan use --clear'",
+                util::visible_controls(*slug));
+  }
+  return slug;
+}
+
+std::string choose_plan(store::Journal& journal, const std::string& given)
+{
+  if (!given.empty()) {
+    return require_plan(journal, given).slug;
+  }
+  if (const auto current = chosen_plan(journal)) {
+    say_plan(*current, "the current plan; change it with 'ej plan use SLUG'");
+    return *current;
+  }
+  const auto slugs = plan_slugs(journal);
+  if (slugs.size() == 1) {
+    say_plan(slugs.front(), "the only plan");
+    return slugs.front();
+  }
+  if (slugs.empty()) {
+    throw Error("there are no plans yet; create one with: ej plan new SLUG --title \"...\"");
+  }
+  throw UsageError(
+      "which plan? the journal has {} ({}): give --plan SLUG, or choose one for every command with "
+      "'ej plan use SLUG'",
+      slugs.size(), util::join(slugs, ", "));
+}
+
+std::optional<std::string> plan_filter(store::Journal& journal, const std::string& given)
+{
+  if (!given.empty()) {
+    return require_plan(journal, given).slug;
+  }
+  if (auto current = chosen_plan(journal)) {
+    say_plan(*current, "the current plan; --all-plans for every plan");
+    return current;
+  }
+  return std::nullopt;
+}
+
+} // namespace ej::evidence

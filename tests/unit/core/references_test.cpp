@@ -1,11 +1,11 @@
-#include "cli/arguments.h"
+#include "core/references.h"
 #include "util/error.h"
 
 #include <catch2/catch.hpp>
 
-using ej::cli::parse_reference;
-using ej::cli::Reference;
-using ej::cli::run_reference;
+using ej::core::parse_reference;
+using ej::core::Reference;
+using ej::core::run_reference;
 
 TEST_CASE("a compared side is a run or an attempt, read with the run prefixes every command knows")
 {

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "evidence/compare_sets.h"
+#include "evidence/verdict.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+// The documented JSON of comparisons and verdicts (docs/json.md, Comparisons and Verdicts): what
+// `ej compare --json`, `ej judge --json` and `ej show --json` print and `ej mcp` returns.
+namespace ej::evidence {
+
+nlohmann::json comparison_json(const SeriesComparison& series);
+nlohmann::json verdict_json(const Verdict& verdict);
+nlohmann::json target_json(const TargetResult& target);
+// `ej compare --json` of one benchmark: both sides' labels, every series, the outcome over them.
+nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,
+                                      const std::string& bench, const ComparisonReport& report);
+
+} // namespace ej::evidence
