@@ -241,7 +241,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   const auto stop_other = [&](RunOutcome& other, const RunOutcome& failed, const RunSession& failed_side) {
     result.failed =
         &failed_side == &candidate ? InterleavedResult::Side::Candidate : InterleavedResult::Side::Reference;
-    other.status = failed.status == core::RunStatus::Interrupted ? core::RunStatus::Interrupted : core::RunStatus::Failed;
+    other.status = failed.status == core::RunStatus::Interrupted ? core::RunStatus::Interrupted
+                                                                 : core::RunStatus::Failed;
     other.reason = fmt::format("the interleaved session stopped: run {} {}",
                                core::number_label(failed_side.run_number()), core::to_string(failed.status));
     result.stopped = "failed";
@@ -269,6 +270,11 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
                                  combinations, combinations * 2 * (warmups + planned * block)});
     const auto started_ns = util::monotonic_ns();
     const auto order = shuffled(plan.combinations.size(), engine);
+    // One containment for both sides and every block, left when the session ends.
+    std::optional<run::RunContainment> containment;
+    if (plan.host->is_this_machine()) {
+      containment.emplace();
+    }
     bool failed = false;
     int index = 0;
     for (const auto which : order) {
@@ -276,7 +282,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
       m_observer->combination(++index, core::describe(combination), 2 * (warmups + planned * block));
       // The warmups of each side before the combination's first round.
       const auto block_of = [&](RunSession& side, RunOutcome& outcome, int warm, int repeats) {
-        auto measured = side.measure_block(combination, warm, repeats);
+        auto measured = side.measure_block(combination, warm, repeats, containment ? &*containment : nullptr);
         if (!finished(measured)) {
           outcome = measured;
           failed = true;
@@ -319,6 +325,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
         rounds.push_back(round);
         ++result.rounds;
         if (m_request.until_decisive) {
+          candidate.flush_repeats(); // look() reads the rounds from the journal
+          reference.flush_repeats();
           const auto state = look(m_journal.db(), plan, m_request, candidate.run_number(),
                                   reference.run_number(), these, planned);
           if (state.decision != measure::Decision::GoOn &&

@@ -188,6 +188,16 @@ std::string RepeatWriter::kept_so_far() const
 
 void RepeatWriter::flush()
 {
+  try {
+    try_write();
+  } catch (const Error& error) {
+    throw Error("{}; {}. The run stays 'started' until an ej that can write marks it interrupted",
+                error.what(), kept_so_far());
+  }
+}
+
+void RepeatWriter::try_write()
+{
   if (m_pending.empty()) {
     return;
   }
@@ -219,7 +229,7 @@ void RepeatWriter::flush()
 void RepeatWriter::try_flush()
 {
   try {
-    flush();
+    try_write();
   } catch (const Error& error) {
     m_last_error = error.what();
     m_refused = true;                  // the next try a second later, not at the next repeat

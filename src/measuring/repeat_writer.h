@@ -49,7 +49,8 @@ public:
   void add(PendingRepeat repeat);
   // "120 repeat(s) of run #4 are in the journal; the 300 measured after them could not be written".
   std::string kept_so_far() const;
-  // Writes everything pending; throws when the journal refuses (the end of a run).
+  // Writes everything pending; throws when the journal refuses, saying what is kept and that the
+  // run stays 'started' (at the end of a run, whose ending cannot be written either).
   void flush();
 
   // A repeat's samples past its first k_inline_samples go in run.samples events of at most
@@ -62,6 +63,7 @@ public:
 
 private:
   void try_flush();
+  void try_write(); // throws the journal's error
 
   store::Journal& m_journal;
   int m_run;

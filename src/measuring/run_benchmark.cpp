@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <unistd.h>
 
@@ -351,7 +352,8 @@ RunOutcome RunSession::build_failure() const
   return outcome;
 }
 
-RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats)
+RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats,
+                                     run::RunContainment* containment)
 {
   if (m_slurm || (m_target && m_target->remote())) {
     throw UsageError("an interleaved run measures here only; --on is not supported with --against yet");
@@ -385,13 +387,45 @@ RunOutcome RunSession::measure_block(const core::ParamValues& combination, int w
   block.warmup_override = warmups;
   block.repeat_override = repeats;
   block.first_repeat_index = m_next_index;
+  block.containment = containment;
+  if (!m_writer) {
+    m_writer.emplace(m_journal, m_plan.run_number, m_plan.run_id, *m_plan.observer);
+  }
+  block.writer = &*m_writer;
   auto outcome = measure_run(m_journal, block);
   m_next_index += outcome.records;
+  // The last block's outcome is the run's: it counts what every block left running.
+  if (const auto found = outcome.outputs.find("leftovers"); found != outcome.outputs.end()) {
+    m_leftovers.processes += found->at("processes").get<int>();
+    m_leftovers.found_by = found->at("found_by").get<std::string>();
+    (*found)["processes"] = m_leftovers.processes;
+  }
   return outcome;
+}
+
+RunSession::~RunSession()
+{
+  // A session left by an error still writes the repeats it measured; the run stays 'started' for
+  // the next ej to end, as any run whose ej stopped.
+  if (m_writer && std::uncaught_exceptions() > 0) {
+    try {
+      m_writer->flush();
+    } catch (const Error& error) {
+      m_observer.message(fmt::format("ej: {}", error.what()));
+    }
+  }
+}
+
+void RunSession::flush_repeats()
+{
+  if (m_writer) {
+    m_writer->flush();
+  }
 }
 
 RunResult RunSession::finish(RunOutcome outcome)
 {
+  flush_repeats();
   auto& journal = m_journal;
   const auto& request = m_request;
   const auto& workspace = m_workspace;

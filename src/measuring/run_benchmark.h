@@ -4,6 +4,7 @@
 #include "git/repository.h"
 #include "measuring/detach.h"
 #include "measuring/progress_note.h"
+#include "measuring/repeat_writer.h"
 #include "measuring/run_devices.h"
 #include "measuring/run_loop.h"
 #include "measuring/run_observer.h"
@@ -73,6 +74,7 @@ public:
   // what to do); nothing is recorded yet, and the GPUs are tried, so --no-wait leaves no run behind.
   RunSession(store::Journal& journal, const Workspace& workspace, const RunRequest& request,
              RunObserver& observer);
+  ~RunSession();
   RunSession(const RunSession&) = delete;
   RunSession& operator=(const RunSession&) = delete;
 
@@ -84,10 +86,14 @@ public:
   // run() in phases, for a front end that measures two sessions in turns (interleaved_run.h):
   // start() ships, records and builds (false when the build failed: finish(build_failure()) next);
   // measure_block() measures one combination's warmups and repeats here, after the last block's,
-  // waiting for the GPUs at the first one; finish() records how the run ended.
+  // waiting for the GPUs at the first one, its processes in the session's `containment` (null: the
+  // block's own); finish() records how the run ended.
   bool start(const git::CodeState& code, bool numbers_from_remote, DetachedReport& detached);
   RunOutcome build_failure() const;
-  RunOutcome measure_block(const core::ParamValues& combination, int warmups, int repeats);
+  RunOutcome measure_block(const core::ParamValues& combination, int warmups, int repeats,
+                           run::RunContainment* containment);
+  // Writes the repeats the blocks measured so far (once a second otherwise): before reading them.
+  void flush_repeats();
   RunResult finish(RunOutcome outcome);
   int run_number() const { return m_plan.run_number; }
   int next_repeat_index() const { return m_next_index; }
@@ -113,8 +119,10 @@ private:
   std::unique_ptr<run::GpuLock> m_gpu_lock;
   bool m_locks_gpus = false;
   BuildReport m_build;
-  int m_next_index = 0;                // of the next repeat measure_block() records
-  std::optional<RunDevices> m_devices; // measure_block()'s, from the first block on
+  int m_next_index = 0;                 // of the next repeat measure_block() records
+  std::optional<RunDevices> m_devices;  // measure_block()'s, from the first block on
+  run::Leftovers m_leftovers;           // what the blocks so far left running, all of them
+  std::optional<RepeatWriter> m_writer; // the blocks' repeats, written in batches across blocks
   // Ctrl-C stops the benchmark, not ej: from the build step until the session goes, so that the
   // front end still says how the run ended after a signal.
   std::optional<run::InterruptGuard> m_interrupt_guard;

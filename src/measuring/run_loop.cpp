@@ -334,7 +334,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   observer.run_started({plan.definition.primary.empty() ? "wall_s" : plan.definition.primary,
                         primary_unit(plan), combinations, combinations * (warmups + planned)});
   const EndsRun ends_run{observer}; // however measuring ends
-  RepeatWriter writer(journal, plan.run_number, plan.run_id, observer);
+  std::optional<RepeatWriter> own_writer;
+  RepeatWriter& writer = plan.writer != nullptr
+                             ? *plan.writer
+                             : own_writer.emplace(journal, plan.run_number, plan.run_id, observer);
   const auto started_ns = util::monotonic_ns();
   run::ProcessResult last;
   int index = plan.first_repeat_index;
@@ -345,9 +348,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   measure::ResultFiles files(plan.metrics, plan.host->local_path(plan.work_tree), run_label);
   std::vector<std::string> said; // the glob choices told the user
   measure::LiveExtraction live(plan.metrics);
-  std::optional<run::RunContainment> containment;
-  if (plan.host->is_this_machine()) {
-    containment.emplace(); // before the first process of the run
+  std::optional<run::RunContainment> own_containment;
+  run::RunContainment* containment = plan.containment;
+  if (containment == nullptr && plan.host->is_this_machine()) {
+    containment = &own_containment.emplace(); // before the first process of the run
   }
   const auto prepare_files = [&](const std::filesystem::path& cwd) {
     for (const auto& line : files.before_repeat(plan.host->local_path(cwd))) {
@@ -465,8 +469,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   }
   // Before the last write: ej's way out of the run's cgroup (an RCU grace period) overlaps it.
   std::optional<run::Leftovers> leftovers;
-  if (containment) {
-    leftovers = containment->finish();
+  if (containment != nullptr) {
+    leftovers = own_containment ? containment->finish() : containment->sweep();
   } else if (index > plan.first_repeat_index && outcome.status != core::RunStatus::Interrupted) {
     // An interrupted run's host was cleared by its wrapper when the connection closed.
     try {
@@ -477,12 +481,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                                    error.what()));
     }
   }
-  try {
-    writer.flush();
-  } catch (const Error& error) {
-    // Said exactly: what is in the journal, what is not (the run's ending cannot be written either).
-    throw Error("{}; {}. The run stays 'started' until an ej that can write marks it interrupted",
-                error.what(), writer.kept_so_far());
+  if (own_writer) {
+    own_writer->flush(); // a session's writer is flushed by the session
   }
   outcome.records = index - plan.first_repeat_index;
   if (index > plan.first_repeat_index) {

@@ -7,6 +7,7 @@
 #include "run/gpu_sampler.h"
 #include "run/host.h"
 #include "run/host_sampling.h"
+#include "run/run_cgroup.h"
 #include "store/journal.h"
 
 #include <filesystem>
@@ -16,6 +17,8 @@
 // The measuring part of `ej run`: repeats of every parameter combination, with extraction after
 // each repeat and the samples written to the journal in batches as they come.
 namespace ej::measuring {
+
+class RepeatWriter;
 
 struct RunPlan {
   int run_number = 0;
@@ -41,6 +44,12 @@ struct RunPlan {
   // The index of the first repeat recorded: an interleaved run measures in blocks, one call each,
   // whose repeats follow the last block's.
   int first_repeat_index = 0;
+  // The session's containment, kept across its blocks (swept after each, never left): null, the
+  // run makes its own where it runs on this machine.
+  run::RunContainment* containment = nullptr;
+  // The session's writer, likewise, which the session flushes: null, the run writes its own and
+  // flushes it at the end. A block of one repeat would otherwise cost a commit of its own.
+  RepeatWriter* writer = nullptr;
 };
 
 struct RunOutcome {

@@ -471,6 +471,11 @@ int RunCgroup::leave_in_background()
   return left_behind;
 }
 
+int RunCgroup::stop_others() noexcept
+{
+  return kill_all_inside(m_directory.c_str(), ::getpid());
+}
+
 void RunCgroup::wait_for_departures() noexcept
 {
   if (g_departure != nullptr) {
@@ -488,15 +493,23 @@ RunContainment::RunContainment()
   m_cgroup = RunCgroup::enter(why_not);
 }
 
-Leftovers RunContainment::finish()
+Leftovers RunContainment::sweep()
 {
   if (m_cgroup) {
-    const int processes = m_cgroup->leave_in_background();
-    m_cgroup.reset();
-    return {processes, "cgroup"};
+    return {m_cgroup->stop_others(), "cgroup"};
   }
   const Guardian* guardian = Guardian::instance();
   return {guardian != nullptr ? guardian->stop_escaped() : 0, "environment"};
+}
+
+Leftovers RunContainment::finish()
+{
+  if (!m_cgroup) {
+    return sweep();
+  }
+  const int processes = m_cgroup->leave_in_background();
+  m_cgroup.reset();
+  return {processes, "cgroup"};
 }
 
 } // namespace ej::run

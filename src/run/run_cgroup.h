@@ -33,6 +33,9 @@ public:
   int leave_in_background();
   static void wait_for_departures() noexcept;
 
+  // Stops every process inside but ej, which stays: what the benchmark left running so far.
+  int stop_others() noexcept;
+
   const std::string& directory() const { return m_directory; }
 
 private:
@@ -70,6 +73,10 @@ struct Leftovers {
 class RunContainment {
 public:
   RunContainment();
+  // Stops what is left, ej staying contained: for a session that measures in blocks, one
+  // containment for all of them, since every move of ej in or out of a cgroup waits for an RCU
+  // grace period of the kernel (10-25 ms), which would be paid twice a block.
+  Leftovers sweep();
   Leftovers finish();
 
 private:

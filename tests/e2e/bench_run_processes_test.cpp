@@ -504,3 +504,25 @@ TEST_CASE("ej run stopped by SIGTERM reaps its benchmark's orphans itself, howev
   CHECK(code == 0);
   CHECK(show_run(repo, 1)["status"] == "interrupted");
 }
+
+TEST_CASE("an interleaved run counts what each of its blocks left running, not only its last block's")
+{
+  EjRepo repo;
+  const auto found_by = found_by_here(repo);
+  // The first repeat of each side leaves one process behind (each side counts in its own work tree);
+  // the later rounds leave none.
+  repo.ok({"bench", "add", "daemon", "--repeat", "3", "--warmup", "0", "--shell",
+           std::string("n=$(($(cat n 2>/dev/null || echo 0) + 1)); echo $n > n; if [ $n -eq 1 ]; then ") +
+               k_escape_script + "until [ -s pids.txt ]; do sleep 0.01; done; fi"});
+  const auto result = repo.ej({"run", "daemon", "--quiet", "--against", "HEAD"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto pids = read_pids(repo.path() / "pids.txt", 1);
+  check_all_gone(pids);
+  for (const int run : {2, 3}) { // the candidate and its reference
+    const auto leftovers = show_run(repo, run, true)["outputs"]["leftovers"];
+    INFO("run " << run << ": " << leftovers.dump());
+    CHECK(leftovers["found_by"] == found_by);
+    CHECK(leftovers["processes"] == 1);
+  }
+}
