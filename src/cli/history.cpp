@@ -68,7 +68,7 @@ std::string line_name(const measuring::Workspace& workspace, const std::string& 
 std::vector<evidence::LineCommit> read_line_of(const measuring::Workspace& workspace,
                                                const std::string& branch)
 {
-  auto line = evidence::read_line(workspace.work_tree, branch);
+  auto line = evidence::read_line(workspace, branch);
   if (line.empty()) {
     throw Error("the repository has no commit yet: a history follows the commits of a branch");
   }
@@ -488,7 +488,7 @@ void run_ack(const AckOptions& options)
   fmt::print("acknowledged {}@{}{}: {}\n", bench, short_id(*commit),
              options.metric.empty() ? "" : " (" + options.metric + ")", reason);
   // Which step that is, as the history stands now.
-  const auto line = evidence::read_line(workspace.work_tree, options.branch);
+  const auto line = evidence::read_line(workspace, options.branch);
   evidence::Reader reader(journal);
   const auto input = evidence::read_history_input(reader, bench, 0, options.metric, line);
   std::size_t matched = 0;

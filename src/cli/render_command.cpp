@@ -118,7 +118,7 @@ std::vector<render::ReportChart> history_charts(const measuring::Workspace& work
   if (!git::resolve_commit(workspace.work_tree, "HEAD")) {
     return {};
   }
-  const auto line = evidence::read_line(workspace.work_tree, "");
+  const auto line = evidence::read_line(workspace, "");
   const auto name = git::current_branch(workspace.work_tree).value_or("HEAD");
   store::ReadTransaction snapshot(journal.db());
   evidence::Reader reader(journal);

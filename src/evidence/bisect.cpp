@@ -140,7 +140,7 @@ std::vector<LineCommit> line_between(const measuring::Workspace& workspace, cons
                      "known bad, e.g. ej bisect {} v1.2 main",
                      short_id(good), request.bench);
   }
-  auto line = read_line(workspace.work_tree, bad);
+  auto line = read_line(workspace, bad);
   std::size_t at = line.size();
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (line[i].id == good) {

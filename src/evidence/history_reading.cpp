@@ -12,10 +12,11 @@
 
 namespace ej::evidence {
 
-std::vector<LineCommit> read_line(const std::filesystem::path& repo_dir, const std::string& revision)
+std::vector<LineCommit> read_line(const measuring::Workspace& workspace, const std::string& revision)
 {
   std::vector<LineCommit> line;
-  for (auto& commit : git::first_parent_history(repo_dir, revision.empty() ? "HEAD" : revision)) {
+  for (auto& commit : git::first_parent_history(workspace.work_tree, revision.empty() ? "HEAD" : revision,
+                                                workspace.ej_dir / "first-parents.cache")) {
     line.push_back({std::move(commit.id), std::move(commit.subject)});
   }
   return line;

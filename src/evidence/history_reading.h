@@ -2,6 +2,7 @@
 
 #include "evidence/history.h"
 #include "evidence/reader.h"
+#include "measuring/workspace.h"
 
 #include <filesystem>
 #include <optional>
@@ -11,8 +12,9 @@
 // Reading a history's inputs from the journal and git, and the regressions of every benchmark.
 namespace ej::evidence {
 
-// `revision` (a branch, tag or commit; empty: HEAD) and its first parents, oldest first.
-std::vector<LineCommit> read_line(const std::filesystem::path& repo_dir, const std::string& revision);
+// `revision` (a branch, tag or commit; empty: HEAD) and its first parents, oldest first; the line
+// last read is kept in the journal's directory, so that only new commits are read from git.
+std::vector<LineCommit> read_line(const measuring::Workspace& workspace, const std::string& revision);
 
 // What build_histories needs for one benchmark along `line`: its usable runs of `revision` (0: the
 // revision of its newest usable run) with their series of `metric` (empty: the revision's primary

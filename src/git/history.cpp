@@ -2,8 +2,11 @@
 
 #include "git/libgit2.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 #include <algorithm>
+#include <charconv>
+#include <unordered_map>
 
 namespace ej::git {
 
@@ -34,10 +37,65 @@ std::optional<git_oid> commit_of(git_repository* repo, const std::string& revisi
   return *git_object_id(peeled.get());
 }
 
+constexpr std::string_view k_cache_header = "ej first-parent line 1\n";
+
+// The cached line, oldest first: "<id> <time> <subject>" a line. Empty when there is none, or when
+// it is not one ej wrote (then it is read again from git and written anew).
+std::vector<CommitSummary> read_cache(const std::filesystem::path& cache)
+{
+  std::optional<std::string> text;
+  try {
+    text = util::read_file(cache);
+  } catch (const Error&) {
+    return {}; // unreadable: the line comes from git, as without a cache
+  }
+  if (!text || !text->starts_with(k_cache_header)) {
+    return {};
+  }
+  std::vector<CommitSummary> line;
+  std::string_view rest(*text);
+  rest.remove_prefix(k_cache_header.size());
+  while (!rest.empty()) {
+    const auto end = rest.find('\n');
+    const auto id_end = rest.find(' ');
+    if (end == std::string_view::npos || id_end == std::string_view::npos || id_end > end) {
+      return {};
+    }
+    const auto time_end = rest.find(' ', id_end + 1);
+    CommitSummary commit;
+    if (time_end == std::string_view::npos || time_end > end ||
+        std::from_chars(rest.data() + id_end + 1, rest.data() + time_end, commit.time_s).ec != std::errc()) {
+      return {};
+    }
+    commit.id = rest.substr(0, id_end);
+    commit.subject = rest.substr(time_end + 1, end - time_end - 1);
+    line.push_back(std::move(commit));
+    rest.remove_prefix(end + 1);
+  }
+  return line;
+}
+
+void write_cache(const std::filesystem::path& cache, const std::vector<CommitSummary>& line)
+{
+  std::string text(k_cache_header);
+  text.reserve(line.size() * 100);
+  for (const auto& commit : line) {
+    auto subject = commit.subject;
+    std::replace(subject.begin(), subject.end(), '\n', ' ');
+    text += commit.id + ' ' + std::to_string(commit.time_s) + ' ' + subject + '\n';
+  }
+  try {
+    util::write_file_atomic(cache, text);
+  } catch (const Error&) {
+    // Not kept (a repository ej may read but not write): the next read goes to git again.
+  }
+}
+
 } // namespace
 
 std::vector<CommitSummary> first_parent_history(const std::filesystem::path& repo_dir,
-                                                const std::string& revision)
+                                                const std::string& revision,
+                                                const std::filesystem::path& cache)
 {
   const auto repo = open(repo_dir);
   const auto start = commit_of(repo.get(), revision);
@@ -45,23 +103,47 @@ std::vector<CommitSummary> first_parent_history(const std::filesystem::path& rep
     throw Error("'{}' names no commit of this repository; give a branch, tag or commit (see git log)",
                 revision);
   }
+  auto cached = cache.empty() ? std::vector<CommitSummary>() : read_cache(cache);
+  const std::size_t cached_size = cached.size();
+  std::unordered_map<std::string_view, std::size_t> cached_at;
+  cached_at.reserve(cached.size());
+  for (std::size_t i = 0; i < cached.size(); ++i) {
+    cached_at.emplace(cached[i].id, i);
+  }
   // Parent by parent rather than with a git_revwalk: the walk reads every commit once and the
   // look-up for its subject reads it again, which was a third of `ej history` on 10,000 commits.
   std::vector<CommitSummary> newest_first;
+  std::optional<std::size_t> joined; // where the walk met the cached line
   git_oid oid = *start;
   for (;;) {
+    auto id = oid_hex(oid);
+    if (const auto found = cached_at.find(id); found != cached_at.end()) {
+      joined = found->second;
+      break;
+    }
     git_commit* raw = nullptr;
     check(git_commit_lookup(&raw, repo.get(), &oid), "read a commit");
     CommitPtr commit(raw);
     const char* summary = git_commit_summary(commit.get());
-    newest_first.push_back({oid_hex(oid), summary != nullptr ? summary : "", git_commit_time(commit.get())});
+    newest_first.push_back({std::move(id), summary != nullptr ? summary : "", git_commit_time(commit.get())});
     if (git_commit_parentcount(commit.get()) == 0) {
       break;
     }
     oid = *git_commit_parent_id(commit.get(), 0);
   }
-  std::reverse(newest_first.begin(), newest_first.end());
-  return newest_first;
+  cached_at.clear(); // its keys view `cached`, which is cut next
+  std::vector<CommitSummary> line;
+  if (joined) {
+    cached.resize(*joined + 1);
+    line = std::move(cached);
+  }
+  const bool unchanged = newest_first.empty() && joined && *joined + 1 == cached_size;
+  line.insert(line.end(), std::make_move_iterator(newest_first.rbegin()),
+              std::make_move_iterator(newest_first.rend()));
+  if (!cache.empty() && !unchanged) {
+    write_cache(cache, line);
+  }
+  return line;
 }
 
 std::optional<std::string> resolve_commit(const std::filesystem::path& repo_dir, const std::string& revision)

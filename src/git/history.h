@@ -19,8 +19,15 @@ struct CommitSummary {
 
 // The commits from `revision` (a branch, tag, commit id, HEAD~3...) back along first parents,
 // oldest first. Throws ej::Error naming the revision when it is not a commit of the repository.
+//
+// With a `cache` file, the line last read is kept there and only the commits it does not hold are
+// read from git: a commit's id fixes its subject, time and parents, so the line below any commit
+// it holds is the cached one, whatever the branches did since. Reading 10,000 commits from git
+// costs more than the rest of `ej history`; the cache is read in a millisecond or two. A cache that
+// cannot be read is read again from git, and one that cannot be written is not kept.
 std::vector<CommitSummary> first_parent_history(const std::filesystem::path& repo_dir,
-                                                const std::string& revision);
+                                                const std::string& revision,
+                                                const std::filesystem::path& cache = {});
 
 // The full id of the commit `revision` names; nullopt when it names none.
 std::optional<std::string> resolve_commit(const std::filesystem::path& repo_dir, const std::string& revision);

@@ -3,7 +3,8 @@
 // commits 2,000, 5,000 and 8,000; 2% noise), then times the real ej binary against git on the same
 // repository, interleaved in one run: ej history (text and --json) and ej regressions, with
 // `git log --first-parent` listing the same commits as the reference. The goal: ej history under
-// 200 ms. Prints figures; asserts nothing.
+// 200 ms (with the first-parent line cached, as after the first history of a line; the uncached
+// figure is printed beside it). Prints figures; asserts nothing.
 //
 //   perf_history_bench [--commits N] [--runs N] [--dir DIR]   (DIR: build there and keep it, to profile)
 #include "store/journal.h"
@@ -200,6 +201,9 @@ int main(int argc, char** argv)
       {"git log --first-parent --format='%H %s' main (reference)",
        {"git", "log", "--first-parent", "--format=%H %s", "main"}},
       {"ej history b", {ej, "history", "b"}},
+      // The first history after the line changed reads every commit from git (the cache removed).
+      {"ej history b, its line not cached",
+       {"sh", "-c", "rm -f .git/ej/first-parents.cache && exec \"$0\" history b", ej}},
       {"ej history b --json", {ej, "history", "b", "--json"}},
       {"ej regressions", {ej, "regressions"}}};
   std::vector<std::vector<std::string>> argvs;
@@ -211,7 +215,7 @@ int main(int argc, char** argv)
   for (std::size_t i = 1; i < commands.size(); ++i) {
     test::print_ratio(commands[i].first, timings[i], "git log --first-parent", timings[0], 0);
   }
-  std::printf("\ngoal: ej history b under 200 ms: %s (%.0f ms)\n",
-              timings[1].median_ms < 200 ? "met" : "NOT MET", timings[1].median_ms);
+  std::printf("\ngoal: ej history b under 200 ms: %s (%.0f ms; %.0f ms when its line is not cached)\n",
+              timings[1].median_ms < 200 ? "met" : "NOT MET", timings[1].median_ms, timings[2].median_ms);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "support/command.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 #include <catch2/catch.hpp>
 
@@ -65,4 +66,47 @@ TEST_CASE("the current branch is HEAD's, and none when HEAD is detached")
   CHECK(git::current_branch(dir.path()) == branch.substr(0, branch.size() - 1));
   test::git(dir.path(), {"checkout", "-q", "--detach"});
   CHECK_FALSE(git::current_branch(dir.path()));
+}
+
+TEST_CASE(
+    "a cached first-parent line is the line git gives, after new commits, a rewrite and a damaged cache")
+{
+  test::TempDir dir;
+  test::make_git_repo(dir.path());
+  for (const auto* subject : {"one", "two", "three"}) {
+    commit(dir.path(), subject);
+  }
+  const auto cache = dir.path() / ".git" / "line.cache";
+  const auto same_as_git = [&](const std::string& revision) {
+    const auto cached = git::first_parent_history(dir.path(), revision, cache);
+    const auto uncached = git::first_parent_history(dir.path(), revision);
+    REQUIRE(cached.size() == uncached.size());
+    for (std::size_t i = 0; i < cached.size(); ++i) {
+      CHECK(cached[i].id == uncached[i].id);
+      CHECK(cached[i].subject == uncached[i].subject);
+      CHECK(cached[i].time_s == uncached[i].time_s);
+    }
+    return cached;
+  };
+  CHECK(same_as_git("HEAD").size() == 4); // the repository's first commit and three
+  REQUIRE(std::filesystem::exists(cache));
+  // What the cache holds is read from it, not from git: a subject changed there shows.
+  auto text = *util::read_file(cache);
+  text.replace(text.find(" two\n"), 5, " TWO\n");
+  test::write_text(cache, text);
+  CHECK(git::first_parent_history(dir.path(), "HEAD", cache)[2].subject == "TWO");
+  std::filesystem::remove(cache);
+
+  commit(dir.path(), "four");
+  CHECK(same_as_git("HEAD").back().subject == "four");
+  CHECK(same_as_git("HEAD~2").back().subject == "two");
+  // History rewritten under the cache: the line joins it where the commits are still the same.
+  test::git(dir.path(), {"reset", "-q", "--hard", "HEAD~2"});
+  commit(dir.path(), "three again");
+  CHECK(same_as_git("HEAD").back().subject == "three again");
+  // A cache that is not one ej wrote is read again from git.
+  test::write_text(cache, "ej first-parent line 1\nnot a line\n");
+  CHECK(same_as_git("HEAD").size() == 4);
+  test::write_text(cache, "something else entirely");
+  CHECK(same_as_git("HEAD").size() == 4);
 }
