@@ -122,6 +122,7 @@ nlohmann::json attempt_detail_json(Reader& reader, const core::Attempt& attempt,
   } else {
     out["verdict"] = nullptr;
     out["unjudged_because"] = judgement.why_not;
+    out["next"] = next_json(judgement.next);
   }
   if (diff) {
     out["diff"] = attempt.git.diff_blob.empty() ? "" : journal.blob(attempt.git.diff_blob).value_or("");

@@ -70,7 +70,8 @@ std::optional<Evaluation> evaluate_attempt(Reader& reader, int attempt, Against 
         out.unjudged = judgement.unjudged;
       }
       if (judgement.unjudged != Unjudged::IsBaseline && reported.insert(bench).second) {
-        out.missing.push_back({bench, judgement.why_not, judgement.unjudged == Unjudged::NoBaseline});
+        out.missing.push_back({bench, judgement.why_not, judgement.unjudged == Unjudged::NoBaseline,
+                               std::move(judgement.next)});
       }
     }
   }
@@ -92,12 +93,19 @@ Judgement judge_attempt(Reader& reader, int attempt, Against against)
 {
   auto evaluation = evaluate_attempt(reader, attempt, against);
   if (!evaluation) {
-    return {std::nullopt, fmt::format("there is no attempt {}", core::number_label(attempt))};
+    return {std::nullopt,
+            fmt::format("there is no attempt {}", core::number_label(attempt)),
+            Unjudged::Other,
+            {}};
   }
   if (const auto lead = evaluation->lead) {
-    return {std::move(evaluation->verdicts[*lead]), ""};
+    return {std::move(evaluation->verdicts[*lead]), "", Unjudged::Other, {}};
   }
-  return {std::nullopt, evaluation->why_not, evaluation->unjudged};
+  Judgement none{std::nullopt, evaluation->why_not, evaluation->unjudged, {}};
+  if (!evaluation->missing.empty() && evaluation->missing.front().why == evaluation->why_not) {
+    none.next = evaluation->missing.front().next;
+  }
+  return none;
 }
 
 } // namespace ej::evidence

@@ -22,6 +22,7 @@ struct Evaluation {
     std::string bench;
     std::string why; // "plan p has no baseline for benchmark verify; pin one with ..."
     bool no_baseline = false;
+    std::vector<NextStep> next; // what would judge it (no baseline: pin one)
   };
   std::vector<Missing> missing;
   std::string why_not;                 // without a verdict: why the first set was not judged

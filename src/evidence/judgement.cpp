@@ -56,7 +56,7 @@ nlohmann::json judgement_json(const StatusJudgement& judgement, bool applied)
   }
   auto missing = nlohmann::json::array();
   for (const auto& m : evaluation.missing) {
-    missing.push_back({{"bench", m.bench}, {"why", m.why}});
+    missing.push_back({{"bench", m.bench}, {"why", m.why}, {"next", next_json(m.next)}});
   }
   return {{"attempt", judgement.attempt.number},
           {"title", judgement.attempt.title},

@@ -455,4 +455,23 @@ const Calibration* Reader::calibration(const std::string& bench, const std::stri
   return nullptr;
 }
 
+std::optional<int> Reader::newest_free_run(const std::string& bench)
+{
+  const auto found = m_free_runs.find(bench);
+  if (found != m_free_runs.end()) {
+    return found->second;
+  }
+  store::RunFilter filter;
+  filter.bench = bench;
+  std::optional<int> free;
+  for (const auto& run : store::list_runs(m_journal.db(), filter)) {
+    if (!run.attempt && usable(run)) {
+      free = run.number;
+      break;
+    }
+  }
+  m_free_runs.emplace(bench, free);
+  return free;
+}
+
 } // namespace ej::evidence

@@ -99,6 +99,9 @@ public:
   // The reference run an `ej run --against` session measured alongside `run` when `run` was its
   // candidate; nullopt for a run measured on its own. Every comparison is read once.
   std::optional<int> compared_with(int run);
+  // The newest usable run of the benchmark that belongs to no attempt: what a plan without a
+  // baseline would pin (evidence/next_step.h). Read once per benchmark.
+  std::optional<int> newest_free_run(const std::string& bench);
 
 private:
   // The run's series, without its throttled repeats when they are left out; says so in `set`.
@@ -135,6 +138,7 @@ private:
   std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
   std::map<std::string, std::vector<Calibration>> m_calibrations;     // by bench, newest first
   std::optional<std::map<int, int>> m_compared;                        // candidate run -> reference run
+  std::map<std::string, std::optional<int>> m_free_runs;               // by bench
 };
 
 } // namespace ej::evidence

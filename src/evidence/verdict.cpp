@@ -160,15 +160,19 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
 }
 
 // The candidate's environment is its newest run's: a calibration measured elsewhere says nothing of it.
-void note_calibration(Reader& reader, Verdict& v)
+const Calibration* calibration_of(Reader& reader, const Verdict& v)
 {
   if (v.candidate.runs.empty()) {
-    return;
+    return nullptr;
   }
   const auto& newest =
       *std::max_element(v.candidate.runs.begin(), v.candidate.runs.end(),
                         [](const auto& a, const auto& b) { return a.started_ms < b.started_ms; });
-  const auto* calibration = reader.calibration(v.candidate.bench, newest.env_blob);
+  return reader.calibration(v.candidate.bench, newest.env_blob);
+}
+
+void note_calibration(const Calibration* calibration, Verdict& v)
+{
   const auto* headline = v.headline_comparison();
   if (calibration == nullptr || headline == nullptr || headline->metric != calibration->metric) {
     return;
@@ -199,7 +203,7 @@ void note_calibration(Reader& reader, Verdict& v)
 
 Judgement no_verdict(std::string why)
 {
-  return {std::nullopt, std::move(why)};
+  return {std::nullopt, std::move(why), Unjudged::Other, {}};
 }
 
 Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate, Against against,
@@ -213,6 +217,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
                                "--run N'",
                                plan, candidate.bench, plan));
     none.unjudged = Unjudged::NoBaseline;
+    none.next = pin_baseline_steps(plan, candidate.bench, reader.newest_free_run(candidate.bench));
     return none;
   }
   const auto now = baseline_for(history, candidate.bench, candidate.time_ms(), Against::CurrentBaseline);
@@ -304,10 +309,12 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   v.candidate = std::move(candidate);
-  note_calibration(reader, v);
+  const auto* calibration = calibration_of(reader, v);
+  note_calibration(calibration, v);
   evaluate_targets(v, measures);
   set_texts(v, then);
-  return {std::move(v), ""};
+  v.next = next_steps(v, plan, calibration, rules.min_effect_pct);
+  return {std::move(v), "", Unjudged::Other, {}};
 }
 
 // "3 days earlier", "2 hours later", "moments earlier".

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "evidence/compare_sets.h"
+#include "evidence/next_step.h"
 #include "evidence/reader.h"
 #include "evidence/run_set.h"
 #include "evidence/target_result.h"
@@ -78,7 +79,8 @@ struct Verdict {
   int throttled = 0;      // repeats of both sides that ran on a throttled GPU
   int device_repeats = 0; // repeats of both sides whose GPUs were read
   bool throttled_excluded = false;
-  std::string text;  // one line: the comparison(s), against which baseline, the environment warning
+  std::vector<NextStep> next; // what would make it decisive, first things first (evidence/next_step.h)
+  std::string text;           // one line: the comparison(s), against which baseline, the environment warning
   std::string brief; // the same without the note that the baseline moved, for lines under one that has it
 
   bool sweep() const { return combinations.size() > 1; }
@@ -99,6 +101,7 @@ struct Judgement {
   std::optional<Verdict> verdict;
   std::string why_not;
   Unjudged unjudged = Unjudged::Other;
+  std::vector<NextStep> next; // without a verdict: what would give one (NoBaseline: pin one)
 };
 
 // Combines the outcomes of several combinations into one (see Verdict::outcome).

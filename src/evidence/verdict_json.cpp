@@ -147,7 +147,8 @@ nlohmann::json verdict_json(const Verdict& v)
           {"environments_differ", !v.environment_changes.empty()},
           {"environment_changes", v.environment_changes},
           {"combinations", combinations},
-          {"warnings", v.warnings}};
+          {"warnings", v.warnings},
+          {"next", next_json(v.next)}};
 }
 
 nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,

@@ -77,6 +77,35 @@ Json git()
   return record({{"commit", string()}, {"branch", string()}, {"dirty", boolean()}, {"diff_blob", string()}});
 }
 
+Json next()
+{
+  Json kind = string("what to do: none (decisive), measure_more, measure_against, calibrate, pin_baseline, "
+                     "choose_headline");
+  kind["enum"] = {"none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline"};
+  return array(record({{"kind", kind},
+                       {"command", nullable(string("the command to run; null for none"))},
+                       {"why", string()},
+                       {"rounds", nullable(integer("rounds of one repeat a side that would decide"))},
+                       {"noise", nullable(number("per-round noise the rounds are sized at"))},
+                       {"effect", nullable(number("the change the rounds resolve"))},
+                       {"scale", nullable(string("percent or unit: of noise and effect"))},
+                       {"source", nullable(string("calibration or observed: where the noise comes from"))},
+                       {"run", nullable(integer("pin_baseline: the run to pin"))}}),
+               "first things first (docs/json.md, What to do next)");
+}
+
+Json verdict()
+{
+  Json out = record({{"text", string()},
+                     {"bench", string()},
+                     {"metric", string()},
+                     {"outcome", string("improved regressed mixed no change inconclusive")},
+                     {"headline_outcome", string("the outcome that decides")},
+                     {"next", next()}});
+  out["description"] = "a verdict (docs/json.md, Verdicts)";
+  return out;
+}
+
 Json attempt()
 {
   return with_schema_field(record(attempt_properties()));
@@ -91,8 +120,9 @@ Json attempt_detail()
 {
   auto properties = history_properties();
   properties.emplace_back("runs", array(nullable(integer())));
-  properties.emplace_back("verdict", nullable(object("the attempt's verdict (docs/json.md, Verdicts)")));
+  properties.emplace_back("verdict", nullable(verdict()));
   properties.emplace_back("unjudged_because", string("when verdict is null: why there is none"));
+  properties.emplace_back("next", next());
   properties.emplace_back("diff", string());
   properties.emplace_back("run_code", array(object()));
   std::vector<std::string> required;
@@ -107,7 +137,9 @@ Json attempt_detail()
 Json run()
 {
   auto properties = run_properties();
-  properties.emplace_back("verdict", object("present when the run is judged against its plan's baseline"));
+  auto judged = verdict();
+  judged["description"] = "present when the run is judged against its plan's baseline";
+  properties.emplace_back("verdict", judged);
   std::vector<std::string> required;
   for (const auto& [name, schema] : run_properties()) {
     required.push_back(name);
@@ -181,16 +213,17 @@ Json comparison()
 
 Json judgement()
 {
-  return with_schema_field(record({{"attempt", nullable(integer())},
-                                   {"title", string()},
-                                   {"status", string("the current status")},
-                                   {"proposed_status", string("what the evidence proposes")},
-                                   {"reason", string("the sentence --apply records")},
-                                   {"applied", boolean()},
-                                   {"verdict", object("the verdict that decides (the headline measure's)")},
-                                   {"verdicts", array(object())},
-                                   {"targets", array(object())},
-                                   {"not_judged", array(record({{"bench", string()}, {"why", string()}}))}}));
+  return with_schema_field(
+      record({{"attempt", nullable(integer())},
+              {"title", string()},
+              {"status", string("the current status")},
+              {"proposed_status", string("what the evidence proposes")},
+              {"reason", string("the sentence --apply records")},
+              {"applied", boolean()},
+              {"verdict", verdict()},
+              {"verdicts", array(verdict())},
+              {"targets", array(object())},
+              {"not_judged", array(record({{"bench", string()}, {"why", string()}, {"next", next()}}))}}));
 }
 
 Json rendered()
@@ -229,7 +262,7 @@ Json waited()
                                                                      {"high", number()},
                                                                      {"coverage", number()}}))}}))},
               {"summary", string()},
-              {"verdict", nullable(object())},
+              {"verdict", nullable(verdict())},
               {"log", nullable(string())}}));
 }
 

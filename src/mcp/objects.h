@@ -11,6 +11,8 @@ using schema::Json;
 
 // Every object ej prints carries "schema": 1.
 Json git();             // where an attempt or run was made
+Json next();            // a verdict's `next`: what would make it decisive
+Json verdict();         // a verdict; of its fields, those an agent acts on are spelled out
 Json attempt();         // ej log --json's element
 Json attempt_history(); // attempt + status_history, notes, links
 Json attempt_detail();  // ej show ID --json

@@ -254,7 +254,7 @@ void add_attempt_tools(std::vector<Tool>& tools)
                  {"query"}),
        [] {
          auto entry = objects::attempt_history();
-         entry["properties"]["verdict"] = nullable(object());
+         entry["properties"]["verdict"] = nullable(objects::verdict());
          entry["required"].push_back("verdict");
          return objects::listing("attempts", entry);
        }(),

@@ -30,6 +30,40 @@ double detectable_effect(double sigma, std::size_t n, Pairing pairing, double al
   return t * sigma * per_value / std::sqrt(static_cast<double>(n) * efficiency);
 }
 
+std::optional<std::size_t> values_needed(double sigma, double effect, Pairing pairing, std::size_t most,
+                                         double alpha, double power)
+{
+  if (!(sigma > 0) || !(effect > 0)) {
+    return std::nullopt;
+  }
+  // detectable_effect falls as n grows: a bisection finds the first n that reaches `effect`.
+  if (most < 2 || detectable_effect(sigma, most, pairing, alpha, power) > effect) {
+    return std::nullopt;
+  }
+  std::size_t low = 2;
+  std::size_t high = most;
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    if (detectable_effect(sigma, mid, pairing, alpha, power) <= effect) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return low;
+}
+
+double sigma_from_interval(double half_width, double n, Pairing pairing, double confidence)
+{
+  if (n < 2) {
+    return 0;
+  }
+  const double dof = pairing == Pairing::TwoSample ? 2 * n - 2 : n - 1;
+  const double t = t_quantile((1 + confidence) / 2, dof);
+  const double per_value = pairing == Pairing::TwoSample ? std::sqrt(2.0) : 1.0;
+  return half_width * std::sqrt(n * 3 / std::numbers::pi) / (t * per_value);
+}
+
 double sample_sigma(const std::vector<double>& values)
 {
   if (values.size() < 2) {

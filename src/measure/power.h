@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 // How small a change a rank test could see: the minimum detectable effect at a given power, and the
@@ -21,6 +22,18 @@ enum class Pairing {
 // noise. Returns 0 when n < 2.
 double detectable_effect(double sigma, std::size_t n, Pairing pairing, double alpha = 0.05,
                          double power = 0.8);
+
+// The fewest values (rounds; or repeats a side), from 2 up to `most`, at which detectable_effect
+// is at most `effect`: the search inverts that same formula, so the t quantiles' dependence on n is
+// kept exactly. nullopt when `most` values do not suffice, or when effect or sigma is not positive.
+std::optional<std::size_t> values_needed(double sigma, double effect, Pairing pairing, std::size_t most,
+                                         double alpha = 0.05, double power = 0.8);
+
+// The noise (sigma per value) that a rank interval of `half_width` at `confidence` from n values
+// implies under the same approximation: half_width = t[(1 + confidence) / 2] * sigma / sqrt(n * 3/pi)
+// (sqrt(2) more for two samples; for samples of unequal sizes give n = 2ab / (a + b)). The noise a
+// verdict observed, where no calibration measured it. 0 when n < 2.
+double sigma_from_interval(double half_width, double n, Pairing pairing, double confidence = 0.95);
 
 // The quantile of Student's t distribution with `dof` degrees of freedom (0.5 <= p < 1), by the
 // Cornish-Fisher expansion around the normal quantile: within 0.2% of the exact value from 5

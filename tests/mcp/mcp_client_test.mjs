@@ -191,6 +191,11 @@ await step('tools/list has every tool, each with an inputSchema and an outputSch
     assert.equal(tool.outputSchema.type, 'object', tool.name);
     assert.ok(tool.description.length > 20, tool.name);
   }
+  // A verdict's next steps are part of the schema, so the SDK checks every verdict carries them.
+  const judge = tools.find((tool) => tool.name === 'judge');
+  assert.ok(judge.outputSchema.properties.verdict.required.includes('next'));
+  assert.deepEqual(judge.outputSchema.properties.verdict.properties.next.items.properties.kind.enum,
+    ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline']);
 });
 
 await step('try, status and note change the journal and answer with the attempt', async () => {
@@ -233,6 +238,15 @@ await step('run with an attempt, then judge and compare it against the plan\'s b
   assert.equal(judged.attempt, attempt);
   assert.ok(['adopted', 'rejected', 'inconclusive'].includes(judged.proposed_status), judged.proposed_status);
   assert.equal(judged.applied, false);
+  // What to do next, as actions: nothing once decisive, else a command to run.
+  for (const verdict of [ended.verdict, judged.verdict]) {
+    assert.ok(Array.isArray(verdict.next) && verdict.next.length > 0, JSON.stringify(verdict.next));
+    const first = verdict.next[0];
+    assert.equal(first.command === null, first.kind === 'none', JSON.stringify(first));
+    if (first.kind !== 'none') {
+      assert.match(first.command, /^ej /);
+    }
+  }
   const compared = await call(client, 'compare', { reference: 'r1', candidate: `r${measured}` });
   assert.equal(compared.bench, 'noisy');
   assert.equal(compared.series[0].metric, 't');

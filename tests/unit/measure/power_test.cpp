@@ -65,3 +65,35 @@ TEST_CASE("the drift's standard error is the least-squares slope's, from success
   CHECK(ej::measure::level_drift_error({1, 2, 3, 4, 5}) == Approx(0).margin(1e-12));
   CHECK(ej::measure::level_drift_error({1, 2}) == 0);
 }
+
+// Expected figures from Python with mpmath 1.3 (exact t quantiles: the regularized incomplete beta
+// function inverted with findroot, which gives t.ppf(0.975, 9) = 2.2621571628 as SciPy does), counting
+// n up from 2 until (t[0.975] + t[0.8]) * sigma / sqrt(n * 3/pi) (sqrt(2) more, 2n - 2 degrees of
+// freedom, for two samples) is at most the effect. Each case is at least 0.3% from the next n's
+// boundary, more than the expansion's error.
+TEST_CASE("the values needed to detect an effect are the fewest whose detectable effect reaches it")
+{
+  using ej::measure::Pairing;
+  using ej::measure::values_needed;
+  CHECK(values_needed(0.02, std::log(1.01), Pairing::Paired, 1000) == 36u);
+  CHECK(values_needed(0.01, 0.005, Pairing::Paired, 1000) == 35u);
+  CHECK(values_needed(0.01, 0.01, Pairing::Paired, 1000) == 11u);
+  CHECK(values_needed(0.05, 0.02, Pairing::TwoSample, 1000) == 104u);
+  // More than the most allowed, or nothing to detect: no answer rather than a wrong one.
+  CHECK_FALSE(values_needed(0.01, 0.005, Pairing::Paired, 34));
+  CHECK_FALSE(values_needed(0.01, 0, Pairing::Paired, 1000));
+  CHECK_FALSE(values_needed(0, 0.01, Pairing::Paired, 1000));
+}
+
+// The half-width of a 95% interval from 20 rounds at sigma 0.01, t.ppf(0.975, 19) * 0.01 /
+// sqrt(20 * 3/pi) = 0.0047893164 (mpmath, as above): the noise it implies is that sigma again.
+TEST_CASE("the noise an interval implies inverts the interval's width under the same approximation")
+{
+  using ej::measure::Pairing;
+  using ej::measure::sigma_from_interval;
+  CHECK(sigma_from_interval(0.0047893164179322645, 20, Pairing::Paired) == Approx(0.01).epsilon(1e-3));
+  const double two_sample =
+      ej::measure::t_quantile(0.975, 38) * 0.01 * std::sqrt(2.0) / std::sqrt(20 * 3 / std::numbers::pi);
+  CHECK(sigma_from_interval(two_sample, 20, Pairing::TwoSample) == Approx(0.01).epsilon(1e-9));
+  CHECK(sigma_from_interval(0.01, 1, Pairing::Paired) == 0);
+}

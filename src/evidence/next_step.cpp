@@ -1,0 +1,317 @@
+#include "evidence/next_step.h"
+
+#include "core/numbering.h"
+#include "evidence/calibration.h"
+#include "evidence/verdict.h"
+#include "measure/paired.h"
+#include "measure/power.h"
+#include "measure/until_decisive.h"
+#include "util/shell_quote.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace ej::evidence {
+
+namespace {
+
+// A word as a shell reads it: bare when it is plain, quoted otherwise.
+std::string word(const std::string& text)
+{
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_.,:=/@+-").find(c) != std::string_view::npos;
+  });
+  return plain ? text : util::shell_quote(text);
+}
+
+// A comparison on the per-round scale of an interleaved session (measure/paired.h): log ratios for a
+// positive metric, differences in the unit otherwise.
+struct Scaled {
+  measure::PairedScale scale = measure::PairedScale::LogRatio;
+  double estimate = 0;
+  std::optional<double> half_width; // of its interval, when it has one
+  double reference_level = 0;
+};
+
+std::optional<Scaled> scaled(const measure::Comparison& c)
+{
+  Scaled out;
+  out.reference_level = std::abs(c.reference_median);
+  if (c.estimate == measure::Estimate::Ratio) {
+    if (!c.ratio || !(*c.ratio > 0)) {
+      return std::nullopt;
+    }
+    out.estimate = std::log(*c.ratio);
+    if (c.ratio_low && c.ratio_high && *c.ratio_low > 0 && *c.ratio_high > 0) {
+      out.half_width = (std::log(*c.ratio_high) - std::log(*c.ratio_low)) / 2;
+    }
+    return out;
+  }
+  if (!c.shift) {
+    return std::nullopt;
+  }
+  out.scale = measure::PairedScale::Difference;
+  out.estimate = *c.shift;
+  if (c.shift_low && c.shift_high) {
+    out.half_width = (*c.shift_high - *c.shift_low) / 2;
+  }
+  return out;
+}
+
+// A value of the per-round scale as the change it means: percent for a log ratio.
+double in_units(double value, bool relative)
+{
+  return relative ? (std::exp(value) - 1) * 100 : value;
+}
+
+// How many rounds one undecided comparison needs, at which noise, to resolve which change.
+struct Sizing {
+  std::optional<std::size_t> rounds;
+  std::optional<double> noise; // per round, on the scale
+  double effect = 0;           // on the scale
+  bool relative = true;
+  std::optional<NoiseSource> source;
+  bool too_many = false; // a noise is known but no number of rounds up to k_most_rounds will do
+};
+
+Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* calibration,
+                   double min_effect_pct)
+{
+  Sizing out;
+  const auto values = scaled(s.comparison);
+  if (!values) {
+    return out; // no estimate (one figure a side): nothing to size rounds from
+  }
+  out.relative = values->scale == measure::PairedScale::LogRatio;
+  // The change to resolve: the estimate itself when it passes the min effect (to tell it from no
+  // change), else its distance to the nearer edge of the min effect (to show that it stays within).
+  const auto band = measure::effect_band(values->scale, min_effect_pct, values->reference_level);
+  const double e = values->estimate;
+  out.effect = e < band.low || e > band.high ? std::abs(e) : std::min(e - band.low, band.high - e);
+  // The noise of one round: calibrated on this metric and scale, else the one this verdict's own
+  // interval implies. Two runs measured apart give one side's noise; a round's pair has sqrt(2) of it.
+  if (calibration != nullptr && calibration->metric == s.metric && calibration->relative == out.relative &&
+      calibration->paired_noise > 0) {
+    out.noise = calibration->paired_noise;
+    out.source = NoiseSource::Calibration;
+  } else if (values->half_width && *values->half_width > 0) {
+    const auto& c = s.comparison;
+    if (design == Design::Interleaved) {
+      out.noise = measure::sigma_from_interval(*values->half_width, static_cast<double>(c.n_candidate),
+                                               measure::Pairing::Paired, c.confidence);
+    } else {
+      const double a = static_cast<double>(c.n_reference);
+      const double b = static_cast<double>(c.n_candidate);
+      out.noise = std::sqrt(2.0) * measure::sigma_from_interval(*values->half_width, 2 * a * b / (a + b),
+                                                                measure::Pairing::TwoSample, c.confidence);
+    }
+    out.source = NoiseSource::Observed;
+  }
+  if (!out.noise || !(*out.noise > 0)) {
+    out.noise.reset();
+    out.source.reset();
+    return out;
+  }
+  out.rounds = measure::values_needed(*out.noise, out.effect, measure::Pairing::Paired, k_most_rounds);
+  out.too_many = !out.rounds;
+  if (out.rounds) {
+    out.rounds = std::max(*out.rounds, k_fewest_rounds);
+  }
+  return out;
+}
+
+bool decided(measure::Outcome outcome)
+{
+  return outcome == measure::Outcome::Improved || outcome == measure::Outcome::Regressed ||
+         outcome == measure::Outcome::NoChange;
+}
+
+// The comparison the rounds are sized on: the headline's, else (a sweep without one) the undecided
+// combination that needs the most rounds.
+Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_effect_pct)
+{
+  if (const auto* head = v.headline_comparison()) {
+    return size_rounds(*head, v.design.kind, calibration, min_effect_pct);
+  }
+  std::optional<Sizing> most;
+  for (const auto& s : v.combinations) {
+    if (decided(s.comparison.outcome)) {
+      continue;
+    }
+    auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
+    const auto rank = [](const Sizing& x) {
+      return x.too_many ? k_most_rounds + 2 : x.rounds ? *x.rounds : k_most_rounds + 1;
+    };
+    if (!most || rank(sizing) > rank(*most)) {
+      most = sizing;
+    }
+  }
+  return most.value_or(Sizing{});
+}
+
+std::string figure(double value, bool relative, const std::string& unit)
+{
+  return relative ? fmt::format("{:.2g}%", value)
+                  : fmt::format("{:.3g}{}", value, unit.empty() ? "" : " " + unit);
+}
+
+NextStep measure_step(const Verdict& v, NextKind kind, const Sizing& sizing, const std::string& opening)
+{
+  NextStep step;
+  step.kind = kind;
+  step.relative = sizing.relative;
+  step.source = sizing.source;
+  step.rounds = sizing.rounds;
+  if (sizing.noise) {
+    step.noise = std::abs(in_units(*sizing.noise, sizing.relative));
+    step.effect = std::abs(in_units(sizing.effect, sizing.relative));
+  }
+  step.command = "ej run " + word(v.candidate.bench) + " --against baseline";
+  // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
+  const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
+  if (attempt > 0) {
+    step.command += fmt::format(" --attempt {}", attempt);
+  }
+  const auto noise_words = [&] {
+    return fmt::format("at the {} noise of {} a round",
+                       sizing.source == NoiseSource::Calibration ? "calibrated" : "observed",
+                       figure(*step.noise, step.relative, v.unit));
+  };
+  if (sizing.rounds) {
+    step.command += fmt::format(" --repeat {}", *sizing.rounds);
+    step.why = fmt::format("{}: {} rounds detect a change of {} (80% power, 5% two-sided) {}", opening,
+                           *sizing.rounds, figure(*step.effect, step.relative, v.unit), noise_words());
+  } else if (sizing.too_many) {
+    step.command += " --until-decisive";
+    step.why =
+        fmt::format("{}: a change of {} would take more than {} rounds {}; measure until decisive, "
+                    "or give the benchmark a larger --min-effect",
+                    opening, figure(*step.effect, step.relative, v.unit), k_most_rounds, noise_words());
+  } else {
+    step.command += " --until-decisive";
+    step.why = opening + ": no noise to size the rounds at; measure until the verdict is decisive";
+  }
+  return step;
+}
+
+std::string outcome_words(const Verdict& v)
+{
+  return std::string(measure::to_string(v.decisive_outcome()));
+}
+
+} // namespace
+
+std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, const Calibration* calibration,
+                                 double min_effect_pct)
+{
+  const auto outcome = v.decisive_outcome();
+  const bool sequential = v.design.kind == Design::Sequential;
+  // Two moments of a machine that drifts more than the change cannot decide it (evidence/proposal.h).
+  const bool drift_decides = sequential && v.calibration && v.calibration->drift_exceeds_change;
+  if (decided(outcome) && !drift_decides) {
+    NextStep none;
+    none.why = fmt::format("decisive ({}): nothing to add", outcome_words(v));
+    return {none};
+  }
+  if (outcome == measure::Outcome::Mixed) {
+    NextStep step;
+    step.kind = NextKind::ChooseHeadline;
+    step.command = fmt::format("ej plan edit {} --headline AXIS=VALUE", word(plan));
+    step.why = "mixed over the sweep" + (v.crossover.empty() ? std::string() : " (" + v.crossover + ")") +
+               ": no number of rounds decides a crossover; the plan's headline combination does (fill in "
+               "AXIS=VALUE)";
+    return {step};
+  }
+  const auto sizing = sizing_of(v, calibration, min_effect_pct);
+  std::vector<NextStep> steps;
+  if (!sequential) {
+    steps.push_back(measure_step(v, NextKind::MeasureMore, sizing,
+                                 fmt::format("inconclusive after {} rounds", v.design.rounds)));
+  } else {
+    const auto opening =
+        drift_decides ? fmt::format("{}, but the machine drifted {} in calibration, more than the change; "
+                                    "measure both code states together",
+                                    outcome_words(v), v.calibration->drift)
+                      : fmt::format("{} on two runs measured apart; measure both code states together",
+                                    outcome_words(v));
+    steps.push_back(measure_step(v, NextKind::MeasureAgainst, sizing, opening));
+  }
+  if (sizing.source != NoiseSource::Calibration) {
+    NextStep calibrate;
+    calibrate.kind = NextKind::Calibrate;
+    calibrate.command = "ej calibrate " + word(v.candidate.bench);
+    calibrate.why = fmt::format("{} has no calibration in this environment: {}", v.candidate.bench,
+                                sizing.source ? "the rounds are sized at the noise this verdict observed"
+                                              : "the noise to size rounds at is unknown");
+    steps.push_back(std::move(calibrate));
+  }
+  return steps;
+}
+
+std::vector<NextStep> pin_baseline_steps(const std::string& plan, const std::string& bench,
+                                         std::optional<int> run)
+{
+  NextStep step;
+  step.kind = NextKind::PinBaseline;
+  step.run = run;
+  if (run) {
+    step.command = fmt::format("ej plan baseline {} --run {}", word(plan), *run);
+    step.why = fmt::format("plan {} has no baseline for benchmark {}: pin run {}, its newest finished run "
+                           "outside any attempt, or another run of the baseline's code",
+                           plan, bench, core::number_label(*run));
+  } else {
+    step.command = "ej run " + word(bench);
+    step.why = fmt::format("plan {} has no baseline for benchmark {}: measure the baseline's code (without "
+                           "--attempt), then pin that run with 'ej plan baseline {} --run N'",
+                           plan, bench, plan);
+  }
+  return {step};
+}
+
+std::string_view to_string(NextKind kind)
+{
+  switch (kind) {
+  case NextKind::None:
+    return "none";
+  case NextKind::MeasureMore:
+    return "measure_more";
+  case NextKind::MeasureAgainst:
+    return "measure_against";
+  case NextKind::Calibrate:
+    return "calibrate";
+  case NextKind::PinBaseline:
+    return "pin_baseline";
+  case NextKind::ChooseHeadline:
+    return "choose_headline";
+  }
+  return "none";
+}
+
+nlohmann::json next_json(const std::vector<NextStep>& steps)
+{
+  const auto number = [](const std::optional<double>& x) {
+    return x ? nlohmann::json(*x) : nlohmann::json();
+  };
+  auto out = nlohmann::json::array();
+  for (const auto& s : steps) {
+    const bool sized = s.noise.has_value();
+    out.push_back({{"kind", to_string(s.kind)},
+                   {"command", s.command.empty() ? nlohmann::json() : nlohmann::json(s.command)},
+                   {"why", s.why},
+                   {"rounds", s.rounds ? nlohmann::json(*s.rounds) : nlohmann::json()},
+                   {"noise", number(s.noise)},
+                   {"effect", number(s.effect)},
+                   {"scale", sized ? nlohmann::json(s.relative ? "percent" : "unit") : nlohmann::json()},
+                   {"source", s.source ? nlohmann::json(*s.source == NoiseSource::Calibration ? "calibration"
+                                                                                              : "observed")
+                                       : nlohmann::json()},
+                   {"run", s.run ? nlohmann::json(*s.run) : nlohmann::json()}});
+  }
+  return out;
+}
+
+} // namespace ej::evidence

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+// What would make a verdict decisive, as actions an agent can take without reading prose
+// (docs/json.md, "What to do next"): the rounds an interleaved session needs at the calibrated (or
+// observed) noise, a calibration to measure, a baseline to pin; or nothing, once it is decisive.
+namespace ej::evidence {
+
+struct Calibration;
+struct Verdict;
+
+enum class NextKind {
+  None,           // decisive: nothing to add
+  MeasureMore,    // an interleaved verdict that is not decisive: a session of more rounds
+  MeasureAgainst, // a sequential verdict: measure both code states together, interleaved
+  Calibrate,      // no calibration in the candidate's environment: the noise is only guessed
+  PinBaseline,    // no baseline for the benchmark: nothing to judge against
+  ChooseHeadline, // a sweep that wins somewhere and loses elsewhere, with no headline to decide
+};
+
+// Where the noise the rounds are sized at comes from.
+enum class NoiseSource { Calibration, Observed };
+
+struct NextStep {
+  NextKind kind = NextKind::None;
+  std::string command; // what to run; empty for None
+  std::string why;     // one sentence
+  // MeasureMore and MeasureAgainst: the rounds of one repeat a side, sized so that the smallest change
+  // detected with 80% power at 5% (two-sided) is `effect`, at the per-round noise `noise`; empty
+  // when the noise is unknown or no number of rounds up to k_most_rounds would do.
+  std::optional<std::size_t> rounds;
+  std::optional<double> noise;  // per-round standard deviation: percent, or the metric's unit
+  std::optional<double> effect; // the change to resolve, likewise
+  bool relative = true;         // noise and effect in percent
+  std::optional<NoiseSource> source;
+  std::optional<int> run; // PinBaseline: the run proposed as the baseline
+};
+
+// The most rounds a proposal names: beyond, the change is too small to resolve at that noise.
+inline constexpr std::size_t k_most_rounds = 1000;
+// The fewest: an exact two-sided signed-rank test at 5% can decide from six rounds on.
+inline constexpr std::size_t k_fewest_rounds = 6;
+
+// The steps of a verdict of `plan`, the first one first; [None] when it is decisive. `calibration`:
+// the newest of the benchmark in the candidate's environment (nullptr: none); `min_effect_pct`: the
+// benchmark's.
+std::vector<NextStep> next_steps(const Verdict& verdict, const std::string& plan,
+                                 const Calibration* calibration, double min_effect_pct);
+
+// The step when a benchmark of a plan has no baseline: pin `run` (a finished run of the benchmark
+// that belongs to no attempt), or without one, measure the baseline's code first.
+std::vector<NextStep> pin_baseline_steps(const std::string& plan, const std::string& bench,
+                                         std::optional<int> run);
+
+// "none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline"
+std::string_view to_string(NextKind kind);
+// `next` of docs/json.md: an array of {kind, command, why, rounds, noise, effect, scale, source, run}.
+nlohmann::json next_json(const std::vector<NextStep>& steps);
+
+} // namespace ej::evidence

@@ -1,0 +1,135 @@
+// Every verdict says what to do next (`next`, docs/json.md): pin a baseline when there is none to
+// judge against, the rounds that would decide an inconclusive one at the calibrated noise, nothing
+// once it is decisive. The commands it names are run here as an agent would run them.
+#include "support/ej_repo.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace ej::test;
+using nlohmann::json;
+
+namespace {
+
+// The words of a command `next` names, without the leading "ej" (none of them is quoted).
+std::vector<std::string> ej_words(const std::string& command)
+{
+  std::istringstream in(command);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) {
+    words.push_back(word);
+  }
+  REQUIRE(words.size() > 1);
+  CHECK(words.front() == "ej");
+  words.erase(words.begin());
+  return words;
+}
+
+// x = SPEED + 100 * (repeats so far mod 3): a noise of several percent, the same for any code, from a
+// counter kept under .git; SPEED read from the committed file `speed`.
+std::string wobbling_script(const EjRepo& repo)
+{
+  const auto counter = (repo.path() / ".git" / "count").string();
+  return "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+         "'; echo x=$(( $(cat speed) + 100 * (n % 3) ))";
+}
+
+} // namespace
+
+TEST_CASE("a verdict without a baseline says to pin one, and once decisive says nothing is left to do")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Next"});
+  repo.ok({"bench", "add", "flat", "--repeat", "5", "--shell", "echo x=$(cat speed)", "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  repo.ok({"run", "flat", "--quiet"}); // the stock code, outside any attempt: run #1
+  write_text(repo.path() / "speed", "900\n");
+  git(repo.path(), {"commit", "-q", "-am", "faster"});
+  repo.ok({"try", "faster", "--plan", "p"});
+  repo.ok({"run", "flat", "--attempt", "1", "--quiet"});
+
+  const auto unjudged = json::parse(repo.ok({"show", "1", "--json"}));
+  CHECK(unjudged["verdict"].is_null());
+  REQUIRE(unjudged["next"].size() == 1);
+  const auto pin = unjudged["next"][0];
+  CHECK(pin["kind"] == "pin_baseline");
+  CHECK(pin["run"] == 1);
+  CHECK(pin["command"] == "ej plan baseline p --run 1");
+
+  repo.ok(ej_words(pin["command"].get<std::string>()));
+  const auto verdict = json::parse(repo.ok({"show", "1", "--json"}))["verdict"];
+  REQUIRE(verdict.is_object());
+  CHECK(verdict["outcome"] == "improved");
+  REQUIRE(verdict["next"].size() == 1);
+  CHECK(verdict["next"][0]["kind"] == "none");
+  CHECK(verdict["next"][0]["command"].is_null());
+  CHECK(json::parse(repo.ok({"judge", "1", "--json"}))["verdict"]["next"] == verdict["next"]);
+  CHECK(json::parse(repo.ok({"show", "run", "2", "--json"}))["verdict"]["next"] == verdict["next"]);
+}
+
+TEST_CASE(
+    "an inconclusive verdict says how many rounds would decide it, at the calibrated noise once calibrated")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Next"});
+  repo.ok({"bench", "add", "wobble", "--repeat", "5", "--min-effect", "2", "--shell", wobbling_script(repo),
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"run", "wobble", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  repo.ok({"try", "the same code again", "--plan", "p"});
+  repo.ok({"run", "wobble", "--attempt", "2", "--quiet"});
+
+  // Two runs measured apart, within the noise: measure both code states together, and calibrate.
+  auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
+  CHECK(verdict["outcome"] == "inconclusive");
+  auto next = verdict["next"];
+  INFO(next.dump(2));
+  REQUIRE(next.size() == 2);
+  CHECK(next[0]["kind"] == "measure_against");
+  CHECK(next[0]["source"] == "observed");
+  REQUIRE(next[0]["rounds"].is_number_integer());
+  CHECK(next[0]["rounds"].get<int>() >= 6);
+  CHECK(next[0]["command"] == "ej run wobble --against baseline --attempt 2 --repeat " +
+                                  std::to_string(next[0]["rounds"].get<int>()));
+  CHECK(next[1]["kind"] == "calibrate");
+  CHECK(next[1]["command"] == "ej calibrate wobble");
+
+  // Calibrated: the rounds are sized at the noise the calibration measured, and nothing else is asked.
+  const auto calibration = json::parse(repo.ok({"calibrate", "wobble", "--rounds", "10", "--json"}));
+  next = json::parse(repo.ok({"show", "2", "--json"}))["verdict"]["next"];
+  REQUIRE(next.size() == 1);
+  CHECK(next[0]["source"] == "calibration");
+  CHECK(next[0]["noise"].get<double>() == Approx(std::abs(calibration["paired_noise"].get<double>())));
+  CHECK(next[0]["scale"] == "percent");
+
+  // A session too short to decide: the interleaved verdict asks for more rounds, more than it had.
+  const auto against = repo.ej({"run", "wobble", "--against", "baseline", "--attempt", "2", "--repeat", "6",
+                                "--seed", "1", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
+  CHECK(verdict["design"]["kind"] == "interleaved");
+  CHECK(verdict["outcome"] == "inconclusive");
+  next = verdict["next"];
+  REQUIRE(next.size() == 1);
+  CHECK(next[0]["kind"] == "measure_more");
+  CHECK(next[0]["source"] == "calibration");
+  REQUIRE(next[0]["rounds"].is_number_integer());
+  const int rounds = next[0]["rounds"].get<int>();
+  CHECK(rounds > 6);
+  CHECK(next[0]["command"] ==
+        "ej run wobble --against baseline --attempt 2 --repeat " + std::to_string(rounds));
+  CHECK_THAT(next[0]["why"].get<std::string>(),
+             Catch::Contains("inconclusive after 6 rounds: " + std::to_string(rounds) + " rounds detect"));
+  // ej judge --json carries the same.
+  CHECK(json::parse(repo.ok({"judge", "2", "--json"}))["verdict"]["next"] == next);
+}

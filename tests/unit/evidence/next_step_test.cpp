@@ -1,0 +1,216 @@
+// What a verdict says to do next: the rounds that would decide it at the calibrated or observed
+// noise, a calibration, a baseline to pin, or nothing once it is decisive.
+#include "evidence/calibration.h"
+#include "evidence/next_step.h"
+#include "evidence/reader.h"
+#include "evidence/verdict.h"
+#include "unit/evidence/test_journal.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace ej;
+using evidence::NextKind;
+
+namespace {
+
+// A verdict on time_ms of benchmark b, attempt 2, with one comparison whose per-round estimate is
+// `log_change` and whose 95% interval has `half_width` either side (on the log scale).
+evidence::Verdict verdict(evidence::Design design, measure::Outcome outcome, double log_change,
+                          std::optional<double> half_width, std::size_t n = 10)
+{
+  evidence::Verdict v;
+  v.candidate.bench = "b";
+  core::RunRecord run;
+  run.number = 5;
+  run.attempt = 2;
+  v.candidate.runs.push_back(run);
+  v.metric = "time_ms";
+  v.unit = "ms";
+  v.design.kind = design;
+  v.design.rounds = design == evidence::Design::Interleaved ? n : 0;
+  evidence::SeriesComparison s;
+  s.metric = "time_ms";
+  s.unit = "ms";
+  auto& c = s.comparison;
+  c.n_reference = c.n_candidate = n;
+  c.reference_median = 10;
+  c.candidate_median = 10 * std::exp(log_change);
+  c.ratio = std::exp(log_change);
+  if (half_width) {
+    c.ratio_low = std::exp(log_change - *half_width);
+    c.ratio_high = std::exp(log_change + *half_width);
+  }
+  c.outcome = outcome;
+  v.combinations.push_back(s);
+  v.outcome = outcome;
+  return v;
+}
+
+evidence::Calibration calibration(double paired_noise)
+{
+  evidence::Calibration c;
+  c.bench = "b";
+  c.metric = "time_ms";
+  c.unit = "ms";
+  c.relative = true;
+  c.paired_noise = paired_noise;
+  return c;
+}
+
+} // namespace
+
+TEST_CASE("a decisive verdict says there is nothing to add")
+{
+  const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Improved, -0.1, 0.01);
+  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::None);
+  CHECK(steps[0].command.empty());
+  CHECK(evidence::next_json(steps)[0]["kind"] == "none");
+  CHECK(evidence::next_json(steps)[0]["command"].is_null());
+}
+
+// At a calibrated noise of 0.02 a round (log scale) and an estimate of 0.01 (min effect 0), the
+// rounds are those that detect 0.01 at 0.02: as 0.005 at 0.01, 35 (power_test, from mpmath).
+TEST_CASE(
+    "an inconclusive interleaved verdict asks for the rounds that detect its change at the calibrated noise")
+{
+  const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.01, 0.02);
+  const auto calibrated = calibration(0.02);
+  const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+  REQUIRE(steps.size() == 1); // calibrated: nothing to calibrate
+  CHECK(steps[0].kind == NextKind::MeasureMore);
+  CHECK(steps[0].rounds == 35u);
+  CHECK(steps[0].source == evidence::NoiseSource::Calibration);
+  CHECK(*steps[0].noise == Approx((std::exp(0.02) - 1) * 100));
+  CHECK(*steps[0].effect == Approx((std::exp(0.01) - 1) * 100));
+  CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --repeat 35");
+  const auto json = evidence::next_json(steps)[0];
+  CHECK(json["kind"] == "measure_more");
+  CHECK(json["rounds"] == 35);
+  CHECK(json["source"] == "calibration");
+  CHECK(json["scale"] == "percent");
+}
+
+// Within a min effect of 2.5%, the estimate log(1.005) is log(1.025) - log(1.005) = 0.0197051 from the
+// nearer edge; at 0.02 a round that takes 11 rounds (mpmath, as in power_test).
+TEST_CASE("an estimate within the min effect is sized to show that it stays within")
+{
+  const auto v =
+      verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, std::log(1.005), 0.03);
+  const auto calibrated = calibration(0.02);
+  const auto steps = evidence::next_steps(v, "p", &calibrated, 2.5);
+  REQUIRE(steps[0].kind == NextKind::MeasureMore);
+  CHECK(steps[0].rounds == 11u);
+  CHECK(*steps[0].effect == Approx((1.025 / 1.005 - 1) * 100));
+}
+
+// Without a calibration, the noise is the one the verdict's own interval implies: 20 rounds whose
+// 95% interval is +-0.0047893 mean 0.01 a round (power_test), so 0.005 takes 35 rounds.
+TEST_CASE("without a calibration the rounds are sized at the observed noise, and calibrating comes next")
+{
+  const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.005,
+                         0.0047893164179322645, 20);
+  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].kind == NextKind::MeasureMore);
+  CHECK(steps[0].source == evidence::NoiseSource::Observed);
+  CHECK(steps[0].rounds == 35u);
+  CHECK(steps[1].kind == NextKind::Calibrate);
+  CHECK(steps[1].command == "ej calibrate b");
+}
+
+TEST_CASE("a sequential verdict that cannot decide asks for both code states measured together")
+{
+  SECTION("inconclusive")
+  {
+    const auto v = verdict(evidence::Design::Sequential, measure::Outcome::Inconclusive, 0.01, 0.02);
+    const auto calibrated = calibration(0.02);
+    const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+    REQUIRE(steps.size() == 1);
+    CHECK(steps[0].kind == NextKind::MeasureAgainst);
+    CHECK(steps[0].rounds == 35u);
+  }
+  SECTION("improved, but by less than the machine drifted")
+  {
+    auto v = verdict(evidence::Design::Sequential, measure::Outcome::Improved, -0.03, 0.01);
+    v.calibration = evidence::CalibrationNote{"±1.0%", 10, "+5.0%", true, 0};
+    const auto calibrated = calibration(0.02);
+    const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+    REQUIRE(steps[0].kind == NextKind::MeasureAgainst);
+    CHECK(steps[0].rounds.has_value());
+    CHECK_THAT(steps[0].why, Catch::Contains("drifted +5.0%"));
+  }
+  SECTION("with no interval and no calibration: until decisive, and calibrate")
+  {
+    const auto v =
+        verdict(evidence::Design::Sequential, measure::Outcome::Inconclusive, 0.01, std::nullopt, 1);
+    const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+    REQUIRE(steps.size() == 2);
+    CHECK_FALSE(steps[0].rounds);
+    CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --until-decisive");
+    CHECK(steps[1].kind == NextKind::Calibrate);
+  }
+}
+
+TEST_CASE("a change too small for a thousand rounds says so instead of naming a count")
+{
+  const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.0001, 0.02);
+  const auto calibrated = calibration(0.02);
+  const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+  CHECK_FALSE(steps[0].rounds);
+  CHECK_THAT(steps[0].command, Catch::EndsWith("--until-decisive"));
+  CHECK_THAT(steps[0].why, Catch::Contains("more than 1000 rounds"));
+}
+
+TEST_CASE("a mixed sweep without a headline asks for the headline that decides")
+{
+  auto v = verdict(evidence::Design::Sequential, measure::Outcome::Improved, -0.1, 0.01);
+  v.combinations.push_back(v.combinations.front());
+  v.combinations.back().comparison.outcome = measure::Outcome::Regressed;
+  v.outcome = measure::Outcome::Mixed;
+  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::ChooseHeadline);
+  CHECK(steps[0].command == "ej plan edit p --headline AXIS=VALUE");
+}
+
+TEST_CASE("a benchmark without a baseline is told to pin its newest run outside any attempt")
+{
+  const auto with_run = evidence::pin_baseline_steps("p", "b", 3);
+  CHECK(with_run[0].kind == NextKind::PinBaseline);
+  CHECK(with_run[0].command == "ej plan baseline p --run 3");
+  CHECK(evidence::next_json(with_run)[0]["run"] == 3);
+  const auto without = evidence::pin_baseline_steps("p", "my bench", std::nullopt);
+  CHECK(without[0].command == "ej run 'my bench'");
+  CHECK_THAT(without[0].why, Catch::Contains("ej plan baseline p --run N"));
+}
+
+// Judged from the journal: the attempt's verdict carries its steps, and an attempt judged on a
+// benchmark without a baseline carries the pin.
+TEST_CASE("judging an attempt fills in the next steps of its verdict, or the pin when it has no baseline")
+{
+  test::TestJournal j;
+  j.plan("p");
+  j.bench("b");
+  j.attempt(1, "p");
+  j.attempt(2, "p");
+  j.run(1, 1, {{{}, {10.0, 10.1, 9.9, 10.2, 9.8, 10.05, 9.95, 10.15, 9.85, 10.0}}});
+  j.run(2, 2, {{{}, {4.0, 4.04, 3.96, 4.08, 3.92, 4.02, 3.98, 4.06, 3.94, 4.0}}});
+  {
+    evidence::Reader reader(j.journal());
+    const auto none = evidence::judge_attempt(reader, 2);
+    REQUIRE_FALSE(none.verdict);
+    REQUIRE(none.next.size() == 1);
+    CHECK(none.next[0].kind == NextKind::PinBaseline);
+    CHECK_FALSE(none.next[0].run); // run 1 belongs to an attempt: not proposed
+  }
+  j.baseline("p", 1);
+  evidence::Reader reader(j.journal());
+  const auto judged = evidence::judge_attempt(reader, 2);
+  REQUIRE(judged.verdict);
+  REQUIRE(judged.verdict->next.size() == 1);
+  CHECK(judged.verdict->next[0].kind == NextKind::None);
+}
