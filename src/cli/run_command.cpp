@@ -47,8 +47,8 @@ struct RunOptions {
   std::string budget;
 };
 
-// --against: both sides measured on this machine (here, or by a detached ej). What it does not do
-// yet is refused rather than half done.
+// --against: both sides measured by one ej (here, or detached), on this machine or an ssh host.
+// What it does not do yet is refused rather than half done.
 void check_against(const RunOptions& options)
 {
   if (options.against.empty()) {
@@ -58,10 +58,11 @@ void check_against(const RunOptions& options)
     }
     return;
   }
-  if (!options.request.on.empty() && options.request.on != "local") {
-    throw UsageError(
-        "--on {} does not work with --against yet: interleaved runs measure on this machine only",
-        options.request.on);
+  const auto& on = options.request.on;
+  if (on == "slurm" || on.starts_with("slurm:") || on.starts_with("slurm@")) {
+    throw UsageError("--on {} does not work with --against yet: interleaved runs measure on this machine or "
+                     "an ssh host (--on HOST)",
+                     on);
   }
   if (options.request.revision) {
     throw UsageError("--revision does not go with --against: both sides run the benchmark's latest revision");

@@ -355,8 +355,8 @@ RunOutcome RunSession::build_failure() const
 RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats,
                                      run::RunContainment* containment)
 {
-  if (m_slurm || (m_target && m_target->remote())) {
-    throw UsageError("an interleaved run measures here only; --on is not supported with --against yet");
+  if (m_slurm) {
+    throw UsageError("an interleaved run measures here or on an ssh host; not in a Slurm job yet");
   }
   m_progress.planned_unknown(); // the session decides block by block
   if (m_locks_gpus && !m_gpu_lock) {

@@ -16,6 +16,22 @@ std::string code_state_id(const git::CodeState& code)
   return util::sha256_hex(code.context.commit + "\n" + code.diff_text);
 }
 
+namespace {
+
+// The repository's name on a host: its main work tree's, so that a linked worktree (ej's own, where
+// the reference of --against is restored, included) ships into the same place and a code state
+// that is there already is not shipped again.
+std::string repository_name(const Workspace& workspace)
+{
+  const auto common = workspace.ej_dir.lexically_normal().parent_path();
+  if (common.filename() == ".git" && !common.parent_path().filename().empty()) {
+    return common.parent_path().filename().string();
+  }
+  return workspace.work_tree.filename().string();
+}
+
+} // namespace
+
 RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const git::CodeState& code,
                      RunObserver& observer)
     : m_work_tree(workspace.work_tree), m_ej_dir(workspace.ej_dir)
@@ -31,8 +47,7 @@ RunTarget::RunTarget(const Workspace& workspace, const std::string& on, const gi
   ship.state = code.context.dirty ? code_state_id(code) : std::string();
   ship.changed_files = code.changed_files;
   ship.deleted_files = code.deleted_files;
-  const auto repo_name = workspace.work_tree.filename().string();
-  const auto shipped = m_session->ship(ship, repo_name);
+  const auto shipped = m_session->ship(ship, repository_name(workspace));
   m_work_tree = shipped.work_dir;
   observer.message(fmt::format("ej: on {} ({}): code in {}{}", entry.name, m_session->hostname(),
                                shipped.work_dir,

@@ -658,3 +658,49 @@ TEST_CASE("Ctrl-C during a remote run ends a setsid escaper on the host too")
   ::kill(escaper, SIGKILL);
   CHECK(show_run(repo, 1)["status"] == "interrupted");
 }
+
+TEST_CASE("ej run --against on an ssh host measures both code states there in rounds, each shipped once")
+{
+  const auto server = start_sshd();
+  if (!server) {
+    return;
+  }
+  EjRepo repo;
+  write_text(repo.path() / "bench.sh", "echo value=1; pwd >&2\n");
+  git(repo.path(), {"add", "bench.sh"});
+  git(repo.path(), {"commit", "-q", "-m", "bench"});
+  const auto root = add_box(repo, *server);
+  repo.ok({"bench", "add", "b", "--repeat", "4", "--metric", "value=kv:value", "--", "sh", "bench.sh"});
+  write_text(repo.path() / "bench.sh", "echo value=2; pwd >&2\n"); // the candidate: not committed
+  const auto result =
+      repo.ej({"run", "b", "--on", "box", "--against", "HEAD", "--seed", "7"}, ssh_env(*server));
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("interleaved"));
+  const auto candidate = show_run(repo, 1, true);
+  const int reference_number = candidate["comparison"]["reference"].get<int>();
+  const auto reference = show_run(repo, reference_number, true);
+  CHECK(samples_of(candidate, "value") == std::vector<double>{2, 2, 2, 2});
+  CHECK(samples_of(reference, "value") == std::vector<double>{1, 1, 1, 1});
+  // Both measured on the host, each in the work directory of its own code state.
+  const auto commit = git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 40);
+  for (const auto* run : {&candidate, &reference}) {
+    CHECK((*run)["on"]["name"] == "box");
+    const std::string work_dir = (*run)["on"]["work_dir"];
+    CHECK_THAT(work_dir, Catch::StartsWith((root / repo.path().filename() / commit).string()));
+    CHECK_THAT((*run)["stderr"].get<std::string>(), Catch::Contains(work_dir));
+  }
+  CHECK(candidate["on"]["work_dir"] != reference["on"]["work_dir"]);
+  CHECK(candidate["git"]["dirty"] == true);
+  CHECK(reference["git"]["dirty"] == false);
+  // The reference, restored in a worktree of its own here, shares the repository's place there:
+  // a second session ships neither side again.
+  const auto again =
+      repo.ej({"run", "b", "--on", "box", "--against", "HEAD", "--repeat", "2"}, ssh_env(*server));
+  INFO(again.err);
+  CHECK(again.exit_code == 0);
+  const auto& err = again.err;
+  const auto first = err.find("(already there)");
+  REQUIRE(first != std::string::npos);
+  CHECK(err.find("(already there)", first + 1) != std::string::npos);
+}
