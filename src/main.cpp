@@ -1,5 +1,6 @@
 #include "cli/app.h"
 #include "cli/usage.h"
+#include "run/signals.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -23,6 +24,10 @@ int main(int argc, char** argv)
     return 2;
   } catch (const ej::Error& error) {
     std::cerr << "ej: error: " << ej::util::visible_controls(error.what()) << "\n";
+    // An error a signal brought about (a git command it stopped, say) ends as the signal would.
+    if (const int signal = ej::run::InterruptGuard::signal_number(); signal != 0) {
+      return 128 + signal;
+    }
     return 1;
   } catch (const std::exception& error) {
     std::cerr << "ej: error: unexpected failure: " << error.what() << "\n";

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <thread>
 
 using namespace ej::test;
@@ -80,8 +82,8 @@ TEST_CASE("identical code under drift: sequential runs report a change, --agains
   CHECK(reference["comparison"]["outcome"] == outcome);
   CHECK(reference["comparison"]["candidate"] == 3);
   CHECK_THAT(repo.ok({"show", "run", "3"}),
-             Catch::Contains("compared:  candidate of an interleaved comparison with run #4, 16 rounds: " + outcome +
-                             " ('ej compare r4 r3')"));
+             Catch::Contains("compared:  candidate of an interleaved comparison with run #4, 16 rounds: " +
+                             outcome + " ('ej compare r4 r3')"));
   CHECK(show_run(repo, 1)["comparison"].is_null());
   // ej compare of the pair judges it on the pairs, as the run did.
   const auto compared = repo.ok({"compare", "r4", "r3"});
@@ -135,4 +137,35 @@ TEST_CASE("the interleaved verdict of a sweep names the combination of each of i
   INFO(against.out << against.err);
   REQUIRE(against.exit_code == 0);
   CHECK_THAT(against.out, Catch::Contains("  wall_s (n=1): ") && Catch::Contains("  wall_s (n=2): "));
+}
+
+TEST_CASE(
+    "Ctrl-C while the reference's code is restored ends ej run --against with 128 + SIGINT, nothing left")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "b", "--repeat", "2", "--", "true"});
+  // git, as ej finds it on PATH, stops at `git worktree add` until the test has sent its signal.
+  const auto shims = repo.path() / ".git" / "shims";
+  const auto mark = repo.path() / ".git" / "restoring";
+  std::filesystem::create_directories(shims);
+  const auto real_git = run_command({"/bin/sh", "-c", "command -v git"}).out;
+  write_text(shims / "git", "#!/bin/sh\ncase \"$*\" in *\"worktree add\"*) touch '" + mark.string() +
+                                "'; sleep 30 ;; esac\nexec " + real_git.substr(0, real_git.find('\n')) +
+                                " \"$@\"\n");
+  std::filesystem::permissions(shims / "git", std::filesystem::perms::owner_all);
+  CommandOptions options;
+  options.cwd = repo.path();
+  options.env = {{"PATH", shims.string() + ":" + std::getenv("PATH")}};
+  const int ej = start_command({EJ_BINARY, "run", "b", "--against", "HEAD", "--quiet"}, options);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(mark) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(std::filesystem::exists(mark));
+  ::kill(ej, SIGINT);
+  CHECK(wait_command(ej) == 128 + SIGINT);
+  for (const auto& run : json::parse(repo.ok({"runs", "--json"}))) {
+    CHECK(run["status"] != "started");
+  }
+  CHECK(git(repo.path(), {"worktree", "list", "--porcelain"}).find("rerun") == std::string::npos);
 }
