@@ -7,6 +7,7 @@
 #include "measure/statistics.h"
 #include "measure/until_decisive.h"
 #include "measuring/interleaved_pairs.h"
+#include "measuring/output_digests.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -241,7 +242,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   const auto stop_other = [&](RunOutcome& other, const RunOutcome& failed, const RunSession& failed_side) {
     result.failed =
         &failed_side == &candidate ? InterleavedResult::Side::Candidate : InterleavedResult::Side::Reference;
-    other.status = failed.status == core::RunStatus::Interrupted ? core::RunStatus::Interrupted : core::RunStatus::Failed;
+    other.status = failed.status == core::RunStatus::Interrupted ? core::RunStatus::Interrupted
+                                                                 : core::RunStatus::Failed;
     other.reason = fmt::format("the interleaved session stopped: run {} {}",
                                core::number_label(failed_side.run_number()), core::to_string(failed.status));
     result.stopped = "failed";
@@ -281,6 +283,10 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
           outcome = measured;
           failed = true;
           return;
+        }
+        if (const auto earlier = outcome.outputs.find("same_output"); earlier != outcome.outputs.end()) {
+          measured.outputs["same_output"] =
+              merged_digests(*earlier, measured.outputs.value("same_output", nlohmann::json()));
         }
         outcome = std::move(measured);
       };
