@@ -10,6 +10,7 @@
 #include "measure/direction.h"
 #include "measure/metric_spec.h"
 #include "measure/readers.h"
+#include "measure/result_files.h"
 #include "measuring/workspace.h"
 #include "remote/host_registry.h"
 #include "store/run_queries.h"
@@ -51,6 +52,12 @@ struct BenchOptions {
   std::optional<double> clock_drop;
   std::optional<bool> exclude_throttled;
   std::optional<bool> ci;
+  std::optional<std::string> check;
+  std::optional<int> check_every;
+  std::optional<std::string> same_output;
+  std::optional<double> tolerance;
+  std::vector<std::string> floors;
+  std::optional<bool> check_times;
 };
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option)
@@ -161,6 +168,77 @@ void refuse_secret_arguments(const core::BenchDefinition& d)
   }
 }
 
+// --check, --same-output, --tolerance and --floor (docs/benchmarks.md, "Checks"), once the metrics
+// are known: each names a metric the benchmark has.
+void apply_checks(const BenchOptions& options, core::BenchDefinition& d)
+{
+  const auto has_metric = [&d](const std::string& name) {
+    return name == "wall_s" || std::any_of(d.metrics.begin(), d.metrics.end(),
+                                           [&name](const auto& metric) { return metric.name == name; });
+  };
+  d.check = options.check.value_or(d.check);
+  d.check_times = options.check_times.value_or(d.check_times);
+  d.check_every = options.check_every.value_or(d.check_every);
+  if (d.check_every < 1) {
+    throw UsageError("--check-every takes a positive count of repeats, e.g. --check-every 5");
+  }
+  if (options.check_every && d.check.empty()) {
+    throw UsageError("--check-every needs a check: --check './verify out.bin' --check-every {}",
+                     d.check_every);
+  }
+  if (!util::is_valid_utf8(d.check)) {
+    throw UsageError("--check takes UTF-8 text");
+  }
+  if (const auto problem = core::secret_argument(util::split(d.check, ' '))) {
+    throw UsageError(
+        "{} of the --check command, and a definition is stored in the journal; export the secret "
+        "and refer to it: --check './verify --token \"$TOKEN\"'",
+        *problem);
+  }
+  if (options.same_output) {
+    d.same_output =
+        options.same_output->empty() ? core::SameOutput{} : core::parse_same_output(*options.same_output);
+  }
+  auto& same = d.same_output;
+  if (options.tolerance) {
+    if (same.kind != core::SameOutput::Kind::Metric) {
+      throw UsageError("--tolerance applies to --same-output METRIC (a value compared within PCT%), e.g. "
+                       "--same-output checksum --tolerance 0.01");
+    }
+    if (*options.tolerance < 0) {
+      throw UsageError("--tolerance cannot be negative");
+    }
+    same.tolerance_pct = *options.tolerance;
+  }
+  if (same.kind == core::SameOutput::Kind::File) {
+    require_inside_repository(same.name, "--same-output @FILE");
+    if (measure::is_glob(same.name)) {
+      throw UsageError("--same-output @{} is a pattern; name the one file the benchmark writes", same.name);
+    }
+  }
+  if (same.kind == core::SameOutput::Kind::Metric && (same.name == "wall_s" || !has_metric(same.name))) {
+    throw UsageError(
+        "--same-output '{}' is neither stdout, @FILE nor one of the benchmark's metrics (wall_s is "
+        "not an output)",
+        same.name);
+  }
+  if (!options.floors.empty()) {
+    d.floors.clear();
+    for (const auto& text : options.floors) {
+      if (text.empty()) {
+        continue; // --floor '' removes them
+      }
+      d.floors.push_back(core::parse_floor(text));
+    }
+  }
+  for (const auto& floor : d.floors) {
+    if (!has_metric(floor.metric)) {
+      throw UsageError("--floor {}: '{}' is not one of the benchmark's metrics (or wall_s)", floor.metric,
+                       floor.metric);
+    }
+  }
+}
+
 void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::vector<std::string>& inferred,
                    const std::filesystem::path& work_tree)
 {
@@ -258,6 +336,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
         "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
         *problem);
   }
+  apply_checks(options, d);
   if (d.argv.empty() && d.shell.empty()) {
     throw UsageError(
         "no command: give it after --, e.g. ej bench add NAME -- ./bench --size 4096, or use --shell");
@@ -407,6 +486,20 @@ void print_definition(const core::BenchRevision& bench)
   if (d.ci) {
     fmt::print("  ci:       yes (measured by 'ej ci')\n");
   }
+  if (!d.check.empty()) {
+    fmt::print("  check:    {}{}\n", util::visible_controls("sh -c " + d.check),
+               d.check_every == 1 ? " (after every repeat)"
+                                  : fmt::format(" (after every {} repeats)", d.check_every));
+  }
+  if (d.same_output.kind != core::SameOutput::Kind::None) {
+    fmt::print("  same output: {} as the reference's\n", core::describe(d.same_output));
+  }
+  if (d.check_times) {
+    fmt::print("  check times: a reported time longer than its repeat's wall time is invalid\n");
+  }
+  for (const auto& floor : d.floors) {
+    fmt::print("  floor:    {}={:g} (a value beyond it is implausible)\n", floor.metric, floor.value);
+  }
 }
 
 void run_bench_list(bool json)
@@ -516,6 +609,27 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
   command->add_flag("--ci,!--no-ci", o.ci,
                     "Measure it in 'ej ci', the pull-request gate (--no-ci: no longer), e.g. ej bench edit "
                     "decode --ci");
+  command->add_option("--check", o.check,
+                      "Correctness command run with /bin/sh -c in the benchmark's directory after every "
+                      "measured repeat; a non-zero exit ends the run as check-failed, never judged "
+                      "('' removes it), e.g. --check 'cmp out.bin expected.bin'");
+  command->add_option("--check-every", o.check_every,
+                      "Run --check after every Nth repeat only, e.g. --check-every 5");
+  command->add_option("--same-output", o.same_output,
+                      "stdout, @FILE or METRIC: what must equal the baseline's for a verdict to stand (a "
+                      "digest of stdout or of the file, a metric's median within --tolerance; '' removes "
+                      "it), e.g. --same-output @result.bin");
+  command
+      ->add_option("--tolerance", o.tolerance,
+                   "--same-output METRIC: how far in % the candidate's value may be from the baseline's, "
+                   "e.g. --same-output checksum --tolerance 0.001")
+      ->check(finite_number());
+  command->add_flag("--check-times,!--no-check-times", o.check_times,
+                    "A time the benchmark prints that is longer than its repeat's wall time makes the run "
+                    "invalid (--no-check-times: no longer), e.g. ej bench edit decode --check-times");
+  command->add_option("--floor", o.floors,
+                      "METRIC=VALUE, a physical bound in the metric's unit: a value beyond it on the better "
+                      "side is implausible (repeatable; '' removes them), e.g. --floor copy_ms=0.8");
   command->footer(
       "A definition is stored in the journal, so a secret in it is refused: --password=X or --token X "
       "in the command, a token or user:pw@ in a URL, --env NAME=V with a secret-looking NAME. Export "

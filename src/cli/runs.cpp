@@ -262,6 +262,10 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
                util::visible_controls(blob_text("stdout_blob")));
     fmt::print("\n--- stderr of the last repeat{} ---\n{}", cut_note("stderr_cut_bytes"),
                util::visible_controls(blob_text("stderr_blob")));
+    if (run->outputs.contains("check_blob")) {
+      fmt::print("\n--- output of the failed --check ---\n{}",
+                 util::visible_controls(blob_text("check_blob")));
+    }
   }
   if (diff) {
     print_run_diff(journal, *run);

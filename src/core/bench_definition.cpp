@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -105,6 +106,34 @@ nlohmann::json to_json(const BenchDefinition& definition)
   if (definition.ci) {
     out["ci"] = true;
   }
+  if (!definition.check.empty()) {
+    out["check"] = definition.check;
+    if (definition.check_every != 1) {
+      out["check_every"] = definition.check_every;
+    }
+  }
+  const auto& same = definition.same_output;
+  if (same.kind != SameOutput::Kind::None) {
+    const char* kind = same.kind == SameOutput::Kind::Stdout ? "stdout"
+                       : same.kind == SameOutput::Kind::File ? "file"
+                                                             : "metric";
+    out["same_output"] = {{"kind", kind}};
+    if (same.kind != SameOutput::Kind::Stdout) {
+      out["same_output"]["name"] = same.name;
+    }
+    if (same.kind == SameOutput::Kind::Metric) {
+      out["same_output"]["tolerance_pct"] = same.tolerance_pct;
+    }
+  }
+  if (definition.check_times) {
+    out["check_times"] = true;
+  }
+  if (!definition.floors.empty()) {
+    out["floors"] = nlohmann::json::array();
+    for (const auto& floor : definition.floors) {
+      out["floors"].push_back({{"metric", floor.metric}, {"value", floor.value}});
+    }
+  }
   return out;
 }
 
@@ -175,6 +204,26 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     definition.clock_drop_pct = number(json, "clock_drop_pct", 10.0, "--clock-drop", problems);
     definition.exclude_throttled = json.value("exclude_throttled", false);
     definition.ci = json.value("ci", false);
+    definition.check = json.value("check", "");
+    definition.check_times = json.value("check_times", false);
+    definition.check_every = number(json, "check_every", 1, "--check-every", problems);
+    if (const auto same = json.find("same_output"); same != json.end() && same->is_object()) {
+      const auto kind = same->value("kind", "");
+      auto& out = definition.same_output;
+      out.kind = kind == "stdout"   ? SameOutput::Kind::Stdout
+                 : kind == "file"   ? SameOutput::Kind::File
+                 : kind == "metric" ? SameOutput::Kind::Metric
+                                    : SameOutput::Kind::None;
+      if (out.kind == SameOutput::Kind::None) {
+        problems.push_back(fmt::format("same_output has the kind '{}' (set it with --same-output)", kind));
+      }
+      out.name = same->value("name", "");
+      out.tolerance_pct = number(*same, "tolerance_pct", 0.0, "--tolerance", problems);
+    }
+    for (const auto& floor : json.value("floors", nlohmann::json::array())) {
+      definition.floors.push_back(
+          {floor.at("metric").get<std::string>(), number(floor, "value", 0.0, "--floor", problems)});
+    }
   } catch (const std::exception& error) { // a JSON type error, malformed hex bytes
     problems.push_back(error.what());
   }
@@ -198,6 +247,52 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json)
         fmt::join(problems, "; "));
   }
   return definition;
+}
+
+SameOutput parse_same_output(const std::string& text)
+{
+  if (text.empty() || text == "@") {
+    throw UsageError("--same-output takes stdout, @FILE or a metric's name, e.g. --same-output @result.bin");
+  }
+  if (text == "stdout") {
+    return {SameOutput::Kind::Stdout, "", 0};
+  }
+  if (text.front() == '@') {
+    return {SameOutput::Kind::File, text.substr(1), 0};
+  }
+  return {SameOutput::Kind::Metric, text, 0};
+}
+
+MetricFloor parse_floor(const std::string& text)
+{
+  const auto equals = text.find('=');
+  const std::string value = equals == std::string::npos
+                                ? std::string()
+                                : std::string(util::trim(std::string_view(text).substr(equals + 1)));
+  double number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (equals == 0 || equals == std::string::npos || value.empty() || ec != std::errc() ||
+      end != value.data() + value.size() || !std::isfinite(number)) {
+    throw UsageError("--floor '{}' must look like METRIC=VALUE, VALUE in the metric's unit, e.g. --floor "
+                     "copy_ms=0.8",
+                     text);
+  }
+  return {text.substr(0, equals), number};
+}
+
+std::string describe(const SameOutput& same)
+{
+  switch (same.kind) {
+  case SameOutput::Kind::Stdout:
+    return "stdout";
+  case SameOutput::Kind::File:
+    return "@" + same.name;
+  case SameOutput::Kind::Metric:
+    return same.tolerance_pct > 0 ? fmt::format("{} within {:g}%", same.name, same.tolerance_pct) : same.name;
+  case SameOutput::Kind::None:
+    break;
+  }
+  return "";
 }
 
 std::vector<ParamValues> param_combinations(const std::vector<ParamAxis>& axes,

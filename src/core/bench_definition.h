@@ -29,6 +29,35 @@ struct RepeatPolicy {
   double budget_s = 0;      // 0: no budget
 };
 
+// --same-output: what of a run must equal the reference's for a verdict between them to stand
+// (docs/benchmarks.md, "Checks"): a digest of stdout or of a file the benchmark writes, or a
+// metric's value within a relative tolerance.
+struct SameOutput {
+  enum class Kind { None, Stdout, File, Metric };
+  Kind kind = Kind::None;
+  std::string name;         // File: the path, relative to the benchmark's directory; Metric: its name
+  double tolerance_pct = 0; // Metric: how far the candidate's median may be from the reference's
+
+  bool operator==(const SameOutput&) const = default;
+};
+
+// --same-output's text: "stdout", "@FILE" or a metric's name; a usage error for an empty one.
+SameOutput parse_same_output(const std::string& text);
+// The text again ("stdout", "@out.bin", "checksum within 0.1%").
+std::string describe(const SameOutput& same);
+
+// --floor METRIC=VALUE: a physical bound on a metric (the time to move the bytes at peak bandwidth,
+// in the metric's unit); a value beyond it, on the metric's better side, is implausible.
+struct MetricFloor {
+  std::string metric;
+  double value = 0;
+
+  bool operator==(const MetricFloor&) const = default;
+};
+
+// --floor's "METRIC=VALUE"; a usage error with an example for anything else.
+MetricFloor parse_floor(const std::string& text);
+
 // A registered benchmark revision: what `ej run` executes and how it reads the results.
 struct BenchDefinition {
   std::vector<std::string> argv; // run without a shell...
@@ -52,6 +81,16 @@ struct BenchDefinition {
   double clock_drop_pct = 10;
   bool exclude_throttled = false;
   bool ci = false; // `ej ci` measures it (ej bench add --ci)
+  // Guards against results that are not what they seem (docs/benchmarks.md, "Checks"): a
+  // correctness command after every check_every-th measured repeat, an output that must equal the
+  // reference's, physical bounds on metrics.
+  std::string check;
+  int check_every = 1;
+  SameOutput same_output;
+  std::vector<MetricFloor> floors;
+  // --check-times: a time the benchmark reports that is longer than its repeat's wall time makes
+  // the run invalid. Asked for, not yet the default: fixtures that print made-up times would fail.
+  bool check_times = false;
 };
 
 nlohmann::json to_json(const BenchDefinition& definition);

@@ -9,7 +9,7 @@ namespace {
 
 template <typename Value, std::size_t N> using StateNames = std::array<std::pair<Value, std::string_view>, N>;
 
-constexpr StateNames<RunStatus, 8> k_run_status_names{{
+constexpr StateNames<RunStatus, 10> k_run_status_names{{
     {RunStatus::Started, "started"},
     {RunStatus::Finished, "finished"},
     {RunStatus::Failed, "failed"},
@@ -18,6 +18,8 @@ constexpr StateNames<RunStatus, 8> k_run_status_names{{
     {RunStatus::BuildFailed, "build-failed"},
     {RunStatus::Interrupted, "interrupted"},
     {RunStatus::Imported, "imported"},
+    {RunStatus::CheckFailed, "check-failed"},
+    {RunStatus::Invalid, "invalid"},
 }};
 
 constexpr StateNames<RepeatEnding, 6> k_repeat_ending_names{{

@@ -9,8 +9,21 @@
 // and JSON output: code compares the enums, and only these functions see the words.
 namespace ej::core {
 
-// How a run stands or ended.
-enum class RunStatus { Started, Finished, Failed, Timeout, ExtractError, BuildFailed, Interrupted, Imported };
+// How a run stands or ended. CheckFailed: the benchmark's --check command failed after a repeat;
+// Invalid: a repeat's results cannot be true (a time the benchmark printed longer than the repeat
+// took, work left running after it). Neither is ever judged (docs/benchmarks.md, "Checks").
+enum class RunStatus {
+  Started,
+  Finished,
+  Failed,
+  Timeout,
+  ExtractError,
+  BuildFailed,
+  Interrupted,
+  Imported,
+  CheckFailed,
+  Invalid
+};
 
 std::string_view to_string(RunStatus status);
 std::optional<RunStatus> parse_run_status(std::string_view text);

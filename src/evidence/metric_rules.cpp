@@ -29,6 +29,16 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   rules.min_effect_pct = definition.min_effect_pct;
   rules.clock_drop_pct = definition.clock_drop_pct;
   rules.exclude_throttled = definition.exclude_throttled;
+  rules.same_output = definition.same_output;
+  for (const auto& floor : definition.floors) {
+    std::string unit = "s"; // wall_s
+    for (const auto& spec : measure::metric_specs(definition)) {
+      if (spec.name == floor.metric) {
+        unit = measure::effective_unit(spec);
+      }
+    }
+    rules.floors.push_back({floor, unit});
+  }
   return rules;
 }
 

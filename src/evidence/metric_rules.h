@@ -24,6 +24,13 @@ struct MetricRules {
   double min_effect_pct = 0;
   double clock_drop_pct = 10;     // a repeat this far below its combination's SM clock is throttled
   bool exclude_throttled = false; // judged without throttled repeats
+  core::SameOutput same_output;   // what must equal the reference's (ej bench add --same-output)
+  // Physical bounds (--floor), each with the unit of its metric's values.
+  struct Floor {
+    core::MetricFloor floor;
+    std::string unit;
+  };
+  std::vector<Floor> floors;
 
   // The direction of a metric's series stored in `unit` (measure::judged_better's rule).
   measure::Direction direction_of(const std::string& metric, std::string_view unit) const;

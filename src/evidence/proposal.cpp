@@ -100,6 +100,18 @@ std::optional<Proposal> propose_status(const Evaluation& evaluation)
     proposal.status = core::Status::Inconclusive;
     break;
   }
+  // Figures that cannot be believed decide nothing (evidence/integrity.h): an output that differs from
+  // the baseline's is not the same work done faster, so it is rejected; a flagged verdict is
+  // looked into before anything is adopted.
+  if (lead->integrity.validity == Validity::Invalid) {
+    proposal.status = core::Status::Rejected;
+    proposal.reason = "invalid: " + lead->integrity.invalid_reason + "; " + proposal.reason;
+    return proposal;
+  }
+  if (lead->integrity.validity == Validity::Suspect && proposal.status == core::Status::Adopted) {
+    proposal.status = core::Status::Inconclusive;
+    proposal.reason += "; flagged: " + util::join(lead->integrity.flags, "; ");
+  }
   // Two moments of a machine that drifts more than the change cannot decide it; the same two code
   // states measured together can.
   if (lead->design.kind == Design::Sequential && lead->calibration &&

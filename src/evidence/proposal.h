@@ -14,8 +14,9 @@ namespace ej::evidence {
 // every target the attempt measured met) -> adopted; improved but a target missed -> rejected, as the
 // break-even rule says; regressed or no change -> rejected; mixed or inconclusive
 // -> inconclusive. A sequential verdict whose change the calibrated drift of the machine (ej calibrate)
-// exceeds proposes inconclusive, with the --against command that would decide. The full evidence
-// is the attempt's, not the reason's.
+// exceeds proposes inconclusive, with the --against command that would decide. An invalid verdict
+// (its output differs from the baseline's) proposes rejected; a suspect one (flagged) never
+// adopted (evidence/integrity.h). The full evidence is the attempt's, not the reason's.
 struct Proposal {
   core::Status status = core::Status::Inconclusive;
   std::string reason;

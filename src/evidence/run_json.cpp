@@ -161,6 +161,10 @@ std::optional<nlohmann::json> show_run_json(Reader& reader, int number, bool out
     const auto build = run->outputs.find("build");
     const auto hash = build != run->outputs.end() && build->is_object() ? build->value("log_blob", "") : "";
     out["build_log"] = hash.empty() ? std::string() : journal.blob(hash).value_or("");
+    // Only a run whose --check failed has it (docs/benchmarks.md, "Checks").
+    if (run->outputs.contains("check_blob")) {
+      out["check_output"] = blob_text("check_blob");
+    }
   }
   if (diff) {
     out["diff"] = run->git.dirty ? journal.blob(run->git.diff_blob).value_or("") : "";

@@ -1,5 +1,6 @@
 #include "evidence/run_summary.h"
 
+#include "evidence/integrity.h"
 #include "evidence/measured_format.h"
 #include "measure/units.h"
 #include "util/strings.h"
@@ -263,10 +264,21 @@ std::string run_summary_text(const std::vector<SeriesSummary>& series, const Met
   std::stable_partition(groups.begin(), groups.end(),
                         [&](const auto& g) { return g.second.front()->metric == rules.primary; });
   std::string relative;
+  std::string implausible; // values beyond a --floor (evidence/integrity.h), said last
   for (const auto& [name, members] : groups) {
     std::vector<Row> rows;
     for (const auto* s : members) {
-      auto summary = summarize(*s, rules.direction_of(s->metric, unit_of(*s)));
+      const auto direction = rules.direction_of(s->metric, unit_of(*s));
+      auto summary = summarize(*s, direction);
+      for (const auto& floor : summary ? rules.floors : std::vector<MetricRules::Floor>()) {
+        const double best = direction == measure::Direction::LowerIsBetter ? summary->min : summary->max;
+        const auto what = name + (s->params.empty() ? "" : " [" + s->params + "]");
+        if (const auto flag = floor.floor.metric == s->metric
+                                  ? beyond_floor(floor, direction, what, best, unit_of(*s))
+                                  : std::nullopt) {
+          implausible += "  " + *flag + "\n";
+        }
+      }
       if (!summary) {
         out += fmt::format("  {}{} no samples{}\n", name, s->params.empty() ? "" : " [" + s->params + "]",
                            s->skipped > 0 ? fmt::format(" ({} skipped)", s->skipped) : "");
@@ -289,7 +301,7 @@ std::string run_summary_text(const std::vector<SeriesSummary>& series, const Met
       relative += relative_lines(rows, rules);
     }
   }
-  return out + relative;
+  return out + relative + implausible;
 }
 
 } // namespace ej::evidence

@@ -4,6 +4,7 @@
 #include "core/target.h"
 #include "evidence/paired_lead.h"
 #include "measure/statistics.h"
+#include "store/run_queries.h"
 #include "util/strings.h"
 #include "util/time.h"
 
@@ -155,6 +156,12 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
     tail += fmt::format("; {} of {} repeats throttled{}", v.throttled, v.device_repeats,
                         v.throttled_excluded ? ", left out" : "");
   }
+  if (!v.integrity.flags.empty()) {
+    tail += "; flagged: " + util::join(v.integrity.flags, "; ");
+  }
+  if (v.integrity.validity == Validity::Invalid) {
+    head = "invalid: " + v.integrity.invalid_reason + "; " + head;
+  }
   v.text = head + moved + tail;
   v.brief = moved.empty() ? v.text : head + tail;
 }
@@ -199,6 +206,59 @@ void note_calibration(const Calibration* calibration, Verdict& v)
       change && calibration->drift_beyond_noise && std::abs(drift) > std::abs(*change);
   note.time_ms = calibration->time_ms;
   v.calibration = note;
+}
+
+// What holds the verdict's figures up (evidence/integrity.h): the candidate's output against the
+// reference's, the metrics' floors, the benchmark's timer against the wall time. An invalid verdict
+// is no outcome: every combination becomes inconclusive.
+void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const RunSet& candidate,
+                     const MetricRules& rules)
+{
+  auto& integrity = v.integrity;
+  std::optional<std::string> differs;
+  const auto& same = rules.same_output;
+  if (same.kind == core::SameOutput::Kind::Metric) {
+    differs = metric_differs(reference.series, candidate.series, same);
+  } else if (same.kind != core::SameOutput::Kind::None) {
+    // Judging reads runs without their outputs (store/run_queries.h): the few compared are read here.
+    const auto outputs = [&reader](const RunSet& set) {
+      std::vector<nlohmann::json> out;
+      for (const auto& run : set.runs) {
+        if (const auto stored = store::find_run(reader.journal().db(), run.number)) {
+          out.push_back(stored->outputs);
+        }
+      }
+      return out;
+    };
+    differs = digests_differ(outputs(reference), outputs(candidate));
+  }
+  if (differs) {
+    integrity.validity = Validity::Invalid;
+    integrity.invalid_reason = *differs;
+  }
+  integrity.flags = floor_flags(candidate.series, rules);
+  for (const auto& flag : floor_flags(reference.series, rules)) {
+    integrity.flags.push_back(flag + ", in the baseline");
+  }
+  if (v.metric != "wall_s") {
+    CompareRequest wall;
+    wall.metric = "wall_s";
+    std::string why_not;
+    if (const auto report = try_compare(reader, reference, candidate, wall, why_not)) {
+      for (auto& flag : timer_disagreements(v.combinations, report->series)) {
+        integrity.flags.push_back(std::move(flag));
+      }
+    }
+  }
+  if (!integrity.flags.empty() && integrity.validity == Validity::Valid) {
+    integrity.validity = Validity::Suspect;
+  }
+  if (integrity.validity == Validity::Invalid) {
+    for (auto& s : v.combinations) {
+      s.comparison.outcome = measure::Outcome::Inconclusive;
+    }
+    v.outcome = measure::Outcome::Inconclusive;
+  }
 }
 
 Judgement no_verdict(std::string why)
@@ -308,6 +368,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.throttled = reference->throttled + candidate.throttled;
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
+  judge_integrity(reader, v, *reference, candidate, rules);
   v.candidate = std::move(candidate);
   const auto* calibration = calibration_of(reader, v);
   note_calibration(calibration, v);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "evidence/compare_sets.h"
+#include "evidence/integrity.h"
 #include "evidence/next_step.h"
 #include "evidence/reader.h"
 #include "evidence/run_set.h"
@@ -50,7 +51,7 @@ struct CalibrationNote {
 // The verdict of a run or an attempt against its plan's baseline, on one metric (the plan's measure
 // of the benchmark, else the benchmark's primary metric), combination by combination.
 struct Verdict {
-  int baseline_run = 0;            // the run it was judged against
+  int baseline_run = 0; // the run it was judged against
   // Interleaved: the run of the baseline's code state that `ej run --against` measured alongside the
   // candidate, whose pairs the verdict rests on (evidence/paired_lead.h).
   std::optional<int> reference_run;
@@ -79,6 +80,9 @@ struct Verdict {
   int throttled = 0;      // repeats of both sides that ran on a throttled GPU
   int device_repeats = 0; // repeats of both sides whose GPUs were read
   bool throttled_excluded = false;
+  // Whether its figures can be believed (evidence/integrity.h): an invalid verdict's outcomes are
+  // all inconclusive, whatever the figures say; a suspect one proposes no adoption.
+  Integrity integrity;
   std::vector<NextStep> next; // what would make it decisive, first things first (evidence/next_step.h)
   std::string text;           // one line: the comparison(s), against which baseline, the environment warning
   std::string brief; // the same without the note that the baseline moved, for lines under one that has it

@@ -136,6 +136,10 @@ nlohmann::json verdict_json(const Verdict& v)
                                                {"calibrated", util::format_utc(v.calibration->time_ms)}}
                               : nlohmann::json()},
           {"candidate", v.candidate.label},
+          {"validity", to_string(v.integrity.validity)},
+          {"invalid_reason", v.integrity.invalid_reason.empty() ? nlohmann::json()
+                                                                : nlohmann::json(v.integrity.invalid_reason)},
+          {"flags", v.integrity.flags},
           {"imported", v.imported},
           {"metric", v.metric},
           {"unit", v.unit},

@@ -47,27 +47,27 @@ Properties history_properties()
 
 Properties run_properties()
 {
-  return {
-      {"number", nullable(integer())},
-      {"name", string()},
-      {"bench", string()},
-      {"revision", integer()},
-      {"attempt", nullable(integer())},
-      {"status", string("started finished failed timeout extract-error interrupted build-failed imported")},
-      {"reason", string()},
-      {"label", string()},
-      {"params", object()},
-      {"started", string()},
-      {"ended", nullable(string())},
-      {"git", git()},
-      {"env", string()},
-      {"imported", boolean()},
-      {"source", string()},
-      {"withdrawn", nullable(object())},
-      {"series", array(object())},
-      {"repeats", array(object())},
-      {"outputs", object()},
-      {"env_readings", object()}};
+  return {{"number", nullable(integer())},
+          {"name", string()},
+          {"bench", string()},
+          {"revision", integer()},
+          {"attempt", nullable(integer())},
+          {"status", string("started finished failed timeout extract-error interrupted build-failed imported "
+                            "check-failed invalid")},
+          {"reason", string()},
+          {"label", string()},
+          {"params", object()},
+          {"started", string()},
+          {"ended", nullable(string())},
+          {"git", git()},
+          {"env", string()},
+          {"imported", boolean()},
+          {"source", string()},
+          {"withdrawn", nullable(object())},
+          {"series", array(object())},
+          {"repeats", array(object())},
+          {"outputs", object()},
+          {"env_readings", object()}};
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "measure/statistics.h"
 #include "measure/until_decisive.h"
 #include "measuring/interleaved_pairs.h"
+#include "measuring/output_digests.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -287,6 +288,10 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
           outcome = measured;
           failed = true;
           return;
+        }
+        if (const auto earlier = outcome.outputs.find("same_output"); earlier != outcome.outputs.end()) {
+          measured.outputs["same_output"] =
+              merged_digests(*earlier, measured.outputs.value("same_output", nlohmann::json()));
         }
         outcome = std::move(measured);
       };

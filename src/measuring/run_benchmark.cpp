@@ -455,6 +455,9 @@ RunResult RunSession::finish(RunOutcome outcome)
       outputs["stdout_blob"] = writer.put_blob(outcome.last_stdout);
       outputs["stderr_blob"] = writer.put_blob(outcome.last_stderr);
     }
+    if (!outcome.check_output.empty() || outcome.status == core::RunStatus::CheckFailed) {
+      outputs["check_blob"] = writer.put_blob(outcome.check_output);
+    }
     if (!build.record.empty()) {
       outputs["build"] = build.record;
       if (build.ran) {

@@ -6,8 +6,10 @@
 #include "measure/extract.h"
 #include "measure/live_extraction.h"
 #include "measure/result_files.h"
+#include "measure/self_report.h"
 #include "measure/statistics.h"
 #include "measure/value_list.h"
+#include "measuring/output_digests.h"
 #include "measuring/repeat_writer.h"
 #include "measuring/run_observer.h"
 #include "measuring/run_prepare.h"
@@ -71,7 +73,9 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
   }
   spec.timeout_s = d.timeout_s;
   spec.echo = plan.echo;
-  spec.keep_whole_out = reads_stream_whole(plan.metrics, false);
+  // --same-output stdout digests the whole stream, however much of it the journal keeps.
+  spec.keep_whole_out =
+      reads_stream_whole(plan.metrics, false) || d.same_output.kind == core::SameOutput::Kind::Stdout;
   spec.keep_whole_err = reads_stream_whole(plan.metrics, true);
   return spec;
 }
@@ -303,6 +307,29 @@ void extract_samples(const RunPlan& plan, const run::ProcessResult& result, meas
   }
 }
 
+// Why a measured repeat's results cannot be true, when they cannot (docs/benchmarks.md, "Checks"):
+// work of its process group still running once it exited, or a time it printed that is longer
+// than the repeat took.
+std::optional<std::string> repeat_invalidity(const RunPlan& plan, const run::ProcessResult& result,
+                                             const PendingRepeat& record)
+{
+  // Only here and bare: a launcher (srun) or nvidia-smi beside the benchmark are ej's own work.
+  const bool bare = plan.host->is_this_machine() && plan.launch_prefix.empty() && !plan.host_sampling;
+  if (bare && result.leftovers_killed) {
+    return "the benchmark exited with work of its process group still running (stopped by ej), so the "
+           "repeat's time leaves that work out; wait for it before exiting";
+  }
+  if (!plan.definition.check_times) {
+    return std::nullopt;
+  }
+  for (const auto& [metric, values] : record.metrics) {
+    if (const auto why = measure::impossible_time(metric, values, result.wall_s)) {
+      return *why + ": the benchmark's own timer cannot be right";
+    }
+  }
+  return std::nullopt;
+}
+
 // Tells the observer that the run ended, on every way out of measure_run.
 struct EndsRun {
   RunObserver& observer;
@@ -343,9 +370,18 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   int index = plan.first_repeat_index;
   bool budget_spent = false;
   const auto run_label = fmt::format("run-{}", plan.run_number);
-  plan.host->fetch_result_files(result_file_names(plan.metrics), run_label, plan.work_tree);
+  // The file of --same-output @FILE is managed as a metric's is: moved aside before the run, removed
+  // between repeats, so that a repeat that writes nothing is never digested from an older one.
+  auto file_metrics = plan.metrics;
+  if (plan.definition.same_output.kind == core::SameOutput::Kind::File) {
+    file_metrics.emplace_back();
+    file_metrics.back().name = "same-output";
+    file_metrics.back().file = plan.definition.same_output.name;
+  }
+  plan.host->fetch_result_files(result_file_names(file_metrics), run_label, plan.work_tree);
   // A host's result files are read from the local copy it brings back after each repeat.
-  measure::ResultFiles files(plan.metrics, plan.host->local_path(plan.work_tree), run_label);
+  measure::ResultFiles files(file_metrics, plan.host->local_path(plan.work_tree), run_label);
+  OutputDigests digests(plan.definition.same_output);
   std::vector<std::string> said; // the glob choices told the user
   measure::LiveExtraction live(plan.metrics);
   std::optional<run::RunContainment> own_containment;
@@ -377,6 +413,25 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                         *plan.host);
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
+    const auto& check_command = plan.definition.check;
+    PrepareStep check(check_command.empty() ? std::nullopt
+                                            : std::optional(process_for(plan, values, check_command)),
+                      *plan.host);
+    int unchecked = 0; // measured repeats since the check last ran
+    int measured = 0;  // of this combination
+    // Runs --check after `repeat` (1-based); false when it failed, which ends the run.
+    const auto checked = [&](int repeat) {
+      unchecked = 0;
+      const auto failed = check.run();
+      if (!failed) {
+        return true;
+      }
+      outcome.check_output = journal.redactor().redact(failed->out.text() + failed->err.text());
+      stop(failed->ending == run::Ending::Interrupted ? core::RunStatus::Interrupted
+                                                      : core::RunStatus::CheckFailed,
+           fmt::format("--check after repeat {}{} {}", repeat, where, failure_text(journal, *failed)));
+      return false;
+    };
     observer.combination_started(++combination, core::describe(values), planned);
     PrimaryValues primary;
     for (int warm = 0; warm < warmups && outcome.status == core::RunStatus::Finished; ++warm) {
@@ -430,10 +485,20 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
         stop(core::RunStatus::ExtractError, fmt::format("repeat {}{}: {}", repeat + 1, where, error.what()));
         break;
       }
+      if (const auto why = repeat_invalidity(plan, last, record)) {
+        writer.add(std::move(record));
+        stop(core::RunStatus::Invalid, fmt::format("repeat {}{}: {}", repeat + 1, where, *why));
+        break;
+      }
       if (plan.definition.primary == "wall_s") {
         primary.add(last.wall_s);
       }
       writer.add(std::move(record));
+      digests.add(core::describe(values), last, plan.host->local_path(spec.cwd));
+      measured = repeat + 1;
+      if (!check_command.empty() && ++unchecked >= plan.definition.check_every && !checked(repeat + 1)) {
+        break;
+      }
       observer.repeat_ended(plan.progress && !primary.empty()
                                 ? std::optional(measure::median(primary.values()))
                                 : std::nullopt);
@@ -451,6 +516,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
           }
         }
       }
+    }
+    // The last repeats of a combination are checked too, however few since the last check.
+    if (unchecked > 0 && outcome.status == core::RunStatus::Finished) {
+      checked(measured);
     }
     if (outcome.status != core::RunStatus::Finished) {
       break;
@@ -493,8 +562,20 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
                        {"stderr_bytes", last.err.total_bytes},
                        {"stderr_cut_bytes", last.err.cut_bytes}};
   }
+  if (digests.active()) {
+    outcome.outputs["same_output"] = digests.to_json();
+  }
   if (leftovers) {
     outcome.outputs["leftovers"] = {{"processes", leftovers->processes}, {"found_by", leftovers->found_by}};
+    // Work that outlived its repeat ran beside the next one, or after the last: no repeat's time
+    // holds all the work, so none can be judged.
+    if (leftovers->processes > 0 && outcome.status == core::RunStatus::Finished) {
+      stop(core::RunStatus::Invalid,
+           fmt::format("the benchmark left {} process{} running outside its process group after its repeats "
+                       "(setsid, a daemon), so their time is not in the repeats'; wait for the work before "
+                       "exiting",
+                       leftovers->processes, leftovers->processes == 1 ? "" : "es"));
+    }
     if (leftovers->processes > 0) {
       observer.message(
           fmt::format("ej: the benchmark left {} process{} running outside its process group "

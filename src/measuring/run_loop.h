@@ -60,6 +60,8 @@ struct RunOutcome {
   std::string last_stderr;
   int repeats = 0;
   int records = 0; // repeats recorded, warmups and stopped ones included
+  // The --check command's output when it failed (stdout, then stderr), kept with the run.
+  std::string check_output;
 };
 
 RunOutcome measure_run(store::Journal& journal, const RunPlan& plan);

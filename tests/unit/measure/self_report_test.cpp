@@ -1,0 +1,48 @@
+#include "measure/extract.h"
+#include "measure/self_report.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ej::measure;
+
+TEST_CASE("a time the benchmark printed that is longer than its repeat's wall time is impossible")
+{
+  ValueList values;
+  values.add("", 90, "ms");
+  values.add("", 900, "ms");
+  const auto why = impossible_time("time_ms", values, 0.5);
+  REQUIRE(why);
+  CHECK(*why == "time_ms = 900 ms, longer than the 0.5 s the repeat took");
+}
+
+TEST_CASE("times within the repeat's wall time, in any time unit, are possible")
+{
+  ValueList values;
+  values.add("", 400, "ms");
+  values.add("n=2", 450000, "us");
+  values.add("", 0.49, "s");
+  CHECK_FALSE(impossible_time("t", values, 0.5));
+}
+
+TEST_CASE("values that are not times, and skipped cases, are not held against the wall time")
+{
+  ValueList values;
+  values.add("", 5000, "tok/s");
+  values.add("", 7, "");
+  ExtractedValue skipped;
+  skipped.key = "big";
+  skipped.value = 1e9;
+  skipped.unit = "s";
+  skipped.skipped = true;
+  values.add(skipped);
+  CHECK_FALSE(impossible_time("x", values, 0.01));
+}
+
+TEST_CASE("a row of a table printed longer than the repeat is named by its key")
+{
+  ValueList values;
+  values.add("size=64", 2, "s");
+  const auto why = impossible_time("lat", values, 1.25);
+  REQUIRE(why);
+  CHECK(*why == "lat [size=64] = 2 s, longer than the 1.25 s the repeat took");
+}
