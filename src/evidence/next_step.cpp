@@ -7,6 +7,7 @@
 #include "measure/power.h"
 #include "measure/until_decisive.h"
 #include "util/shell_quote.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
 
@@ -208,6 +209,17 @@ std::string outcome_words(const Verdict& v)
 std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, const Calibration* calibration,
                                  double min_effect_pct)
 {
+  // Figures that cannot be believed are not decided by more of them: what is wrong comes first.
+  if (v.integrity.validity != Validity::Valid) {
+    NextStep fix;
+    fix.kind = NextKind::FixFigures;
+    fix.why =
+        v.integrity.validity == Validity::Invalid
+            ? fmt::format("invalid: {}; fix the candidate, then measure again", v.integrity.invalid_reason)
+            : fmt::format("the figures are suspect ({}); find out why before anything is adopted",
+                          util::join(v.integrity.flags, "; "));
+    return {fix};
+  }
   const auto outcome = v.decisive_outcome();
   const bool sequential = v.design.kind == Design::Sequential;
   // Two moments of a machine that drifts more than the change cannot decide it (evidence/proposal.h).
@@ -287,6 +299,8 @@ std::string_view to_string(NextKind kind)
     return "pin_baseline";
   case NextKind::ChooseHeadline:
     return "choose_headline";
+  case NextKind::FixFigures:
+    return "fix_figures";
   }
   return "none";
 }

@@ -22,6 +22,7 @@ enum class NextKind {
   Calibrate,      // no calibration in the candidate's environment: the noise is only guessed
   PinBaseline,    // no baseline for the benchmark: nothing to judge against
   ChooseHeadline, // a sweep that wins somewhere and loses elsewhere, with no headline to decide
+  FixFigures,     // invalid or suspect figures (evidence/integrity.h): more rounds of them decide nothing
 };
 
 // Where the noise the rounds are sized at comes from.
@@ -58,7 +59,8 @@ std::vector<NextStep> next_steps(const Verdict& verdict, const std::string& plan
 std::vector<NextStep> pin_baseline_steps(const std::string& plan, const std::string& bench,
                                          std::optional<int> run);
 
-// "none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline"
+// "none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline",
+// "fix_figures"
 std::string_view to_string(NextKind kind);
 // `next` of docs/json.md: an array of {kind, command, why, rounds, noise, effect, scale, source, run}.
 nlohmann::json next_json(const std::vector<NextStep>& steps);

@@ -80,8 +80,9 @@ Json git()
 Json next()
 {
   Json kind = string("what to do: none (decisive), measure_more, measure_against, calibrate, pin_baseline, "
-                     "choose_headline");
-  kind["enum"] = {"none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline"};
+                     "choose_headline, fix_figures (invalid or suspect figures)");
+  kind["enum"] = {"none",         "measure_more",    "measure_against", "calibrate",
+                  "pin_baseline", "choose_headline", "fix_figures"};
   return array(record({{"kind", kind},
                        {"command", nullable(string("the command to run; null for none"))},
                        {"why", string()},

@@ -509,24 +509,28 @@ TEST_CASE("ej run stopped by SIGTERM reaps its benchmark's orphans itself, howev
   CHECK(show_run(repo, 1)["status"] == "interrupted");
 }
 
-TEST_CASE("an interleaved run counts what each of its blocks left running, not only its last block's")
+TEST_CASE("an interleaved run whose candidate leaves work running ends invalid at that block, the process "
+          "counted and stopped")
 {
   EjRepo repo;
   const auto found_by = found_by_here(repo);
-  // The first repeat of each side leaves one process behind (each side counts in its own work tree);
-  // the later rounds leave none.
+  // Only the candidate escapes: the file that makes it do so is not in HEAD, the reference's code.
+  write_text(repo.path() / "escape-here", "");
   repo.ok({"bench", "add", "daemon", "--repeat", "3", "--warmup", "0", "--shell",
-           std::string("n=$(($(cat n 2>/dev/null || echo 0) + 1)); echo $n > n; if [ $n -eq 1 ]; then ") +
-               k_escape_script + "until [ -s pids.txt ]; do sleep 0.01; done; fi"});
+           std::string("if [ -e escape-here ]; then ") + k_escape_script +
+               "until [ -s pids.txt ]; do sleep 0.01; done; fi"});
   const auto result = repo.ej({"run", "daemon", "--quiet", "--against", "HEAD"});
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
   const auto pids = read_pids(repo.path() / "pids.txt", 1);
   check_all_gone(pids);
-  for (const int run : {2, 3}) { // the candidate and its reference
-    const auto leftovers = show_run(repo, run, true)["outputs"]["leftovers"];
-    INFO("run " << run << ": " << leftovers.dump());
-    CHECK(leftovers["found_by"] == found_by);
-    CHECK(leftovers["processes"] == 1);
-  }
+  const auto candidate = show_run(repo, 2, true);
+  CHECK(candidate["status"] == "invalid");
+  CHECK(candidate["outputs"]["leftovers"]["found_by"] == found_by);
+  CHECK(candidate["outputs"]["leftovers"]["processes"] == 1);
+  CHECK(measured_repeats(candidate) == 1); // the session stopped at the block that left it
+  const auto reference =
+      show_run(repo, candidate["comparison"].is_null() ? 3 : candidate["comparison"]["reference"].get<int>());
+  CHECK(reference["status"] != "finished");
+  CHECK_THAT(reference["reason"].get<std::string>(), Catch::Contains("the interleaved session stopped"));
 }

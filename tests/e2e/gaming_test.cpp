@@ -69,6 +69,7 @@ TEST_CASE(
   CHECK_THAT(verdict["flags"][0].get<std::string>(),
              Catch::Contains("the benchmark's own timer and the process's wall time disagree"));
   CHECK(out["proposed_status"] != "adopted"); // t improved decisively, yet nothing is adopted
+  CHECK(verdict["next"][0]["kind"] == "fix_figures");
   CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("flagged: the benchmark's own timer"));
 }
 
@@ -114,6 +115,10 @@ TEST_CASE("a benchmark that skips its work is caught by --same-output: the verdi
   CHECK(verdict["validity"] == "invalid");
   CHECK(verdict["invalid_reason"] == "output differs from the baseline's");
   CHECK(verdict["outcome"] == "inconclusive"); // wall_s fell 5x, yet it is not better
+  // What to do next is to fix it: more rounds of an output that differs decide nothing.
+  REQUIRE(verdict["next"].size() == 1);
+  CHECK(verdict["next"][0]["kind"] == "fix_figures");
+  CHECK(verdict["next"][0]["command"].is_null());
   CHECK(out["proposed_status"] == "rejected");
   CHECK_THAT(out["reason"].get<std::string>(),
              Catch::StartsWith("invalid: output differs from the baseline's"));

@@ -195,7 +195,7 @@ await step('tools/list has every tool, each with an inputSchema and an outputSch
   const judge = tools.find((tool) => tool.name === 'judge');
   assert.ok(judge.outputSchema.properties.verdict.required.includes('next'));
   assert.deepEqual(judge.outputSchema.properties.verdict.properties.next.items.properties.kind.enum,
-    ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline']);
+    ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline', 'fix_figures']);
 });
 
 await step('try, status and note change the journal and answer with the attempt', async () => {

@@ -72,6 +72,27 @@ TEST_CASE("a decisive verdict says there is nothing to add")
   CHECK(evidence::next_json(steps)[0]["command"].is_null());
 }
 
+TEST_CASE("figures that cannot be believed ask to be fixed, never for more rounds of them")
+{
+  auto invalid = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, -0.1, 0.2);
+  invalid.integrity.validity = evidence::Validity::Invalid;
+  invalid.integrity.invalid_reason = "output differs from the baseline's";
+  auto steps = evidence::next_steps(invalid, "p", nullptr, 0);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::FixFigures);
+  CHECK(steps[0].command.empty());
+  CHECK_THAT(steps[0].why, Catch::Contains("invalid: output differs from the baseline's"));
+  CHECK(evidence::next_json(steps)[0]["kind"] == "fix_figures");
+
+  auto suspect = verdict(evidence::Design::Interleaved, measure::Outcome::Improved, -0.1, 0.01);
+  suspect.integrity.validity = evidence::Validity::Suspect;
+  suspect.integrity.flags = {"time_ms 0.001 ms is beyond its floor of 1 ms: implausible"};
+  steps = evidence::next_steps(suspect, "p", nullptr, 0);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::FixFigures);
+  CHECK_THAT(steps[0].why, Catch::Contains("beyond its floor") && Catch::Contains("suspect"));
+}
+
 // At a calibrated noise of 0.02 a round (log scale) and an estimate of 0.01 (min effect 0), the
 // rounds are those that detect 0.01 at 0.02: as 0.005 at 0.01, 35 (power_test, from mpmath).
 TEST_CASE(
@@ -87,11 +108,11 @@ TEST_CASE(
   CHECK(*steps[0].noise == Approx((std::exp(0.02) - 1) * 100));
   CHECK(*steps[0].effect == Approx((std::exp(0.01) - 1) * 100));
   CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --repeat 35");
-  const auto json = evidence::next_json(steps)[0];
-  CHECK(json["kind"] == "measure_more");
-  CHECK(json["rounds"] == 35);
-  CHECK(json["source"] == "calibration");
-  CHECK(json["scale"] == "percent");
+  const auto first = evidence::next_json(steps)[0];
+  CHECK(first["kind"] == "measure_more");
+  CHECK(first["rounds"] == 35);
+  CHECK(first["source"] == "calibration");
+  CHECK(first["scale"] == "percent");
 }
 
 // Within a min effect of 2.5%, the estimate log(1.005) is log(1.025) - log(1.005) = 0.0197051 from the
