@@ -157,14 +157,7 @@ std::string fts_phrase(const std::string& text)
   if (text.find_first_not_of(" \t\n") == std::string::npos) {
     return {};
   }
-  std::string phrase = "\"";
-  for (const char c : text) {
-    phrase += c;
-    if (c == '"') {
-      phrase += '"';
-    }
-  }
-  return phrase + "\"";
+  return util::double_quoted(text);
 }
 
 } // namespace

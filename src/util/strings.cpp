@@ -50,6 +50,18 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::string double_quoted(std::string_view text)
+{
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  return out + "\"";
+}
+
 std::string to_lower(std::string_view text)
 {
   std::string out(text);

@@ -23,6 +23,12 @@ TEST_CASE("split_views gives split's fields as views into the text")
   CHECK(views.front().data() == text.data());
 }
 
+TEST_CASE("double_quoted wraps text in quotes and doubles the quotes inside")
+{
+  CHECK(double_quoted("a \"b\"") == "\"a \"\"b\"\"\"");
+  CHECK(double_quoted("") == "\"\"");
+}
+
 TEST_CASE("invalid UTF-8 is detected and replaced, valid text is kept")
 {
   CHECK(is_valid_utf8("caf\xC3\xA9"));
