@@ -69,26 +69,21 @@ core::Plan read_plan(const Statement& row)
                                       "was it written by a newer ej?",
                                       plan.slug, what, text, error.what()));
   };
-  for (const auto& line : util::split(row.text(7), '\n')) {
-    if (line.empty()) {
-      continue;
+  // One measure or target a line.
+  const auto read_lines = [&](std::string_view what, const std::string& text, auto& into, auto parse) {
+    for (const auto& line : util::split(text, '\n')) {
+      if (line.empty()) {
+        continue;
+      }
+      try {
+        into.push_back(parse(line));
+      } catch (const UsageError& error) {
+        unread(what, line, error);
+      }
     }
-    try {
-      plan.measures.push_back(core::parse_plan_measure(line));
-    } catch (const UsageError& error) {
-      unread("measure", line, error);
-    }
-  }
-  for (const auto& line : util::split(row.text(8), '\n')) {
-    if (line.empty()) {
-      continue;
-    }
-    try {
-      plan.targets.push_back(core::parse_target(line));
-    } catch (const UsageError& error) {
-      unread("target", line, error);
-    }
-  }
+  };
+  read_lines("measure", row.text(7), plan.measures, core::parse_plan_measure);
+  read_lines("target", row.text(8), plan.targets, core::parse_target);
   try {
     plan.headline = core::parse_combination(row.text(9), "headline");
   } catch (const UsageError& error) {
