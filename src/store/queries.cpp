@@ -1,6 +1,7 @@
 #include "store/queries.h"
 
 #include "core/numbering.h"
+#include "store/git_columns.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -35,10 +36,7 @@ core::Attempt read_attempt(const Statement& row)
   attempt.reason = row.text(7);
   attempt.created_ms = row.integer(8);
   attempt.updated_ms = row.integer(9);
-  attempt.git.commit = row.text(10);
-  attempt.git.branch = row.text(11);
-  attempt.git.dirty = row.integer(12) != 0;
-  attempt.git.diff_blob = row.text(13);
+  attempt.git = read_git_columns(row, 10);
   const auto tags = row.text(14);
   if (!tags.empty()) {
     attempt.tags = util::split(tags, '\x1f');
@@ -267,10 +265,7 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
     change.from = changes.text(1);
     change.to = changes.text(2);
     change.reason = changes.text(3);
-    change.git.commit = changes.text(4);
-    change.git.branch = changes.text(5);
-    change.git.dirty = changes.integer(6) != 0;
-    change.git.diff_blob = changes.text(7);
+    change.git = read_git_columns(changes, 4);
     history.status_changes.push_back(std::move(change));
   }
   auto notes = db.prepare("SELECT time_ms, text FROM notes WHERE attempt = ? ORDER BY time_ms, event_id");

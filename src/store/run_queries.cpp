@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "store/events.h"
+#include "store/git_columns.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -78,10 +79,7 @@ core::RunRecord read_run(const Statement& row, RunDetail detail = RunDetail::All
   run.params = parse_column(row, 8);
   run.started_ms = row.integer(9);
   run.ended_ms = row.integer(10);
-  run.git.commit = row.text(11);
-  run.git.branch = row.text(12);
-  run.git.dirty = row.integer(13) != 0;
-  run.git.diff_blob = row.text(14);
+  run.git = read_git_columns(row, 11);
   run.env_blob = row.text(15);
   if (detail == RunDetail::All) {
     run.env_readings = parse_column(row, 16);
@@ -567,10 +565,7 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
     }
     run.status = events::read_run_status(select.text(4));
     run.started_ms = select.integer(5);
-    run.git.commit = select.text(6);
-    run.git.branch = select.text(7);
-    run.git.dirty = select.integer(8) != 0;
-    run.git.diff_blob = select.text(9);
+    run.git = read_git_columns(select, 6);
     run.withdrawn_ms = select.integer(10);
     run.withdrawn_reason = select.text(11);
     run.env_blob = select.text(12);
