@@ -273,20 +273,18 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
   while (notes.step()) {
     history.notes.push_back({notes.integer(0), notes.text(1)});
   }
-  auto out = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE from_attempt = ? "
-                        "ORDER BY kind, to_attempt");
-  out.bind(1, attempt.number);
-  while (out.step()) {
-    history.links_out.push_back(
-        {out.text(0), static_cast<int>(out.integer(1)), static_cast<int>(out.integer(2))});
-  }
-  auto in = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE to_attempt = ? ORDER "
-                       "BY kind, from_attempt");
-  in.bind(1, attempt.number);
-  while (in.step()) {
-    history.links_in.push_back(
-        {in.text(0), static_cast<int>(in.integer(1)), static_cast<int>(in.integer(2))});
-  }
+  // The links from this attempt, or to it: where_and_order says which.
+  const auto read_links = [&](std::string_view where_and_order, std::vector<core::Link>& into) {
+    auto select = db.prepare(
+        fmt::format("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE {}", where_and_order));
+    select.bind(1, attempt.number);
+    while (select.step()) {
+      into.push_back(
+          {select.text(0), static_cast<int>(select.integer(1)), static_cast<int>(select.integer(2))});
+    }
+  };
+  read_links("from_attempt = ? ORDER BY kind, to_attempt", history.links_out);
+  read_links("to_attempt = ? ORDER BY kind, from_attempt", history.links_in);
   return history;
 }
 
