@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "store/git_columns.h"
+#include "store/newest_first.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -177,52 +178,26 @@ std::optional<core::Plan> find_plan(Database& db, const std::string& slug)
 
 std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filter)
 {
-  // Newest first: the attempts made here and not numbered yet come first, in the order of their
-  // ids (which grow with time, where their provisional numbers are random), then the numbered.
-  std::vector<core::Attempt> attempts;
-  for (const bool provisional : {true, false}) {
-    std::string sql = fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns);
-    if (!filter.plan.empty()) {
-      sql += " AND a.plan = ?";
-    }
-    if (!filter.status.empty()) {
-      sql += " AND a.status = ?";
-    }
-    if (!filter.tag.empty()) {
-      sql += " AND a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)";
-    }
-    if (filter.since_ms > 0) {
-      sql += " AND a.updated_ms >= ?";
-    }
-    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
-    sql +=
-        provisional ? " AND a.number >= ? ORDER BY +a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
-    if (filter.limit > 0) {
-      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(attempts.size()));
-    }
-    auto select = db.prepare(sql);
-    int index = 1;
-    if (!filter.plan.empty()) {
-      select.bind(index++, filter.plan);
-    }
-    if (!filter.status.empty()) {
-      select.bind(index++, filter.status);
-    }
-    if (!filter.tag.empty()) {
-      select.bind(index++, filter.tag);
-    }
-    if (filter.since_ms > 0) {
-      select.bind(index++, filter.since_ms);
-    }
-    select.bind(index++, core::k_provisional_base);
-    while (select.step()) {
-      attempts.push_back(read_attempt(select));
-    }
-    if (filter.limit > 0 && static_cast<int>(attempts.size()) >= filter.limit) {
-      break;
-    }
+  SqlFilter where;
+  if (!filter.plan.empty()) {
+    where.add("a.plan = ?", filter.plan);
   }
-  return attempts;
+  if (!filter.status.empty()) {
+    where.add("a.status = ?", filter.status);
+  }
+  if (!filter.tag.empty()) {
+    where.add("a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)", filter.tag);
+  }
+  if (filter.since_ms > 0) {
+    where.add("a.updated_ms >= ?", filter.since_ms);
+  }
+  return list_newest_first<core::Attempt>(
+      db, fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns), "a.", where, filter.limit,
+      [](Statement& select, std::vector<core::Attempt>& attempts) {
+        while (select.step()) {
+          attempts.push_back(read_attempt(select));
+        }
+      });
 }
 
 std::optional<core::Attempt> find_attempt(Database& db, int number)

@@ -3,6 +3,7 @@
 #include "core/numbering.h"
 #include "store/events.h"
 #include "store/git_columns.h"
+#include "store/newest_first.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -186,44 +187,22 @@ int number_of_run(Database& db, const std::string& id)
 
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 {
-  // Newest first: the runs recorded here and not numbered yet come first, in the order of their
-  // ids (which grow with time, where their provisional numbers are random), then the numbered.
-  std::vector<core::RunRecord> runs;
-  for (const bool provisional : {true, false}) {
-    std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns());
-    if (!filter.bench.empty()) {
-      sql += " AND bench = ?";
-    }
-    if (filter.attempt) {
-      sql += " AND attempt = ?";
-    }
-    if (!filter.plan.empty()) {
-      sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
-    }
-    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
-    sql += provisional ? " AND number >= ? ORDER BY +id DESC" : " AND number < ? ORDER BY number DESC";
-    if (filter.limit > 0) {
-      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(runs.size()));
-    }
-    auto select = db.prepare(sql);
-    int index = 1;
-    if (!filter.bench.empty()) {
-      select.bind(index++, filter.bench);
-    }
-    if (filter.attempt) {
-      select.bind(index++, *filter.attempt);
-    }
-    if (!filter.plan.empty()) {
-      select.bind(index++, filter.plan);
-    }
-    select.bind(index++, core::k_provisional_base);
-    auto part = read_runs(select);
-    runs.insert(runs.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
-    if (filter.limit > 0 && static_cast<int>(runs.size()) >= filter.limit) {
-      break;
-    }
+  SqlFilter where;
+  if (!filter.bench.empty()) {
+    where.add("bench = ?", filter.bench);
   }
-  return runs;
+  if (filter.attempt) {
+    where.add("attempt = ?", std::int64_t{*filter.attempt});
+  }
+  if (!filter.plan.empty()) {
+    where.add("attempt IN (SELECT number FROM attempts WHERE plan = ?)", filter.plan);
+  }
+  return list_newest_first<core::RunRecord>(
+      db, fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns()), "", where, filter.limit,
+      [](Statement& select, std::vector<core::RunRecord>& runs) {
+        auto part = read_runs(select);
+        runs.insert(runs.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+      });
 }
 
 std::string most_run_bench(Database& db, const std::string& plan)
