@@ -184,6 +184,15 @@ std::string output_tail(std::string_view text, std::size_t max_lines)
   return out;
 }
 
+HashSplit split_hash(std::string_view arg)
+{
+  const auto hash = arg.rfind('#');
+  if (hash == std::string_view::npos) {
+    return {arg, std::nullopt};
+  }
+  return {arg.substr(0, hash), arg.substr(hash + 1)};
+}
+
 PerSplit split_per(std::string_view arg)
 {
   const auto at = arg.rfind(";per=");

@@ -37,6 +37,13 @@ std::optional<double> try_parse_number(std::string_view text);
 std::string output_tail(std::string_view text, std::size_t max_lines = 10);
 std::string source_tail(const TextSource& source, std::size_t max_lines = 10);
 
+// "NAME#FIELD": the name, and the field after the last '#' (nullopt without one).
+struct HashSplit {
+  std::string_view name;
+  std::optional<std::string_view> field;
+};
+HashSplit split_hash(std::string_view arg);
+
 // "BODY;per=FIELD": the body, and the field that keys each value ("" without ";per=").
 struct PerSplit {
   std::string_view body;

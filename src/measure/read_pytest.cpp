@@ -10,19 +10,14 @@ namespace ej::measure {
 namespace {
 
 struct PytestArg {
-  std::string name;           // fullname (or name); empty for every benchmark
-  std::string field = "data"; // a key of "stats"
+  std::string name;  // fullname (or name); empty for every benchmark
+  std::string field; // a key of "stats": "data" when none is given
 };
 
 PytestArg parse_pytest_arg(std::string_view arg)
 {
-  PytestArg out;
-  const auto hash = arg.rfind('#');
-  out.name = std::string(arg.substr(0, hash));
-  if (hash != std::string_view::npos) {
-    out.field = std::string(arg.substr(hash + 1));
-  }
-  return out;
+  const auto [name, field] = detail::split_hash(arg);
+  return {std::string(name), std::string(field.value_or("data"))};
 }
 
 } // namespace
