@@ -24,6 +24,11 @@ TextSource source_of(const MetricSpec& spec, const ExtractInput& input);
 // "stdout", "stderr" or "file 'out.json'", for messages.
 std::string source_name(const MetricSpec& spec);
 
+// The states read from nvbench's output (its JSON or its markdown), or the error that it holds none
+// of benchmark `bench` ("": of any benchmark).
+std::vector<ExtractedValue> some_nvbench_states(const MetricSpec& spec, const std::string& bench,
+                                                std::vector<ExtractedValue> values);
+
 // A finite number written as text (leading '+' and surrounding blanks allowed); throws ej::Error
 // naming the metric and the text otherwise.
 double parse_number(const MetricSpec& spec, std::string_view text);

@@ -233,11 +233,7 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
     throw Error("metric '{}': no state in {} has the summary '{}'; the states have: {}", spec.name,
                 detail::source_name(spec), tag, util::join(seen_tags, ", "));
   }
-  if (values.empty()) {
-    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name,
-                detail::source_name(spec), bench.empty() ? "" : " for benchmark '" + bench + "'");
-  }
-  return values;
+  return detail::some_nvbench_states(spec, bench, std::move(values));
 }
 
 std::string unit_of_nvbench(const MetricSpec& spec)
