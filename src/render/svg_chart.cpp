@@ -162,9 +162,8 @@ std::string render_chart_svg(const ChartData& chart)
 {
   std::string out;
   open_chart(out, chart.title,
-             fmt::format("median {}{} per attempt, {}", chart.metric,
-                         chart.at.empty() ? "" : " at " + chart.at,
-                         chart.higher_is_better ? "higher is better" : "lower is better"));
+             fmt::format("median {}{} per attempt, {}", chart.metric, at_text(chart.at),
+                         better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
     for (const auto& value : {std::optional<double>(point.median), point.low, point.high, point.baseline}) {

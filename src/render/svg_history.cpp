@@ -117,9 +117,8 @@ std::string render_history_svg(const HistoryChartData& chart)
 {
   std::string out;
   open_chart(out, chart.title,
-             fmt::format("median {}{} per commit along {}, {}", chart.metric,
-                         chart.at.empty() ? "" : " at " + chart.at, chart.line,
-                         chart.higher_is_better ? "higher is better" : "lower is better"));
+             fmt::format("median {}{} per commit along {}, {}", chart.metric, at_text(chart.at), chart.line,
+                         better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
     for (const auto& value : {std::optional<double>(point.median), point.low, point.high}) {

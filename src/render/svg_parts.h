@@ -61,6 +61,10 @@ Scale make_scale(double low, double high);
 
 // The SVG element, title, background, heading and subtitle, and the plot's frame.
 void open_chart(std::string& out, std::string_view title, std::string_view subtitle);
+// What every chart's subtitle says of its metric: " at AXIS=V" (empty for no combination), and
+// "higher is better" or "lower is better".
+std::string at_text(const std::string& at);
+std::string_view better_text(bool higher_is_better);
 // "no results yet" in the frame, and the end of the SVG.
 void close_empty(std::string& out);
 // The unit along the y axis (the one place it is said) and the horizontal ticks.
