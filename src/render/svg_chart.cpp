@@ -166,17 +166,9 @@ std::string render_chart_svg(const ChartData& chart)
                          better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
-    for (const auto& value : {std::optional<double>(point.median), point.low, point.high, point.baseline}) {
-      if (finite(value)) {
-        values.push_back(*value);
-      }
-    }
+    add_finite(values, {point.median, point.low, point.high, point.baseline});
   }
-  for (const auto& value : {chart.baseline, chart.target}) {
-    if (finite(value)) {
-      values.push_back(*value);
-    }
-  }
+  add_finite(values, {chart.baseline, chart.target});
   if (chart.points.empty() || values.empty()) {
     close_empty(out);
     return out;

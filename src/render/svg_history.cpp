@@ -121,11 +121,7 @@ std::string render_history_svg(const HistoryChartData& chart)
                          better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
-    for (const auto& value : {std::optional<double>(point.median), point.low, point.high}) {
-      if (finite(value)) {
-        values.push_back(*value);
-      }
-    }
+    add_finite(values, {point.median, point.low, point.high});
   }
   if (chart.points.empty() || values.empty()) {
     close_empty(out);

@@ -40,6 +40,16 @@ inline bool finite(const std::optional<double>& value)
   return value && std::isfinite(*value);
 }
 
+// Appends the values a chart can draw, for the scale that holds them all.
+inline void add_finite(std::vector<double>& values, std::initializer_list<std::optional<double>> candidates)
+{
+  for (const auto& value : candidates) {
+    if (finite(value)) {
+      values.push_back(*value);
+    }
+  }
+}
+
 // A label's width on the page, in pixels (UTF-8 continuation bytes do not count).
 double text_width(std::string_view text);
 // Pixel coordinates and other drawing numbers: one decimal, "-0.0" avoided.
