@@ -184,8 +184,7 @@ std::string render_chart_svg(const ChartData& chart)
   for (const auto& point : chart.points) {
     widest = std::max(widest, text_width(point.label));
   }
-  const std::size_t label_every =
-      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
+  const std::size_t label_every = label_step(widest, spacing);
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 4;
 
   std::vector<ReferenceLine> lines;

@@ -179,8 +179,7 @@ std::string render_history_svg(const HistoryChartData& chart)
   for (const auto& point : chart.points) {
     widest = std::max(widest, text_width(point.commit));
   }
-  const std::size_t label_every =
-      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
+  const std::size_t label_every = label_step(widest, spacing);
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 3.5;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& point = chart.points[i];

@@ -52,6 +52,9 @@ inline void add_finite(std::vector<double>& values, std::initializer_list<std::o
 
 // A label's width on the page, in pixels (UTF-8 continuation bytes do not count).
 double text_width(std::string_view text);
+// Every how many points along the x axis a label is written, so that labels up to `widest` pixels
+// wide, at `spacing` pixels apart, do not overlap.
+std::size_t label_step(double widest, double spacing);
 // Pixel coordinates and other drawing numbers: one decimal, "-0.0" avoided.
 std::string px(double value);
 
