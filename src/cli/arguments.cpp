@@ -49,4 +49,19 @@ std::vector<measuring::ParamChoice> param_choices(const std::vector<std::string>
   return choices;
 }
 
+CLI::Option* add_json_flag(CLI::App* command, bool& json)
+{
+  return command->add_flag("--json", json, "Print JSON");
+}
+
+CLI::Option* add_attempt_id(CLI::App* command, std::string& id)
+{
+  return command->add_option("id", id, "Attempt number")->required();
+}
+
+CLI::Option* add_plan_slug(CLI::App* command, std::string& slug)
+{
+  return command->add_option("slug", slug, "The plan (default: the current plan, or the only one)");
+}
+
 } // namespace ej::cli

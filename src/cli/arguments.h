@@ -6,6 +6,8 @@
 #include "measuring/run_benchmark.h"
 #include "measuring/workspace.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -13,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-// What the command line names, read the same way by every command: attempts, runs, paths, sizes
-// and the text to store.
+// What the command line names, read the same way by every command: attempts, runs, paths, sizes,
+// the text to store, and the options several commands share.
 namespace ej::cli {
 
 // How ej names attempts and runs, and the text it stores: read a floor down, where `ej mcp` reads
@@ -38,5 +40,14 @@ using evidence::repository_relative;
 // --param AXIS=V1,V2,... or AXIS=MIN..MAX[:STEP] (ej run, ej bisect); whether the axis and its
 // values are the benchmark's is checked when it is read.
 std::vector<measuring::ParamChoice> param_choices(const std::vector<std::string>& options);
+
+// Options that several commands take with the same meaning, registered with one wording of their
+// help so that `ej X --help` says the same thing for each:
+// --json, "Print JSON".
+CLI::Option* add_json_flag(CLI::App* command, bool& json);
+// The required positional attempt number ("12", "#12").
+CLI::Option* add_attempt_id(CLI::App* command, std::string& id);
+// The optional positional plan slug (default: the current plan, or the only one).
+CLI::Option* add_plan_slug(CLI::App* command, std::string& slug);
 
 } // namespace ej::cli

@@ -211,7 +211,7 @@ void register_attempt_commands(CLI::App& app)
 
   auto status_options = std::make_shared<StatusOptions>();
   auto* status = app.add_subcommand("status", "Change the status of an attempt (kept in its history)");
-  status->add_option("id", status_options->id, "Attempt number")->required();
+  add_attempt_id(status, status_options->id);
   status->add_option("status", status_options->status, "One of: " + core::status_names())->required();
   status->add_option("--reason", status_options->reason,
                      "Why; required for rejected, blocked, inconclusive and superseded");
@@ -221,7 +221,7 @@ void register_attempt_commands(CLI::App& app)
 
   auto note_options = std::make_shared<NoteOptions>();
   auto* note = app.add_subcommand("note", "Add a note to an attempt");
-  note->add_option("id", note_options->id, "Attempt number")->required();
+  add_attempt_id(note, note_options->id);
   note->add_option("text", note_options->text, "The note")->required();
   note->add_flag("--json", note_options->json,
                  "Print the attempt as JSON with its notes (as 'ej show --json' has them)");
@@ -231,7 +231,7 @@ void register_attempt_commands(CLI::App& app)
   auto* group = app.add_subcommand("attempt", "Edit an attempt");
   group->require_subcommand(1);
   auto* edit = group->add_subcommand("edit", "Change an attempt's title, hypothesis, command, tags or links");
-  edit->add_option("id", edit_options->id, "Attempt number")->required();
+  add_attempt_id(edit, edit_options->id);
   edit->add_option("--title", edit_options->title, "New title");
   edit->add_option("--hypothesis", edit_options->hypothesis, "New hypothesis");
   edit->add_option("--command", edit_options->command, "New command");

@@ -1,3 +1,4 @@
+#include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "core/bench_definition.h"
@@ -267,7 +268,7 @@ void register_bench_test(CLI::App& bench)
   test->add_option("--unit", options->units, "NAME=UNIT (repeatable)");
   test->add_option("--better", options->betters, "NAME=higher|lower (repeatable; default: inferred)");
   test->add_option("--bench", options->bench, "Also test the metrics of this registered benchmark");
-  test->add_flag("--json", options->json, "Print JSON");
+  add_json_flag(test, options->json);
   test->callback([options] { run_bench_test(*options); });
 }
 

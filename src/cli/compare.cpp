@@ -238,12 +238,12 @@ void register_compare(CLI::App& app)
       "  ej judge 12                    the proposal, with the evidence of every benchmark it ran\n"
       "  ej judge 12 --apply            record it as the attempt's status, with a one-sentence reason\n"
       "  ej judge 12 --against current  judged against today's baselines instead");
-  judge->add_option("id", judge_options->id, "Attempt number")->required();
+  add_attempt_id(judge, judge_options->id);
   judge->add_option("--against", judge_options->against,
                     "'then' (default: the baseline pinned when the runs were made) or 'current'");
   judge->add_flag("--apply", judge_options->apply,
                   "Record the proposed status with a reason made of the numbers");
-  judge->add_flag("--json", judge_options->json, "Print JSON");
+  add_json_flag(judge, judge_options->json);
   judge->callback([judge_options] { run_judge(*judge_options); });
 }
 

@@ -170,7 +170,7 @@ void register_env(CLI::App& app)
   auto show_json = std::make_shared<bool>(false);
   auto* show = env->add_subcommand("show", "Show the environment a run ran in");
   show->add_option("run", *show_id, "Run number")->required();
-  show->add_flag("--json", *show_json, "Print JSON");
+  add_json_flag(show, *show_json);
   show->callback([show_id, show_json] { run_env_show(*show_id, *show_json); });
 
   auto diff_ids = std::make_shared<std::pair<std::string, std::string>>();
@@ -178,7 +178,7 @@ void register_env(CLI::App& app)
   auto* diff = env->add_subcommand("diff", "What changed between the environments of two runs");
   diff->add_option("run_a", diff_ids->first, "First run")->required();
   diff->add_option("run_b", diff_ids->second, "Second run")->required();
-  diff->add_flag("--json", *diff_json, "Print JSON");
+  add_json_flag(diff, *diff_json);
   diff->callback([diff_ids, diff_json] { run_env_diff(diff_ids->first, diff_ids->second, *diff_json); });
 
   auto* probe = env->add_subcommand("probe", "Commands whose output is part of every environment snapshot");
@@ -193,7 +193,7 @@ void register_env(CLI::App& app)
   add->callback([add_options] { run_probe_add(*add_options); });
   auto list_json = std::make_shared<bool>(false);
   auto* list = probe->add_subcommand("list", "List the probes");
-  list->add_flag("--json", *list_json, "Print JSON");
+  add_json_flag(list, *list_json);
   list->callback([list_json] { run_probe_list(*list_json); });
   auto remove_name = std::make_shared<std::string>();
   auto* remove = probe->add_subcommand("remove", "Remove a probe");

@@ -515,6 +515,13 @@ void run_ack(const AckOptions& options)
   }
 }
 
+// --branch of ej history and ej regressions: the first-parent line both follow.
+void add_line_option(CLI::App* command, std::string& branch)
+{
+  command->add_option("--branch", branch,
+                      "Follow this branch, tag or commit's first parents (default: the current branch)");
+}
+
 } // namespace
 
 void register_history(CLI::App& app)
@@ -535,8 +542,7 @@ Examples:
                       "This metric (default: the benchmark's primary one)");
   history->add_option("--param", history_options->params,
                       "Only the combinations with AXIS=VALUE (repeatable)");
-  history->add_option("--branch", history_options->branch,
-                      "Follow this branch, tag or commit's first parents (default: the current branch)");
+  add_line_option(history, history_options->branch);
   history
       ->add_option("--revision", history_options->revision,
                    "Runs of this benchmark revision (default: the revision of its newest run)")
@@ -558,8 +564,7 @@ Examples:
                           "Only the benchmarks this plan's attempts ran");
   regressions->add_option("--since", regressions_options->since,
                           "Only steps after this commit of the line (a branch, tag or commit)");
-  regressions->add_option("--branch", regressions_options->branch,
-                          "Follow this branch, tag or commit's first parents (default: the current branch)");
+  add_line_option(regressions, regressions_options->branch);
   regressions->add_flag("--json", regressions_options->json, "Print JSON (docs/json.md)");
   regressions->callback([regressions_options] { run_regressions(*regressions_options); });
 

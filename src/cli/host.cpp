@@ -114,7 +114,7 @@ void register_host(CLI::App& app)
 
   auto list_json = std::make_shared<bool>(false);
   auto* list = host->add_subcommand("list", "List the hosts");
-  list->add_flag("--json", *list_json, "Print JSON");
+  add_json_flag(list, *list_json);
   list->callback([list_json] { run_host_list(*list_json); });
 
   auto check_name = std::make_shared<std::string>();

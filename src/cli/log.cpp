@@ -274,14 +274,14 @@ void register_read_commands(CLI::App& app)
   log->add_option("--tag", log_options->tag, "Only attempts with this tag");
   log->add_option("--since", log_options->since, "Only attempts changed since DATE (YYYY-MM-DD)");
   log->add_option("-n", log_options->limit, "At most N attempts")->check(CLI::NonNegativeNumber);
-  log->add_flag("--json", log_options->json, "Print JSON");
+  add_json_flag(log, log_options->json);
   log->callback([log_options] { run_log(*log_options); });
 
   auto show_options = std::make_shared<ShowOptions>();
   auto* show =
       app.add_subcommand("show", "Show an attempt's full timeline (ej show ID), or a run (ej show run N)");
   show->add_option("what", show_options->what, "Attempt number, or: run N")->required()->expected(1, 2);
-  show->add_flag("--json", show_options->json, "Print JSON");
+  add_json_flag(show, show_options->json);
   show->add_flag(
       "--diff", show_options->diff,
       "Print the uncommitted diff (and untracked files) it was created with, or a run measured; for "
@@ -305,7 +305,7 @@ void register_read_commands(CLI::App& app)
       ->required();
   search->add_option("-n", search_options->limit, "At most N results (default 20)")
       ->check(CLI::PositiveNumber);
-  search->add_flag("--json", search_options->json, "Print JSON");
+  add_json_flag(search, search_options->json);
   search->callback([search_options] { run_search(*search_options); });
 }
 

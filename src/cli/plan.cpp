@@ -494,7 +494,7 @@ void register_plan(CLI::App& app)
   auto edit_options = std::make_shared<EditOptions>();
   auto* edit =
       plan->add_subcommand("edit", "Change a plan's title, goal, measures, targets, headline or document");
-  edit->add_option("slug", edit_options->slug, "The plan (default: the current plan, or the only one)");
+  add_plan_slug(edit, edit_options->slug);
   edit->add_option("--title", edit_options->title, "New title");
   edit->add_option("--goal", edit_options->goal, "New goal");
   edit->add_option(
@@ -514,20 +514,19 @@ void register_plan(CLI::App& app)
 
   auto list_options = std::make_shared<ListOptions>();
   auto* list = plan->add_subcommand("list", "List the plans");
-  list->add_flag("--json", list_options->json, "Print JSON");
+  add_json_flag(list, list_options->json);
   list->callback([list_options] { run_plan_list(*list_options); });
 
   auto show_options = std::make_shared<ShowOptions>();
   auto* show = plan->add_subcommand("show", "Show a plan and its attempts");
-  show->add_option("slug", show_options->slug, "The plan (default: the current plan, or the only one)");
-  show->add_flag("--json", show_options->json, "Print JSON");
+  add_plan_slug(show, show_options->slug);
+  add_json_flag(show, show_options->json);
   show->callback([show_options] { run_plan_show(*show_options); });
 
   auto baseline_options = std::make_shared<BaselineOptions>();
   auto* baseline =
       plan->add_subcommand("baseline", "Show the plan's baseline and its history, or pin a new one");
-  baseline->add_option("slug", baseline_options->slug,
-                       "The plan (default: the current plan, or the only one)");
+  add_plan_slug(baseline, baseline_options->slug);
   baseline->add_option(
       "--bench", baseline_options->bench,
       "Only this benchmark's baseline (each measure's benchmark has its own); with --run, the "

@@ -155,7 +155,7 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto options = std::make_shared<RenderOptions>();
   auto* render =
       plan.add_subcommand("render", "Write the plan's markdown document (and chart) from the journal");
-  render->add_option("slug", options->slug, "The plan (default: the current plan, or the only one)");
+  add_plan_slug(render, options->slug);
   render->add_option(
       "--out", options->out,
       "Document path inside the repository, relative to the current directory (default: the plan's)");
@@ -172,8 +172,7 @@ void register_render(CLI::App& app, CLI::App& plan)
   auto* report_command = app.add_subcommand(
       "report", "Write a self-contained HTML page of a plan: its document and charts, and its "
                 "attempts to sort, filter and open in a browser");
-  report_command->add_option("slug", report_options->slug,
-                             "The plan (default: the current plan, or the only one)");
+  add_plan_slug(report_command, report_options->slug);
   report_command->add_option("--html", report_options->html, "The HTML file to write")->required();
   report_command->add_option("--template", report_options->template_file,
                              "A Mustache template instead of the default");

@@ -154,7 +154,7 @@ void register_why(CLI::App& app)
   why->add_option("query", options->query, "An attempt number, a tag, words of a title or any text")
       ->required();
   why->add_option("-n", options->limit, "At most N attempts (default 10)")->check(CLI::PositiveNumber);
-  why->add_flag("--json", options->json, "Print JSON");
+  add_json_flag(why, options->json);
   why->callback([options] { run_why(*options); });
 }
 

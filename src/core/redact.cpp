@@ -226,27 +226,49 @@ std::size_t secret_flag_value(std::string_view text, std::size_t at, std::size_t
   return (end == std::string_view::npos ? text.size() : end) - value_at;
 }
 
+// A text with spans replaced by the redaction mark, built from left to right.
+class Redaction {
+public:
+  explicit Redaction(std::string_view text) : m_text(text) {}
+
+  // Replaces the span of `length` at `at` (after any span replaced before); returns the last
+  // position it covered, where a scan goes on from.
+  std::size_t replace(std::size_t at, std::size_t length)
+  {
+    m_result.append(m_text.substr(m_done, at - m_done));
+    m_result.append(k_redacted);
+    m_done = at + length;
+    return m_done - 1;
+  }
+
+  std::string result() &&
+  {
+    if (m_done == 0) {
+      return std::string(m_text);
+    }
+    m_result.append(m_text.substr(m_done));
+    return std::move(m_result);
+  }
+
+private:
+  std::string_view m_text;
+  std::string m_result;
+  std::size_t m_done = 0;
+};
+
 } // namespace
 
 std::string redact_secret_flags(std::string_view text)
 {
-  std::string result;
-  std::size_t done = 0;
+  Redaction redaction(text);
   for (auto at = text.find('-'); at != std::string_view::npos; at = text.find('-', at + 1)) {
     std::size_t value_at = 0;
     const auto length = secret_flag_value(text, at, value_at);
     if (length > 0) {
-      result.append(text.substr(done, value_at - done));
-      result.append(k_redacted);
-      done = value_at + length;
-      at = done - 1;
+      at = redaction.replace(value_at, length);
     }
   }
-  if (done == 0) {
-    return std::string(text);
-  }
-  result.append(text.substr(done));
-  return result;
+  return std::move(redaction).result();
 }
 
 bool secret_name(std::string_view name)
@@ -309,25 +331,17 @@ std::string redact_token_shapes(std::string_view text)
   if (const auto tail = orphan_key_tail(text); !tail.empty()) {
     return std::string(k_redacted) + redact_token_shapes(text.substr(tail.size()));
   }
-  std::string result;
-  std::size_t done = 0;
+  Redaction redaction(text);
   for (std::size_t at = 0; at < text.size(); ++at) {
     if (at > 0 && is_alnum(text[at - 1])) {
       continue; // a token starts a word: "disk-" holds no "sk-" token
     }
     const auto length = token_at(text, at);
     if (length > 0) {
-      result.append(text.substr(done, at - done));
-      result.append(k_redacted);
-      done = at + length;
-      at = done - 1;
+      at = redaction.replace(at, length);
     }
   }
-  if (done == 0) {
-    return std::string(text);
-  }
-  result.append(text.substr(done));
-  return result;
+  return std::move(redaction).result();
 }
 
 std::optional<std::string> secret_argument(const std::vector<std::string>& argv)

@@ -29,17 +29,7 @@ int publish(store::Journal& journal, git::JournalRefs& refs)
   if (events.empty()) {
     return 0;
   }
-  git::OutgoingBatch batch;
-  batch.last_seq = events.back().seq;
-  for (const auto& event : events) {
-    batch.events += store::encode_event(event);
-  }
-  for (const auto& hash : store::blobs_named(events)) {
-    if (auto content = journal.blob(hash)) {
-      batch.blobs.emplace_back(hash, std::move(*content));
-    }
-  }
-  refs.append_batch(me, batch);
+  append_published(journal, refs, events, events.back().seq);
   return static_cast<int>(events.size());
 }
 

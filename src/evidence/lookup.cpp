@@ -16,12 +16,13 @@ namespace ej::evidence {
 
 namespace {
 
-// "did you mean 'x'?" among the names, else where to see them.
-std::string what_to_do(const std::string& given, const std::vector<std::string>& names,
-                       std::string_view listing)
+// No WHAT has that name: "did you mean 'x'?" among the names, else where to see them.
+Error none_named(std::string_view what, const std::string& given, const std::vector<std::string>& names,
+                 std::string_view listing)
 {
   const auto suggestion = util::did_you_mean(given, names);
-  return suggestion.empty() ? fmt::format("see '{}'", listing) : suggestion;
+  return Error("no {} named '{}'; {}", what, util::visible_controls(given),
+               suggestion.empty() ? fmt::format("see '{}'", listing) : suggestion);
 }
 
 } // namespace
@@ -38,8 +39,7 @@ core::Plan require_plan(store::Journal& journal, const std::string& slug)
   for (const auto& plan : store::list_plans(journal.db())) {
     slugs.push_back(plan.slug);
   }
-  throw Error("no plan named '{}'; {}", util::visible_controls(slug),
-              what_to_do(slug, slugs, "ej plan list"));
+  throw none_named("plan", slug, slugs, "ej plan list");
 }
 
 core::BenchRevision require_benchmark(store::Journal& journal, const std::string& name)
@@ -51,8 +51,7 @@ core::BenchRevision require_benchmark(store::Journal& journal, const std::string
   for (const auto& bench : store::list_benchmarks(journal.db())) {
     names.push_back(bench.name);
   }
-  throw Error("no benchmark named '{}'; {}", util::visible_controls(name),
-              what_to_do(name, names, "ej bench list"));
+  throw none_named("benchmark", name, names, "ej bench list");
 }
 
 core::Attempt require_attempt(store::Journal& journal, int number)

@@ -32,6 +32,22 @@ std::string last_event_id(std::string_view lines)
 
 } // namespace
 
+void append_published(store::Journal& journal, git::JournalRefs& refs,
+                      const std::vector<store::Event>& events, std::int64_t last_seq)
+{
+  git::OutgoingBatch batch;
+  batch.last_seq = last_seq;
+  for (const auto& event : events) {
+    batch.events += store::encode_event(event);
+  }
+  for (const auto& hash : store::blobs_named(events)) {
+    if (auto content = journal.blob(hash)) {
+      batch.blobs.emplace_back(hash, std::move(*content));
+    }
+  }
+  refs.append_batch(journal.replica_id(), batch);
+}
+
 bool in_step_with_published(store::Journal& journal, git::JournalRefs& refs)
 {
   const auto& me = journal.replica_id();
@@ -97,8 +113,6 @@ Rebased rebase_on_published(store::Journal& journal, git::JournalRefs& refs, boo
   if (unpublished.empty() || unpublished.back() != last_seq) {
     unpublished.push_back(last_seq);
   }
-  git::OutgoingBatch batch;
-  batch.last_seq = last_seq;
   std::vector<store::Event> outgoing;
   auto select = db.prepare(fmt::format("SELECT {} FROM events WHERE seq = ?", store::k_event_columns));
   for (const auto seq : unpublished) {
@@ -108,15 +122,7 @@ Rebased rebase_on_published(store::Journal& journal, git::JournalRefs& refs, boo
       outgoing.push_back(store::read_event(select));
     }
   }
-  for (const auto& event : outgoing) {
-    batch.events += store::encode_event(event);
-  }
-  for (const auto& hash : store::blobs_named(outgoing)) {
-    if (auto content = journal.blob(hash)) {
-      batch.blobs.emplace_back(hash, std::move(*content));
-    }
-  }
-  refs.append_batch(me, batch);
+  append_published(journal, refs, outgoing, last_seq);
   return out;
 }
 

@@ -10,6 +10,11 @@
 // is re-based on its ref: what it published comes back, and what it lacks on the ref is published.
 namespace ej::evidence {
 
+// Appends events of this replica, with the blobs they name, to its ref as one batch; last_seq is
+// where the next publish counts from.
+void append_published(store::Journal& journal, git::JournalRefs& refs,
+                      const std::vector<store::Event>& events, std::int64_t last_seq);
+
 // Whether the journal holds the last event its ref published, where the ref says it is.
 bool in_step_with_published(store::Journal& journal, git::JournalRefs& refs);
 

@@ -1,6 +1,7 @@
 #include "evidence/run_set.h"
 
 #include "core/numbering.h"
+#include "util/strings.h"
 #include "util/time.h"
 
 #include <fmt/format.h>
@@ -52,18 +53,11 @@ bool listed_in_documents(const core::RunRecord& run, const std::function<bool()>
 core::ParamValues parse_params_label(const std::string& label)
 {
   core::ParamValues values;
-  std::size_t start = 0;
-  while (start < label.size()) {
-    auto end = label.find(',', start);
-    if (end == std::string::npos) {
-      end = label.size();
-    }
-    const auto pair = label.substr(start, end - start);
+  for (const auto& pair : util::split(label, ',')) {
     const auto equals = pair.find('=');
     if (equals != std::string::npos) {
       values[pair.substr(0, equals)] = pair.substr(equals + 1);
     }
-    start = end + 1;
   }
   return values;
 }

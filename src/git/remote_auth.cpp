@@ -1,6 +1,7 @@
 #include "git/remote_auth.h"
 
 #include "util/handle.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
 #include <libssh2.h>
@@ -139,19 +140,12 @@ bool credential_helper(const std::string& url, std::string& user, std::string& p
     ::pclose(pipe);
   }
   std::filesystem::remove(input_path);
-  std::size_t start = 0;
-  while (start < output.size()) {
-    auto end = output.find('\n', start);
-    if (end == std::string::npos) {
-      end = output.size();
-    }
-    const auto line = output.substr(start, end - start);
+  for (const auto& line : util::split(output, '\n')) {
     if (line.rfind("username=", 0) == 0) {
       user = line.substr(9);
     } else if (line.rfind("password=", 0) == 0) {
       password = line.substr(9);
     }
-    start = end + 1;
   }
   return !password.empty();
 }

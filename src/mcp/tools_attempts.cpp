@@ -94,14 +94,20 @@ Answer log_tool(const Arguments& args, const Context& context)
                            : count_text(attempts.size(), "attempt") + ", newest first"};
 }
 
-Answer search_tool(const Arguments& args, const Context& context)
+// How many matching attempts a search answers with: the limit argument (at least one), else fallback.
+int matches_limit(const Arguments& args, long long fallback)
 {
-  auto journal = measuring::open_journal_for_reading(context.workspace);
-  const auto limit = args.integer("limit").value_or(20);
+  const auto limit = args.integer("limit").value_or(fallback);
   if (limit < 1) {
     throw UsageError("limit is a number of attempts, at least 1");
   }
-  const auto attempts = evidence::search_attempts(journal, args.text("text"), static_cast<int>(limit));
+  return static_cast<int>(limit);
+}
+
+Answer search_tool(const Arguments& args, const Context& context)
+{
+  auto journal = measuring::open_journal_for_reading(context.workspace);
+  const auto attempts = evidence::search_attempts(journal, args.text("text"), matches_limit(args, 20));
   return {listed("attempts", evidence::attempts_json(attempts)),
           attempts.empty() ? fmt::format("nothing matches '{}'", args.text("text"))
                            : count_text(attempts.size(), "attempt") + " match, newest first"};
@@ -136,11 +142,7 @@ Answer show_tool(const Arguments& args, const Context& context)
 Answer why_tool(const Arguments& args, const Context& context)
 {
   auto journal = measuring::open_journal_for_reading(context.workspace);
-  const auto limit = args.integer("limit").value_or(10);
-  if (limit < 1) {
-    throw UsageError("limit is a number of attempts, at least 1");
-  }
-  const auto histories = evidence::why_matches(journal, args.text("query"), static_cast<int>(limit));
+  const auto histories = evidence::why_matches(journal, args.text("query"), matches_limit(args, 10));
   if (histories.empty()) {
     throw Error("no attempt matches '{}'; try the search tool with other words, or log", args.text("query"));
   }

@@ -1,5 +1,6 @@
 #include "measure/direction.h"
 
+#include "measure/extract_common.h"
 #include "measure/units.h"
 #include "util/strings.h"
 
@@ -82,21 +83,16 @@ std::string described_text(const MetricSpec& spec)
   case ExtractorKind::Json:
   case ExtractorKind::Nccl:
     return spec.arg;
-  case ExtractorKind::Gbench: {
-    const auto hash = spec.arg.rfind('#');
-    return hash == std::string::npos ? "" : spec.arg.substr(hash + 1);
-  }
   case ExtractorKind::Nvbench: {
     const auto slash = spec.arg.find('/');
     return slash == std::string::npos ? "" : spec.arg.substr(slash + 1);
   }
+  case ExtractorKind::Gbench:
   case ExtractorKind::Pytest:
   case ExtractorKind::Catch2:
   case ExtractorKind::Criterion:
-  case ExtractorKind::GbenchConsole: {
-    const auto hash = spec.arg.rfind('#');
-    return hash == std::string::npos ? "" : spec.arg.substr(hash + 1);
-  }
+  case ExtractorKind::GbenchConsole:
+    return std::string(detail::split_hash(spec.arg).field.value_or(""));
   case ExtractorKind::SglangOneBatch:
   case ExtractorKind::PerfStat:
     return spec.arg;

@@ -184,6 +184,25 @@ std::string output_tail(std::string_view text, std::size_t max_lines)
   return out;
 }
 
+std::vector<ExtractedValue> some_nvbench_states(const MetricSpec& spec, const std::string& bench,
+                                                std::vector<ExtractedValue> values)
+{
+  if (values.empty()) {
+    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name, source_name(spec),
+                bench.empty() ? "" : " for benchmark '" + bench + "'");
+  }
+  return values;
+}
+
+HashSplit split_hash(std::string_view arg)
+{
+  const auto hash = arg.rfind('#');
+  if (hash == std::string_view::npos) {
+    return {arg, std::nullopt};
+  }
+  return {arg.substr(0, hash), arg.substr(hash + 1)};
+}
+
 PerSplit split_per(std::string_view arg)
 {
   const auto at = arg.rfind(";per=");

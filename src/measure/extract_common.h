@@ -24,6 +24,11 @@ TextSource source_of(const MetricSpec& spec, const ExtractInput& input);
 // "stdout", "stderr" or "file 'out.json'", for messages.
 std::string source_name(const MetricSpec& spec);
 
+// The states read from nvbench's output (its JSON or its markdown), or the error that it holds none
+// of benchmark `bench` ("": of any benchmark).
+std::vector<ExtractedValue> some_nvbench_states(const MetricSpec& spec, const std::string& bench,
+                                                std::vector<ExtractedValue> values);
+
 // A finite number written as text (leading '+' and surrounding blanks allowed); throws ej::Error
 // naming the metric and the text otherwise.
 double parse_number(const MetricSpec& spec, std::string_view text);
@@ -36,6 +41,13 @@ std::optional<double> try_parse_number(std::string_view text);
 // The last lines (up to max_lines) of a text, indented, for "matched nothing" errors.
 std::string output_tail(std::string_view text, std::size_t max_lines = 10);
 std::string source_tail(const TextSource& source, std::size_t max_lines = 10);
+
+// "NAME#FIELD": the name, and the field after the last '#' (nullopt without one).
+struct HashSplit {
+  std::string_view name;
+  std::optional<std::string_view> field;
+};
+HashSplit split_hash(std::string_view arg);
 
 // "BODY;per=FIELD": the body, and the field that keys each value ("" without ";per=").
 struct PerSplit {

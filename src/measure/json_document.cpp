@@ -122,6 +122,16 @@ bool opens_document(std::string_view text, std::size_t pos)
 
 } // namespace
 
+const nlohmann::json& tool_array(const MetricSpec& spec, const nlohmann::json& document,
+                                 const std::string& key, std::string_view tool, std::string_view how)
+{
+  if (!document.is_object() || !document.contains(key) || !document[key].is_array()) {
+    throw Error("metric '{}': {} is JSON but not {} (no '{}' array): {}", spec.name,
+                detail::source_name(spec), tool, key, how);
+  }
+  return document[key];
+}
+
 bool has_json_start(std::string_view text)
 {
   if (opens_document(text, text.find_first_not_of(" \t\r\n"))) {

@@ -21,6 +21,11 @@ namespace ej::measure {
 // mistake and what to do.
 nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text);
 
+// The array under `key` in a tool's JSON document. Throws ej::Error otherwise, naming the tool
+// ("hyperfine's") and saying how to have it write that document (`how`).
+const nlohmann::json& tool_array(const MetricSpec& spec, const nlohmann::json& document,
+                                 const std::string& key, std::string_view tool, std::string_view how);
+
 // Whether a JSON document may start in text: it opens with '{' or '[' (after blanks), or a line does.
 // A console log with none holds no JSON, whatever numbers it prints (a date's 2023 is no document).
 bool has_json_start(std::string_view text);

@@ -25,15 +25,14 @@ struct Catch2Arg {
 
 std::optional<Catch2Arg> parse_catch2_arg(std::string_view arg)
 {
+  const auto [name, stat] = detail::split_hash(arg);
   Catch2Arg out;
-  const auto hash = arg.rfind('#');
-  out.name = std::string(arg.substr(0, hash));
-  if (hash == std::string_view::npos) {
+  out.name = std::string(name);
+  if (!stat) {
     return out;
   }
-  const auto stat = arg.substr(hash + 1);
   for (std::size_t i = 0; i < k_catch2_stats.size(); ++i) {
-    if (k_catch2_stats[i] == stat) {
+    if (k_catch2_stats[i] == *stat) {
       out.stat = i;
       return out;
     }

@@ -28,20 +28,14 @@ constexpr std::array<CriterionStat, 6> k_criterion_stats{{{"mean", "Mean"},
 
 struct CriterionArg {
   std::string id;
-  std::string stat = "mean";
+  std::string stat;        // "mean" when none is given
   bool stat_given = false; // sample.json holds samples only: read them unless a STAT was asked for
 };
 
 CriterionArg parse_criterion_arg(std::string_view arg)
 {
-  CriterionArg out;
-  const auto hash = arg.rfind('#');
-  out.id = std::string(arg.substr(0, hash));
-  if (hash != std::string_view::npos) {
-    out.stat = std::string(arg.substr(hash + 1));
-    out.stat_given = true;
-  }
-  return out;
+  const auto [id, stat] = detail::split_hash(arg);
+  return {std::string(id), std::string(stat.value_or("mean")), stat.has_value()};
 }
 
 // change/estimates.json, beside new/ and base/: the relative change of the mean and the median

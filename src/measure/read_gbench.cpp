@@ -76,19 +76,16 @@ std::string unit_of_gbench(const MetricSpec& spec)
 std::vector<ExtractedValue> read_gbench(const MetricSpec& spec, std::string_view text)
 {
   const auto document = parse_json_output(spec, text);
-  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    throw Error(
-        "metric '{}': {} is JSON but not Google Benchmark's (no 'benchmarks' array): run the benchmark "
-        "with --benchmark_format=json, or --benchmark_out=FILE and read it with 'gbench:@FILE'",
-        spec.name, detail::source_name(spec));
-  }
+  const auto& rows = tool_array(spec, document, "benchmarks", "Google Benchmark's",
+                                "run the benchmark with --benchmark_format=json, or --benchmark_out=FILE and "
+                                "read it with 'gbench:@FILE'");
   const auto hash = spec.arg.rfind('#');
   const std::string bench = spec.arg.substr(0, hash);
   const std::string field = hash == std::string::npos ? "real_time" : spec.arg.substr(hash + 1);
 
   std::vector<ExtractedValue> values;
   std::vector<std::string> names;
-  for (const auto& row : document["benchmarks"]) {
+  for (const auto& row : rows) {
     names.push_back(row.value("name", ""));
     if (!selects(row, bench)) {
       continue;

@@ -45,12 +45,9 @@ std::vector<std::size_t> select_commands(const MetricSpec& spec, const nlohmann:
 std::vector<ExtractedValue> read_hyperfine(const MetricSpec& spec, std::string_view text)
 {
   const auto document = parse_json_output(spec, text);
-  if (!document.is_object() || !document.contains("results") || !document["results"].is_array()) {
-    throw Error("metric '{}': {} is JSON but not hyperfine's (no 'results' array): run hyperfine with "
-                "--export-json FILE and read it with 'hyperfine:@FILE'",
-                spec.name, detail::source_name(spec));
-  }
-  const auto& results = document["results"];
+  const auto& results =
+      tool_array(spec, document, "results", "hyperfine's",
+                 "run hyperfine with --export-json FILE and read it with 'hyperfine:@FILE'");
   std::vector<ExtractedValue> values;
   for (const auto index : select_commands(spec, results)) {
     const auto& result = results[index];

@@ -197,10 +197,4 @@ std::unique_ptr<LineScanner> scan_kv(const MetricSpec& spec)
   return std::make_unique<KvScanner>(spec);
 }
 
-std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text)
-{
-  KvScanner scanner(spec);
-  return read_with(scanner, TextSource(text));
-}
-
 } // namespace ej::measure

@@ -176,11 +176,8 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
         spec.name, detail::source_name(spec), detail::output_tail(text));
   }
   const auto document = parse_json_output(spec, text);
-  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    throw Error("metric '{}': {} is JSON but not nvbench's (no 'benchmarks' array): run the benchmark with "
-                "--json FILE and read it with 'nvbench:@FILE'",
-                spec.name, detail::source_name(spec));
-  }
+  const auto& benchmarks = tool_array(spec, document, "benchmarks", "nvbench's",
+                                      "run the benchmark with --json FILE and read it with 'nvbench:@FILE'");
   const auto slash = spec.arg.find('/');
   const std::string bench = spec.arg.substr(0, slash);
   const std::string tag =
@@ -190,7 +187,7 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
   std::vector<std::string> names;
   std::vector<std::string> seen_tags;
   bool found_tag = false;
-  for (const auto& benchmark : document["benchmarks"]) {
+  for (const auto& benchmark : benchmarks) {
     const std::string name = benchmark.value("name", "");
     names.push_back(name);
     if (!bench.empty() && name != bench) {
@@ -236,11 +233,7 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
     throw Error("metric '{}': no state in {} has the summary '{}'; the states have: {}", spec.name,
                 detail::source_name(spec), tag, util::join(seen_tags, ", "));
   }
-  if (values.empty()) {
-    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name,
-                detail::source_name(spec), bench.empty() ? "" : " for benchmark '" + bench + "'");
-  }
-  return values;
+  return detail::some_nvbench_states(spec, bench, std::move(values));
 }
 
 std::string unit_of_nvbench(const MetricSpec& spec)

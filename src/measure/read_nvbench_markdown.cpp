@@ -320,11 +320,7 @@ std::vector<ExtractedValue> read_nvbench_markdown(const MetricSpec& spec, std::s
     throw Error("metric '{}': NVBench's tables in {} have no column '{}'; they have: {}", spec.name,
                 detail::source_name(spec), column, util::join(headers_seen, ", "));
   }
-  if (values.empty()) {
-    throw Error("metric '{}': the nvbench output in {} holds no states{}", spec.name,
-                detail::source_name(spec), wanted.empty() ? "" : " for benchmark '" + wanted + "'");
-  }
-  return values;
+  return detail::some_nvbench_states(spec, wanted, std::move(values));
 }
 
 } // namespace ej::measure

@@ -10,19 +10,14 @@ namespace ej::measure {
 namespace {
 
 struct PytestArg {
-  std::string name;           // fullname (or name); empty for every benchmark
-  std::string field = "data"; // a key of "stats"
+  std::string name;  // fullname (or name); empty for every benchmark
+  std::string field; // a key of "stats": "data" when none is given
 };
 
 PytestArg parse_pytest_arg(std::string_view arg)
 {
-  PytestArg out;
-  const auto hash = arg.rfind('#');
-  out.name = std::string(arg.substr(0, hash));
-  if (hash != std::string_view::npos) {
-    out.field = std::string(arg.substr(hash + 1));
-  }
-  return out;
+  const auto [name, field] = detail::split_hash(arg);
+  return {std::string(name), std::string(field.value_or("data"))};
 }
 
 } // namespace
@@ -51,15 +46,13 @@ std::string unit_of_pytest(const MetricSpec& spec)
 std::vector<ExtractedValue> read_pytest(const MetricSpec& spec, std::string_view text)
 {
   const auto document = parse_json_output(spec, text);
-  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    throw Error("metric '{}': {} is JSON but not pytest-benchmark's (no 'benchmarks' array): run pytest with "
-                "--benchmark-json=FILE and read it with 'pytest:@FILE'",
-                spec.name, detail::source_name(spec));
-  }
+  const auto& benchmarks =
+      tool_array(spec, document, "benchmarks", "pytest-benchmark's",
+                 "run pytest with --benchmark-json=FILE and read it with 'pytest:@FILE'");
   const auto arg = parse_pytest_arg(spec.arg);
   std::vector<ExtractedValue> values;
   std::vector<std::string> names;
-  for (const auto& benchmark : document["benchmarks"]) {
+  for (const auto& benchmark : benchmarks) {
     const std::string fullname = benchmark.value("fullname", benchmark.value("name", ""));
     names.push_back(fullname);
     if (!arg.name.empty() && fullname != arg.name && benchmark.value("name", "") != arg.name) {

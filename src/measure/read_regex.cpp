@@ -109,10 +109,4 @@ std::unique_ptr<LineScanner> scan_regex(const MetricSpec& spec)
   return std::make_unique<RegexScanner>(spec);
 }
 
-std::vector<ExtractedValue> read_regex(const MetricSpec& spec, std::string_view text)
-{
-  RegexScanner scanner(spec);
-  return read_with(scanner, TextSource(text));
-}
-
 } // namespace ej::measure

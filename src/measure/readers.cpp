@@ -20,12 +20,12 @@ std::string gbench_console_unit(const MetricSpec&)
 const std::array k_readers{
     Reader{ExtractorKind::Regex, "regex:PATTERN",
            "an RE2 pattern with one capture group; every match is a sample",
-           "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'", read_regex, check_regex, nullptr,
+           "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'", nullptr, check_regex, nullptr,
            scan_regex},
     Reader{ExtractorKind::Kv, "kv:KEY[;per=KEY2]",
            "'KEY: value unit' or 'KEY=value' lines; ';per=KEY2' keys each value by the last KEY2 line "
            "before it (one series per block)",
-           "--metric 'tok_s=kv:Output token throughput (tok/s);per=Traffic request rate'", read_kv, check_kv, unit_of_kv,
+           "--metric 'tok_s=kv:Output token throughput (tok/s);per=Traffic request rate'", nullptr, check_kv, unit_of_kv,
            scan_kv},
     Reader{ExtractorKind::Json, "json:PATH[;per=FIELD]",
            "a JSON Pointer or dotted path in a JSON document, or in the last record of JSON Lines; "

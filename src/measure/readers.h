@@ -46,10 +46,10 @@ struct Reader {
   std::string_view syntax;  // "gbench[:BENCH][#FIELD]"
   std::string_view help;    // what it reads, one sentence
   std::string_view example; // a --metric option as docs/benchmarks.md shows it
-  ReadFunction read;
+  ReadFunction read;        // the whole text at once; nullptr for a reader that scans
   CheckFunction check = nullptr;
   UnitFunction source_unit = nullptr;
-  ScannerFunction scanner = nullptr; // when set, used instead of read, for outputs of any size
+  ScannerFunction scanner = nullptr; // piece by piece, for outputs of any size; read_with runs it
 };
 
 // Every reader, in the order help and docs/benchmarks.md list them.
@@ -60,8 +60,6 @@ const Reader* find_reader(std::string_view name);
 std::string reader_names();
 
 // The entry points (grammar of each ARG in metric_spec.h).
-std::vector<ExtractedValue> read_regex(const MetricSpec& spec, std::string_view text);
-std::vector<ExtractedValue> read_kv(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_json(const MetricSpec& spec, std::string_view text);
 std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text);
 // NVBench's markdown tables, which read_nvbench hands on when it sees them.

@@ -60,6 +60,18 @@ template <typename Visit> void walk(std::string_view markdown, Visit visit)
   }
 }
 
+// The text of every node of one type, in document order.
+std::vector<std::string> texts_of_type(std::string_view markdown, cmark_node_type type)
+{
+  std::vector<std::string> texts;
+  walk(markdown, [&](cmark_node* node) {
+    if (cmark_node_get_type(node) == type) {
+      texts.push_back(text_of(node));
+    }
+  });
+  return texts;
+}
+
 } // namespace
 
 std::vector<std::vector<std::vector<std::string>>> parse_markdown_tables(std::string_view markdown)
@@ -82,24 +94,12 @@ std::vector<std::vector<std::vector<std::string>>> parse_markdown_tables(std::st
 
 std::vector<std::string> parse_markdown_paragraphs(std::string_view markdown)
 {
-  std::vector<std::string> paragraphs;
-  walk(markdown, [&](cmark_node* node) {
-    if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
-      paragraphs.push_back(text_of(node));
-    }
-  });
-  return paragraphs;
+  return texts_of_type(markdown, CMARK_NODE_PARAGRAPH);
 }
 
 std::vector<std::string> parse_markdown_headings(std::string_view markdown)
 {
-  std::vector<std::string> headings;
-  walk(markdown, [&](cmark_node* node) {
-    if (cmark_node_get_type(node) == CMARK_NODE_HEADING) {
-      headings.push_back(text_of(node));
-    }
-  });
-  return headings;
+  return texts_of_type(markdown, CMARK_NODE_HEADING);
 }
 
 } // namespace ej::render

@@ -519,6 +519,20 @@ bool is_plain(std::string_view text, Context context)
   return context != Context::Heading || !closing_hashes(text);
 }
 
+// The lines of a text with their blanks trimmed, the empty ones left out, and control characters
+// made visible (ESC, BEL, ... shown, never sent).
+std::vector<std::string> visible_lines(std::string_view text)
+{
+  const auto visible = util::visible_controls(text, true);
+  std::vector<std::string> out;
+  for (const auto raw : split_lines(visible)) {
+    if (const auto line = trim_blanks(raw); !line.empty()) {
+      out.emplace_back(line);
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 std::size_t code_span_fence(std::string_view content)
@@ -577,14 +591,8 @@ std::string escape_markdown_inline(std::string_view text)
   if (is_plain(text, Context::Paragraph)) {
     return std::string(text);
   }
-  const auto visible = util::visible_controls(text, true); // ESC, BEL, ... shown, never sent
-  text = visible;
   std::string out;
-  for (const auto raw : split_lines(text)) {
-    const auto line = trim_blanks(raw);
-    if (line.empty()) {
-      continue;
-    }
+  for (const auto& line : visible_lines(text)) {
     if (!out.empty()) {
       out += "\\\n";
     }
@@ -598,18 +606,8 @@ std::string escape_markdown_line(std::string_view text)
   if (is_plain(text, Context::Heading)) {
     return std::string(text);
   }
-  const auto visible = util::visible_controls(text, true); // ESC, BEL, ... shown, never sent
-  text = visible;
-  std::string joined;
-  for (const auto raw : split_lines(text)) {
-    const auto line = trim_blanks(raw);
-    if (!line.empty()) {
-      joined += joined.empty() ? "" : " ";
-      joined += line;
-    }
-  }
   std::string out;
-  escape_line(joined, Context::Heading, out);
+  escape_line(util::join(visible_lines(text), " "), Context::Heading, out);
   return out;
 }
 

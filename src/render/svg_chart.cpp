@@ -162,22 +162,13 @@ std::string render_chart_svg(const ChartData& chart)
 {
   std::string out;
   open_chart(out, chart.title,
-             fmt::format("median {}{} per attempt, {}", chart.metric,
-                         chart.at.empty() ? "" : " at " + chart.at,
-                         chart.higher_is_better ? "higher is better" : "lower is better"));
+             fmt::format("median {}{} per attempt, {}", chart.metric, at_text(chart.at),
+                         better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
-    for (const auto& value : {std::optional<double>(point.median), point.low, point.high, point.baseline}) {
-      if (finite(value)) {
-        values.push_back(*value);
-      }
-    }
+    add_finite(values, {point.median, point.low, point.high, point.baseline});
   }
-  for (const auto& value : {chart.baseline, chart.target}) {
-    if (finite(value)) {
-      values.push_back(*value);
-    }
-  }
+  add_finite(values, {chart.baseline, chart.target});
   if (chart.points.empty() || values.empty()) {
     close_empty(out);
     return out;
@@ -193,8 +184,7 @@ std::string render_chart_svg(const ChartData& chart)
   for (const auto& point : chart.points) {
     widest = std::max(widest, text_width(point.label));
   }
-  const std::size_t label_every =
-      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
+  const std::size_t label_every = label_step(widest, spacing);
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 4;
 
   std::vector<ReferenceLine> lines;

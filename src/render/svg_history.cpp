@@ -117,16 +117,11 @@ std::string render_history_svg(const HistoryChartData& chart)
 {
   std::string out;
   open_chart(out, chart.title,
-             fmt::format("median {}{} per commit along {}, {}", chart.metric,
-                         chart.at.empty() ? "" : " at " + chart.at, chart.line,
-                         chart.higher_is_better ? "higher is better" : "lower is better"));
+             fmt::format("median {}{} per commit along {}, {}", chart.metric, at_text(chart.at), chart.line,
+                         better_text(chart.higher_is_better)));
   std::vector<double> values;
   for (const auto& point : chart.points) {
-    for (const auto& value : {std::optional<double>(point.median), point.low, point.high}) {
-      if (finite(value)) {
-        values.push_back(*value);
-      }
-    }
+    add_finite(values, {point.median, point.low, point.high});
   }
   if (chart.points.empty() || values.empty()) {
     close_empty(out);
@@ -184,8 +179,7 @@ std::string render_history_svg(const HistoryChartData& chart)
   for (const auto& point : chart.points) {
     widest = std::max(widest, text_width(point.commit));
   }
-  const std::size_t label_every =
-      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
+  const std::size_t label_every = label_step(widest, spacing);
   const double radius = n > 200 ? 1.5 : n > 50 ? 2.5 : 3.5;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& point = chart.points[i];

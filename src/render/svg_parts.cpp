@@ -66,6 +66,21 @@ void open_chart(std::string& out, std::string_view title, std::string_view subti
       px(k_left), px(k_top), px(k_plot_width), px(k_plot_height));
 }
 
+std::size_t label_step(double widest, double spacing)
+{
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / spacing)));
+}
+
+std::string at_text(const std::string& at)
+{
+  return at.empty() ? "" : " at " + at;
+}
+
+std::string_view better_text(bool higher_is_better)
+{
+  return higher_is_better ? "higher is better" : "lower is better";
+}
+
 void close_empty(std::string& out)
 {
   add(out,

@@ -40,8 +40,21 @@ inline bool finite(const std::optional<double>& value)
   return value && std::isfinite(*value);
 }
 
+// Appends the values a chart can draw, for the scale that holds them all.
+inline void add_finite(std::vector<double>& values, std::initializer_list<std::optional<double>> candidates)
+{
+  for (const auto& value : candidates) {
+    if (finite(value)) {
+      values.push_back(*value);
+    }
+  }
+}
+
 // A label's width on the page, in pixels (UTF-8 continuation bytes do not count).
 double text_width(std::string_view text);
+// Every how many points along the x axis a label is written, so that labels up to `widest` pixels
+// wide, at `spacing` pixels apart, do not overlap.
+std::size_t label_step(double widest, double spacing);
 // Pixel coordinates and other drawing numbers: one decimal, "-0.0" avoided.
 std::string px(double value);
 
@@ -61,6 +74,10 @@ Scale make_scale(double low, double high);
 
 // The SVG element, title, background, heading and subtitle, and the plot's frame.
 void open_chart(std::string& out, std::string_view title, std::string_view subtitle);
+// What every chart's subtitle says of its metric: " at AXIS=V" (empty for no combination), and
+// "higher is better" or "lower is better".
+std::string at_text(const std::string& at);
+std::string_view better_text(bool higher_is_better);
 // "no results yet" in the frame, and the end of the SVG.
 void close_empty(std::string& out);
 // The unit along the y axis (the one place it is said) and the horizontal ticks.

@@ -80,8 +80,7 @@ std::string render_progress_svg(const ProgressData& progress)
   std::string out;
   open_chart(out, progress.title,
              fmt::format("{}{}: the baseline and the best candidate over time, {}", progress.metric,
-                         progress.at.empty() ? "" : " at " + progress.at,
-                         progress.higher_is_better ? "higher is better" : "lower is better"));
+                         at_text(progress.at), better_text(progress.higher_is_better)));
   std::vector<double> values;
   for (const auto* list : {&progress.baseline, &progress.best}) {
     for (const auto& step : *list) {

@@ -36,6 +36,19 @@ json ask(const Nvml& nvml, const char* name, Convert convert, Args... args)
   return convert(fn, args...);
 }
 
+// A mode NVML reports as a pair (current, pending), as ECC's and MIG's: the current one.
+template <typename Fn, typename Mode> json current_mode(const Nvml& nvml, const char* name, Device device)
+{
+  return ask<Fn>(
+      nvml, name,
+      [](Fn fn, Device dev) {
+        Mode current = 0;
+        Mode pending = 0;
+        return fn(dev, &current, &pending) == k_success ? enabled(static_cast<int>(current)) : json(nullptr);
+      },
+      device);
+}
+
 json device_string(const Nvml& nvml, const char* name, Device device)
 {
   return ask<nvml::DeviceStringFn>(
@@ -197,23 +210,8 @@ GpuReport query_gpus_nvml(const std::string& library)
           return fn(dev, &state) == k_success ? enabled(state) : json(nullptr);
         },
         device);
-    d["ecc_mode"] = ask<nvml::PairFn>(
-        nvml, "nvmlDeviceGetEccMode",
-        [](nvml::PairFn fn, Device dev) {
-          int current = 0;
-          int pending = 0;
-          return fn(dev, &current, &pending) == k_success ? enabled(current) : json(nullptr);
-        },
-        device);
-    d["mig_mode"] = ask<nvml::MigFn>(
-        nvml, "nvmlDeviceGetMigMode",
-        [](nvml::MigFn fn, Device dev) {
-          unsigned current = 0;
-          unsigned pending = 0;
-          return fn(dev, &current, &pending) == k_success ? enabled(static_cast<int>(current))
-                                                          : json(nullptr);
-        },
-        device);
+    d["ecc_mode"] = current_mode<nvml::PairFn, int>(nvml, "nvmlDeviceGetEccMode", device);
+    d["mig_mode"] = current_mode<nvml::MigFn, unsigned>(nvml, "nvmlDeviceGetMigMode", device);
     fp["devices"].push_back(d);
 
     json r;

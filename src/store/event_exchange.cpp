@@ -4,6 +4,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/json_depth.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
 
@@ -98,14 +99,7 @@ std::vector<Event> decode_lines(std::string_view lines, int& bad, LineProblem& f
 {
   std::size_t line_number = 0;
   std::vector<Event> events;
-  std::size_t start = 0;
-  while (start < lines.size()) {
-    auto end = lines.find('\n', start);
-    if (end == std::string_view::npos) {
-      end = lines.size();
-    }
-    const auto line = lines.substr(start, end - start);
-    start = end + 1;
+  for (const auto line : util::split_views(lines, '\n')) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
       continue;

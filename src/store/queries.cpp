@@ -1,6 +1,8 @@
 #include "store/queries.h"
 
 #include "core/numbering.h"
+#include "store/git_columns.h"
+#include "store/newest_first.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -35,10 +37,7 @@ core::Attempt read_attempt(const Statement& row)
   attempt.reason = row.text(7);
   attempt.created_ms = row.integer(8);
   attempt.updated_ms = row.integer(9);
-  attempt.git.commit = row.text(10);
-  attempt.git.branch = row.text(11);
-  attempt.git.dirty = row.integer(12) != 0;
-  attempt.git.diff_blob = row.text(13);
+  attempt.git = read_git_columns(row, 10);
   const auto tags = row.text(14);
   if (!tags.empty()) {
     attempt.tags = util::split(tags, '\x1f');
@@ -69,26 +68,21 @@ core::Plan read_plan(const Statement& row)
                                       "was it written by a newer ej?",
                                       plan.slug, what, text, error.what()));
   };
-  for (const auto& line : util::split(row.text(7), '\n')) {
-    if (line.empty()) {
-      continue;
+  // One measure or target a line.
+  const auto read_lines = [&](std::string_view what, const std::string& text, auto& into, auto parse) {
+    for (const auto& line : util::split(text, '\n')) {
+      if (line.empty()) {
+        continue;
+      }
+      try {
+        into.push_back(parse(line));
+      } catch (const UsageError& error) {
+        unread(what, line, error);
+      }
     }
-    try {
-      plan.measures.push_back(core::parse_plan_measure(line));
-    } catch (const UsageError& error) {
-      unread("measure", line, error);
-    }
-  }
-  for (const auto& line : util::split(row.text(8), '\n')) {
-    if (line.empty()) {
-      continue;
-    }
-    try {
-      plan.targets.push_back(core::parse_target(line));
-    } catch (const UsageError& error) {
-      unread("target", line, error);
-    }
-  }
+  };
+  read_lines("measure", row.text(7), plan.measures, core::parse_plan_measure);
+  read_lines("target", row.text(8), plan.targets, core::parse_target);
   try {
     plan.headline = core::parse_combination(row.text(9), "headline");
   } catch (const UsageError& error) {
@@ -157,14 +151,7 @@ std::string fts_phrase(const std::string& text)
   if (text.find_first_not_of(" \t\n") == std::string::npos) {
     return {};
   }
-  std::string phrase = "\"";
-  for (const char c : text) {
-    phrase += c;
-    if (c == '"') {
-      phrase += '"';
-    }
-  }
-  return phrase + "\"";
+  return util::double_quoted(text);
 }
 
 } // namespace
@@ -191,52 +178,26 @@ std::optional<core::Plan> find_plan(Database& db, const std::string& slug)
 
 std::vector<core::Attempt> list_attempts(Database& db, const AttemptFilter& filter)
 {
-  // Newest first: the attempts made here and not numbered yet come first, in the order of their
-  // ids (which grow with time, where their provisional numbers are random), then the numbered.
-  std::vector<core::Attempt> attempts;
-  for (const bool provisional : {true, false}) {
-    std::string sql = fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns);
-    if (!filter.plan.empty()) {
-      sql += " AND a.plan = ?";
-    }
-    if (!filter.status.empty()) {
-      sql += " AND a.status = ?";
-    }
-    if (!filter.tag.empty()) {
-      sql += " AND a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)";
-    }
-    if (filter.since_ms > 0) {
-      sql += " AND a.updated_ms >= ?";
-    }
-    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
-    sql +=
-        provisional ? " AND a.number >= ? ORDER BY +a.id DESC" : " AND a.number < ? ORDER BY a.number DESC";
-    if (filter.limit > 0) {
-      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(attempts.size()));
-    }
-    auto select = db.prepare(sql);
-    int index = 1;
-    if (!filter.plan.empty()) {
-      select.bind(index++, filter.plan);
-    }
-    if (!filter.status.empty()) {
-      select.bind(index++, filter.status);
-    }
-    if (!filter.tag.empty()) {
-      select.bind(index++, filter.tag);
-    }
-    if (filter.since_ms > 0) {
-      select.bind(index++, filter.since_ms);
-    }
-    select.bind(index++, core::k_provisional_base);
-    while (select.step()) {
-      attempts.push_back(read_attempt(select));
-    }
-    if (filter.limit > 0 && static_cast<int>(attempts.size()) >= filter.limit) {
-      break;
-    }
+  SqlFilter where;
+  if (!filter.plan.empty()) {
+    where.add("a.plan = ?", filter.plan);
   }
-  return attempts;
+  if (!filter.status.empty()) {
+    where.add("a.status = ?", filter.status);
+  }
+  if (!filter.tag.empty()) {
+    where.add("a.number IN (SELECT attempt FROM attempt_tags WHERE tag = ?)", filter.tag);
+  }
+  if (filter.since_ms > 0) {
+    where.add("a.updated_ms >= ?", filter.since_ms);
+  }
+  return list_newest_first<core::Attempt>(
+      db, fmt::format("SELECT {} FROM attempts a WHERE 1 = 1", k_attempt_columns), "a.", where, filter.limit,
+      [](Statement& select, std::vector<core::Attempt>& attempts) {
+        while (select.step()) {
+          attempts.push_back(read_attempt(select));
+        }
+      });
 }
 
 std::optional<core::Attempt> find_attempt(Database& db, int number)
@@ -279,10 +240,7 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
     change.from = changes.text(1);
     change.to = changes.text(2);
     change.reason = changes.text(3);
-    change.git.commit = changes.text(4);
-    change.git.branch = changes.text(5);
-    change.git.dirty = changes.integer(6) != 0;
-    change.git.diff_blob = changes.text(7);
+    change.git = read_git_columns(changes, 4);
     history.status_changes.push_back(std::move(change));
   }
   auto notes = db.prepare("SELECT time_ms, text FROM notes WHERE attempt = ? ORDER BY time_ms, event_id");
@@ -290,20 +248,18 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
   while (notes.step()) {
     history.notes.push_back({notes.integer(0), notes.text(1)});
   }
-  auto out = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE from_attempt = ? "
-                        "ORDER BY kind, to_attempt");
-  out.bind(1, attempt.number);
-  while (out.step()) {
-    history.links_out.push_back(
-        {out.text(0), static_cast<int>(out.integer(1)), static_cast<int>(out.integer(2))});
-  }
-  auto in = db.prepare("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE to_attempt = ? ORDER "
-                       "BY kind, from_attempt");
-  in.bind(1, attempt.number);
-  while (in.step()) {
-    history.links_in.push_back(
-        {in.text(0), static_cast<int>(in.integer(1)), static_cast<int>(in.integer(2))});
-  }
+  // The links from this attempt, or to it: where_and_order says which.
+  const auto read_links = [&](std::string_view where_and_order, std::vector<core::Link>& into) {
+    auto select = db.prepare(
+        fmt::format("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE {}", where_and_order));
+    select.bind(1, attempt.number);
+    while (select.step()) {
+      into.push_back(
+          {select.text(0), static_cast<int>(select.integer(1)), static_cast<int>(select.integer(2))});
+    }
+  };
+  read_links("from_attempt = ? ORDER BY kind, to_attempt", history.links_out);
+  read_links("to_attempt = ? ORDER BY kind, from_attempt", history.links_in);
   return history;
 }
 

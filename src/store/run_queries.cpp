@@ -2,6 +2,8 @@
 
 #include "core/numbering.h"
 #include "store/events.h"
+#include "store/git_columns.h"
+#include "store/newest_first.h"
 #include "util/strings.h"
 
 #include <fmt/format.h>
@@ -78,10 +80,7 @@ core::RunRecord read_run(const Statement& row, RunDetail detail = RunDetail::All
   run.params = parse_column(row, 8);
   run.started_ms = row.integer(9);
   run.ended_ms = row.integer(10);
-  run.git.commit = row.text(11);
-  run.git.branch = row.text(12);
-  run.git.dirty = row.integer(13) != 0;
-  run.git.diff_blob = row.text(14);
+  run.git = read_git_columns(row, 11);
   run.env_blob = row.text(15);
   if (detail == RunDetail::All) {
     run.env_readings = parse_column(row, 16);
@@ -188,44 +187,22 @@ int number_of_run(Database& db, const std::string& id)
 
 std::vector<core::RunRecord> list_runs(Database& db, const RunFilter& filter)
 {
-  // Newest first: the runs recorded here and not numbered yet come first, in the order of their
-  // ids (which grow with time, where their provisional numbers are random), then the numbered.
-  std::vector<core::RunRecord> runs;
-  for (const bool provisional : {true, false}) {
-    std::string sql = fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns());
-    if (!filter.bench.empty()) {
-      sql += " AND bench = ?";
-    }
-    if (filter.attempt) {
-      sql += " AND attempt = ?";
-    }
-    if (!filter.plan.empty()) {
-      sql += " AND attempt IN (SELECT number FROM attempts WHERE plan = ?)";
-    }
-    // "+id": sorting the few provisional rows, not walking the whole id index to skip a sort.
-    sql += provisional ? " AND number >= ? ORDER BY +id DESC" : " AND number < ? ORDER BY number DESC";
-    if (filter.limit > 0) {
-      sql += fmt::format(" LIMIT {}", filter.limit - static_cast<int>(runs.size()));
-    }
-    auto select = db.prepare(sql);
-    int index = 1;
-    if (!filter.bench.empty()) {
-      select.bind(index++, filter.bench);
-    }
-    if (filter.attempt) {
-      select.bind(index++, *filter.attempt);
-    }
-    if (!filter.plan.empty()) {
-      select.bind(index++, filter.plan);
-    }
-    select.bind(index++, core::k_provisional_base);
-    auto part = read_runs(select);
-    runs.insert(runs.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
-    if (filter.limit > 0 && static_cast<int>(runs.size()) >= filter.limit) {
-      break;
-    }
+  SqlFilter where;
+  if (!filter.bench.empty()) {
+    where.add("bench = ?", filter.bench);
   }
-  return runs;
+  if (filter.attempt) {
+    where.add("attempt = ?", std::int64_t{*filter.attempt});
+  }
+  if (!filter.plan.empty()) {
+    where.add("attempt IN (SELECT number FROM attempts WHERE plan = ?)", filter.plan);
+  }
+  return list_newest_first<core::RunRecord>(
+      db, fmt::format("SELECT {} FROM runs WHERE 1 = 1", run_columns()), "", where, filter.limit,
+      [](Statement& select, std::vector<core::RunRecord>& runs) {
+        auto part = read_runs(select);
+        runs.insert(runs.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+      });
 }
 
 std::string most_run_bench(Database& db, const std::string& plan)
@@ -567,10 +544,7 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
     }
     run.status = events::read_run_status(select.text(4));
     run.started_ms = select.integer(5);
-    run.git.commit = select.text(6);
-    run.git.branch = select.text(7);
-    run.git.dirty = select.integer(8) != 0;
-    run.git.diff_blob = select.text(9);
+    run.git = read_git_columns(select, 6);
     run.withdrawn_ms = select.integer(10);
     run.withdrawn_reason = select.text(11);
     run.env_blob = select.text(12);

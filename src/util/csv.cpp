@@ -1,5 +1,7 @@
 #include "util/csv.h"
 
+#include "util/strings.h"
+
 namespace ej::util {
 
 std::string csv_field(std::string_view text)
@@ -7,14 +9,7 @@ std::string csv_field(std::string_view text)
   if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
     return std::string(text);
   }
-  std::string out = "\"";
-  for (const char c : text) {
-    out += c;
-    if (c == '"') {
-      out += '"';
-    }
-  }
-  return out + "\"";
+  return double_quoted(text);
 }
 
 std::string csv_line(const std::vector<std::string>& fields)

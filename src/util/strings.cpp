@@ -17,19 +17,25 @@ std::string_view trim(std::string_view text)
   return text;
 }
 
-std::vector<std::string> split(std::string_view text, char separator)
+std::vector<std::string_view> split_views(std::string_view text, char separator)
 {
-  std::vector<std::string> parts;
+  std::vector<std::string_view> parts;
   std::size_t start = 0;
   while (true) {
     const auto end = text.find(separator, start);
     if (end == std::string_view::npos) {
-      parts.emplace_back(text.substr(start));
+      parts.push_back(text.substr(start));
       return parts;
     }
-    parts.emplace_back(text.substr(start, end - start));
+    parts.push_back(text.substr(start, end - start));
     start = end + 1;
   }
+}
+
+std::vector<std::string> split(std::string_view text, char separator)
+{
+  const auto views = split_views(text, separator);
+  return {views.begin(), views.end()};
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator)
@@ -42,6 +48,18 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
     out += parts[i];
   }
   return out;
+}
+
+std::string double_quoted(std::string_view text)
+{
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  return out + "\"";
 }
 
 std::string to_lower(std::string_view text)

@@ -8,7 +8,11 @@ namespace ej::util {
 
 std::string_view trim(std::string_view text);
 std::vector<std::string> split(std::string_view text, char separator);
+// The same fields as split, viewing text instead of copying it (text must outlive them).
+std::vector<std::string_view> split_views(std::string_view text, char separator);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// Text between double quotes, each quote in it doubled: how CSV, SQL and FTS5 quote a string.
+std::string double_quoted(std::string_view text);
 std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);
 bool contains_ci(std::string_view haystack, std::string_view needle);

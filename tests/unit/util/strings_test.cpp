@@ -15,6 +15,20 @@ TEST_CASE("split keeps empty fields")
   CHECK(split("a,,b", ',') == std::vector<std::string>{"a", "", "b"});
 }
 
+TEST_CASE("split_views gives split's fields as views into the text")
+{
+  const std::string text = "a,,b,";
+  const auto views = split_views(text, ',');
+  CHECK(views == std::vector<std::string_view>{"a", "", "b", ""});
+  CHECK(views.front().data() == text.data());
+}
+
+TEST_CASE("double_quoted wraps text in quotes and doubles the quotes inside")
+{
+  CHECK(double_quoted("a \"b\"") == "\"a \"\"b\"\"\"");
+  CHECK(double_quoted("") == "\"\"");
+}
+
 TEST_CASE("invalid UTF-8 is detected and replaced, valid text is kept")
 {
   CHECK(is_valid_utf8("caf\xC3\xA9"));
