@@ -212,12 +212,12 @@ void run_plan_list(const ListOptions& options)
   }
 }
 
-struct ShowOptions {
+struct PlanShowOptions {
   std::string slug;
   bool json = false;
 };
 
-void run_plan_show(const ShowOptions& options)
+void run_plan_show(const PlanShowOptions& options)
 {
   auto journal = open_journal_for_reading(measuring::locate_workspace());
   const auto plan = require_plan(journal, choose_plan(journal, options.slug));
@@ -517,7 +517,7 @@ void register_plan(CLI::App& app)
   add_json_flag(list, list_options->json);
   list->callback([list_options] { run_plan_list(*list_options); });
 
-  auto show_options = std::make_shared<ShowOptions>();
+  auto show_options = std::make_shared<PlanShowOptions>();
   auto* show = plan->add_subcommand("show", "Show a plan and its attempts");
   add_plan_slug(show, show_options->slug);
   add_json_flag(show, show_options->json);
