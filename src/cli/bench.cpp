@@ -168,6 +168,20 @@ void refuse_secret_arguments(const core::BenchDefinition& d)
   }
 }
 
+// A command the definition keeps (--build, --check): UTF-8, and no secret written out, since the
+// journal stores it; `example` shows the option with the secret exported instead.
+void check_stored_command(const std::string& command, std::string_view option, std::string_view example)
+{
+  if (!util::is_valid_utf8(command)) {
+    throw UsageError("{} takes UTF-8 text", option);
+  }
+  if (const auto problem = core::secret_argument(util::split(command, ' '))) {
+    throw UsageError("{} of the {} command, and a definition is stored in the journal; export the secret "
+                     "and refer to it: {}",
+                     *problem, option, example);
+  }
+}
+
 // --check, --same-output, --tolerance and --floor (docs/benchmarks.md, "Checks"), once the metrics
 // are known: each names a metric the benchmark has.
 void apply_checks(const BenchOptions& options, core::BenchDefinition& d)
@@ -186,15 +200,7 @@ void apply_checks(const BenchOptions& options, core::BenchDefinition& d)
     throw UsageError("--check-every needs a check: --check './verify out.bin' --check-every {}",
                      d.check_every);
   }
-  if (!util::is_valid_utf8(d.check)) {
-    throw UsageError("--check takes UTF-8 text");
-  }
-  if (const auto problem = core::secret_argument(util::split(d.check, ' '))) {
-    throw UsageError(
-        "{} of the --check command, and a definition is stored in the journal; export the secret "
-        "and refer to it: --check './verify --token \"$TOKEN\"'",
-        *problem);
-  }
+  check_stored_command(d.check, "--check", "--check './verify --token \"$TOKEN\"'");
   if (options.same_output) {
     d.same_output =
         options.same_output->empty() ? core::SameOutput{} : core::parse_same_output(*options.same_output);
@@ -327,15 +333,7 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
   } else if (!d.host.empty()) {
     core::validate_slug(d.host, "host name");
   }
-  if (!util::is_valid_utf8(d.build)) {
-    throw UsageError("--build takes UTF-8 text");
-  }
-  if (const auto problem = core::secret_argument(util::split(d.build, ' '))) {
-    throw UsageError(
-        "{} of the --build command, and a definition is stored in the journal; export the secret "
-        "and refer to it: --build 'make TOKEN=\"$TOKEN\"'",
-        *problem);
-  }
+  check_stored_command(d.build, "--build", "--build 'make TOKEN=\"$TOKEN\"'");
   apply_checks(options, d);
   if (d.argv.empty() && d.shell.empty()) {
     throw UsageError(

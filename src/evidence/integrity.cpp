@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -12,15 +13,9 @@ namespace ej::evidence {
 
 std::string_view to_string(Validity validity)
 {
-  switch (validity) {
-  case Validity::Suspect:
-    return "suspect";
-  case Validity::Invalid:
-    return "invalid";
-  case Validity::Valid:
-    break;
-  }
-  return "valid";
+  constexpr std::array<std::string_view, 3> names{"valid", "suspect", "invalid"}; // the enum's order
+  static_assert(static_cast<std::size_t>(Validity::Invalid) + 1 == names.size());
+  return names.at(static_cast<std::size_t>(validity));
 }
 
 std::optional<std::string> beyond_floor(const MetricRules::Floor& floor, measure::Direction direction,
