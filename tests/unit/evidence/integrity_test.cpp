@@ -1,5 +1,7 @@
 #include "evidence/integrity.h"
 
+#include "unit/evidence/series_of.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -9,22 +11,13 @@ using nlohmann::json;
 
 namespace {
 
-SeriesSummary floor_series(std::string metric, std::string params, std::string unit, std::vector<double> values)
-{
-  SeriesSummary s;
-  s.metric = std::move(metric);
-  s.params = std::move(params);
-  s.unit = std::move(unit);
-  s.values = std::move(values);
-  return s;
-}
-
 json stored_digests(json by_params, json varies = json::array())
 {
   return {{"same_output", {{"kind", "stdout"}, {"name", ""}, {"digests", by_params}, {"varies", varies}}}};
 }
 
-SeriesComparison judged_series(std::string metric, std::string params, ej::measure::Outcome outcome, double change)
+SeriesComparison judged_series(std::string metric, std::string params, ej::measure::Outcome outcome,
+                               double change)
 {
   SeriesComparison s;
   s.metric = std::move(metric);
@@ -57,8 +50,9 @@ TEST_CASE("floor flags name the series whose best value is beyond the floor")
   MetricRules rules;
   rules.directions["copy_ms"] = Direction::LowerIsBetter;
   rules.floors.push_back({{"copy_ms", 0.8}, "ms"});
-  const auto flags = floor_flags(
-      {floor_series("copy_ms", "n=1", "ms", {2, 1.5}), floor_series("copy_ms", "n=2", "ms", {2, 0.5})}, rules);
+  const auto flags = floor_flags({ej::test::series_of("copy_ms", "n=1", "ms", {2, 1.5}),
+                                  ej::test::series_of("copy_ms", "n=2", "ms", {2, 0.5})},
+                                 rules);
   REQUIRE(flags.size() == 1);
   CHECK(flags.front() == "implausible: copy_ms [n=2] 0.5 ms is below its floor 0.8 ms (--floor)");
 }
@@ -83,12 +77,12 @@ TEST_CASE("output digests that differ at a combination make the comparison inval
 TEST_CASE("a metric compared as output differs beyond its tolerance only")
 {
   const ej::core::SameOutput same{ej::core::SameOutput::Kind::Metric, "sum", 0.5};
-  const std::vector<SeriesSummary> reference{floor_series("sum", "", "", {4950, 4950})};
-  CHECK_FALSE(metric_differs(reference, {floor_series("sum", "", "", {4960})}, same)); // 0.2%
-  CHECK(metric_differs(reference, {floor_series("sum", "", "", {4900})}, same) ==
+  const std::vector<SeriesSummary> reference{ej::test::series_of("sum", "", "", {4950, 4950})};
+  CHECK_FALSE(metric_differs(reference, {ej::test::series_of("sum", "", "", {4960})}, same)); // 0.2%
+  CHECK(metric_differs(reference, {ej::test::series_of("sum", "", "", {4900})}, same) ==
         "output differs from the baseline's: sum 4900 vs 4950, beyond 0.5%");
   const ej::core::SameOutput exact{ej::core::SameOutput::Kind::Metric, "sum", 0};
-  CHECK(metric_differs(reference, {floor_series("sum", "", "", {4950.001})}, exact));
+  CHECK(metric_differs(reference, {ej::test::series_of("sum", "", "", {4950.001})}, exact));
 }
 
 TEST_CASE("a self-reported time that improved while the wall time regressed is a disagreement")
@@ -96,7 +90,8 @@ TEST_CASE("a self-reported time that improved while the wall time regressed is a
   using ej::measure::Outcome;
   const auto flags = timer_disagreements(
       {judged_series("t", "n=1", Outcome::Improved, -50), judged_series("t", "n=2", Outcome::Improved, -50)},
-      {judged_series("wall_s", "n=1", Outcome::Regressed, 160), judged_series("wall_s", "n=2", Outcome::NoChange, 1)});
+      {judged_series("wall_s", "n=1", Outcome::Regressed, 160),
+       judged_series("wall_s", "n=2", Outcome::NoChange, 1)});
   REQUIRE(flags.size() == 1);
   CHECK_THAT(flags.front(),
              Catch::StartsWith("the benchmark's own timer and the process's wall time disagree "

@@ -2,6 +2,8 @@
 #include "evidence/run_summary.h"
 #include "measure/metric_spec.h"
 
+#include "unit/evidence/series_of.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -10,16 +12,6 @@ using ej::measure::Direction;
 using ej::measure::summarize;
 
 namespace {
-
-SeriesSummary series(std::string metric, std::string params, std::string unit, std::vector<double> values)
-{
-  SeriesSummary s;
-  s.metric = std::move(metric);
-  s.params = std::move(params);
-  s.unit = std::move(unit);
-  s.values = std::move(values);
-  return s;
-}
 
 MetricRules rules(std::string primary)
 {
@@ -34,8 +26,8 @@ MetricRules rules(std::string primary)
 
 TEST_CASE("a run's summary gives mean ± σ, median and min … max in a readable unit")
 {
-  const auto text =
-      run_summary_text({series("wall_s", "", "s", {0.0991295, 0.0907593, 0.095})}, rules("wall_s"));
+  const auto text = run_summary_text({ej::test::series_of("wall_s", "", "s", {0.0991295, 0.0907593, 0.095})},
+                                     rules("wall_s"));
   CHECK(text == "  wall_s\n"
                 "    mean ± σ:    94.96 ms ± 4.19 ms\n"
                 "    median:      95.00 ms\n"
@@ -44,9 +36,10 @@ TEST_CASE("a run's summary gives mean ± σ, median and min … max in a readabl
 
 TEST_CASE("a sweep's summary is a table by combination and says how each value compares with the first")
 {
-  const auto text = run_summary_text({series("time_ms", "variant=naive", "ms", {28.0, 28.5, 29.0}),
-                                      series("time_ms", "variant=blocked", "ms", {11.5, 11.8, 12.1})},
-                                     rules("time_ms"));
+  const auto text =
+      run_summary_text({ej::test::series_of("time_ms", "variant=naive", "ms", {28.0, 28.5, 29.0}),
+                        ej::test::series_of("time_ms", "variant=blocked", "ms", {11.5, 11.8, 12.1})},
+                       rules("time_ms"));
   CHECK(text == "  time_ms\n"
                 "    variant   mean ± σ             median     min … max             n\n"
                 "    naive     28.50 ms ± 0.50 ms   28.50 ms   28.00 ms … 29.00 ms   3\n"
@@ -56,10 +49,10 @@ TEST_CASE("a sweep's summary is a table by combination and says how each value c
 
 TEST_CASE("with two axes each value is compared with its axis's first, the other axis held fixed")
 {
-  const auto text = run_summary_text({series("gbs", "variant=a,size=1", "GB/s", {10.0, 10.0}),
-                                      series("gbs", "variant=a,size=2", "GB/s", {12.0, 12.0}),
-                                      series("gbs", "variant=b,size=1", "GB/s", {5.0, 5.0}),
-                                      series("gbs", "variant=b,size=2", "GB/s", {24.0, 24.0})},
+  const auto text = run_summary_text({ej::test::series_of("gbs", "variant=a,size=1", "GB/s", {10.0, 10.0}),
+                                      ej::test::series_of("gbs", "variant=a,size=2", "GB/s", {12.0, 12.0}),
+                                      ej::test::series_of("gbs", "variant=b,size=1", "GB/s", {5.0, 5.0}),
+                                      ej::test::series_of("gbs", "variant=b,size=2", "GB/s", {24.0, 24.0})},
                                      rules("gbs"));
   CHECK_THAT(text, Catch::EndsWith("  variant=b ran 2.00 ± 0.00 times slower than variant=a (size=1)\n"
                                    "  variant=b ran 2.00 ± 0.00 times faster than variant=a (size=2)\n"
@@ -110,8 +103,8 @@ TEST_CASE("outliers, a slow first repeat and high noise are warned about in hype
 
 TEST_CASE("the primary metric comes first, alone gets the warnings, and a unit its name spells is written")
 {
-  const auto text = run_summary_text({series("wall_s", "", "s", {0.001, 0.004, 0.001, 0.001}),
-                                      series("time_ms", "", "", {28.0, 28.5, 29.0})},
+  const auto text = run_summary_text({ej::test::series_of("wall_s", "", "s", {0.001, 0.004, 0.001, 0.001}),
+                                      ej::test::series_of("time_ms", "", "", {28.0, 28.5, 29.0})},
                                      rules("time_ms"));
   CHECK(text.find("  time_ms\n    mean ± σ:    28.50 ms ± 0.50 ms\n") == 0);
   CHECK_THAT(text, Catch::Contains("  wall_s\n"));
