@@ -524,9 +524,8 @@ std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& be
   auto select =
       db.prepare("SELECT number, id, revision, attempt, status, started_ms, git_commit, git_branch, "
                  "git_dirty, git_diff_blob, "
-                 "coalesce((SELECT w.time_ms FROM withdrawn_runs w WHERE w.run = runs.number), 0), "
-                 "coalesce((SELECT w.reason FROM withdrawn_runs w WHERE w.run = runs.number), ''), env_blob "
-                 "FROM runs WHERE bench = ? ORDER BY number DESC");
+                 "coalesce(w.time_ms, 0), coalesce(w.reason, ''), env_blob "
+                 "FROM runs LEFT JOIN withdrawn_runs w ON w.run = runs.number WHERE bench = ? ORDER BY number DESC");
   select.bind(1, bench);
   std::vector<core::RunRecord> out;
   // A RunRecord is large: growing the vector moved each of 10,000 a dozen times.
@@ -608,15 +607,10 @@ void visit_bench_samples(Database& db, const std::string& bench, int revision, c
                            "JOIN samples s ON s.run = r.number AND s.metric = ? "
                            "WHERE r.bench = ? AND r.revision = ? ORDER BY r.number, s.repeat_idx, s.ordinal");
   select.bind(1, metric).bind(2, bench).bind(3, revision);
-  std::string params;
-  std::string key;
-  std::string unit;
+  // Views of SQLite's own copies, valid through the visit (until the next step): no copy per sample.
   while (select.step()) {
-    params = select.text(1);
-    key = select.text(2);
-    unit = select.text(4);
-    visit({static_cast<int>(select.integer(0)), params, metric, key, select.real(3), unit,
-           events::read_sample_kind(select.text_view(5))});
+    visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2), select.real(3),
+           select.text_view(4), events::read_sample_kind(select.text_view(5))});
   }
 }
 
