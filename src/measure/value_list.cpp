@@ -92,22 +92,24 @@ std::uint32_t ValueList::label_index(std::string_view key, std::string_view unit
 
 void ValueList::push(std::uint32_t label, double value)
 {
-  // Grown by a quarter, not doubled: a list of millions takes 8-10 bytes a value, and while it
-  // grows never more than 18.
-  if (m_values.size() == m_values.capacity()) {
-    m_values.reserve(m_values.size() + std::max<std::size_t>(m_values.size() / 4, 1024));
+  if (m_blocks.empty() || m_blocks.back().size == m_blocks.back().capacity) {
+    const auto capacity =
+        m_blocks.empty() ? k_first_block : std::min(m_blocks.back().capacity * 2, k_largest_block);
+    m_blocks.push_back({std::make_unique_for_overwrite<double[]>(capacity), 0, capacity});
   }
-  m_values.push_back(value);
+  auto& block = m_blocks.back();
+  block.values[block.size++] = value;
+  ++m_size;
   if (!m_runs.empty() && m_runs.back().label == label) {
-    m_runs.back().end = m_values.size();
+    m_runs.back().end = m_size;
   } else {
-    m_runs.push_back({label, m_values.size()});
+    m_runs.push_back({label, m_size});
   }
 }
 
 void ValueList::add(std::string_view key, double value, std::string_view unit)
 {
-  if (m_values.size() >= m_limit) {
+  if (m_size >= m_limit) {
     ++m_dropped;
     return;
   }
@@ -116,7 +118,7 @@ void ValueList::add(std::string_view key, double value, std::string_view unit)
 
 void ValueList::add(const ExtractedValue& value)
 {
-  if (m_values.size() >= m_limit) {
+  if (m_size >= m_limit) {
     ++m_dropped;
     return;
   }
@@ -125,12 +127,23 @@ void ValueList::add(const ExtractedValue& value)
 
 std::vector<ValueList::Run> ValueList::runs() const
 {
+  // A stretch that crosses from one block to the next is two runs of the same label.
   std::vector<Run> out;
-  out.reserve(m_runs.size());
-  std::size_t begin = 0;
+  out.reserve(m_runs.size() + m_blocks.size());
+  std::size_t block = 0;
+  std::size_t offset = 0;
+  std::size_t position = 0;
   for (const auto& run : m_runs) {
-    out.push_back({m_labels[run.label], std::span<const double>(m_values).subspan(begin, run.end - begin)});
-    begin = run.end;
+    while (position < run.end) {
+      if (offset == m_blocks[block].size) {
+        ++block;
+        offset = 0;
+      }
+      const auto take = std::min(run.end - position, m_blocks[block].size - offset);
+      out.push_back({m_labels[run.label], std::span<const double>(m_blocks[block].values.get() + offset, take)});
+      offset += take;
+      position += take;
+    }
   }
   return out;
 }
@@ -138,7 +151,7 @@ std::vector<ValueList::Run> ValueList::runs() const
 std::vector<ExtractedValue> ValueList::expand() const
 {
   std::vector<ExtractedValue> out;
-  out.reserve(m_values.size());
+  out.reserve(m_size);
   for (const auto& run : runs()) {
     for (const double value : run.values) {
       out.push_back(value_of(run.label, value));

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,7 +27,8 @@ public:
     bool own_unit = false;
     bool operator==(const Label&) const = default;
   };
-  // A stretch of values that share a label.
+  // A stretch of values that share a label (two runs in a row may share one: runs() says nothing of
+  // how the values were printed, only what each is).
   struct Run {
     const Label& label;
     std::span<const double> values;
@@ -39,8 +41,8 @@ public:
   void add(std::string_view key, double value, std::string_view unit);
   void add(const ExtractedValue& value);
 
-  std::size_t size() const { return m_values.size(); }
-  bool empty() const { return m_values.empty() && m_dropped == 0; }
+  std::size_t size() const { return m_size; }
+  bool empty() const { return m_size == 0 && m_dropped == 0; }
   // Values offered past the limit: neither kept nor in size().
   std::uint64_t dropped() const { return m_dropped; }
   std::size_t limit() const { return m_limit; }
@@ -55,12 +57,17 @@ public:
   // Calls fn(label index, value&) for every value in order.
   template <typename Fn> void for_each(Fn fn)
   {
-    std::size_t begin = 0;
+    std::size_t block = 0;
+    std::size_t offset = 0;
+    std::size_t position = 0;
     for (const auto& run : m_runs) {
-      for (std::size_t i = begin; i < run.end; ++i) {
-        fn(run.label, m_values[i]);
+      for (; position < run.end; ++position) {
+        if (offset == m_blocks[block].size) {
+          ++block;
+          offset = 0;
+        }
+        fn(run.label, m_blocks[block].values[offset++]);
       }
-      begin = run.end;
     }
   }
 
@@ -72,7 +79,18 @@ private:
   void push(std::uint32_t label, double value);
 
   std::size_t m_limit;
-  std::vector<double> m_values;
+  // The values in blocks that never move, each twice the last up to k_largest_block: a list of
+  // millions grows without copying itself (a vector held its old and new storage at once while it
+  // grew, up to 18 bytes a value), and a list of a few values takes a small block.
+  struct Block {
+    std::unique_ptr<double[]> values;
+    std::size_t size = 0;
+    std::size_t capacity = 0;
+  };
+  static constexpr std::size_t k_first_block = 64;
+  static constexpr std::size_t k_largest_block = 64 * 1024; // 512 KiB
+  std::vector<Block> m_blocks;
+  std::size_t m_size = 0;
   std::vector<Label> m_labels;
   struct Stretch {
     std::uint32_t label;

@@ -57,8 +57,8 @@ public:
   // k_samples_per_event values; a batch is written once k_flush_samples are pending. So no event,
   // and no write, holds more than a few megabytes whatever the benchmark prints, while a repeat
   // of a few samples stays in one run.repeats entry, as every ej reads it.
-  static constexpr std::size_t k_inline_samples = 10'000;
-  static constexpr std::size_t k_samples_per_event = 50'000;
+  static constexpr std::size_t k_inline_samples = 1'000;
+  static constexpr std::size_t k_samples_per_event = 10'000;
   static constexpr std::size_t k_flush_samples = 50'000;
 
 private:

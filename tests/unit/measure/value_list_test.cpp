@@ -31,6 +31,36 @@ TEST_CASE("a value list keeps values in runs of one label, in output order")
   CHECK(values[3].value == 4);
 }
 
+TEST_CASE("a value list of hundreds of thousands keeps every value in order across its blocks")
+{
+  // Blocks of 64, 128, ... 65,536 values: 300,000 values cross a dozen block boundaries, inside
+  // runs of one label and at label changes.
+  ValueList list;
+  const auto key_of = [](int i) { return i < 100'000 || i >= 200'000 ? "a" : (i % 3 == 0 ? "b" : "c"); };
+  for (int i = 0; i < 300'000; ++i) {
+    list.add(key_of(i), i, "ms");
+  }
+  CHECK(list.size() == 300'000);
+  int next = 0;
+  for (const auto& run : list.runs()) {
+    for (const double value : run.values) {
+      REQUIRE(value == next);
+      REQUIRE(run.label.key == key_of(next));
+      ++next;
+    }
+  }
+  CHECK(next == 300'000);
+  next = 0;
+  list.for_each([&](std::uint32_t label, double& value) {
+    REQUIRE(value == next);
+    REQUIRE(list.labels()[label].key == key_of(next));
+    value = -value; // for_each may rewrite what it visits
+    ++next;
+  });
+  CHECK(next == 300'000);
+  CHECK(list.expand()[299'999].value == -299'999);
+}
+
 TEST_CASE("a value list with a key per value finds each label again")
 {
   ValueList list;
