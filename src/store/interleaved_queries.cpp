@@ -46,10 +46,12 @@ std::map<int, int> compared_candidates(Database& db)
 
 std::vector<InterleavedRecord> calibrations_of(Database& db, const std::string& bench)
 {
-  // Event ids are ULIDs: their order is the order they were made in.
+  // Event ids are ULIDs: their order is the order they were made in. The comparisons first (CROSS
+  // JOIN keeps that order): a journal has few, where a benchmark can have ten thousand runs, and
+  // every verdict a listing judges asks.
   auto select = db.prepare(
       "SELECT c.event_id, c.candidate_run, c.reference_run, c.payload FROM interleaved_comparisons c "
-      "JOIN runs r ON r.number = c.candidate_run WHERE r.bench = ? AND "
+      "CROSS JOIN runs r ON r.number = c.candidate_run WHERE r.bench = ? AND "
       "json_extract(c.payload, '$.purpose') = 'calibration' ORDER BY c.event_id DESC");
   select.bind(1, bench);
   std::vector<InterleavedRecord> out;
