@@ -48,6 +48,18 @@ public:
   Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
   Statement& bind_blob(int index, std::string_view bytes);
   Statement& bind_null(int index);
+  // An empty optional binds NULL.
+  template <typename Value> Statement& bind(int index, const std::optional<Value>& value)
+  {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+  // Binds the values to the parameters 1, 2, ... in order: no index to miscount in a long insert.
+  template <typename... Values> Statement& bind_all(const Values&... values)
+  {
+    int index = 0;
+    (bind(++index, values), ...);
+    return *this;
+  }
 
   // Steps once: true while there is a row to read.
   bool step();

@@ -379,7 +379,7 @@ void visit_series_values(Database& db, const SeriesId& series, ValueOrder order,
             "= "
             "?2 AND params = ?3 AND key = ?4 AND kind NOT IN ('skipped', 'aggregate') ORDER BY d";
   auto select = db.prepare(sql);
-  select.bind(1, series.run).bind(2, series.metric).bind(3, series.params).bind(4, series.key);
+  select.bind_all(series.run, series.metric, series.params, series.key);
   if (order == ValueOrder::ByDistance) {
     select.bind(5, from);
   }
@@ -607,7 +607,7 @@ void visit_bench_samples(Database& db, const std::string& bench, int revision, c
   auto select = db.prepare("SELECT s.run, s.params, s.key, s.value, s.unit, s.kind FROM runs r "
                            "JOIN samples s ON s.run = r.number AND s.metric = ? "
                            "WHERE r.bench = ? AND r.revision = ? ORDER BY r.number, s.repeat_idx, s.ordinal");
-  select.bind(1, metric).bind(2, bench).bind(3, revision);
+  select.bind_all(metric, bench, revision);
   std::string params;
   std::string key;
   std::string unit;

@@ -107,20 +107,11 @@ void keep_verdicts(Database& db, std::string_view maker, const std::vector<Cache
                  "bench_revisions, withdrawals, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& verdict : verdicts) {
     insert.reset();
-    insert.bind(1, verdict.attempt)
-        .bind(2, maker)
-        .bind(3, verdict.inputs.plan)
-        .bind(4, verdict.inputs.target)
-        .bind(5, verdict.inputs.runs)
-        .bind(6, verdict.inputs.baselines)
-        .bind(7, verdict.inputs.bench_revisions)
-        .bind(8, verdict.inputs.withdrawals);
-    if (verdict.text) {
-      insert.bind(9, *verdict.text);
-    } else {
-      insert.bind_null(9);
-    }
-    insert.run();
+    insert
+        .bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
+                  verdict.inputs.baselines, verdict.inputs.bench_revisions, verdict.inputs.withdrawals,
+                  verdict.text)
+        .run();
   }
 }
 
