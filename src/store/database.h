@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 namespace ej::store {
 
@@ -63,6 +65,15 @@ public:
 
   // Steps once: true while there is a row to read.
   bool step();
+  // Steps through every row left: each as `read` makes it of the statement at that row.
+  template <typename Read> auto rows(Read read) -> std::vector<std::invoke_result_t<Read&, Statement&>>
+  {
+    std::vector<std::invoke_result_t<Read&, Statement&>> out;
+    while (step()) {
+      out.push_back(read(*this));
+    }
+    return out;
+  }
   // Steps to the end of a statement that returns no rows.
   void run();
   void reset();
