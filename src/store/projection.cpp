@@ -157,6 +157,21 @@ std::string lines(const std::vector<std::string>& items)
   return out;
 }
 
+constexpr std::string_view k_add_link =
+    "INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)";
+
+// Runs `sql`, given (from_attempt, kind, to_attempt), for each link to an attempt this journal has:
+// a link to an attempt purged or never synced here is left out, and the attempt itself stands.
+void each_known_link(Database& db, const Event& event, std::int64_t from,
+                     const std::vector<events::AttemptLink>& links, std::string_view sql)
+{
+  for (const auto& link : links) {
+    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
+      db.prepare(sql).bind_all(from, link.kind, to).run();
+    }
+  }
+}
+
 void plan_created(Database& db, const Event& event)
 {
   const auto plan = events::PlanCreated::read(event);
@@ -245,15 +260,7 @@ void attempt_created(Database& db, const Event& event)
   for (const auto& tag : created.tags) {
     add_tag(db, number, tag);
   }
-  for (const auto& link : created.links) {
-    const auto to = projection::attempt_number(db, event, link.to);
-    if (to == 0) {
-      continue; // a link to an attempt purged or never synced here: the attempt itself stands
-    }
-    db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
-        .bind_all(number, link.kind, to)
-        .run();
-  }
+  each_known_link(db, event, number, created.links, k_add_link);
   refresh_search(db, number);
 }
 
@@ -313,20 +320,9 @@ void attempt_linked(Database& db, const Event& event)
 {
   const auto change = events::AttemptLinked::read(event);
   const auto number = existing_attempt(db, event, change.attempt);
-  for (const auto& link : change.add) {
-    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
-      db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
-          .bind_all(number, link.kind, to)
-          .run();
-    }
-  }
-  for (const auto& link : change.remove) {
-    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
-      db.prepare("DELETE FROM attempt_links WHERE from_attempt = ? AND kind = ? AND to_attempt = ?")
-          .bind_all(number, link.kind, to)
-          .run();
-    }
-  }
+  each_known_link(db, event, number, change.add, k_add_link);
+  each_known_link(db, event, number, change.remove,
+                  "DELETE FROM attempt_links WHERE from_attempt = ? AND kind = ? AND to_attempt = ?");
   db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?")
       .bind(1, event.time_ms)
       .bind(2, number)
