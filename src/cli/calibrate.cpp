@@ -42,9 +42,9 @@ void run_calibrate(const CalibrateOptions& options)
   request.candidate.gpus = options.gpus;
   request.candidate.label = "calibration";
   const bool terminal = util::is_terminal(STDERR_FILENO);
-  request.candidate.progress = terminal && !options.quiet && !options.json;
-  request.candidate.echo = !terminal && !options.quiet && !options.json;
-  request.candidate.echo_build = !options.quiet && !options.json;
+  request.candidate.repeats.progress = terminal && !options.quiet && !options.json;
+  request.candidate.repeats.echo = !terminal && !options.quiet && !options.json;
+  request.candidate.repeats.echo_build = !options.quiet && !options.json;
   request.reference = request.candidate;
   request.reference_name = "itself (calibration)";
   request.rounds = options.rounds;
@@ -53,7 +53,7 @@ void run_calibrate(const CalibrateOptions& options)
   request.purpose = "calibration";
 
   run::InterruptGuard interrupt_guard;
-  RunProgress progress(request.candidate.progress);
+  RunProgress progress(request.candidate.repeats.progress);
   // Both sides are the work tree as it is: one code state, so every difference is the machine's.
   measuring::InterleavedSession session(journal, workspace, workspace, request, progress);
   const auto code = read_code_state(workspace);

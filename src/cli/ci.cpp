@@ -135,8 +135,8 @@ evidence::CiBench measure_bench(store::Journal& journal, const measuring::Worksp
 {
   measuring::InterleavedRequest request;
   request.candidate.bench = bench;
-  request.candidate.echo = false; // stdout is the summary's
-  request.candidate.echo_build = false;
+  request.candidate.repeats.echo = false; // stdout is the summary's
+  request.candidate.repeats.echo_build = false;
   request.until_decisive = true;
   request.max_rounds = options.max_rounds;
   if (!options.budget.empty()) {

@@ -203,7 +203,7 @@ void run_against(const measuring::Workspace& workspace, const AgainstOptions& op
 
   // From here on a signal ends the session (and both runs) with the worktree removed.
   run::InterruptGuard interrupt_guard;
-  RunProgress progress(request.candidate.progress);
+  RunProgress progress(request.candidate.repeats.progress);
   const auto read_code = [&](const measuring::Workspace& side) {
     return read_code_state(side, options.keep_untracked);
   };

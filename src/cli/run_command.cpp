@@ -137,9 +137,9 @@ void choose_output(const RunOptions& options, measuring::RunRequest& request)
     throw UsageError("--show-output and --quiet contradict each other; give one");
   }
   const bool terminal = util::is_terminal(STDERR_FILENO);
-  request.progress = terminal && !options.quiet && !options.show_output;
-  request.echo = options.show_output || (!terminal && !options.quiet);
-  request.echo_build = !options.quiet;
+  request.repeats.progress = terminal && !options.quiet && !options.show_output;
+  request.repeats.echo = options.show_output || (!terminal && !options.quiet);
+  request.repeats.echo_build = !options.quiet;
 }
 
 measuring::RunRequest run_request(const RunOptions& options)
@@ -187,7 +187,7 @@ void run_benchmark(const RunOptions& options)
   if (!options.against.empty()) {
     measuring::InterleavedRequest interleaved;
     interleaved.candidate = run_request(options);
-    interleaved.rounds = options.request.repeat;
+    interleaved.rounds = options.request.repeats.count;
     interleaved.block = options.block;
     interleaved.seed = options.seed;
     interleaved.until_decisive = options.until_decisive;
@@ -200,7 +200,7 @@ void run_benchmark(const RunOptions& options)
   }
   auto journal = open_journal(workspace);
   const auto request = run_request(options);
-  RunProgress progress(request.progress);
+  RunProgress progress(request.repeats.progress);
   measuring::RunSession session(journal, workspace, request, progress);
   const auto keep_untracked =
       options.keep_untracked.empty() ? 0 : parse_keep_untracked(options.keep_untracked);
@@ -247,7 +247,7 @@ void register_run(CLI::App& app)
                       "recorded code (restored when the work tree holds other code)");
   command->add_option("--param", options->params,
                       "AXIS=V1,V2,... or MIN..MAX[:STEP]: run only these values (repeatable)");
-  command->add_option("--repeat", options->request.repeat,
+  command->add_option("--repeat", options->request.repeats.count,
                       "Repeats per combination (overrides the benchmark's policy)");
   command->add_option("--env", options->env,
                       "NAME=VALUE for this run (repeatable), or NAME for the value in ej's environment; kept "
@@ -256,9 +256,9 @@ void register_run(CLI::App& app)
   command->add_option(
       "--revision", options->request.revision,
       "Run this earlier revision of the benchmark (what 'ej rerun' does); default: the latest");
-  command->add_option("--warmup", options->request.warmup,
+  command->add_option("--warmup", options->request.repeats.warmups,
                       "Unmeasured runs before the repeats of each combination (overrides the benchmark's)");
-  command->add_option("--prepare", options->request.prepare,
+  command->add_option("--prepare", options->request.repeats.prepare,
                       "A shell command run before each repeat and warmup, not timed (hyperfine's --prepare), "
                       "e.g. 'sync; echo 3 > /proc/sys/vm/drop_caches'");
   command->add_flag(

@@ -42,8 +42,8 @@ BisectMeasured measure_commit(const Bisection& b, std::size_t index, const std::
   request.candidate.bench = b.request.bench;
   request.candidate.params = b.request.params;
   request.candidate.label = fmt::format("bisect {}..{}", short_id(good.id), short_id(b.commits.back().id));
-  request.candidate.echo = false; // stdout is the answer's
-  request.candidate.echo_build = false;
+  request.candidate.repeats.echo = false; // stdout is the answer's
+  request.candidate.repeats.echo_build = false;
   request.until_decisive = true;
   request.max_rounds = b.request.max_rounds;
   request.metric = b.request.metric;

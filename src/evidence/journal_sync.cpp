@@ -62,11 +62,7 @@ std::vector<Unclaimed> unclaimed(store::Database& db, const std::string& kind, c
       "(SELECT id FROM number_claims WHERE kind = ?) ORDER BY e.seq",
       table));
   select.bind(1, replica).bind(2, kind);
-  std::vector<Unclaimed> out;
-  while (select.step()) {
-    out.push_back({select.text(0), select.integer(1)});
-  }
-  return out;
+  return select.rows([](const store::Statement& row) { return Unclaimed{row.text(0), row.integer(1)}; });
 }
 
 long long current_number(store::Database& db, const std::string& kind, const std::string& id)

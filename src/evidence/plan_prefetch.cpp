@@ -83,19 +83,12 @@ std::unique_ptr<PlanPrefetch> PlanPrefetch::start(store::Database& db, const std
 
 PlanPrefetch::PlanPrefetch(store::Database connection, std::string plan, std::vector<int> attempts)
     : m_connection(std::move(connection)), m_plan(std::move(plan)), m_attempts(std::move(attempts)),
-      m_thread([this] { read_all(); })
+      m_ahead(k_free_batch)
 {
+  m_ahead.start([this] { read_all(); });
 }
 
-PlanPrefetch::~PlanPrefetch()
-{
-  {
-    std::lock_guard lock(m_mutex);
-    m_stop = true;
-  }
-  m_thread_wake.notify_all();
-  m_thread.join();
-}
+PlanPrefetch::~PlanPrefetch() = default;
 
 void PlanPrefetch::read_all()
 {
@@ -103,61 +96,49 @@ void PlanPrefetch::read_all()
     store::PlanStream stream(m_connection, m_plan);
     for (const int attempt : m_attempts) {
       auto read = std::make_unique<StreamedAttempt>(read_attempt(stream, attempt));
-      std::unique_lock lock(m_mutex);
-      m_disposed.free(lock);
-      while (!m_stop && m_ready.size() >= k_ahead) {
+      std::unique_lock lock(m_ahead.mutex());
+      m_ahead.free_given(lock);
+      while (!m_ahead.stopping() && m_ready.size() >= k_ahead) {
         // Full: sleep until half of it was taken, not until the next take.
-        m_thread_waits = true;
-        m_thread_wake.wait(lock, [&] {
-          return m_stop || m_ready.size() <= k_ahead / 2 || m_disposed.size() >= k_free_batch;
-        });
-        m_thread_waits = false;
-        m_disposed.free(lock);
+        m_ahead.thread_sleep(lock, [&] { return m_ready.size() <= k_ahead / 2 || m_ahead.batch_given(); });
+        m_ahead.free_given(lock);
       }
-      if (m_stop) {
+      if (m_ahead.stopping()) {
         break;
       }
       m_ready.push_back(std::move(read));
-      if (m_taker_waits) {
-        m_taker_wake.notify_one();
-      }
+      m_ahead.wake_taker();
     }
   } catch (...) {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(m_ahead.mutex());
     m_error = std::current_exception();
   }
-  std::unique_lock lock(m_mutex);
+  std::unique_lock lock(m_ahead.mutex());
   m_done = true;
-  m_taker_wake.notify_one();
+  m_ahead.wake_taker();
   // Everything read: what the taker disposes of is freed here until it stops the thread.
   while (true) {
-    m_disposed.free(lock);
-    if (m_stop) {
+    m_ahead.free_given(lock);
+    if (m_ahead.stopping()) {
       break;
     }
-    m_thread_waits = true;
-    m_thread_wake.wait(lock, [&] { return m_stop || m_disposed.size() >= k_free_batch; });
-    m_thread_waits = false;
+    m_ahead.thread_sleep(lock, [&] { return m_ahead.batch_given(); });
   }
-  m_disposed.free(lock);
+  m_ahead.free_given(lock);
   m_ready.clear();
 }
 
 void PlanPrefetch::dispose(std::unique_ptr<StreamedAttempt> attempt)
 {
-  std::lock_guard lock(m_mutex);
-  m_disposed.give(std::move(attempt));
-  if (m_thread_waits && m_disposed.size() >= k_free_batch) {
-    m_thread_wake.notify_one();
-  }
+  m_ahead.dispose(std::move(attempt));
 }
 
 std::unique_ptr<StreamedAttempt> PlanPrefetch::take(int attempt)
 {
-  std::unique_lock lock(m_mutex);
+  std::unique_lock lock(m_ahead.mutex());
   while (true) {
     while (!m_ready.empty() && m_ready.front()->number < attempt) {
-      m_disposed.give(std::move(m_ready.front())); // asked for past it: never asked for
+      m_ahead.give_back(std::move(m_ready.front())); // asked for past it: never asked for
       m_ready.pop_front();
     }
     std::unique_ptr<StreamedAttempt> out;
@@ -165,8 +146,8 @@ std::unique_ptr<StreamedAttempt> PlanPrefetch::take(int attempt)
       out = std::move(m_ready.front());
       m_ready.pop_front();
     }
-    if (m_thread_waits && !m_done && m_ready.size() <= k_ahead / 2) {
-      m_thread_wake.notify_one(); // room again for the thread
+    if (!m_done && m_ready.size() <= k_ahead / 2) {
+      m_ahead.wake_thread(); // room again for the thread
     }
     if (out || !m_ready.empty()) {
       return out; // (nullptr: the next one read is a later attempt)
@@ -177,9 +158,7 @@ std::unique_ptr<StreamedAttempt> PlanPrefetch::take(int attempt)
       }
       return nullptr;
     }
-    m_taker_waits = true;
-    m_taker_wake.wait(lock);
-    m_taker_waits = false;
+    m_ahead.taker_sleep(lock);
   }
 }
 

@@ -4,17 +4,14 @@
 #include "evidence/series.h"
 #include "store/database.h"
 #include "store/run_queries.h"
-#include "util/given_back.h"
+#include "util/work_ahead.h"
 
-#include <condition_variable>
 #include <deque>
 #include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -61,20 +58,12 @@ private:
   store::Database m_connection; // used by the thread only, once it started
   std::string m_plan;
   std::vector<int> m_attempts;
-  std::mutex m_mutex;
-  // Each side sleeps on a condition of its own and is woken only while it sleeps: the thread when
-  // half of what it read ahead was taken, or much was disposed of; the taker when an attempt is
-  // ready. A wake-up for every attempt taken cost as much in task switches as the reading itself.
-  std::condition_variable m_thread_wake;
-  std::condition_variable m_taker_wake;
-  bool m_thread_waits = false;
-  bool m_taker_waits = false;
+  // Under m_ahead's mutex. The thread is woken when half of what it read ahead was taken, or much
+  // was disposed of; the taker when an attempt is ready.
   std::deque<std::unique_ptr<StreamedAttempt>> m_ready;
-  util::GivenBack<StreamedAttempt> m_disposed;
   bool m_done = false;
-  bool m_stop = false;
   std::exception_ptr m_error;
-  std::thread m_thread; // last: started when everything above is
+  util::WorkAhead<StreamedAttempt> m_ahead; // last: its thread stops before anything above goes
 };
 
 } // namespace ej::evidence

@@ -171,8 +171,8 @@ InterleavedSession::InterleavedSession(store::Journal& journal, const Workspace&
     throw UsageError("--budget must be more than 0 seconds");
   }
   // Both sides take the same repeats, one block at a time: the rounds replace --repeat.
-  m_request.candidate.repeat.reset();
-  m_request.reference.repeat.reset();
+  m_request.candidate.repeats.count.reset();
+  m_request.reference.repeats.count.reset();
   m_request.reference.gpus_held_by_other = true; // the candidate's lock covers the whole session
   m_request.candidate.guarded_by_caller = true;
   m_request.reference.guarded_by_caller = true;
@@ -213,7 +213,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   auto& reference = *m_reference;
   const auto& plan = candidate.plan();
   const auto& policy = plan.definition.policy;
-  const int warmups = m_request.candidate.warmup.value_or(policy.warmup);
+  const int warmups = m_request.candidate.repeats.warmups.value_or(policy.warmup);
   const int planned = m_request.until_decisive ? m_request.max_rounds.value_or(k_default_max_rounds)
                                                : m_request.rounds.value_or(policy.repeat);
   const int block = m_request.block;

@@ -162,14 +162,14 @@ void check_result_files_fetchable(const RunPlan& plan)
 nlohmann::json run_options_json(const RunRequest& request)
 {
   auto out = nlohmann::json::object();
-  if (request.warmup) {
-    out["warmup"] = *request.warmup;
+  if (request.repeats.warmups) {
+    out["warmup"] = *request.repeats.warmups;
   }
-  if (request.repeat) {
-    out["repeat"] = *request.repeat;
+  if (request.repeats.count) {
+    out["repeat"] = *request.repeats.count;
   }
-  if (!request.prepare.empty()) {
-    out["prepare"] = request.prepare;
+  if (!request.repeats.prepare.empty()) {
+    out["prepare"] = request.repeats.prepare;
   }
   return out;
 }
@@ -199,10 +199,10 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
   if (request.attempt && !store::find_attempt(journal.db(), *request.attempt)) {
     throw Error("there is no attempt {}; see 'ej log'", core::number_label(*request.attempt));
   }
-  if (request.repeat && *request.repeat < 1) {
+  if (request.repeats.count && *request.repeats.count < 1) {
     throw UsageError("--repeat must be at least 1");
   }
-  if (request.warmup && *request.warmup < 0) {
+  if (request.repeats.warmups && *request.repeats.warmups < 0) {
     throw UsageError("--warmup must be 0 or more");
   }
   m_plan.bench = m_bench.name;
@@ -221,12 +221,7 @@ RunSession::RunSession(store::Journal& journal, const Workspace& workspace, cons
   m_plan.extra_env = request.env;
   journal.redactor().add_variables(m_plan.extra_env); // --env HF_TOKEN=... never reaches the journal
   journal.redactor().add_variables(m_plan.definition.env);
-  m_plan.repeat_override = request.repeat;
-  m_plan.warmup_override = request.warmup;
-  m_plan.prepare = request.prepare;
-  m_plan.echo = request.echo;
-  m_plan.echo_build = request.echo_build;
-  m_plan.progress = request.progress;
+  m_plan.repeats = request.repeats;
   m_plan.observer = &m_progress;
   m_gpus = chosen_gpus(request.gpus, m_plan);
 }
@@ -384,8 +379,8 @@ RunOutcome RunSession::measure_block(const core::ParamValues& combination, int w
   auto block = m_plan;
   block.sampler = m_devices ? m_devices->sampler() : nullptr;
   block.combinations = {combination};
-  block.warmup_override = warmups;
-  block.repeat_override = repeats;
+  block.repeats.warmups = warmups;
+  block.repeats.count = repeats;
   block.first_repeat_index = m_next_index;
   block.containment = containment;
   if (!m_writer) {

@@ -40,19 +40,14 @@ struct RunRequest {
   std::vector<ParamChoice> params;
   std::vector<std::pair<std::string, std::string>> env; // --env, with their values
   std::string label;
-  std::optional<int> repeat;
-  std::optional<int> warmup;
-  std::string prepare;  // a shell command before each repeat, untimed
+  RepeatOptions repeats;
   std::string gpus;     // as CUDA_VISIBLE_DEVICES takes them; empty: see chosen_gpus
   bool no_wait = false; // refuse busy GPUs instead of queueing
   std::string on;       // ssh:HOST or a host; empty: the benchmark's default, else here
   std::optional<SlurmTarget> slurm;
   bool no_build = false;
   DeviceOptions devices;
-  std::string run_id;     // the id chosen for it before (--detach, ej rerun); empty: a new one
-  bool echo = true;       // the benchmark's output live on ej's stdout/stderr
-  bool echo_build = true; // the build step's
-  bool progress = false;  // the observer draws a progress line: it is given the median
+  std::string run_id; // the id chosen for it before (--detach, ej rerun); empty: a new one
   // The GPUs are held by the other session of an interleaved run (interleaved_run.h): this one
   // takes no lock of its own, which would wait for that one forever.
   bool gpus_held_by_other = false;

@@ -72,7 +72,7 @@ run::ProcessSpec process_for(const RunPlan& plan, const core::ParamValues& value
     spec.argv = std::move(argv);
   }
   spec.timeout_s = d.timeout_s;
-  spec.echo = plan.echo;
+  spec.echo = plan.repeats.echo;
   // --same-output stdout digests the whole stream, however much of it the journal keeps.
   spec.keep_whole_out =
       reads_stream_whole(plan.metrics, false) || d.same_output.kind == core::SameOutput::Kind::Stdout;
@@ -354,8 +354,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   RunOutcome outcome;
   outcome.status = core::RunStatus::Finished;
   const auto& policy = plan.definition.policy;
-  const int warmups = plan.warmup_override.value_or(policy.warmup);
-  const int planned = plan.repeat_override.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
+  const int warmups = plan.repeats.warmups.value_or(policy.warmup);
+  const int planned = plan.repeats.count.value_or(policy.adaptive ? policy.max_repeats : policy.repeat);
   const int combinations = static_cast<int>(plan.combinations.size());
   RunObserver& observer = *plan.observer;
   observer.run_started({plan.definition.primary.empty() ? "wall_s" : plan.definition.primary,
@@ -408,8 +408,9 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       observer.output(data);
     };
     run::Launcher launcher(plan.host->prepare(spec));
-    PrepareStep prepare(plan.prepare.empty() ? std::nullopt
-                                             : std::optional(process_for(plan, values, plan.prepare)),
+    PrepareStep prepare(plan.repeats.prepare.empty()
+                            ? std::nullopt
+                            : std::optional(process_for(plan, values, plan.repeats.prepare)),
                         *plan.host);
     const auto params = json(values).dump();
     const auto where = core::describe(values).empty() ? std::string() : " (" + core::describe(values) + ")";
@@ -499,10 +500,10 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
       if (!check_command.empty() && ++unchecked >= plan.definition.check_every && !checked(repeat + 1)) {
         break;
       }
-      observer.repeat_ended(plan.progress && !primary.empty()
+      observer.repeat_ended(plan.repeats.progress && !primary.empty()
                                 ? std::optional(measure::median(primary.values()))
                                 : std::nullopt);
-      if (policy.adaptive && !plan.repeat_override) {
+      if (policy.adaptive && !plan.repeats.count) {
         const int done = repeat + 1;
         const double elapsed = static_cast<double>(util::monotonic_ns() - started_ns) / 1e9;
         if (policy.budget_s > 0 && elapsed >= policy.budget_s) {

@@ -20,6 +20,17 @@ namespace ej::measuring {
 
 class RepeatWriter;
 
+// How the repeats of a run go beyond what its benchmark defines (ej run --repeat, --warmup,
+// --prepare) and what is shown while they run: a request carries them to its plan as they are.
+struct RepeatOptions {
+  std::optional<int> count;   // instead of the benchmark's
+  std::optional<int> warmups; // likewise
+  std::string prepare;        // a shell command before each repeat, untimed
+  bool echo = true;           // the benchmark's output live on ej's stdout/stderr
+  bool echo_build = true;     // the build step's
+  bool progress = false;      // the observer draws a progress line: it is given the median
+};
+
 struct RunPlan {
   int run_number = 0;
   std::string run_id; // the id of its run.started event
@@ -30,12 +41,7 @@ struct RunPlan {
   std::vector<std::pair<std::string, std::string>> extra_env; // ej run --env
   std::filesystem::path work_tree;                            // on the host
   run::Host* host = nullptr;                                  // where the repeats run
-  std::optional<int> repeat_override;
-  std::optional<int> warmup_override;         // ej run --warmup
-  std::string prepare;                        // ej run --prepare: a shell command before each repeat, untimed
-  bool echo = true;                           // the benchmark's output live on ej's stdout/stderr
-  bool echo_build = true;                     // the build step's
-  bool progress = false;                      // the observer draws a progress line: it is given the median
+  RepeatOptions repeats;
   RunObserver* observer = &silent_observer(); // hears how the run goes
   // Put before each repeat's command: "srun --jobid=J ... --" runs it as a step of a Slurm job.
   std::vector<std::string> launch_prefix;

@@ -144,7 +144,7 @@ BuildReport run_build_step(RunTarget& target, const RunPlan& plan, const std::st
   request.env.insert(request.env.end(), plan.extra_env.begin(), plan.extra_env.end());
   request.state = state;
   request.marker = target.build_marker(bench);
-  request.echo = plan.echo_build;
+  request.echo = plan.repeats.echo_build;
   const auto outcome = run::run_build(target.host(), request);
   report.ran = outcome.state != run::BuildState::Reused;
   report.record["state"] = std::string(run::build_state_name(outcome.state));

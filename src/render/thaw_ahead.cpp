@@ -26,32 +26,25 @@ std::unique_ptr<ThawAhead> ThawAhead::start()
   }
 }
 
-ThawAhead::ThawAhead() : m_thread([this] { thaw_all(); }) {}
-
-ThawAhead::~ThawAhead()
+ThawAhead::ThawAhead() : m_ahead(k_free_batch)
 {
-  {
-    std::lock_guard lock(m_mutex);
-    m_stop = true;
-  }
-  m_thread_wake.notify_all();
-  m_thread.join();
+  m_ahead.start([this] { thaw_all(); });
 }
+
+ThawAhead::~ThawAhead() = default;
 
 void ThawAhead::thaw_all()
 {
-  std::unique_lock lock(m_mutex);
+  std::unique_lock lock(m_ahead.mutex());
   const auto has_work = [&] {
     return m_list != nullptr && !m_failed && m_next < m_list->size() && m_ready.size() < k_ahead;
   };
   while (true) {
-    if (!m_stop && !has_work() && m_disposed.size() < k_free_batch) {
-      m_thread_waits = true;
-      m_thread_wake.wait(lock, [&] { return m_stop || has_work() || m_disposed.size() >= k_free_batch; });
-      m_thread_waits = false;
+    if (!m_ahead.stopping() && !has_work() && !m_ahead.batch_given()) {
+      m_ahead.thread_sleep(lock, [&] { return has_work() || m_ahead.batch_given(); });
     }
-    m_disposed.free(lock);
-    if (m_stop) {
+    m_ahead.free_given(lock);
+    if (m_ahead.stopping()) {
       break;
     }
     if (!has_work()) {
@@ -74,7 +67,7 @@ void ThawAhead::thaw_all()
     }
     lock.lock();
     if (generation != m_generation) {
-      m_disposed.give(std::move(thawed)); // the renderer moved on to another list meanwhile
+      m_ahead.give_back(std::move(thawed)); // the renderer moved on to another list meanwhile
       continue;
     }
     m_thawing.reset();
@@ -86,17 +79,15 @@ void ThawAhead::thaw_all()
         m_failed = true; // out of memory: the renderer thaws the rest itself
       }
     }
-    if (m_taker_waits) {
-      m_taker_wake.notify_one();
-    }
+    m_ahead.wake_taker();
   }
   m_ready.clear();
-  m_disposed.free(lock);
+  m_ahead.free_given(lock);
 }
 
 void ThawAhead::ahead(const kainjow::mustache::list& items)
 {
-  std::lock_guard lock(m_mutex);
+  std::lock_guard lock(m_ahead.mutex());
   if (m_list == &items) {
     return; // (named again inside its own section: the same list)
   }
@@ -106,17 +97,15 @@ void ThawAhead::ahead(const kainjow::mustache::list& items)
   m_thawing.reset(); // what the thread is at now is of the list before
   m_failed = false;
   for (auto& [index, thawed] : m_ready) {
-    m_disposed.give(std::move(thawed));
+    m_ahead.give_back(std::move(thawed));
   }
   m_ready.clear();
-  if (m_thread_waits) {
-    m_thread_wake.notify_one();
-  }
+  m_ahead.wake_thread();
 }
 
 std::unique_ptr<TemplateData> ThawAhead::take(const TemplateData* item)
 {
-  std::unique_lock lock(m_mutex);
+  std::unique_lock lock(m_ahead.mutex());
   const std::less<const TemplateData*> before; // (a total order, also on unrelated pointers)
   if (m_list == nullptr || m_list->empty() || before(item, m_list->data()) ||
       !before(item, m_list->data() + m_list->size())) {
@@ -125,30 +114,26 @@ std::unique_ptr<TemplateData> ThawAhead::take(const TemplateData* item)
   const auto wanted = static_cast<std::size_t>(item - m_list->data());
   while (true) {
     while (!m_ready.empty() && m_ready.front().first < wanted) {
-      m_disposed.give(std::move(m_ready.front().second)); // passed over: never asked for
+      m_ahead.give_back(std::move(m_ready.front().second)); // passed over: never asked for
       m_ready.pop_front();
     }
     if (!m_ready.empty() && m_ready.front().first == wanted) {
       auto out = std::move(m_ready.front().second);
       m_ready.pop_front();
-      if (m_thread_waits && (m_ready.size() <= k_ahead / 2 || m_disposed.size() >= k_free_batch)) {
-        m_thread_wake.notify_one();
+      if (m_ready.size() <= k_ahead / 2 || m_ahead.batch_given()) {
+        m_ahead.wake_thread();
       }
       return out;
     }
-    if (m_thawing == wanted && !m_failed && !m_stop) {
-      m_taker_waits = true; // the thread is at it: it is ready sooner than thawed here
-      m_taker_wake.wait(lock);
-      m_taker_waits = false;
+    if (m_thawing == wanted && !m_failed && !m_ahead.stopping()) {
+      m_ahead.taker_sleep(lock); // the thread is at it: it is ready sooner than thawed here
       continue;
     }
     if (wanted >= m_next && !m_failed) {
       // Not started: the caller thaws it (waiting would leave a core idle) and the thread goes on
       // after it, passing over those before it, which were never asked for.
       m_next = wanted + 1;
-      if (m_thread_waits) {
-        m_thread_wake.notify_one();
-      }
+      m_ahead.wake_thread();
     }
     return nullptr; // (also: taken before, by a template that visits the list twice)
   }
@@ -156,11 +141,7 @@ std::unique_ptr<TemplateData> ThawAhead::take(const TemplateData* item)
 
 void ThawAhead::dispose(std::unique_ptr<TemplateData> thawed)
 {
-  std::lock_guard lock(m_mutex);
-  m_disposed.give(std::move(thawed));
-  if (m_thread_waits && m_disposed.size() >= k_free_batch) {
-    m_thread_wake.notify_one();
-  }
+  m_ahead.dispose(std::move(thawed));
 }
 
 } // namespace ej::render

@@ -1,16 +1,13 @@
 #pragma once
 
 #include "render/template_data.h"
-#include "util/given_back.h"
+#include "util/work_ahead.h"
 
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -44,21 +41,14 @@ private:
   ThawAhead();
   void thaw_all();
 
-  std::mutex m_mutex;
-  // Each side sleeps on a condition of its own and is woken only while it sleeps.
-  std::condition_variable m_thread_wake;
-  std::condition_variable m_taker_wake;
-  bool m_thread_waits = false;
-  bool m_taker_waits = false;
+  // Under m_ahead's mutex.
   const kainjow::mustache::list* m_list = nullptr; // the list ahead
   std::uint64_t m_generation = 0;                  // how many lists it was given
   std::size_t m_next = 0;                          // the first of its items not started
   std::optional<std::size_t> m_thawing;            // the one the thread is at, of this list
   std::deque<std::pair<std::size_t, std::unique_ptr<TemplateData>>> m_ready; // by index, ascending
-  bool m_failed = false; // an item of this list did not thaw
-  util::GivenBack<TemplateData> m_disposed;
-  bool m_stop = false;
-  std::thread m_thread; // last: started when everything above is
+  bool m_failed = false;                 // an item of this list did not thaw
+  util::WorkAhead<TemplateData> m_ahead; // last: its thread stops before anything above goes
 };
 
 } // namespace ej::render

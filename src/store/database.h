@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 namespace ej::store {
 
@@ -48,9 +50,30 @@ public:
   Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
   Statement& bind_blob(int index, std::string_view bytes);
   Statement& bind_null(int index);
+  // An empty optional binds NULL.
+  template <typename Value> Statement& bind(int index, const std::optional<Value>& value)
+  {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+  // Binds the values to the parameters 1, 2, ... in order: no index to miscount in a long insert.
+  template <typename... Values> Statement& bind_all(const Values&... values)
+  {
+    int index = 0;
+    (bind(++index, values), ...);
+    return *this;
+  }
 
   // Steps once: true while there is a row to read.
   bool step();
+  // Steps through every row left: each as `read` makes it of the statement at that row.
+  template <typename Read> auto rows(Read read) -> std::vector<std::invoke_result_t<Read&, Statement&>>
+  {
+    std::vector<std::invoke_result_t<Read&, Statement&>> out;
+    while (step()) {
+      out.push_back(read(*this));
+    }
+    return out;
+  }
   // Steps to the end of a statement that returns no rows.
   void run();
   void reset();

@@ -19,7 +19,7 @@ void save_document_regions(Database& db, const std::string& doc, const RegionHas
   auto insert = db.prepare("INSERT INTO document_regions(doc, region, hash) VALUES (?, ?, ?)");
   for (const auto& [region, hash] : hashes) {
     insert.reset();
-    insert.bind(1, doc).bind(2, region).bind(3, hash).run();
+    insert.bind_all(doc, region, hash).run();
   }
 }
 

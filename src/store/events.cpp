@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <type_traits>
 
 namespace ej::store::events {
 
@@ -39,6 +41,12 @@ double real(const json& object, const char* key)
   return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+std::optional<double> optional_real(const json& object, const char* key)
+{
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+}
+
 bool boolean(const json& object, const char* key)
 {
   const auto it = object.find(key);
@@ -65,121 +73,315 @@ std::vector<std::string> strings(const json& object, const char* key)
   return out;
 }
 
+// A member, or null when there is none.
+const json& at(const json& object, const char* key)
+{
+  static const json none;
+  const auto it = object.find(key);
+  return it != object.end() ? *it : none;
+}
+
+// The items of a list that `keep` accepts, each as `as` reads it; none when it is not a list.
+template <typename Value, typename Keep, typename As>
+std::vector<Value> items(const json& list, Keep keep, As as)
+{
+  std::vector<Value> out;
+  if (list.is_array()) {
+    out.reserve(list.size());
+    for (const auto& item : list) {
+      if (keep(item)) {
+        out.push_back(as(item));
+      }
+    }
+  }
+  return out;
+}
+
 const json& payload_of(const Event& event)
 {
   static const json empty = json::object();
   return event.payload.is_object() ? event.payload : empty;
 }
 
-Ref ref_field(const json& object, const char* key)
+// A payload is written and read from one list of fields per type: the key of each and the member
+// that holds it. A field `if_set` is left out of the payload while empty, false or unset (fields
+// added in later versions, so that what earlier versions wrote stays the same); any other field is
+// always written, an unset optional as null.
+template <typename Owner, typename Value, bool IfSet> struct Field {
+  static constexpr bool if_set = IfSet;
+  const char* key;
+  Value Owner::*member;
+};
+
+template <typename Owner, typename Value>
+constexpr Field<Owner, Value, false> field(const char* key, Value Owner::*member)
 {
-  const auto it = object.find(key);
-  return it == object.end() ? Ref{} : Ref::from_json(*it);
+  return {key, member};
 }
 
-json links_json(const std::vector<AttemptLink>& links)
+template <typename Owner, typename Value>
+constexpr Field<Owner, Value, true> field_if_set(const char* key, Value Owner::*member)
 {
+  return {key, member};
+}
+
+// The list of a type's fields, for the types that have one (below).
+template <typename Type> constexpr std::nullptr_t k_fields = nullptr;
+template <typename Type>
+concept HasFields = !std::is_null_pointer_v<std::remove_cvref_t<decltype(k_fields<Type>)>>;
+
+template <HasFields Type> json write_fields(const Type& value);
+template <HasFields Type> Type read_fields(const json& object);
+
+template <typename Value> bool is_set(const Value& value)
+{
+  if constexpr (requires { value.has_value(); }) {
+    return value.has_value();
+  } else if constexpr (requires { value.empty(); }) {
+    return !value.empty();
+  } else {
+    return value != Value{};
+  }
+}
+
+// One value as its payload holds it.
+json as_json(const Ref& ref)
+{
+  return ref.to_json();
+}
+
+json as_json(const core::GitContext& git)
+{
+  return core::to_json(git);
+}
+
+template <typename Value> json as_json(const Value& value)
+{
+  if constexpr (HasFields<Value>) {
+    return write_fields(value);
+  } else if constexpr (std::is_enum_v<Value>) {
+    return core::to_string(value);
+  } else {
+    return json(value);
+  }
+}
+
+template <typename Value> json as_json(const std::optional<Value>& value)
+{
+  return value ? as_json(*value) : json(nullptr);
+}
+
+template <typename Value> json as_json(const std::vector<Value>& values)
+{
+  // Member by member, not from initializer lists (which copy every value twice): a batch of repeats
+  // holds a second of them, built between two of them.
   json list = json::array();
-  for (const auto& link : links) {
-    list.push_back({{"kind", link.kind}, {"to", link.to.to_json()}});
+  list.get_ref<json::array_t&>().reserve(values.size());
+  for (const auto& value : values) {
+    list.push_back(as_json(value));
   }
   return list;
 }
 
-std::vector<AttemptLink> links_from(const json& object, const char* key)
+// One value as read from its payload, its default when missing or mistyped.
+void read_value(const json& object, const char* key, std::string& out)
 {
-  std::vector<AttemptLink> out;
-  for (const auto& link : member(object, key, json::array())) {
-    if (link.is_object()) {
-      out.push_back({text(link, "kind"), ref_field(link, "to")});
-    }
-  }
+  out = text(object, key);
+}
+
+void read_value(const json& object, const char* key, int& out)
+{
+  out = static_cast<int>(integer(object, key));
+}
+
+void read_value(const json& object, const char* key, std::int64_t& out)
+{
+  out = integer(object, key);
+}
+
+void read_value(const json& object, const char* key, double& out)
+{
+  out = real(object, key);
+}
+
+void read_value(const json& object, const char* key, bool& out)
+{
+  out = boolean(object, key);
+}
+
+void read_value(const json& object, const char* key, json& out)
+{
+  out = member(object, key, json::object());
+}
+
+void read_value(const json& object, const char* key, Ref& out)
+{
+  out = Ref::from_json(at(object, key));
+}
+
+void read_value(const json& object, const char* key, core::GitContext& out)
+{
+  out = core::git_context_from_json(member(object, key, json::object()));
+}
+
+void read_value(const json& object, const char* key, core::RunStatus& out)
+{
+  out = read_run_status(text(object, key));
+}
+
+void read_value(const json& object, const char* key, core::RepeatEnding& out)
+{
+  out = read_repeat_ending(text(object, key));
+}
+
+void read_value(const json& object, const char* key, core::SampleKind& out)
+{
+  out = read_sample_kind(text(object, key));
+}
+
+void read_value(const json& object, const char* key, std::vector<std::string>& out)
+{
+  out = strings(object, key);
+}
+
+void read_value(const json& object, const char* key, std::vector<double>& out)
+{
+  out = items<double>(
+      at(object, key), [](const json&) { return true; },
+      [](const json& item) { return item.is_number() ? item.get<double>() : 0.0; });
+}
+
+void read_value(const json& object, const char* key, std::vector<std::uint32_t>& out)
+{
+  out = items<std::uint32_t>(
+      at(object, key), [](const json&) { return true; },
+      [](const json& item) { return item.is_number_unsigned() ? item.get<std::uint32_t>() : 0; });
+}
+
+void read_value(const json& object, const char* key, std::optional<std::string>& out)
+{
+  out = optional_text(object, key);
+}
+
+void read_value(const json& object, const char* key, std::optional<double>& out)
+{
+  out = optional_real(object, key);
+}
+
+// Present, it is read as a number (0 when it is none).
+void read_value(const json& object, const char* key, std::optional<std::int64_t>& out)
+{
+  out = object.contains(key) ? std::optional(integer(object, key)) : std::nullopt;
+}
+
+void read_value(const json& object, const char* key, std::optional<std::vector<std::string>>& out)
+{
+  const auto it = object.find(key);
+  out = it != object.end() && it->is_array() ? std::optional(strings(object, key)) : std::nullopt;
+}
+
+template <HasFields Value> void read_value(const json& object, const char* key, std::optional<Value>& out)
+{
+  const auto it = object.find(key);
+  out = it != object.end() && it->is_object() ? std::optional(read_fields<Value>(*it)) : std::nullopt;
+}
+
+template <HasFields Value> std::vector<Value> read_list(const json& list)
+{
+  return items<Value>(
+      list, [](const json& item) { return item.is_object(); },
+      [](const json& item) { return read_fields<Value>(item); });
+}
+
+template <HasFields Value> void read_value(const json& object, const char* key, std::vector<Value>& out)
+{
+  out = read_list<Value>(at(object, key));
+}
+
+template <HasFields Type> json write_fields(const Type& value)
+{
+  json out = json::object();
+  std::apply(
+      [&](const auto&... fields) {
+        const auto put = [&]<typename Field>(const Field& field) {
+          const auto& member = value.*field.member;
+          if constexpr (Field::if_set) {
+            if (!is_set(member)) {
+              return;
+            }
+          }
+          out.emplace(field.key, as_json(member));
+        };
+        (put(fields), ...);
+      },
+      k_fields<Type>);
   return out;
 }
 
-json samples_json(const std::vector<Sample>& samples)
+template <HasFields Type> Type read_fields(const json& object)
 {
-  json list = json::array();
-  for (const auto& sample : samples) {
-    // Member by member: an initializer list copies every value twice, per sample of every repeat.
-    json& item = list.emplace_back(json::object());
-    item.emplace("metric", sample.metric);
-    item.emplace("key", sample.key);
-    item.emplace("value", sample.value);
-    item.emplace("unit", sample.unit);
-    if (sample.kind != core::SampleKind::Sample) {
-      item.emplace("kind", core::to_string(sample.kind));
-    }
-  }
-  return list;
-}
-
-std::vector<Sample> samples_from(const json& object)
-{
-  std::vector<Sample> out;
-  const auto it = object.find("samples");
-  if (it == object.end() || !it->is_array()) {
-    return out;
-  }
-  out.reserve(it->size());
-  for (const auto& item : *it) {
-    if (item.is_object()) {
-      out.push_back({text(item, "metric"), text(item, "key"), real(item, "value"), text(item, "unit"),
-                     read_sample_kind(text(item, "kind"))});
-    }
-  }
+  Type out;
+  std::apply([&](const auto&... fields) { (read_value(object, fields.key, out.*fields.member), ...); },
+             k_fields<Type>);
   return out;
 }
 
-json range_json(const std::optional<core::Range>& range)
-{
-  if (!range) {
-    return nullptr;
-  }
-  return {{"min", range->min}, {"median", range->median}, {"max", range->max}};
-}
+// The parts of payloads.
 
-std::optional<core::Range> range_from(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_object()) {
-    return std::nullopt;
-  }
-  return core::Range{real(*it, "min"), real(*it, "median"), real(*it, "max")};
-}
+template <>
+constexpr auto k_fields<core::Range> = std::tuple{
+    field("min", &core::Range::min), field("median", &core::Range::median), field("max", &core::Range::max)};
 
-std::optional<double> optional_real(const json& object, const char* key)
-{
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-}
+template <>
+constexpr auto k_fields<core::GpuRepeatState> =
+    std::tuple{field("gpu", &core::GpuRepeatState::index),
+               field("uuid", &core::GpuRepeatState::uuid),
+               field("samples", &core::GpuRepeatState::samples),
+               field("sm_clock_mhz", &core::GpuRepeatState::sm_clock_mhz),
+               field("memory_clock_mhz", &core::GpuRepeatState::memory_clock_mhz),
+               field("power_w", &core::GpuRepeatState::power_w),
+               field("temperature_max_c", &core::GpuRepeatState::temperature_max_c),
+               field("utilization_max_pct", &core::GpuRepeatState::utilization_max_pct),
+               field("reasons", &core::GpuRepeatState::reasons),
+               field_if_set("lost", &core::GpuRepeatState::lost)};
 
-json optional_json(const std::optional<double>& value)
-{
-  return value ? json(*value) : json(nullptr);
-}
+template <>
+constexpr auto k_fields<AttemptLink> =
+    std::tuple{field("kind", &AttemptLink::kind), field("to", &AttemptLink::to)};
+
+template <>
+constexpr auto k_fields<Sample> =
+    std::tuple{field("metric", &Sample::metric), field("key", &Sample::key), field("value", &Sample::value),
+               field("unit", &Sample::unit), field_if_set("kind", &Sample::kind)};
+
+template <>
+constexpr auto k_fields<Repeat> =
+    std::tuple{field("idx", &Repeat::index),           field("params", &Repeat::params),
+               field("warmup", &Repeat::warmup),       field("ending", &Repeat::ending),
+               field("exit_code", &Repeat::exit_code), field("signal", &Repeat::signal),
+               field("wall_s", &Repeat::wall_s),       field("user_s", &Repeat::user_s),
+               field("sys_s", &Repeat::sys_s),         field("max_rss_kb", &Repeat::max_rss_kb),
+               field("samples", &Repeat::samples),     field_if_set("device", &Repeat::device)};
+
+template <>
+constexpr auto k_fields<RunSamples::Label> =
+    std::tuple{field("metric", &RunSamples::Label::metric), field("key", &RunSamples::Label::key),
+               field("unit", &RunSamples::Label::unit), field_if_set("kind", &RunSamples::Label::kind)};
+
+template <>
+constexpr auto k_fields<StepLocated::Skipped> =
+    std::tuple{field("commit", &StepLocated::Skipped::commit), field("why", &StepLocated::Skipped::why)};
 
 } // namespace
 
 json device_json(const core::DeviceState& device)
 {
-  json list = json::array();
-  for (const auto& gpu : device) {
-    json item = {{"gpu", gpu.index},
-                 {"uuid", gpu.uuid},
-                 {"samples", gpu.samples},
-                 {"sm_clock_mhz", range_json(gpu.sm_clock_mhz)},
-                 {"memory_clock_mhz", range_json(gpu.memory_clock_mhz)},
-                 {"power_w", range_json(gpu.power_w)},
-                 {"temperature_max_c", optional_json(gpu.temperature_max_c)},
-                 {"utilization_max_pct", optional_json(gpu.utilization_max_pct)},
-                 {"reasons", gpu.reasons}};
-    if (gpu.lost) {
-      item["lost"] = true;
-    }
-    list.push_back(std::move(item));
-  }
-  return list;
+  return as_json(device);
+}
+
+core::DeviceState device_from_json(const json& value)
+{
+  return read_list<core::GpuRepeatState>(value);
 }
 
 core::RunStatus read_run_status(std::string_view text)
@@ -195,32 +397,6 @@ core::RepeatEnding read_repeat_ending(std::string_view text)
 core::SampleKind read_sample_kind(std::string_view text)
 {
   return core::parse_sample_kind(text).value_or(core::SampleKind::Sample);
-}
-
-core::DeviceState device_from_json(const json& value)
-{
-  core::DeviceState out;
-  if (!value.is_array()) {
-    return out;
-  }
-  for (const auto& item : value) {
-    if (!item.is_object()) {
-      continue;
-    }
-    core::GpuRepeatState gpu;
-    gpu.index = static_cast<int>(integer(item, "gpu"));
-    gpu.uuid = text(item, "uuid");
-    gpu.samples = static_cast<int>(integer(item, "samples"));
-    gpu.sm_clock_mhz = range_from(item, "sm_clock_mhz");
-    gpu.memory_clock_mhz = range_from(item, "memory_clock_mhz");
-    gpu.power_w = range_from(item, "power_w");
-    gpu.temperature_max_c = optional_real(item, "temperature_max_c");
-    gpu.utilization_max_pct = optional_real(item, "utilization_max_pct");
-    gpu.reasons = strings(item, "reasons");
-    gpu.lost = boolean(item, "lost");
-    out.push_back(std::move(gpu));
-  }
-  return out;
 }
 
 json Ref::to_json() const
@@ -244,596 +420,244 @@ Ref Ref::from_json(const json& value)
 
 namespace {
 
-std::optional<std::vector<std::string>> optional_strings(const json& object, const char* key)
+// The payload of each event type, as docs/events.md has it. Fields a later version added are
+// `if_set`: a payload that does not use them is what earlier versions wrote.
+
+template <>
+constexpr auto k_fields<PlanCreated> = std::tuple{field("slug", &PlanCreated::slug),
+                                                  field("title", &PlanCreated::title),
+                                                  field("goal", &PlanCreated::goal),
+                                                  field("target", &PlanCreated::target),
+                                                  field("doc", &PlanCreated::doc),
+                                                  field_if_set("targets", &PlanCreated::targets),
+                                                  field_if_set("measures", &PlanCreated::measures),
+                                                  field_if_set("headline", &PlanCreated::headline)};
+
+// Only the fields present change.
+template <>
+constexpr auto k_fields<PlanEdited> = std::tuple{field("slug", &PlanEdited::slug),
+                                                 field_if_set("title", &PlanEdited::title),
+                                                 field_if_set("goal", &PlanEdited::goal),
+                                                 field_if_set("target", &PlanEdited::target),
+                                                 field_if_set("doc", &PlanEdited::doc),
+                                                 field_if_set("targets", &PlanEdited::targets),
+                                                 field_if_set("measures", &PlanEdited::measures),
+                                                 field_if_set("headline", &PlanEdited::headline)};
+
+// "attempt" is the writer's number, as in version 1, so that older readers still place it.
+template <>
+constexpr auto k_fields<AttemptCreated> =
+    std::tuple{field("attempt", &AttemptCreated::number),  field("plan", &AttemptCreated::plan),
+               field("title", &AttemptCreated::title),     field("hypothesis", &AttemptCreated::hypothesis),
+               field("command", &AttemptCreated::command), field("tags", &AttemptCreated::tags),
+               field("links", &AttemptCreated::links),     field("git", &AttemptCreated::git)};
+
+template <>
+constexpr auto k_fields<AttemptStatus> =
+    std::tuple{field("attempt", &AttemptStatus::attempt), field("status", &AttemptStatus::status),
+               field("reason", &AttemptStatus::reason), field("git", &AttemptStatus::git)};
+
+template <>
+constexpr auto k_fields<AttemptNote> =
+    std::tuple{field("attempt", &AttemptNote::attempt), field("text", &AttemptNote::text)};
+
+template <>
+constexpr auto k_fields<AttemptEdited> = std::tuple{field("attempt", &AttemptEdited::attempt),
+                                                    field_if_set("title", &AttemptEdited::title),
+                                                    field_if_set("hypothesis", &AttemptEdited::hypothesis),
+                                                    field_if_set("command", &AttemptEdited::command),
+                                                    field_if_set("add_tags", &AttemptEdited::add_tags),
+                                                    field_if_set("remove_tags", &AttemptEdited::remove_tags)};
+
+template <>
+constexpr auto k_fields<AttemptLinked> =
+    std::tuple{field("attempt", &AttemptLinked::attempt), field("add", &AttemptLinked::add),
+               field("remove", &AttemptLinked::remove)};
+
+template <>
+constexpr auto k_fields<BenchRevision> =
+    std::tuple{field("name", &BenchRevision::name), field("revision", &BenchRevision::revision),
+               field("definition", &BenchRevision::definition)};
+
+template <>
+constexpr auto k_fields<ProbeAdded> =
+    std::tuple{field("name", &ProbeAdded::name), field("definition", &ProbeAdded::definition)};
+
+template <> constexpr auto k_fields<ProbeRemoved> = std::tuple{field("name", &ProbeRemoved::name)};
+
+// Also "on" and "env", written only when there are.
+template <>
+constexpr auto k_fields<RunStarted> = std::tuple{field("run", &RunStarted::number),
+                                                 field("bench", &RunStarted::bench),
+                                                 field("revision", &RunStarted::revision),
+                                                 field("bench_revision", &RunStarted::bench_revision),
+                                                 field("attempt", &RunStarted::attempt),
+                                                 field("label", &RunStarted::label),
+                                                 field("params", &RunStarted::params),
+                                                 field("git", &RunStarted::git),
+                                                 field("env_blob", &RunStarted::env_blob),
+                                                 field("env_readings", &RunStarted::env_readings),
+                                                 field("host", &RunStarted::host),
+                                                 field("pid", &RunStarted::pid),
+                                                 field("pid_start_ticks", &RunStarted::pid_start_ticks),
+                                                 field("boot_id", &RunStarted::boot_id)};
+
+template <>
+constexpr auto k_fields<RunRepeats> =
+    std::tuple{field("run", &RunRepeats::run), field("repeats", &RunRepeats::repeats)};
+
+template <>
+constexpr auto k_fields<RunSamples> = std::tuple{field("run", &RunSamples::run),
+                                                 field("idx", &RunSamples::index),
+                                                 field("first", &RunSamples::first),
+                                                 field("labels", &RunSamples::labels),
+                                                 field_if_set("label_of", &RunSamples::label_of),
+                                                 field("values", &RunSamples::values)};
+
+template <>
+constexpr auto k_fields<RunFinished> =
+    std::tuple{field("run", &RunFinished::run), field("status", &RunFinished::status),
+               field("reason", &RunFinished::reason), field("outputs", &RunFinished::outputs)};
+
+template <>
+constexpr auto k_fields<RunImported> = std::tuple{
+    field("run", &RunImported::number),        field("bench", &RunImported::bench),
+    field("revision", &RunImported::revision), field("bench_revision", &RunImported::bench_revision),
+    field("attempt", &RunImported::attempt),   field("source", &RunImported::source),
+    field("label", &RunImported::label),       field_if_set("when_ms", &RunImported::when_ms),
+    field("params", &RunImported::params),     field("samples", &RunImported::samples)};
+
+template <>
+constexpr auto k_fields<RunWithdrawal> =
+    std::tuple{field("run", &RunWithdrawal::run), field("reason", &RunWithdrawal::reason)};
+
+template <>
+constexpr auto k_fields<BaselinePinned> =
+    std::tuple{field("plan", &BaselinePinned::plan), field("bench", &BaselinePinned::bench),
+               field("run", &BaselinePinned::run), field("reason", &BaselinePinned::reason)};
+
+template <>
+constexpr auto k_fields<BaselineExplained> =
+    std::tuple{field("plan", &BaselineExplained::plan), field("bench", &BaselineExplained::bench),
+               field("pin", &BaselineExplained::pin), field("reason", &BaselineExplained::reason)};
+
+template <>
+constexpr auto k_fields<StepAcknowledged> =
+    std::tuple{field("bench", &StepAcknowledged::bench), field_if_set("metric", &StepAcknowledged::metric),
+               field("commit", &StepAcknowledged::commit), field("reason", &StepAcknowledged::reason)};
+
+// Also "scale", "estimate", "low" and "high".
+template <>
+constexpr auto k_fields<StepLocated> = std::tuple{field("bench", &StepLocated::bench),
+                                                  field("metric", &StepLocated::metric),
+                                                  field_if_set("params", &StepLocated::params),
+                                                  field("good", &StepLocated::good),
+                                                  field("bad", &StepLocated::bad),
+                                                  field("first_bad", &StepLocated::first_bad),
+                                                  field("candidates", &StepLocated::candidates),
+                                                  field("skipped", &StepLocated::skipped),
+                                                  field("min_effect_pct", &StepLocated::min_effect_pct),
+                                                  field("candidate", &StepLocated::candidate),
+                                                  field("reference", &StepLocated::reference),
+                                                  field("unit", &StepLocated::unit)};
+
+template <>
+constexpr auto k_fields<JournalPurged> =
+    std::tuple{field("events", &JournalPurged::events), field("blobs", &JournalPurged::blobs)};
+
+template <>
+constexpr auto k_fields<NumbersClaimed> =
+    std::tuple{field("kind", &NumbersClaimed::kind), field("first", &NumbersClaimed::first),
+               field("ids", &NumbersClaimed::ids)};
+
+// Also "rounds".
+template <>
+constexpr auto k_fields<ComparisonInterleaved> =
+    std::tuple{field("candidate", &ComparisonInterleaved::candidate),
+               field("reference", &ComparisonInterleaved::reference),
+               field("reference_name", &ComparisonInterleaved::reference_name),
+               field("seed", &ComparisonInterleaved::seed),
+               field("block", &ComparisonInterleaved::block),
+               field("warmup", &ComparisonInterleaved::warmup),
+               field("max_rounds", &ComparisonInterleaved::max_rounds),
+               field("alpha", &ComparisonInterleaved::alpha),
+               field("stopped", &ComparisonInterleaved::stopped),
+               field_if_set("purpose", &ComparisonInterleaved::purpose),
+               field_if_set("metric", &ComparisonInterleaved::metric),
+               field_if_set("min_effect_pct", &ComparisonInterleaved::min_effect_pct)};
+
+// What a list of fields cannot say: the parts of some payloads written or read another way.
+
+void write_more(const RunStarted& run, json& out)
 {
-  if (const auto it = object.find(key); it == object.end() || !it->is_array()) {
-    return std::nullopt;
+  if (run.on.is_object()) {
+    out["on"] = run.on;
   }
-  return strings(object, key);
-}
-
-} // namespace
-
-json PlanCreated::payload() const
-{
-  json out = {{"slug", slug}, {"title", title}, {"goal", goal}, {"target", target}, {"doc", doc}};
-  // Only when set: a plan of one benchmark and one target writes what ej always wrote.
-  if (!targets.empty()) {
-    out["targets"] = targets;
-  }
-  if (!measures.empty()) {
-    out["measures"] = measures;
-  }
-  if (!headline.empty()) {
-    out["headline"] = headline;
-  }
-  return out;
-}
-
-PlanCreated PlanCreated::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "slug"), text(p, "title"),      text(p, "goal"),        text(p, "target"),
-          text(p, "doc"),  strings(p, "targets"), strings(p, "measures"), text(p, "headline")};
-}
-
-json PlanEdited::payload() const
-{
-  json out = {{"slug", slug}};
-  const auto put = [&](const char* key, const std::optional<std::string>& value) {
-    if (value) {
-      out[key] = *value;
-    }
-  };
-  put("title", title);
-  put("goal", goal);
-  put("target", target);
-  put("doc", doc);
-  if (targets) {
-    out["targets"] = *targets;
-  }
-  if (measures) {
-    out["measures"] = *measures;
-  }
-  put("headline", headline);
-  return out;
-}
-
-PlanEdited PlanEdited::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "slug"),
-          optional_text(p, "title"),
-          optional_text(p, "goal"),
-          optional_text(p, "target"),
-          optional_text(p, "doc"),
-          optional_strings(p, "targets"),
-          optional_strings(p, "measures"),
-          optional_text(p, "headline")};
-}
-
-json AttemptCreated::payload() const
-{
-  const auto link_list = links_json(links);
-  // "attempt" is the writer's number, as in version 1, so that older readers still place it.
-  return {{"attempt", number}, {"plan", plan},   {"title", title},       {"hypothesis", hypothesis},
-          {"command", command}, {"tags", tags},   {"links", link_list},   {"git", core::to_json(git)}};
-}
-
-AttemptCreated AttemptCreated::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  AttemptCreated out;
-  out.number = integer(p, "attempt");
-  out.plan = text(p, "plan");
-  out.title = text(p, "title");
-  out.hypothesis = text(p, "hypothesis");
-  out.command = text(p, "command");
-  out.tags = strings(p, "tags");
-  out.links = links_from(p, "links");
-  out.git = core::git_context_from_json(member(p, "git", json::object()));
-  return out;
-}
-
-json AttemptStatus::payload() const
-{
-  return {{"attempt", attempt.to_json()}, {"status", status}, {"reason", reason}, {"git", core::to_json(git)}};
-}
-
-AttemptStatus AttemptStatus::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {ref_field(p, "attempt"), text(p, "status"), text(p, "reason"),
-          core::git_context_from_json(member(p, "git", json::object()))};
-}
-
-json AttemptNote::payload() const
-{
-  return {{"attempt", attempt.to_json()}, {"text", text}};
-}
-
-AttemptNote AttemptNote::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {ref_field(p, "attempt"), events::text(p, "text")};
-}
-
-bool AttemptEdited::changes_nothing() const
-{
-  return !title && !hypothesis && !command && add_tags.empty() && remove_tags.empty();
-}
-
-json AttemptEdited::payload() const
-{
-  json out = {{"attempt", attempt.to_json()}};
-  if (title) {
-    out["title"] = *title;
-  }
-  if (hypothesis) {
-    out["hypothesis"] = *hypothesis;
-  }
-  if (command) {
-    out["command"] = *command;
-  }
-  if (!add_tags.empty()) {
-    out["add_tags"] = add_tags;
-  }
-  if (!remove_tags.empty()) {
-    out["remove_tags"] = remove_tags;
-  }
-  return out;
-}
-
-AttemptEdited AttemptEdited::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {ref_field(p, "attempt"),  optional_text(p, "title"), optional_text(p, "hypothesis"),
-          optional_text(p, "command"), strings(p, "add_tags"),  strings(p, "remove_tags")};
-}
-
-json AttemptLinked::payload() const
-{
-  return {{"attempt", attempt.to_json()}, {"add", links_json(add)}, {"remove", links_json(remove)}};
-}
-
-AttemptLinked AttemptLinked::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {ref_field(p, "attempt"), links_from(p, "add"), links_from(p, "remove")};
-}
-
-json BenchRevision::payload() const
-{
-  return {{"name", name}, {"revision", revision}, {"definition", definition}};
-}
-
-BenchRevision BenchRevision::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {event.type == edited_type, text(p, "name"), static_cast<int>(integer(p, "revision")),
-          member(p, "definition", json::object())};
-}
-
-json ProbeAdded::payload() const
-{
-  return {{"name", name}, {"definition", definition}};
-}
-
-ProbeAdded ProbeAdded::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "name"), member(p, "definition", json::object())};
-}
-
-json ProbeRemoved::payload() const
-{
-  return {{"name", name}};
-}
-
-ProbeRemoved ProbeRemoved::read(const Event& event)
-{
-  return {text(payload_of(event), "name")};
-}
-
-json RunStarted::payload() const
-{
-  json out = {{"run", number},
-          {"bench", bench},
-          {"revision", revision},
-          {"bench_revision", bench_revision.to_json()},
-          {"attempt", attempt.to_json()},
-          {"label", label},
-          {"params", params},
-          {"git", core::to_json(git)},
-          {"env_blob", env_blob},
-          {"env_readings", env_readings},
-          {"host", host},
-          {"pid", pid},
-          {"pid_start_ticks", pid_start_ticks},
-          {"boot_id", boot_id}};
-  if (on.is_object()) {
-    out["on"] = on;
-  }
-  if (!env.empty()) {
+  if (!run.env.empty()) {
     auto& list = out["env"] = json::array();
-    for (const auto& [name, value] : env) {
+    for (const auto& [name, value] : run.env) {
       list.push_back(json::array({name, value}));
     }
   }
-  return out;
 }
 
-RunStarted RunStarted::read(const Event& event)
+void read_more(const Event& event, RunStarted& out)
 {
   const auto& p = payload_of(event);
-  RunStarted out;
-  out.number = integer(p, "run");
-  out.bench = text(p, "bench");
-  out.revision = static_cast<int>(integer(p, "revision"));
-  out.bench_revision = ref_field(p, "bench_revision");
-  out.attempt = ref_field(p, "attempt");
-  out.label = text(p, "label");
-  out.params = member(p, "params", json::object());
-  out.git = core::git_context_from_json(member(p, "git", json::object()));
-  out.env_blob = text(p, "env_blob");
-  out.env_readings = member(p, "env_readings", json::object());
-  out.host = text(p, "host");
-  out.pid = integer(p, "pid");
-  out.pid_start_ticks = integer(p, "pid_start_ticks");
-  out.boot_id = text(p, "boot_id");
-  if (const auto it = p.find("on"); it != p.end() && it->is_object()) {
-    out.on = *it;
+  if (const auto& on = at(p, "on"); on.is_object()) {
+    out.on = on;
   }
-  if (const auto it = p.find("env"); it != p.end() && it->is_array()) {
-    for (const auto& entry : *it) {
-      if (entry.is_array() && entry.size() == 2 && entry[0].is_string() && entry[1].is_string()) {
-        out.env.emplace_back(entry[0].get<std::string>(), entry[1].get<std::string>());
-      }
-    }
-  }
-  return out;
+  const auto pair = [](const json& entry) {
+    return entry.is_array() && entry.size() == 2 && entry[0].is_string() && entry[1].is_string();
+  };
+  out.env = items<std::pair<std::string, std::string>>(at(p, "env"), pair, [](const json& entry) {
+    return std::pair(entry[0].get<std::string>(), entry[1].get<std::string>());
+  });
 }
 
-json RunRepeats::payload() const
+void read_more(const Event& event, BenchRevision& out)
 {
-  // Member by member, not from initializer lists (which copy every value twice): a batch holds a
-  // second of repeats, built between two of them.
-  json list = json::array();
-  list.get_ref<json::array_t&>().reserve(repeats.size());
-  for (const auto& repeat : repeats) {
-    json& item = list.emplace_back(json::object());
-    item.emplace("idx", repeat.index);
-    item.emplace("params", repeat.params);
-    item.emplace("warmup", repeat.warmup);
-    item.emplace("ending", core::to_string(repeat.ending));
-    item.emplace("exit_code", repeat.exit_code);
-    item.emplace("signal", repeat.signal);
-    item.emplace("wall_s", repeat.wall_s);
-    item.emplace("user_s", repeat.user_s);
-    item.emplace("sys_s", repeat.sys_s);
-    item.emplace("max_rss_kb", repeat.max_rss_kb);
-    item.emplace("samples", samples_json(repeat.samples));
-    if (!repeat.device.empty()) {
-      item.emplace("device", device_json(repeat.device));
-    }
-  }
-  json out = json::object();
-  out.emplace("run", run.to_json());
-  out.emplace("repeats", std::move(list));
-  return out;
+  out.edited = event.type == BenchRevision::edited_type;
 }
 
-RunRepeats RunRepeats::read(const Event& event)
+void read_more(const Event& event, RunWithdrawal& out)
 {
-  const auto& p = payload_of(event);
-  RunRepeats out;
-  out.run = ref_field(p, "run");
-  const auto it = p.find("repeats");
-  if (it == p.end() || !it->is_array()) {
-    return out;
-  }
-  out.repeats.reserve(it->size());
-  for (const auto& item : *it) {
-    if (!item.is_object()) {
-      continue;
-    }
-    Repeat repeat;
-    repeat.index = static_cast<int>(integer(item, "idx"));
-    repeat.params = member(item, "params", json::object());
-    repeat.warmup = boolean(item, "warmup");
-    repeat.ending = read_repeat_ending(text(item, "ending"));
-    repeat.exit_code = static_cast<int>(integer(item, "exit_code"));
-    repeat.signal = static_cast<int>(integer(item, "signal"));
-    repeat.wall_s = real(item, "wall_s");
-    repeat.user_s = real(item, "user_s");
-    repeat.sys_s = real(item, "sys_s");
-    repeat.max_rss_kb = integer(item, "max_rss_kb");
-    repeat.samples = samples_from(item);
-    if (const auto device = item.find("device"); device != item.end()) {
-      repeat.device = device_from_json(*device);
-    }
-    out.repeats.push_back(std::move(repeat));
-  }
-  return out;
+  out.restored = event.type == RunWithdrawal::restored_type;
 }
 
-json RunSamples::payload() const
+void write_more(const StepLocated& step, json& out)
 {
-  json label_list = json::array();
-  for (const auto& label : labels) {
-    json& item = label_list.emplace_back(json::object());
-    item.emplace("metric", label.metric);
-    item.emplace("key", label.key);
-    item.emplace("unit", label.unit);
-    if (label.kind != core::SampleKind::Sample) {
-      item.emplace("kind", core::to_string(label.kind));
-    }
-  }
-  json out = json::object();
-  out.emplace("run", run.to_json());
-  out.emplace("idx", index);
-  out.emplace("first", first);
-  out.emplace("labels", std::move(label_list));
-  if (!label_of.empty()) {
-    out.emplace("label_of", label_of);
-  }
-  out.emplace("values", values);
-  return out;
-}
-
-RunSamples RunSamples::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  RunSamples out;
-  out.run = ref_field(p, "run");
-  out.index = static_cast<int>(integer(p, "idx"));
-  out.first = integer(p, "first");
-  if (const auto it = p.find("labels"); it != p.end() && it->is_array()) {
-    for (const auto& item : *it) {
-      if (item.is_object()) {
-        out.labels.push_back({text(item, "metric"), text(item, "key"), text(item, "unit"),
-                              read_sample_kind(text(item, "kind"))});
-      }
-    }
-  }
-  if (const auto it = p.find("values"); it != p.end() && it->is_array()) {
-    out.values.reserve(it->size());
-    for (const auto& item : *it) {
-      out.values.push_back(item.is_number() ? item.get<double>() : 0.0);
-    }
-  }
-  if (const auto it = p.find("label_of"); it != p.end() && it->is_array()) {
-    out.label_of.reserve(it->size());
-    for (const auto& item : *it) {
-      out.label_of.push_back(item.is_number_unsigned() ? item.get<std::uint32_t>() : 0);
-    }
-  }
-  return out;
-}
-
-json RunFinished::payload() const
-{
-  return {
-      {"run", run.to_json()}, {"status", core::to_string(status)}, {"reason", reason}, {"outputs", outputs}};
-}
-
-RunFinished RunFinished::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {ref_field(p, "run"), read_run_status(text(p, "status")), text(p, "reason"),
-          member(p, "outputs", json::object())};
-}
-
-json RunImported::payload() const
-{
-  json out = {{"run", number},
-              {"bench", bench},
-              {"revision", revision},
-              {"bench_revision", bench_revision.to_json()},
-              {"attempt", attempt.to_json()},
-              {"source", source},
-              {"label", label},
-              {"params", params},
-              {"samples", samples_json(samples)}};
-  if (when_ms) {
-    out["when_ms"] = *when_ms;
-  }
-  return out;
-}
-
-RunImported RunImported::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  RunImported out;
-  out.number = integer(p, "run");
-  out.bench = text(p, "bench");
-  out.revision = static_cast<int>(integer(p, "revision"));
-  out.bench_revision = ref_field(p, "bench_revision");
-  out.attempt = ref_field(p, "attempt");
-  out.source = text(p, "source");
-  out.label = text(p, "label");
-  if (p.contains("when_ms")) {
-    out.when_ms = integer(p, "when_ms");
-  }
-  out.params = member(p, "params", json::object());
-  out.samples = samples_from(p);
-  return out;
-}
-
-json RunWithdrawal::payload() const
-{
-  return {{"run", run.to_json()}, {"reason", reason}};
-}
-
-RunWithdrawal RunWithdrawal::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {event.type == restored_type, ref_field(p, "run"), text(p, "reason")};
-}
-
-json BaselinePinned::payload() const
-{
-  return {{"plan", plan}, {"bench", bench}, {"run", run.to_json()}, {"reason", reason}};
-}
-
-BaselinePinned BaselinePinned::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "plan"), text(p, "bench"), ref_field(p, "run"), text(p, "reason")};
-}
-
-json BaselineExplained::payload() const
-{
-  return {{"plan", plan}, {"bench", bench}, {"pin", pin}, {"reason", reason}};
-}
-
-BaselineExplained BaselineExplained::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "plan"), text(p, "bench"), text(p, "pin"), text(p, "reason")};
-}
-
-json StepAcknowledged::payload() const
-{
-  json out = {{"bench", bench}, {"commit", commit}, {"reason", reason}};
-  if (!metric.empty()) {
-    out["metric"] = metric;
-  }
-  return out;
-}
-
-StepAcknowledged StepAcknowledged::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "bench"), text(p, "metric"), text(p, "commit"), text(p, "reason")};
-}
-
-json StepLocated::payload() const
-{
-  json out_skipped = json::array();
-  for (const auto& skip : skipped) {
-    out_skipped.push_back({{"commit", skip.commit}, {"why", skip.why}});
-  }
+  out["scale"] = step.log_ratio ? "log-ratio" : "difference";
   // An unbounded end of the interval is null: JSON has no infinity.
   const auto finite = [](double value) { return std::isfinite(value) ? json(value) : json(nullptr); };
-  json out = {{"bench", bench},
-              {"metric", metric},
-              {"good", good},
-              {"bad", bad},
-              {"first_bad", first_bad},
-              {"candidates", candidates},
-              {"skipped", out_skipped},
-              {"min_effect_pct", min_effect_pct},
-              {"candidate", candidate.to_json()},
-              {"reference", reference.to_json()},
-              {"scale", log_ratio ? "log-ratio" : "difference"},
-              {"estimate", finite(estimate)},
-              {"low", finite(low)},
-              {"high", finite(high)},
-              {"unit", unit}};
-  if (!params.empty()) {
-    out["params"] = params;
-  }
-  return out;
+  out["estimate"] = finite(step.estimate);
+  out["low"] = finite(step.low);
+  out["high"] = finite(step.high);
 }
 
-StepLocated StepLocated::read(const Event& event)
+void read_more(const Event& event, StepLocated& out)
 {
   const auto& p = payload_of(event);
-  StepLocated out;
-  out.bench = text(p, "bench");
-  out.metric = text(p, "metric");
-  out.params = text(p, "params");
-  out.good = text(p, "good");
-  out.bad = text(p, "bad");
-  out.first_bad = text(p, "first_bad");
-  out.candidates = strings(p, "candidates");
-  for (const auto& skip : member(p, "skipped", json::array())) {
-    if (skip.is_object()) {
-      out.skipped.push_back({text(skip, "commit"), text(skip, "why")});
-    }
-  }
-  out.min_effect_pct = real(p, "min_effect_pct");
-  out.candidate = ref_field(p, "candidate");
-  out.reference = ref_field(p, "reference");
   out.log_ratio = text(p, "scale") != "difference";
   out.estimate = real(p, "estimate");
   constexpr double infinity = std::numeric_limits<double>::infinity();
   out.low = optional_real(p, "low").value_or(-infinity);
   out.high = optional_real(p, "high").value_or(infinity);
-  out.unit = text(p, "unit");
-  return out;
 }
 
-json JournalPurged::payload() const
+void write_more(const ComparisonInterleaved& comparison, json& out)
 {
-  return {{"events", events}, {"blobs", blobs}};
-}
-
-JournalPurged JournalPurged::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {static_cast<int>(integer(p, "events")), static_cast<int>(integer(p, "blobs"))};
-}
-
-json NumbersClaimed::payload() const
-{
-  return {{"kind", kind}, {"first", first}, {"ids", ids}};
-}
-
-NumbersClaimed NumbersClaimed::read(const Event& event)
-{
-  const auto& p = payload_of(event);
-  return {text(p, "kind"), integer(p, "first"), strings(p, "ids")};
-}
-
-json ComparisonInterleaved::payload() const
-{
-  json out_rounds = json::array();
-  for (const auto& round : rounds) {
-    out_rounds.push_back({{"params", round.params},
-                          {"order", round.reference_first ? "rc" : "cr"},
-                          {"candidate", {round.candidate_first, round.candidate_end}},
-                          {"reference", {round.reference_first_index, round.reference_end}}});
+  auto& list = out["rounds"] = json::array();
+  for (const auto& round : comparison.rounds) {
+    list.push_back({{"params", round.params},
+                    {"order", round.reference_first ? "rc" : "cr"},
+                    {"candidate", {round.candidate_first, round.candidate_end}},
+                    {"reference", {round.reference_first_index, round.reference_end}}});
   }
-  json out = {{"candidate", candidate.to_json()},
-              {"reference", reference.to_json()},
-              {"reference_name", reference_name},
-              {"seed", seed},
-              {"block", block},
-              {"warmup", warmup},
-              {"max_rounds", max_rounds},
-              {"alpha", alpha},
-              {"stopped", stopped},
-              {"rounds", out_rounds}};
-  if (!purpose.empty()) {
-    out["purpose"] = purpose;
-  }
-  if (!metric.empty()) {
-    out["metric"] = metric;
-  }
-  if (min_effect_pct) {
-    out["min_effect_pct"] = *min_effect_pct;
-  }
-  return out;
 }
 
-ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
+void read_more(const Event& event, ComparisonInterleaved& out)
 {
-  const auto& p = payload_of(event);
-  ComparisonInterleaved out;
-  out.candidate = ref_field(p, "candidate");
-  out.reference = ref_field(p, "reference");
-  out.reference_name = text(p, "reference_name");
-  out.seed = text(p, "seed");
-  out.block = static_cast<int>(integer(p, "block"));
-  out.warmup = static_cast<int>(integer(p, "warmup"));
-  out.max_rounds = static_cast<int>(integer(p, "max_rounds"));
-  out.alpha = real(p, "alpha");
-  out.stopped = text(p, "stopped");
-  out.purpose = text(p, "purpose");
-  out.metric = text(p, "metric");
-  out.min_effect_pct = optional_real(p, "min_effect_pct");
   // A malformed range reads as empty: the round then pairs nothing.
   const auto range = [](const json& round, const char* key, int& first, int& end) {
     const auto value = member(round, key, json::array());
@@ -842,18 +666,273 @@ ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
       end = value[1].get<int>();
     }
   };
-  for (const auto& round : member(p, "rounds", json::array())) {
+  for (const auto& round : member(payload_of(event), "rounds", json::array())) {
     if (!round.is_object()) {
       continue;
     }
-    Round r;
+    ComparisonInterleaved::Round r;
     r.params = text(round, "params");
     r.reference_first = text(round, "order") == "rc";
     range(round, "candidate", r.candidate_first, r.candidate_end);
     range(round, "reference", r.reference_first_index, r.reference_end);
     out.rounds.push_back(std::move(r));
   }
+}
+
+// Every type's payload is its fields, and for some types more.
+template <HasFields Type> json payload_from(const Type& value)
+{
+  json out = write_fields(value);
+  if constexpr (requires { write_more(value, out); }) {
+    write_more(value, out);
+  }
   return out;
+}
+
+template <HasFields Type> Type event_from(const Event& event)
+{
+  auto out = read_fields<Type>(payload_of(event));
+  if constexpr (requires { read_more(event, out); }) {
+    read_more(event, out);
+  }
+  return out;
+}
+
+} // namespace
+
+bool AttemptEdited::changes_nothing() const
+{
+  return !title && !hypothesis && !command && add_tags.empty() && remove_tags.empty();
+}
+
+json PlanCreated::payload() const
+{
+  return payload_from(*this);
+}
+
+PlanCreated PlanCreated::read(const Event& event)
+{
+  return event_from<PlanCreated>(event);
+}
+
+json PlanEdited::payload() const
+{
+  return payload_from(*this);
+}
+
+PlanEdited PlanEdited::read(const Event& event)
+{
+  return event_from<PlanEdited>(event);
+}
+
+json AttemptCreated::payload() const
+{
+  return payload_from(*this);
+}
+
+AttemptCreated AttemptCreated::read(const Event& event)
+{
+  return event_from<AttemptCreated>(event);
+}
+
+json AttemptStatus::payload() const
+{
+  return payload_from(*this);
+}
+
+AttemptStatus AttemptStatus::read(const Event& event)
+{
+  return event_from<AttemptStatus>(event);
+}
+
+json AttemptNote::payload() const
+{
+  return payload_from(*this);
+}
+
+AttemptNote AttemptNote::read(const Event& event)
+{
+  return event_from<AttemptNote>(event);
+}
+
+json AttemptEdited::payload() const
+{
+  return payload_from(*this);
+}
+
+AttemptEdited AttemptEdited::read(const Event& event)
+{
+  return event_from<AttemptEdited>(event);
+}
+
+json AttemptLinked::payload() const
+{
+  return payload_from(*this);
+}
+
+AttemptLinked AttemptLinked::read(const Event& event)
+{
+  return event_from<AttemptLinked>(event);
+}
+
+json BenchRevision::payload() const
+{
+  return payload_from(*this);
+}
+
+BenchRevision BenchRevision::read(const Event& event)
+{
+  return event_from<BenchRevision>(event);
+}
+
+json ProbeAdded::payload() const
+{
+  return payload_from(*this);
+}
+
+ProbeAdded ProbeAdded::read(const Event& event)
+{
+  return event_from<ProbeAdded>(event);
+}
+
+json ProbeRemoved::payload() const
+{
+  return payload_from(*this);
+}
+
+ProbeRemoved ProbeRemoved::read(const Event& event)
+{
+  return event_from<ProbeRemoved>(event);
+}
+
+json RunStarted::payload() const
+{
+  return payload_from(*this);
+}
+
+RunStarted RunStarted::read(const Event& event)
+{
+  return event_from<RunStarted>(event);
+}
+
+json RunRepeats::payload() const
+{
+  return payload_from(*this);
+}
+
+RunRepeats RunRepeats::read(const Event& event)
+{
+  return event_from<RunRepeats>(event);
+}
+
+json RunSamples::payload() const
+{
+  return payload_from(*this);
+}
+
+RunSamples RunSamples::read(const Event& event)
+{
+  return event_from<RunSamples>(event);
+}
+
+json RunFinished::payload() const
+{
+  return payload_from(*this);
+}
+
+RunFinished RunFinished::read(const Event& event)
+{
+  return event_from<RunFinished>(event);
+}
+
+json RunImported::payload() const
+{
+  return payload_from(*this);
+}
+
+RunImported RunImported::read(const Event& event)
+{
+  return event_from<RunImported>(event);
+}
+
+json RunWithdrawal::payload() const
+{
+  return payload_from(*this);
+}
+
+RunWithdrawal RunWithdrawal::read(const Event& event)
+{
+  return event_from<RunWithdrawal>(event);
+}
+
+json BaselinePinned::payload() const
+{
+  return payload_from(*this);
+}
+
+BaselinePinned BaselinePinned::read(const Event& event)
+{
+  return event_from<BaselinePinned>(event);
+}
+
+json BaselineExplained::payload() const
+{
+  return payload_from(*this);
+}
+
+BaselineExplained BaselineExplained::read(const Event& event)
+{
+  return event_from<BaselineExplained>(event);
+}
+
+json StepAcknowledged::payload() const
+{
+  return payload_from(*this);
+}
+
+StepAcknowledged StepAcknowledged::read(const Event& event)
+{
+  return event_from<StepAcknowledged>(event);
+}
+
+json StepLocated::payload() const
+{
+  return payload_from(*this);
+}
+
+StepLocated StepLocated::read(const Event& event)
+{
+  return event_from<StepLocated>(event);
+}
+
+json JournalPurged::payload() const
+{
+  return payload_from(*this);
+}
+
+JournalPurged JournalPurged::read(const Event& event)
+{
+  return event_from<JournalPurged>(event);
+}
+
+json NumbersClaimed::payload() const
+{
+  return payload_from(*this);
+}
+
+NumbersClaimed NumbersClaimed::read(const Event& event)
+{
+  return event_from<NumbersClaimed>(event);
+}
+
+json ComparisonInterleaved::payload() const
+{
+  return payload_from(*this);
+}
+
+ComparisonInterleaved ComparisonInterleaved::read(const Event& event)
+{
+  return event_from<ComparisonInterleaved>(event);
 }
 
 const std::vector<std::string_view>& known_types()

@@ -138,14 +138,12 @@ SalvageReport salvage_journal(sqlite3* damaged, Database& fresh)
       continue;
     }
     insert_event.reset();
-    insert_event.bind(1, seq)
-        .bind(2, column_text(event.get(), 0))
-        .bind(3, column_text(event.get(), 1))
-        .bind(4, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 2)))
-        .bind(5, column_text(event.get(), 3))
-        .bind(6, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 4)))
-        .bind(7, static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 5)))
-        .bind(8, column_text(event.get(), 6))
+    insert_event
+        .bind_all(
+            seq, column_text(event.get(), 0), column_text(event.get(), 1),
+            static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 2)), column_text(event.get(), 3),
+            static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 4)),
+            static_cast<std::int64_t>(sqlite3_column_int64(event.get(), 5)), column_text(event.get(), 6))
         .run();
     ++report.events;
   }

@@ -54,11 +54,7 @@ std::vector<InterleavedRecord> calibrations_of(Database& db, const std::string& 
       "CROSS JOIN runs r ON r.number = c.candidate_run WHERE r.bench = ? AND "
       "json_extract(c.payload, '$.purpose') = 'calibration' ORDER BY c.event_id DESC");
   select.bind(1, bench);
-  std::vector<InterleavedRecord> out;
-  while (select.step()) {
-    out.push_back(read_record(select));
-  }
-  return out;
+  return select.rows(read_record);
 }
 
 } // namespace ej::store

@@ -482,13 +482,8 @@ bool Writer::insert_event(const Event& event)
   auto& db = m_journal.m_db;
   db.prepare("INSERT OR IGNORE INTO events(id, replica, lamport, type, schema_version, time_ms, payload) "
              "VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .bind(1, event.id)
-      .bind(2, event.replica)
-      .bind(3, event.lamport)
-      .bind(4, event.type)
-      .bind(5, event.schema_version)
-      .bind(6, event.time_ms)
-      .bind(7, event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .bind_all(event.id, event.replica, event.lamport, event.type, event.schema_version, event.time_ms,
+                event.payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
       .run();
   return db.changes() > 0;
 }

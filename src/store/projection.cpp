@@ -157,23 +157,30 @@ std::string lines(const std::vector<std::string>& items)
   return out;
 }
 
+constexpr std::string_view k_add_link =
+    "INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)";
+
+// Runs `sql`, given (from_attempt, kind, to_attempt), for each link to an attempt this journal has:
+// a link to an attempt purged or never synced here is left out, and the attempt itself stands.
+void each_known_link(Database& db, const Event& event, std::int64_t from,
+                     const std::vector<events::AttemptLink>& links, std::string_view sql)
+{
+  for (const auto& link : links) {
+    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
+      db.prepare(sql).bind_all(from, link.kind, to).run();
+    }
+  }
+}
+
 void plan_created(Database& db, const Event& event)
 {
   const auto plan = events::PlanCreated::read(event);
   db.prepare("INSERT INTO plans(slug, title, goal, target, doc_path, created_ms) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(1, plan.slug)
-    .bind(2, plan.title)
-    .bind(3, plan.goal)
-    .bind(4, plan.target)
-    .bind(5, plan.doc)
-    .bind(6, event.time_ms)
-    .run();
+      .bind_all(plan.slug, plan.title, plan.goal, plan.target, plan.doc, event.time_ms)
+      .run();
   if (!plan.measures.empty() || !plan.targets.empty() || !plan.headline.empty()) {
     db.prepare("INSERT INTO plan_measures(plan, measures, targets, headline) VALUES (?, ?, ?, ?)")
-        .bind(1, plan.slug)
-        .bind(2, lines(plan.measures))
-        .bind(3, lines(plan.targets))
-        .bind(4, plan.headline)
+        .bind_all(plan.slug, lines(plan.measures), lines(plan.targets), plan.headline)
         .run();
   }
 }
@@ -245,31 +252,15 @@ void attempt_created(Database& db, const Event& event)
     INSERT INTO attempts(number, id, plan, title, hypothesis, command, status, reason, created_ms, updated_ms,
                          git_commit, git_branch, git_dirty, git_diff_blob, replica, created_number)
     VALUES (?, ?, ?, ?, ?, ?, 'proposed', '', ?, ?, ?, ?, ?, ?, ?, ?))sql");
-  insert.bind(1, number)
-    .bind(2, event.id)
-    .bind(3, created.plan)
-    .bind(4, created.title)
-    .bind(5, created.hypothesis)
-    .bind(6, created.command)
-    .bind(7, event.time_ms)
-    .bind(8, event.time_ms);
+  insert.bind_all(number, event.id, created.plan, created.title, created.hypothesis, created.command,
+                  event.time_ms, event.time_ms);
   bind_git(insert, 9, created.git);
   insert.bind(13, event.replica).bind(14, created.number).run();
   remember_number("attempts", event.id, number);
   for (const auto& tag : created.tags) {
     add_tag(db, number, tag);
   }
-  for (const auto& link : created.links) {
-    const auto to = projection::attempt_number(db, event, link.to);
-    if (to == 0) {
-      continue; // a link to an attempt purged or never synced here: the attempt itself stands
-    }
-    db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
-      .bind(1, number)
-      .bind(2, link.kind)
-      .bind(3, to)
-      .run();
-  }
+  each_known_link(db, event, number, created.links, k_add_link);
   refresh_search(db, number);
 }
 
@@ -281,19 +272,12 @@ void attempt_status(Database& db, const Event& event)
     INSERT INTO status_changes(event_id, attempt, time_ms, from_status, to_status, reason,
                                git_commit, git_branch, git_dirty, git_diff_blob)
     SELECT ?1, ?2, ?3, status, ?4, ?5, ?6, ?7, ?8, ?9 FROM attempts WHERE number = ?2)sql");
-  insert.bind(1, event.id)
-      .bind(2, number)
-      .bind(3, event.time_ms)
-      .bind(4, change.status)
-      .bind(5, change.reason);
+  insert.bind_all(event.id, number, event.time_ms, change.status, change.reason);
   bind_git(insert, 6, change.git);
   insert.run();
   db.prepare("UPDATE attempts SET status = ?, reason = ?, updated_ms = ? WHERE number = ?")
-    .bind(1, change.status)
-    .bind(2, change.reason)
-    .bind(3, event.time_ms)
-    .bind(4, number)
-    .run();
+      .bind_all(change.status, change.reason, event.time_ms, number)
+      .run();
   refresh_search(db, number);
 }
 
@@ -302,11 +286,8 @@ void attempt_note(Database& db, const Event& event)
   const auto note = events::AttemptNote::read(event);
   const auto number = existing_attempt(db, event, note.attempt);
   db.prepare("INSERT INTO notes(event_id, attempt, time_ms, text) VALUES (?, ?, ?, ?)")
-    .bind(1, event.id)
-    .bind(2, number)
-    .bind(3, event.time_ms)
-    .bind(4, note.text)
-    .run();
+      .bind_all(event.id, number, event.time_ms, note.text)
+      .run();
   db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?").bind(1, event.time_ms).bind(2, number).run();
   refresh_search(db, number);
 }
@@ -339,24 +320,9 @@ void attempt_linked(Database& db, const Event& event)
 {
   const auto change = events::AttemptLinked::read(event);
   const auto number = existing_attempt(db, event, change.attempt);
-  for (const auto& link : change.add) {
-    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
-      db.prepare("INSERT OR IGNORE INTO attempt_links(from_attempt, kind, to_attempt) VALUES (?, ?, ?)")
-          .bind(1, number)
-          .bind(2, link.kind)
-          .bind(3, to)
-          .run();
-    }
-  }
-  for (const auto& link : change.remove) {
-    if (const auto to = projection::attempt_number(db, event, link.to); to != 0) {
-      db.prepare("DELETE FROM attempt_links WHERE from_attempt = ? AND kind = ? AND to_attempt = ?")
-          .bind(1, number)
-          .bind(2, link.kind)
-          .bind(3, to)
-          .run();
-    }
-  }
+  each_known_link(db, event, number, change.add, k_add_link);
+  each_known_link(db, event, number, change.remove,
+                  "DELETE FROM attempt_links WHERE from_attempt = ? AND kind = ? AND to_attempt = ?");
   db.prepare("UPDATE attempts SET updated_ms = ? WHERE number = ?")
       .bind(1, event.time_ms)
       .bind(2, number)
@@ -380,7 +346,7 @@ std::vector<std::pair<std::string, std::int64_t>> record_claim(Database& db, con
   auto number = claim.first;
   for (const auto& id : claim.ids) {
     insert.reset();
-    insert.bind(1, claim.kind).bind(2, id).bind(3, number).run();
+    insert.bind_all(claim.kind, id, number).run();
     if (db.changes() > 0) {
       recorded.emplace_back(id, number);
     }

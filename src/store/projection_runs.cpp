@@ -15,13 +15,10 @@ std::string dump(const json& value)
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void bind_attempt(Statement& statement, int index, std::int64_t attempt)
+// A number this journal resolved, or NULL for one it lacks (0).
+std::optional<std::int64_t> or_null(std::int64_t number)
 {
-  if (attempt > 0) {
-    statement.bind(index, attempt);
-  } else {
-    statement.bind_null(index);
-  }
+  return number > 0 ? std::optional(number) : std::nullopt;
 }
 
 Statement prepare_sample_insert(Database& db)
@@ -36,16 +33,10 @@ void insert_samples(Statement& insert, std::int64_t run, std::int64_t repeat, co
   std::int64_t ordinal = 0;
   for (const auto& sample : samples) {
     insert.reset();
-    insert.bind(1, run)
-      .bind(2, repeat)
-      .bind(3, ordinal++)
-      .bind(4, params)
-      .bind(5, sample.metric)
-      .bind(6, sample.key)
-      .bind(7, sample.value)
-      .bind(8, sample.unit)
-      .bind(9, core::to_string(sample.kind))
-      .run();
+    insert
+        .bind_all(run, repeat, ordinal++, params, sample.metric, sample.key, sample.value, sample.unit,
+                  core::to_string(sample.kind))
+        .run();
   }
 }
 
@@ -62,7 +53,7 @@ std::int64_t revision_of(Database& db, const Event& event, const std::string& be
     }
   }
   auto select = db.prepare("SELECT revision FROM bench_revisions WHERE name = ? AND replica = ? AND created_revision = ?");
-  select.bind(1, bench).bind(2, event.replica).bind(3, static_cast<std::int64_t>(written));
+  select.bind_all(bench, event.replica, static_cast<std::int64_t>(written));
   return select.step() ? select.integer(0) : written;
 }
 
@@ -94,21 +85,13 @@ void bench_revision(Database& db, const Event& event)
   }
   db.prepare("INSERT INTO benchmarks(name, revision, created_ms, updated_ms) VALUES (?, ?, ?, ?) "
              "ON CONFLICT(name) DO UPDATE SET revision = excluded.revision, updated_ms = excluded.updated_ms")
-    .bind(1, revision_event.name)
-    .bind(2, revision)
-    .bind(3, event.time_ms)
-    .bind(4, event.time_ms)
-    .run();
-  db.prepare("INSERT INTO bench_revisions(name, revision, definition, created_ms, event_id, replica, created_revision) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?)")
-    .bind(1, revision_event.name)
-    .bind(2, revision)
-    .bind(3, dump(revision_event.definition))
-    .bind(4, event.time_ms)
-    .bind(5, event.id)
-    .bind(6, event.replica)
-    .bind(7, static_cast<std::int64_t>(revision_event.revision))
-    .run();
+      .bind_all(revision_event.name, revision, event.time_ms, event.time_ms)
+      .run();
+  db.prepare("INSERT INTO bench_revisions(name, revision, definition, created_ms, event_id, replica, "
+             "created_revision) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .bind_all(revision_event.name, revision, dump(revision_event.definition), event.time_ms, event.id,
+                event.replica, static_cast<std::int64_t>(revision_event.revision))
+      .run();
 }
 
 void probe_added(Database& db, const Event& event)
@@ -134,26 +117,13 @@ void run_started(Database& db, const Event& event)
                      git_commit, git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id,
                      source, outputs, replica, created_number)
     VALUES (?, ?, ?, ?, ?, 'started', '', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '{}', ?, ?))sql");
-  insert.bind(1, number)
-    .bind(2, event.id)
-    .bind(3, run.bench)
-    .bind(4, revision_of(db, event, run.bench, run.bench_revision, run.revision));
-  bind_attempt(insert, 5, attempt_number(db, event, run.attempt));
-  insert.bind(6, run.label)
-    .bind(7, dump(run.params))
-    .bind(8, event.time_ms)
-    .bind(9, run.git.commit)
-    .bind(10, run.git.branch)
-    .bind(11, run.git.dirty ? 1 : 0)
-    .bind(12, run.git.diff_blob)
-    .bind(13, run.env_blob)
-    .bind(14, dump(run.env_readings))
-    .bind(15, run.host)
-    .bind(16, run.pid)
-    .bind(17, run.boot_id)
-    .bind(18, event.replica)
-    .bind(19, run.number)
-    .run();
+  insert
+      .bind_all(number, event.id, run.bench,
+                revision_of(db, event, run.bench, run.bench_revision, run.revision),
+                or_null(attempt_number(db, event, run.attempt)), run.label, dump(run.params), event.time_ms,
+                run.git.commit, run.git.branch, run.git.dirty ? 1 : 0, run.git.diff_blob, run.env_blob,
+                dump(run.env_readings), run.host, run.pid, run.boot_id, event.replica, run.number)
+      .run();
 }
 
 void run_repeats(Database& db, const Event& event)
@@ -174,18 +144,12 @@ void run_repeats(Database& db, const Event& event)
       last_params = &repeat.params;
     }
     insert.reset();
-    insert.bind(1, run)
-        .bind(2, static_cast<std::int64_t>(repeat.index))
-        .bind(3, params)
-        .bind(4, repeat.warmup ? 1 : 0)
-        .bind(5, core::to_string(repeat.ending))
-        .bind(6, static_cast<std::int64_t>(repeat.exit_code))
-        .bind(7, static_cast<std::int64_t>(repeat.signal))
-        .bind(8, repeat.wall_s)
-        .bind(9, repeat.user_s)
-        .bind(10, repeat.sys_s)
-        .bind(11, repeat.max_rss_kb)
-        .bind(12, repeat.device.empty() ? std::string() : events::device_json(repeat.device).dump())
+    insert
+        .bind_all(run, static_cast<std::int64_t>(repeat.index), params, repeat.warmup ? 1 : 0,
+                  core::to_string(repeat.ending), static_cast<std::int64_t>(repeat.exit_code),
+                  static_cast<std::int64_t>(repeat.signal), repeat.wall_s, repeat.user_s, repeat.sys_s,
+                  repeat.max_rss_kb,
+                  repeat.device.empty() ? std::string() : events::device_json(repeat.device).dump())
         .run();
     insert_samples(insert_sample, run, repeat.index, params, repeat.samples);
   }
@@ -210,15 +174,9 @@ void run_samples(Database& db, const Event& event)
         i < batch.label_of.size() && batch.label_of[i] < batch.labels.size() ? batch.label_of[i] : 0;
     const auto& of = batch.labels[label];
     insert.reset();
-    insert.bind(1, run)
-        .bind(2, static_cast<std::int64_t>(batch.index))
-        .bind(3, batch.first + static_cast<std::int64_t>(i))
-        .bind(4, params)
-        .bind(5, of.metric)
-        .bind(6, of.key)
-        .bind(7, batch.values[i])
-        .bind(8, of.unit)
-        .bind(9, core::to_string(of.kind))
+    insert
+        .bind_all(run, static_cast<std::int64_t>(batch.index), batch.first + static_cast<std::int64_t>(i),
+                  params, of.metric, of.key, batch.values[i], of.unit, core::to_string(of.kind))
         .run();
   }
 }
@@ -229,13 +187,10 @@ void run_finished(Database& db, const Event& event)
   const auto run = existing_run(db, event, finished.run);
   // One ending per run: an ending that meets an ended run (two replicas ended it) keeps the first
   // in event order.
-  db.prepare("UPDATE runs SET status = ?, reason = ?, ended_ms = ?, outputs = ? WHERE number = ? AND status = 'started'")
-    .bind(1, core::to_string(finished.status))
-    .bind(2, finished.reason)
-    .bind(3, event.time_ms)
-    .bind(4, dump(finished.outputs))
-    .bind(5, run)
-    .run();
+  db.prepare("UPDATE runs SET status = ?, reason = ?, ended_ms = ?, outputs = ? "
+             "WHERE number = ? AND status = 'started'")
+      .bind_all(core::to_string(finished.status), finished.reason, event.time_ms, dump(finished.outputs), run)
+      .run();
 }
 
 void run_imported(Database& db, const Event& event)
@@ -248,20 +203,13 @@ void run_imported(Database& db, const Event& event)
                      git_commit, git_branch, git_dirty, git_diff_blob, env_blob, env_readings, host, pid, boot_id,
                      source, outputs, replica, created_number)
     VALUES (?, ?, ?, ?, ?, 'imported', '', ?, ?, ?, ?, '', '', 0, '', '', '{}', '', 0, '', ?, '{}', ?, ?))sql");
-  insert.bind(1, number)
-    .bind(2, event.id)
-    .bind(3, imported.bench)
-    .bind(4, revision_of(db, event, imported.bench, imported.bench_revision, imported.revision));
-  bind_attempt(insert, 5, attempt_number(db, event, imported.attempt));
   const auto params = dump(imported.params);
-  insert.bind(6, imported.label)
-    .bind(7, params)
-    .bind(8, when)
-    .bind(9, when)
-    .bind(10, imported.source)
-    .bind(11, event.replica)
-    .bind(12, imported.number)
-    .run();
+  insert
+      .bind_all(number, event.id, imported.bench,
+                revision_of(db, event, imported.bench, imported.bench_revision, imported.revision),
+                or_null(attempt_number(db, event, imported.attempt)), imported.label, params, when, when,
+                imported.source, event.replica, imported.number)
+      .run();
   auto insert_sample = prepare_sample_insert(db);
   insert_samples(insert_sample, number, 0, params, imported.samples);
 }
@@ -270,13 +218,8 @@ void baseline_pinned(Database& db, const Event& event)
 {
   const auto pin = events::BaselinePinned::read(event);
   db.prepare("INSERT INTO baselines(event_id, plan, bench, run, time_ms, reason) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(1, event.id)
-    .bind(2, pin.plan)
-    .bind(3, pin.bench)
-    .bind(4, existing_run(db, event, pin.run))
-    .bind(5, event.time_ms)
-    .bind(6, pin.reason)
-    .run();
+      .bind_all(event.id, pin.plan, pin.bench, existing_run(db, event, pin.run), event.time_ms, pin.reason)
+      .run();
 }
 
 void run_withdrawal(Database& db, const Event& event)
@@ -284,19 +227,13 @@ void run_withdrawal(Database& db, const Event& event)
   const auto change = events::RunWithdrawal::read(event);
   const auto run = existing_run(db, event, change.run);
   db.prepare("INSERT INTO run_withdrawals(event_id, run, time_ms, withdrawn, reason) VALUES (?, ?, ?, ?, ?)")
-      .bind(1, event.id)
-      .bind(2, run)
-      .bind(3, event.time_ms)
-      .bind(4, change.restored ? 0 : 1)
-      .bind(5, change.reason)
+      .bind_all(event.id, run, event.time_ms, change.restored ? 0 : 1, change.reason)
       .run();
   if (change.restored) {
     db.prepare("DELETE FROM withdrawn_runs WHERE run = ?").bind(1, run).run();
   } else {
     db.prepare("INSERT OR REPLACE INTO withdrawn_runs(run, time_ms, reason) VALUES (?, ?, ?)")
-        .bind(1, run)
-        .bind(2, event.time_ms)
-        .bind(3, change.reason)
+        .bind_all(run, event.time_ms, change.reason)
         .run();
   }
 }
@@ -306,9 +243,7 @@ void baseline_explained(Database& db, const Event& event)
 {
   const auto explained = events::BaselineExplained::read(event);
   db.prepare("UPDATE baselines SET reason = ? WHERE event_id = ? AND plan = ?")
-      .bind(1, explained.reason)
-      .bind(2, explained.pin)
-      .bind(3, explained.plan)
+      .bind_all(explained.reason, explained.pin, explained.plan)
       .run();
 }
 
@@ -317,12 +252,7 @@ void step_acknowledged(Database& db, const Event& event)
   const auto ack = events::StepAcknowledged::read(event);
   db.prepare("INSERT INTO acknowledgements(event_id, bench, metric, commit_id, reason, time_ms) VALUES (?, "
              "?, ?, ?, ?, ?)")
-      .bind(1, event.id)
-      .bind(2, ack.bench)
-      .bind(3, ack.metric)
-      .bind(4, ack.commit)
-      .bind(5, ack.reason)
-      .bind(6, event.time_ms)
+      .bind_all(event.id, ack.bench, ack.metric, ack.commit, ack.reason, event.time_ms)
       .run();
 }
 
@@ -339,10 +269,7 @@ void comparison_interleaved(Database& db, const Event& event)
   db.prepare(
         "INSERT INTO interleaved_comparisons(event_id, candidate_run, reference_run, payload) VALUES (?, "
         "?, ?, ?)")
-      .bind(1, event.id)
-      .bind(2, candidate)
-      .bind(3, reference)
-      .bind(4, event.payload.dump())
+      .bind_all(event.id, candidate, reference, event.payload.dump())
       .run();
 }
 
@@ -351,20 +278,14 @@ void comparison_interleaved(Database& db, const Event& event)
 void step_located(Database& db, const Event& event)
 {
   const auto located = events::StepLocated::read(event);
-  auto insert =
-      db.prepare("INSERT INTO located_steps(event_id, bench, candidate_run, reference_run, payload, "
-                 "time_ms) VALUES (?, ?, ?, ?, ?, ?)");
-  insert.bind(1, event.id).bind(2, located.bench).bind(5, event.payload.dump()).bind(6, event.time_ms);
-  int index = 3;
-  for (const auto* ref : {&located.candidate, &located.reference}) {
-    const auto number = ref->empty() ? 0 : run_number(db, event, *ref);
-    if (number == 0) {
-      insert.bind_null(index++);
-    } else {
-      insert.bind(index++, number);
-    }
-  }
-  insert.run();
+  const auto run = [&](const events::Ref& ref) {
+    return or_null(ref.empty() ? 0 : run_number(db, event, ref));
+  };
+  db.prepare("INSERT INTO located_steps(event_id, bench, candidate_run, reference_run, payload, "
+             "time_ms) VALUES (?, ?, ?, ?, ?, ?)")
+      .bind_all(event.id, located.bench, run(located.candidate), run(located.reference), event.payload.dump(),
+                event.time_ms)
+      .run();
 }
 
 } // namespace ej::store::projection

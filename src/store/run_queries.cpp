@@ -113,11 +113,7 @@ std::vector<core::BenchRevision> list_benchmarks(Database& db)
   auto select =
       db.prepare("SELECT r.name, r.revision, r.definition, r.created_ms, r.event_id FROM benchmarks b "
                  "JOIN bench_revisions r ON r.name = b.name AND r.revision = b.revision ORDER BY b.name");
-  std::vector<core::BenchRevision> out;
-  while (select.step()) {
-    out.push_back(read_revision(select));
-  }
-  return out;
+  return select.rows(read_revision);
 }
 
 std::optional<core::BenchRevision> find_benchmark(Database& db, const std::string& name)
@@ -148,11 +144,7 @@ std::vector<core::BenchRevision> bench_revisions(Database& db, const std::string
   auto select = db.prepare("SELECT name, revision, definition, created_ms, event_id FROM bench_revisions "
                            "WHERE name = ? ORDER BY revision");
   select.bind(1, name);
-  std::vector<core::BenchRevision> out;
-  while (select.step()) {
-    out.push_back(read_revision(select));
-  }
-  return out;
+  return select.rows(read_revision);
 }
 
 int next_run_number(Database& db)
@@ -287,11 +279,7 @@ std::vector<core::RepeatRecord> repeats_where(Database& db, int run, std::string
   auto select = db.prepare(
       fmt::format("SELECT {} FROM run_repeats WHERE run = ? {} ORDER BY idx", k_repeat_columns, condition));
   select.bind(1, run);
-  std::vector<core::RepeatRecord> out;
-  while (select.step()) {
-    out.push_back(read_repeat(select));
-  }
-  return out;
+  return select.rows(read_repeat);
 }
 
 } // namespace
@@ -312,12 +300,15 @@ std::vector<core::SampleRecord> run_samples(Database& db, int run)
       db.prepare("SELECT repeat_idx, params, metric, key, value, unit, kind FROM samples WHERE run = ? "
                  "ORDER BY repeat_idx, ordinal");
   select.bind(1, run);
-  std::vector<core::SampleRecord> out;
-  while (select.step()) {
-    out.push_back({static_cast<int>(select.integer(0)), select.text(1), select.text(2), select.text(3),
-                   select.real(4), select.text(5), events::read_sample_kind(select.text_view(6))});
-  }
-  return out;
+  return select.rows([](const Statement& row) {
+    return core::SampleRecord{static_cast<int>(row.integer(0)),
+                              row.text(1),
+                              row.text(2),
+                              row.text(3),
+                              row.real(4),
+                              row.text(5),
+                              events::read_sample_kind(row.text_view(6))};
+  });
 }
 
 std::optional<std::string> newest_sample_unit(Database& db, const std::string& bench,
@@ -379,7 +370,7 @@ void visit_series_values(Database& db, const SeriesId& series, ValueOrder order,
             "= "
             "?2 AND params = ?3 AND key = ?4 AND kind NOT IN ('skipped', 'aggregate') ORDER BY d";
   auto select = db.prepare(sql);
-  select.bind(1, series.run).bind(2, series.metric).bind(3, series.params).bind(4, series.key);
+  select.bind_all(series.run, series.metric, series.params, series.key);
   if (order == ValueOrder::ByDistance) {
     select.bind(5, from);
   }
@@ -487,11 +478,8 @@ std::map<int, std::vector<core::RepeatRecord>> PlanStream::device_repeats(int at
 std::vector<std::pair<std::string, nlohmann::json>> list_probes(Database& db)
 {
   auto select = db.prepare("SELECT name, definition FROM probes ORDER BY name");
-  std::vector<std::pair<std::string, nlohmann::json>> out;
-  while (select.step()) {
-    out.emplace_back(select.text(0), nlohmann::json::parse(select.text(1)));
-  }
-  return out;
+  return select.rows(
+      [](const Statement& row) { return std::pair(row.text(0), nlohmann::json::parse(row.text(1))); });
 }
 
 std::vector<core::BaselineRecord> baseline_history(Database& db, const std::string& plan)
@@ -499,12 +487,10 @@ std::vector<core::BaselineRecord> baseline_history(Database& db, const std::stri
   auto select = db.prepare("SELECT plan, bench, run, time_ms, reason, event_id FROM baselines WHERE plan = ? "
                            "ORDER BY time_ms, event_id");
   select.bind(1, plan);
-  std::vector<core::BaselineRecord> out;
-  while (select.step()) {
-    out.push_back({select.text(0), select.text(1), static_cast<int>(select.integer(2)), select.integer(3),
-                   select.text(4), select.text(5)});
-  }
-  return out;
+  return select.rows([](const Statement& row) {
+    return core::BaselineRecord{row.text(0),    row.text(1), static_cast<int>(row.integer(2)),
+                                row.integer(3), row.text(4), row.text(5)};
+  });
 }
 
 std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
@@ -512,11 +498,9 @@ std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
   auto select = db.prepare(
       "SELECT time_ms, withdrawn, reason FROM run_withdrawals WHERE run = ? ORDER BY time_ms, event_id");
   select.bind(1, run);
-  std::vector<core::Withdrawal> out;
-  while (select.step()) {
-    out.push_back({select.integer(0), select.integer(1) != 0, select.text(2)});
-  }
-  return out;
+  return select.rows([](const Statement& row) {
+    return core::Withdrawal{row.integer(0), row.integer(1) != 0, row.text(2)};
+  });
 }
 
 std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench)
@@ -560,11 +544,7 @@ std::vector<std::string> plans_with_current_baseline(Database& db, int run)
         AND (later.time_ms, later.event_id) > (b.time_ms, b.event_id))
     ORDER BY b.plan)sql");
   select.bind(1, run);
-  std::vector<std::string> out;
-  while (select.step()) {
-    out.push_back(select.text(0));
-  }
-  return out;
+  return select.rows([](const Statement& row) { return row.text(0); });
 }
 
 std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan)
@@ -573,11 +553,7 @@ std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan)
       db.prepare("SELECT bench FROM runs WHERE attempt IN (SELECT number FROM attempts WHERE plan = ?) "
                  "UNION SELECT bench FROM baselines WHERE plan = ? ORDER BY 1");
   select.bind(1, plan).bind(2, plan);
-  std::vector<std::string> out;
-  while (select.step()) {
-    out.push_back(select.text(0));
-  }
-  return out;
+  return select.rows([](const Statement& row) { return row.text(0); });
 }
 
 bool measured_any_repeat(Database& db, int run)
@@ -592,12 +568,10 @@ std::vector<core::Acknowledgement> acknowledgements(Database& db, const std::str
   auto select = db.prepare("SELECT event_id, bench, metric, commit_id, reason, time_ms FROM acknowledgements "
                            "WHERE ? = '' OR bench = ? ORDER BY time_ms, event_id");
   select.bind(1, bench).bind(2, bench);
-  std::vector<core::Acknowledgement> out;
-  while (select.step()) {
-    out.push_back(
-        {select.text(0), select.text(1), select.text(2), select.text(3), select.text(4), select.integer(5)});
-  }
-  return out;
+  return select.rows([](const Statement& row) {
+    return core::Acknowledgement{row.text(0), row.text(1), row.text(2),
+                                 row.text(3), row.text(4), row.integer(5)};
+  });
 }
 
 void visit_bench_samples(Database& db, const std::string& bench, int revision, const std::string& metric,
@@ -606,7 +580,7 @@ void visit_bench_samples(Database& db, const std::string& bench, int revision, c
   auto select = db.prepare("SELECT s.run, s.params, s.key, s.value, s.unit, s.kind FROM runs r "
                            "JOIN samples s ON s.run = r.number AND s.metric = ? "
                            "WHERE r.bench = ? AND r.revision = ? ORDER BY r.number, s.repeat_idx, s.ordinal");
-  select.bind(1, metric).bind(2, bench).bind(3, revision);
+  select.bind_all(metric, bench, revision);
   // Views of SQLite's own copies, valid through the visit (until the next step): no copy per sample.
   while (select.step()) {
     visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2), select.real(3),

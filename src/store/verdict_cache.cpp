@@ -36,15 +36,16 @@ constexpr std::string_view k_settled = R"sql(
                            WHERE r.status = 'started' OR (r.env_blob <> ''
                              AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))))sql";
 
-VerdictInputs read_inputs(const Statement& row)
+// The inputs in six columns from `first` on: what they are now, or what a cached verdict was made of.
+VerdictInputs read_inputs(const Statement& row, int first)
 {
   VerdictInputs inputs;
-  inputs.plan = row.text(1);
-  inputs.target = row.text(2);
-  inputs.runs = row.integer(3);
-  inputs.baselines = row.integer(4);
-  inputs.bench_revisions = row.integer(5);
-  inputs.withdrawals = row.integer(6);
+  inputs.plan = row.text(first);
+  inputs.target = row.text(first + 1);
+  inputs.runs = row.integer(first + 2);
+  inputs.baselines = row.integer(first + 3);
+  inputs.bench_revisions = row.integer(first + 4);
+  inputs.withdrawals = row.integer(first + 5);
   return inputs;
 }
 
@@ -65,19 +66,14 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
   while (select.step()) {
     const auto attempt = static_cast<int>(select.integer(0));
     auto& lookup = out[attempt];
-    lookup.now = read_inputs(select);
+    lookup.now = read_inputs(select, 1);
     if (select.is_null(7)) {
       continue;
     }
     CachedVerdict cached;
     cached.attempt = attempt;
     lookup.maker = select.text(8);
-    cached.inputs.plan = select.text(9);
-    cached.inputs.target = select.text(10);
-    cached.inputs.runs = select.integer(11);
-    cached.inputs.baselines = select.integer(12);
-    cached.inputs.bench_revisions = select.integer(13);
-    cached.inputs.withdrawals = select.integer(14);
+    cached.inputs = read_inputs(select, 9);
     if (!select.is_null(15)) {
       cached.text = select.text(15);
     }
@@ -92,7 +88,7 @@ std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::str
   select.bind(1, plan);
   std::map<int, VerdictInputs> out;
   while (select.step()) {
-    out.emplace(static_cast<int>(select.integer(0)), read_inputs(select));
+    out.emplace(static_cast<int>(select.integer(0)), read_inputs(select, 1));
   }
   return out;
 }
@@ -107,20 +103,11 @@ void keep_verdicts(Database& db, std::string_view maker, const std::vector<Cache
                  "bench_revisions, withdrawals, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& verdict : verdicts) {
     insert.reset();
-    insert.bind(1, verdict.attempt)
-        .bind(2, maker)
-        .bind(3, verdict.inputs.plan)
-        .bind(4, verdict.inputs.target)
-        .bind(5, verdict.inputs.runs)
-        .bind(6, verdict.inputs.baselines)
-        .bind(7, verdict.inputs.bench_revisions)
-        .bind(8, verdict.inputs.withdrawals);
-    if (verdict.text) {
-      insert.bind(9, *verdict.text);
-    } else {
-      insert.bind_null(9);
-    }
-    insert.run();
+    insert
+        .bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
+                  verdict.inputs.baselines, verdict.inputs.bench_revisions, verdict.inputs.withdrawals,
+                  verdict.text)
+        .run();
   }
 }
 

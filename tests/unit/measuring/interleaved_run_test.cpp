@@ -59,8 +59,8 @@ struct InterleavedFixture {
                     {{"name", "b"}, {"revision", 1}, {"definition", core::to_json(definition)}});
     });
     request.candidate.bench = "b";
-    request.candidate.echo = false;
-    request.candidate.echo_build = false;
+    request.candidate.repeats.echo = false;
+    request.candidate.repeats.echo_build = false;
     request.candidate.devices.sample_ms = 0;
     request.reference = request.candidate;
     request.reference_name = "r0";

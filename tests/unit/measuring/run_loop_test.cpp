@@ -68,9 +68,9 @@ struct Fixture {
     plan.combinations = core::param_combinations(axes, {});
     plan.work_tree = dir.path();
     plan.host = &host;
-    plan.echo = false;
-    plan.echo_build = false;
-    plan.progress = true; // the observer is given the median
+    plan.repeats.echo = false;
+    plan.repeats.echo_build = false;
+    plan.repeats.progress = true; // the observer is given the median
     plan.observer = &observer;
     journal.write([&](store::Writer& writer) {
       writer.append("bench.added",
@@ -130,8 +130,8 @@ TEST_CASE("a run of N repeats writes N repeats and each one's samples to the jou
 TEST_CASE("the observer hears the run start, each warmup and repeat in order, and the run end")
 {
   Fixture fixture("echo ms=2");
-  fixture.plan.warmup_override = 1;
-  fixture.plan.repeat_override = 2;
+  fixture.plan.repeats.warmups = 1;
+  fixture.plan.repeats.count = 2;
   measuring::measure_run(fixture.journal, fixture.plan);
   CHECK(fixture.observer.events == std::vector<std::string>{"run ms  1x3", "combination 1 '' 2", "warmup 1",
                                                             "ended", "repeat 1", "ended median 2", "repeat 2",
@@ -185,7 +185,7 @@ TEST_CASE("a timed-out repeat ends the run as timeout")
 TEST_CASE("every combination of the axes is measured in turn, the observer told each one")
 {
   Fixture fixture("echo ms={size}", {{"size", {"1", "8"}}});
-  fixture.plan.repeat_override = 2;
+  fixture.plan.repeats.count = 2;
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
   CHECK(outcome.status == core::RunStatus::Finished);
   CHECK(fixture.values("ms") == std::vector<double>{1, 1, 8, 8});
@@ -201,7 +201,7 @@ TEST_CASE("every combination of the axes is measured in turn, the observer told 
 TEST_CASE("a --prepare command that fails ends the run before the repeat it prepared")
 {
   Fixture fixture("echo ms=1");
-  fixture.plan.prepare = "exit 5";
+  fixture.plan.repeats.prepare = "exit 5";
   const auto outcome = measuring::measure_run(fixture.journal, fixture.plan);
   CHECK(outcome.status == core::RunStatus::Failed);
   CHECK_THAT(outcome.reason, Catch::StartsWith("--prepare before repeat 1"));

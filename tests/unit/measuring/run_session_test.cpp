@@ -62,8 +62,8 @@ struct SessionFixture {
                     {{"name", "b"}, {"revision", 1}, {"definition", core::to_json(definition)}});
     });
     request.bench = "b";
-    request.echo = false;
-    request.echo_build = false;
+    request.repeats.echo = false;
+    request.repeats.echo_build = false;
     request.devices.sample_ms = 0; // no GPUs read
   }
 
@@ -123,7 +123,7 @@ TEST_CASE("a session is refused before anything is recorded when the benchmark o
   fixture.request.params = {{"size", {"1"}}};
   CHECK_THROWS_AS(fixture.run(), UsageError);
   fixture.request.params.clear();
-  fixture.request.repeat = 0;
+  fixture.request.repeats.count = 0;
   CHECK_THROWS_WITH(fixture.run(), Catch::Contains("--repeat must be at least 1"));
   CHECK_FALSE(store::find_run(fixture.journal.db(), 1));
 }
