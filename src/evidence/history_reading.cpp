@@ -26,25 +26,28 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
                                                const std::string& metric, std::span<const LineCommit> line)
 {
   auto& db = reader.journal().db();
-  HistoryInput input;
-  input.bench = bench;
-  auto heads = store::bench_run_heads(db, bench); // newest first
+  auto heads = store::bench_run_heads(db, bench); // oldest first
+  if (revision == 0) {                            // the newest usable run's
+    const auto newest =
+        std::find_if(heads.rbegin(), heads.rend(), [](const auto& run) { return usable(run); });
+    revision = newest != heads.rend() ? newest->revision : 0;
+  }
   std::set<int> revisions;
-  for (const auto& run : heads) {
-    if (usable(run)) {
-      if (revision == 0) {
-        revision = run.revision;
-      }
-      if (run.revision != revision) {
-        revisions.insert(run.revision);
-      }
+  HistoryInput input;
+  for (auto& run : heads) {
+    if (!usable(run)) {
+      continue;
+    }
+    if (run.revision == revision) {
+      input.runs.push_back({std::move(run), {}});
+    } else {
+      revisions.insert(run.revision);
     }
   }
-  if (revision == 0 || std::none_of(heads.begin(), heads.end(), [&](const core::RunRecord& run) {
-        return usable(run) && run.revision == revision;
-      })) {
+  if (input.runs.empty()) {
     return std::nullopt;
   }
+  input.bench = bench;
   input.revision = revision;
   input.other_revisions.assign(revisions.begin(), revisions.end());
   input.rules = reader.rules(bench, revision);
@@ -53,30 +56,28 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   input.located = store::located_steps(db, bench);
   const std::string wanted = metric.empty() ? input.rules.primary : metric;
 
-  std::map<int, std::vector<SeriesSummary>> series; // by run
+  // The samples come run by run in ascending order, as the runs are: each run's series are built
+  // as its samples pass, and the samples of runs left out (failed, withdrawn) are passed over.
   SeriesBuilder builder;
-  int current = 0;
+  auto next = input.runs.begin();
+  HistoryRun* current = nullptr;
   store::visit_bench_samples(db, bench, revision, wanted, [&](const store::SampleView& sample) {
-    if (sample.run != current) {
-      if (current != 0) {
-        series[current] = builder.take();
+    if (current == nullptr || current->run.number != sample.run) {
+      if (current != nullptr) {
+        current->series = builder.take();
       }
-      current = sample.run;
+      while (next != input.runs.end() && next->run.number < sample.run) {
+        ++next;
+      }
+      current = next != input.runs.end() && next->run.number == sample.run ? &*next : nullptr;
+      if (current == nullptr) {
+        return;
+      }
     }
     builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
   });
-  if (current != 0) {
-    series[current] = builder.take();
-  }
-  // Oldest first, each run moved once: a RunRecord is large, and a history reads 10,000 of them.
-  input.runs.reserve(heads.size());
-  for (auto run = heads.rbegin(); run != heads.rend(); ++run) {
-    if (!usable(*run) || run->revision != revision) {
-      continue;
-    }
-    auto found = series.find(run->number);
-    input.runs.push_back(
-        {std::move(*run), found != series.end() ? std::move(found->second) : std::vector<SeriesSummary>{}});
+  if (current != nullptr) {
+    current->series = builder.take();
   }
   return input;
 }

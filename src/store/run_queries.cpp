@@ -519,34 +519,22 @@ std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
   return out;
 }
 
-std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench)
+std::vector<core::RunHead> bench_run_heads(Database& db, const std::string& bench)
 {
-  auto select =
-      db.prepare("SELECT number, id, revision, attempt, status, started_ms, git_commit, git_branch, "
-                 "git_dirty, git_diff_blob, "
-                 "coalesce(w.time_ms, 0), coalesce(w.reason, ''), env_blob "
-                 "FROM runs LEFT JOIN withdrawn_runs w ON w.run = runs.number WHERE bench = ? ORDER BY number DESC");
+  auto select = db.prepare(
+      "SELECT number, revision, status, coalesce(w.time_ms, 0) != 0, git_commit, git_branch, "
+      "git_dirty, git_diff_blob, env_blob "
+      "FROM runs LEFT JOIN withdrawn_runs w ON w.run = runs.number WHERE bench = ? ORDER BY number");
   select.bind(1, bench);
-  std::vector<core::RunRecord> out;
-  // A RunRecord is large: growing the vector moved each of 10,000 a dozen times.
-  auto count = db.prepare("SELECT count(*) FROM runs WHERE bench = ?");
-  count.bind(1, bench);
-  out.reserve(count.step() ? static_cast<std::size_t>(count.integer(0)) : 0);
+  std::vector<core::RunHead> out;
   while (select.step()) {
     auto& run = out.emplace_back();
     run.number = static_cast<int>(select.integer(0));
-    run.id = select.text(1);
-    run.bench = bench;
-    run.revision = static_cast<int>(select.integer(2));
-    if (!select.is_null(3)) {
-      run.attempt = static_cast<int>(select.integer(3));
-    }
-    run.status = events::read_run_status(select.text(4));
-    run.started_ms = select.integer(5);
-    run.git = read_git_columns(select, 6);
-    run.withdrawn_ms = select.integer(10);
-    run.withdrawn_reason = select.text(11);
-    run.env_blob = select.text(12);
+    run.revision = static_cast<int>(select.integer(1));
+    run.status = events::read_run_status(select.text_view(2));
+    run.withdrawn = select.integer(3) != 0;
+    run.git = read_git_columns(select, 4);
+    run.env_blob = select.text(8);
   }
   return out;
 }
@@ -609,8 +597,8 @@ void visit_bench_samples(Database& db, const std::string& bench, int revision, c
   select.bind(1, metric).bind(2, bench).bind(3, revision);
   // Views of SQLite's own copies, valid through the visit (until the next step): no copy per sample.
   while (select.step()) {
-    visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2), select.real(3),
-           select.text_view(4), events::read_sample_kind(select.text_view(5))});
+    visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2),
+           select.real(3), select.text_view(4), events::read_sample_kind(select.text_view(5))});
   }
 }
 

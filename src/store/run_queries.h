@@ -134,10 +134,9 @@ std::vector<std::string> plans_with_current_baseline(Database& db, int run);
 // Whether the run recorded a repeat (a warmup counts): a run cancelled while it queued has none.
 bool measured_any_repeat(Database& db, int run);
 
-// The runs of a benchmark with only what a history reads of them filled in (number, id, bench,
-// revision, attempt, status, started_ms, the git context, the withdrawal and the environment's
-// blob), newest first: every column of 10,000 runs, parsed, was most of what `ej history` cost.
-std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench);
+// The runs of a benchmark as a history reads them, oldest first: every column of 10,000 runs,
+// parsed, was most of what `ej history` cost.
+std::vector<core::RunHead> bench_run_heads(Database& db, const std::string& bench);
 
 // The benchmarks a plan's attempts ran or its baselines name, by name.
 std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan);
