@@ -57,28 +57,24 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   const std::string wanted = metric.empty() ? input.rules.primary : metric;
 
   // The samples come run by run in ascending order, as the runs are: each run's series are built
-  // as its samples pass, and the samples of runs left out (failed, withdrawn) are passed over.
+  // as its samples pass.
+  std::vector<int> numbers;
+  numbers.reserve(input.runs.size());
+  for (const auto& run : input.runs) {
+    numbers.push_back(run.run.number);
+  }
   SeriesBuilder builder;
-  auto next = input.runs.begin();
-  HistoryRun* current = nullptr;
-  store::visit_bench_samples(db, bench, revision, wanted, [&](const store::SampleView& sample) {
-    if (current == nullptr || current->run.number != sample.run) {
-      if (current != nullptr) {
-        current->series = builder.take();
-      }
-      while (next != input.runs.end() && next->run.number < sample.run) {
-        ++next;
-      }
-      current = next != input.runs.end() && next->run.number == sample.run ? &*next : nullptr;
-      if (current == nullptr) {
-        return;
+  auto current = input.runs.begin();
+  store::visit_runs_samples(db, numbers, wanted, [&](const store::SampleView& sample) {
+    if (current->run.number != sample.run) {
+      current->series = builder.take();
+      while (current->run.number != sample.run) {
+        ++current;
       }
     }
     builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
   });
-  if (current != nullptr) {
-    current->series = builder.take();
-  }
+  current->series = builder.take();
   return input;
 }
 
