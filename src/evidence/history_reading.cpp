@@ -15,8 +15,10 @@ namespace ej::evidence {
 std::vector<LineCommit> read_line(const measuring::Workspace& workspace, const std::string& revision)
 {
   std::vector<LineCommit> line;
-  for (auto& commit : git::first_parent_history(workspace.work_tree, revision.empty() ? "HEAD" : revision,
-                                                workspace.ej_dir / "first-parents.cache")) {
+  auto commits = git::first_parent_history(workspace.work_tree, revision.empty() ? "HEAD" : revision,
+                                           workspace.ej_dir / "first-parents.cache");
+  line.reserve(commits.size());
+  for (auto& commit : commits) {
     line.push_back({std::move(commit.id), std::move(commit.subject)});
   }
   return line;
