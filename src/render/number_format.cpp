@@ -50,32 +50,38 @@ struct Digits {
 // two: a history of 10,000 commits formats 30,000 numbers.
 std::string point_placed(std::string_view scientific, int exponent)
 {
-  std::string out;
+  // At most a sign, "0.", 5 zeros (exponent -6) and 17 digits.
+  char out[32];
+  std::size_t size = 0;
   if (scientific.front() == '-') {
-    out += '-';
+    out[size++] = '-';
     scientific.remove_prefix(1);
   }
-  char digits[32];
+  char digits[24];
   std::size_t count = 0;
   for (const char c : scientific.substr(0, scientific.find('e'))) {
     if (c != '.') {
       digits[count++] = c;
     }
   }
-  const std::string_view mantissa(digits, count);
   if (exponent < 0) {
-    out += "0.";
-    out.append(static_cast<std::size_t>(-exponent - 1), '0');
-    out += mantissa;
-    return out;
+    out[size++] = '0';
+    out[size++] = '.';
+    for (int zero = -1; zero > exponent; --zero) {
+      out[size++] = '0';
+    }
+    std::copy(digits, digits + count, out + size);
+    return std::string(out, size + count);
   }
   const auto integer_digits = static_cast<std::size_t>(exponent) + 1; // at most count: decimals >= 0
-  out += mantissa.substr(0, integer_digits);
+  std::copy(digits, digits + integer_digits, out + size);
+  size += integer_digits;
   if (integer_digits < count) {
-    out += '.';
-    out += mantissa.substr(integer_digits);
+    out[size++] = '.';
+    std::copy(digits + integer_digits, digits + count, out + size);
+    size += count - integer_digits;
   }
-  return out;
+  return std::string(out, size);
 }
 
 } // namespace
