@@ -271,12 +271,13 @@ void append_padded(fmt::memory_buffer& out, std::string_view text, std::size_t w
     }
     return;
   }
-  const auto fill = width > text.size() ? width - text.size() : 0;
+  constexpr std::string_view spaces = "                                ";
+  auto fill = width > text.size() ? width - text.size() : 0;
   if (!right) {
     out.append(text);
   }
-  for (std::size_t i = 0; i < fill; ++i) {
-    out.push_back(' ');
+  for (; fill > 0; fill -= std::min(fill, spaces.size())) {
+    out.append(spaces.substr(0, fill));
   }
   if (right) {
     out.append(text);

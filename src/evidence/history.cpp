@@ -111,9 +111,12 @@ HistoryStep step_at(const History& history, const std::vector<double>& medians,
 std::vector<HistoryPoint> points_of(SeriesRuns& series, std::span<const LineCommit> line,
                                     std::vector<double>& scratch)
 {
-  std::stable_sort(series.measured.begin(), series.measured.end(),
-                   [](const Measured& a, const Measured& b) { return a.position < b.position; });
+  const auto by_position = [](const Measured& a, const Measured& b) { return a.position < b.position; };
+  if (!std::is_sorted(series.measured.begin(), series.measured.end(), by_position)) { // most often they are
+    std::stable_sort(series.measured.begin(), series.measured.end(), by_position);
+  }
   std::vector<HistoryPoint> points;
+  points.reserve(series.measured.size());
   for (auto first = series.measured.begin(); first != series.measured.end();) {
     const auto last = std::find_if(first, series.measured.end(),
                                    [&](const Measured& m) { return m.position != first->position; });
