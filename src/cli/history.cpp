@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <unordered_map>
@@ -317,6 +318,8 @@ void print_history(const evidence::History& h, std::span<const evidence::LineCom
                    const std::string& line)
 {
   fmt::memory_buffer out;
+  // A point's line is about 100 bytes: grown 30 times, the buffer touched three times its memory.
+  out.reserve(h.points.size() * 100);
   const auto to = std::back_inserter(out);
   const auto where = series_where(h.params, h.key);
   const auto regressions = std::count_if(h.steps.begin(), h.steps.end(),
@@ -371,7 +374,7 @@ void print_history(const evidence::History& h, std::span<const evidence::LineCom
                      run.git.commit.empty() ? "" : core::describe(run.git));
     }
   }
-  fmt::print("{}", std::string_view(out.data(), out.size()));
+  std::fwrite(out.data(), 1, out.size(), stdout); // as print_json writes: no copy of 10,000 lines
 }
 
 void run_history(const HistoryOptions& options)

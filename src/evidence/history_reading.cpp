@@ -36,6 +36,8 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   }
   std::set<int> revisions;
   HistoryInput input;
+  input.runs.reserve(static_cast<std::size_t>(std::count_if(
+      heads.begin(), heads.end(), [&](const auto& run) { return usable(run) && run.revision == revision; })));
   for (auto& run : heads) {
     if (!usable(run)) {
       continue;
