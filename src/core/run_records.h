@@ -40,13 +40,24 @@ struct RunRecord {
   std::string host;
   std::int64_t pid = 0;
   std::string boot_id;
-  std::string source;      // where an imported run's figures came from
-  nlohmann::json outputs;  // captured stdout/stderr blobs and byte counts
+  std::string source;     // where an imported run's figures came from
+  nlohmann::json outputs; // captured stdout/stderr blobs and byte counts
   // Withdrawn (ej run withdraw): kept, shown as withdrawn, never judged nor in documents.
   std::int64_t withdrawn_ms = 0; // when; 0: not withdrawn
   std::string withdrawn_reason;
 
   bool withdrawn() const { return withdrawn_ms != 0; }
+};
+
+// What a history reads of a run (store::bench_run_heads): a RunRecord's every member, for each of
+// 10,000 runs, cost more than the rest of the read.
+struct RunHead {
+  int number = 0;
+  int revision = 0;
+  RunStatus status = RunStatus::Started;
+  bool withdrawn = false;
+  GitContext git;
+  std::string env_blob; // hash of the environment fingerprint
 };
 
 // One withdrawal of a run, or its restoration.

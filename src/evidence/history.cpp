@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -13,15 +13,24 @@ namespace ej::evidence {
 
 namespace {
 
+// A run's series of the metric at a commit of the line: what a point pools.
+struct Measured {
+  std::size_t position = 0; // in the line
+  const HistoryRun* run = nullptr;
+  const SeriesSummary* series = nullptr;
+};
+
 // Everything measured for one series (combination and key) of the metric, as the runs come.
 struct SeriesRuns {
   std::string params;
   std::string key;
   std::string unit;
-  std::map<std::size_t, HistoryPoint> points; // by position in the line
-  std::map<std::size_t, std::vector<double>> values;
+  std::vector<Measured> measured; // in the order of the runs
   std::vector<RunApart> apart;
 };
+
+// Commits by id, the ids those of the line (kept alive by the caller).
+using Positions = std::unordered_map<std::string_view, std::size_t>;
 
 // The median, leaving `values` sorted for the interval around it.
 double sort_for_median(std::vector<double>& values)
@@ -31,10 +40,9 @@ double sort_for_median(std::vector<double>& values)
 }
 
 // The newest acknowledgement of the benchmark and metric whose commit lies in (good, bad].
-std::optional<core::Acknowledgement>
-acknowledgement_in(const std::vector<core::Acknowledgement>& acks,
-                   const std::unordered_map<std::string, std::size_t>& position, const std::string& metric,
-                   std::size_t good, std::size_t bad)
+std::optional<core::Acknowledgement> acknowledgement_in(const std::vector<core::Acknowledgement>& acks,
+                                                        const Positions& position, const std::string& metric,
+                                                        std::size_t good, std::size_t bad)
 {
   std::optional<core::Acknowledgement> found;
   for (const auto& ack : acks) { // oldest first: the last match is the newest
@@ -49,8 +57,8 @@ acknowledgement_in(const std::vector<core::Acknowledgement>& acks,
 
 // The newest ej bisect answer of the metric whose commit lies in (good, bad].
 std::optional<core::LocatedStep> located_in(const std::vector<core::LocatedStep>& located,
-                                            const std::unordered_map<std::string, std::size_t>& position,
-                                            const std::string& metric, std::size_t good, std::size_t bad)
+                                            const Positions& position, const std::string& metric,
+                                            std::size_t good, std::size_t bad)
 {
   std::optional<core::LocatedStep> found;
   for (const auto& answer : located) { // oldest first: the last match is the newest
@@ -63,8 +71,7 @@ std::optional<core::LocatedStep> located_in(const std::vector<core::LocatedStep>
 }
 
 HistoryStep step_at(const History& history, const std::vector<double>& medians,
-                    const measure::ChangePoint& point, const HistoryInput& input,
-                    const std::unordered_map<std::string, std::size_t>& position)
+                    const measure::ChangePoint& point, const HistoryInput& input, const Positions& position)
 {
   HistoryStep step;
   step.point = point.index;
@@ -99,28 +106,69 @@ HistoryStep step_at(const History& history, const std::vector<double>& medians,
   return step;
 }
 
+// The points of a series, in line order: the runs at each commit pooled. `scratch` holds a point's
+// values while they are sorted, one vector for every point.
+std::vector<HistoryPoint> points_of(SeriesRuns& series, std::span<const LineCommit> line,
+                                    std::vector<double>& scratch)
+{
+  const auto by_position = [](const Measured& a, const Measured& b) { return a.position < b.position; };
+  if (!std::is_sorted(series.measured.begin(), series.measured.end(), by_position)) { // most often they are
+    std::stable_sort(series.measured.begin(), series.measured.end(), by_position);
+  }
+  std::vector<HistoryPoint> points;
+  points.reserve(series.measured.size());
+  for (auto first = series.measured.begin(); first != series.measured.end();) {
+    const auto last = std::find_if(first, series.measured.end(),
+                                   [&](const Measured& m) { return m.position != first->position; });
+    HistoryPoint point;
+    point.position = first->position;
+    point.commit = line[first->position].id;
+    point.subject = line[first->position].subject;
+    scratch.clear();
+    int newest = 0;
+    for (auto m = first; m != last; ++m) {
+      const auto& run = m->run->run;
+      if (point.runs.empty() || run.number > newest) {
+        newest = run.number;
+        point.environment = run.env_blob;
+      }
+      point.runs.push_back(run.number);
+      scratch.insert(scratch.end(), m->series->values.begin(), m->series->values.end());
+    }
+    std::sort(point.runs.begin(), point.runs.end());
+    point.n = scratch.size();
+    point.median = sort_for_median(scratch); // sorts them
+    point.interval = measure::median_interval(scratch);
+    points.push_back(std::move(point));
+    first = last;
+  }
+  return points;
+}
+
 } // namespace
 
 std::vector<History> build_histories(const HistoryInput& input, const HistoryOptions& options)
 {
   const std::string metric = options.metric.empty() ? input.rules.primary : options.metric;
-  std::unordered_map<std::string, std::size_t> position;
+  Positions position;
+  position.reserve(input.line.size());
   for (std::size_t i = 0; i < input.line.size(); ++i) {
     position.emplace(input.line[i].id, i);
   }
   std::vector<SeriesRuns> found;
-  for (const auto& [run, series] : input.runs) {
+  for (const auto& history_run : input.runs) {
+    const auto& run = history_run.run;
     if (!usable(run) || run.revision != input.revision) {
       continue;
     }
-    for (const auto& s : series) {
+    for (const auto& s : history_run.series) {
       if (s.metric != metric || s.values.empty() || !matches_selector(s.params, options.selector)) {
         continue;
       }
       auto it = std::find_if(found.begin(), found.end(),
                              [&](const SeriesRuns& f) { return f.params == s.params && f.key == s.key; });
       if (it == found.end()) {
-        found.push_back({s.params, s.key, s.unit, {}, {}, {}});
+        found.push_back({s.params, s.key, s.unit, {}, {}});
         it = std::prev(found.end());
       }
       const auto at = position.find(run.git.commit);
@@ -132,21 +180,12 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
         it->apart.push_back({run.number, run.git, why, values.size(), sort_for_median(values)});
         continue;
       }
-      auto& point = it->points[at->second];
-      point.position = at->second;
-      point.commit = input.line[at->second].id;
-      point.subject = input.line[at->second].subject;
-      if (std::all_of(point.runs.begin(), point.runs.end(),
-                      [&number = run.number](int other) { return other < number; })) {
-        point.environment = run.env_blob; // the newest run's
-      }
-      point.runs.push_back(run.number);
-      auto& values = it->values[at->second];
-      values.insert(values.end(), s.values.begin(), s.values.end());
+      it->measured.push_back({at->second, &history_run, &s});
     }
   }
 
   std::vector<History> out;
+  std::vector<double> scratch;
   for (auto& series : found) {
     History history;
     history.bench = input.bench;
@@ -157,15 +196,11 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
     history.unit = series.unit;
     history.direction = input.rules.direction_of(metric, series.unit);
     history.min_effect_pct = input.rules.min_effect_pct;
+    history.points = points_of(series, input.line, scratch);
     std::vector<double> medians;
-    for (auto& [at, point] : series.points) {
-      auto& values = series.values[at];
-      point.n = values.size();
-      point.median = sort_for_median(values); // sorts them
-      point.interval = measure::median_interval(values);
-      std::sort(point.runs.begin(), point.runs.end());
+    medians.reserve(history.points.size());
+    for (const auto& point : history.points) {
       medians.push_back(point.median);
-      history.points.push_back(std::move(point));
     }
     for (const auto& change_point : measure::find_change_points(medians, options.detection)) {
       history.steps.push_back(step_at(history, medians, change_point, input, position));

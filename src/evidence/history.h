@@ -93,7 +93,7 @@ struct History {
 
 // A run with its series (all metrics, or the one asked for).
 struct HistoryRun {
-  core::RunRecord run;
+  core::RunHead run;
   std::vector<SeriesSummary> series;
 };
 

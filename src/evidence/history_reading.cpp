@@ -15,8 +15,10 @@ namespace ej::evidence {
 std::vector<LineCommit> read_line(const measuring::Workspace& workspace, const std::string& revision)
 {
   std::vector<LineCommit> line;
-  for (auto& commit : git::first_parent_history(workspace.work_tree, revision.empty() ? "HEAD" : revision,
-                                                workspace.ej_dir / "first-parents.cache")) {
+  auto commits = git::first_parent_history(workspace.work_tree, revision.empty() ? "HEAD" : revision,
+                                           workspace.ej_dir / "first-parents.cache");
+  line.reserve(commits.size());
+  for (auto& commit : commits) {
     line.push_back({std::move(commit.id), std::move(commit.subject)});
   }
   return line;
@@ -26,25 +28,30 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
                                                const std::string& metric, std::span<const LineCommit> line)
 {
   auto& db = reader.journal().db();
-  HistoryInput input;
-  input.bench = bench;
-  auto heads = store::bench_run_heads(db, bench); // newest first
+  auto heads = store::bench_run_heads(db, bench); // oldest first
+  if (revision == 0) {                            // the newest usable run's
+    const auto newest =
+        std::find_if(heads.rbegin(), heads.rend(), [](const auto& run) { return usable(run); });
+    revision = newest != heads.rend() ? newest->revision : 0;
+  }
   std::set<int> revisions;
-  for (const auto& run : heads) {
-    if (usable(run)) {
-      if (revision == 0) {
-        revision = run.revision;
-      }
-      if (run.revision != revision) {
-        revisions.insert(run.revision);
-      }
+  HistoryInput input;
+  input.runs.reserve(static_cast<std::size_t>(std::count_if(
+      heads.begin(), heads.end(), [&](const auto& run) { return usable(run) && run.revision == revision; })));
+  for (auto& run : heads) {
+    if (!usable(run)) {
+      continue;
+    }
+    if (run.revision == revision) {
+      input.runs.push_back({std::move(run), {}});
+    } else {
+      revisions.insert(run.revision);
     }
   }
-  if (revision == 0 || std::none_of(heads.begin(), heads.end(), [&](const core::RunRecord& run) {
-        return usable(run) && run.revision == revision;
-      })) {
+  if (input.runs.empty()) {
     return std::nullopt;
   }
+  input.bench = bench;
   input.revision = revision;
   input.other_revisions.assign(revisions.begin(), revisions.end());
   input.rules = reader.rules(bench, revision);
@@ -53,31 +60,25 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
   input.located = store::located_steps(db, bench);
   const std::string wanted = metric.empty() ? input.rules.primary : metric;
 
-  std::map<int, std::vector<SeriesSummary>> series; // by run
+  // The samples come run by run in ascending order, as the runs are: each run's series are built
+  // as its samples pass.
+  std::vector<int> numbers;
+  numbers.reserve(input.runs.size());
+  for (const auto& run : input.runs) {
+    numbers.push_back(run.run.number);
+  }
   SeriesBuilder builder;
-  int current = 0;
-  store::visit_bench_samples(db, bench, revision, wanted, [&](const store::SampleView& sample) {
-    if (sample.run != current) {
-      if (current != 0) {
-        series[current] = builder.take();
+  auto current = input.runs.begin();
+  store::visit_runs_samples(db, numbers, wanted, [&](const store::SampleView& sample) {
+    if (current->run.number != sample.run) {
+      current->series = builder.take();
+      while (current->run.number != sample.run) {
+        ++current;
       }
-      current = sample.run;
     }
     builder.add(sample.params, sample.metric, sample.key, sample.value, sample.unit, sample.kind);
   });
-  if (current != 0) {
-    series[current] = builder.take();
-  }
-  // Oldest first, each run moved once: a RunRecord is large, and a history reads 10,000 of them.
-  input.runs.reserve(heads.size());
-  for (auto run = heads.rbegin(); run != heads.rend(); ++run) {
-    if (!usable(*run) || run->revision != revision) {
-      continue;
-    }
-    auto found = series.find(run->number);
-    input.runs.push_back(
-        {std::move(*run), found != series.end() ? std::move(found->second) : std::vector<SeriesSummary>{}});
-  }
+  current->series = builder.take();
   return input;
 }
 

@@ -26,10 +26,23 @@ bool RunSet::imported() const
   });
 }
 
+namespace {
+
+bool judged_status(core::RunStatus status)
+{
+  return status == core::RunStatus::Finished || status == core::RunStatus::Imported;
+}
+
+} // namespace
+
 bool usable(const core::RunRecord& run)
 {
-  return !run.withdrawn() &&
-         (run.status == core::RunStatus::Finished || run.status == core::RunStatus::Imported);
+  return !run.withdrawn() && judged_status(run.status);
+}
+
+bool usable(const core::RunHead& run)
+{
+  return !run.withdrawn && judged_status(run.status);
 }
 
 std::string withdrawn_text(const core::RunRecord& run)

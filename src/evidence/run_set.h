@@ -31,6 +31,7 @@ struct RunSet {
 
 // Whether a run's samples can be judged: it finished (or was imported) and was not withdrawn.
 bool usable(const core::RunRecord& run);
+bool usable(const core::RunHead& run);
 // "run #5 was withdrawn on 2026-05-01: REASON", for whatever refuses or leaves out a withdrawn run.
 std::string withdrawn_text(const core::RunRecord& run);
 // Whether a plan document lists a run under its attempt. Not a withdrawn run, nor one that ended

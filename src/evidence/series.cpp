@@ -59,6 +59,11 @@ SeriesSummary& SeriesBuilder::find_or_add(std::string_view metric, std::string_v
   }
   m_series.push_back(
       {std::string(metric), std::string(params), std::string(key), std::string(unit), {}, 0, 0});
+  // Room for as many values as the same series of the run before had: a benchmark's runs mostly
+  // have as many repeats, and growing one by one allocated four times for five values.
+  if (m_series.size() <= m_sizes_before.size()) {
+    m_series.back().values.reserve(m_sizes_before[m_series.size() - 1]);
+  }
   return m_series.back();
 }
 
@@ -96,6 +101,10 @@ void SeriesBuilder::add_series(const SeriesSummary& series)
 std::vector<SeriesSummary> SeriesBuilder::take()
 {
   m_index.clear();
+  m_sizes_before.clear();
+  for (const auto& s : m_series) {
+    m_sizes_before.push_back(s.values.size());
+  }
   return std::exchange(m_series, {});
 }
 

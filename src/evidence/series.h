@@ -42,6 +42,7 @@ private:
   std::map<std::string, std::size_t, std::less<>> m_index; // by metric, params, key; once there are many
   std::string m_params_json;                               // of the sample before, and its label
   std::string m_params;
+  std::vector<std::size_t> m_sizes_before; // the number of values of each series taken last
 };
 std::string params_label(const std::string& params_json);
 

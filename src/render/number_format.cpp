@@ -43,6 +43,47 @@ struct Digits {
   Digits& operator=(const Digits&) = delete;
 };
 
+// The fixed notation of a value from its scientific one ("-1.235e+01" with exponent 1: "-12.35"),
+// for as many decimals as the scientific digits reach: printf's %.*f at those decimals rounds at
+// the same digit, so it writes the same digits (when rounding carried into a new leading digit,
+// 9.996 -> "1.00e+01", the coarser rounding of %.1f gives "10.0" too). One conversion instead of
+// two: a history of 10,000 commits formats 30,000 numbers.
+std::string point_placed(std::string_view scientific, int exponent)
+{
+  // At most a sign, "0.", 5 zeros (exponent -6) and 17 digits.
+  char out[32];
+  std::size_t size = 0;
+  if (scientific.front() == '-') {
+    out[size++] = '-';
+    scientific.remove_prefix(1);
+  }
+  char digits[24];
+  std::size_t count = 0;
+  for (const char c : scientific.substr(0, scientific.find('e'))) {
+    if (c != '.') {
+      digits[count++] = c;
+    }
+  }
+  if (exponent < 0) {
+    out[size++] = '0';
+    out[size++] = '.';
+    for (int zero = -1; zero > exponent; --zero) {
+      out[size++] = '0';
+    }
+    std::copy(digits, digits + count, out + size);
+    return std::string(out, size + count);
+  }
+  const auto integer_digits = static_cast<std::size_t>(exponent) + 1; // at most count: decimals >= 0
+  std::copy(digits, digits + integer_digits, out + size);
+  size += integer_digits;
+  if (integer_digits < count) {
+    out[size++] = '.';
+    std::copy(digits + integer_digits, digits + count, out + size);
+    size += count - integer_digits;
+  }
+  return std::string(out, size);
+}
+
 } // namespace
 
 std::string format_number(double value, int significant)
@@ -68,8 +109,11 @@ std::string format_number(double value, int significant)
   if (exponent < -6 || exponent >= 15) {
     return without_negative_zero(scientific.text);
   }
-  const int decimals = std::max(0, significant - 1 - exponent);
-  return without_negative_zero(Digits(value, std::chars_format::fixed, decimals).text);
+  const int decimals = significant - 1 - exponent;
+  if (decimals < 0) {
+    return std::string(Digits(value, std::chars_format::fixed, 0).text); // the integer part, all of it
+  }
+  return point_placed(scientific.text, exponent);
 }
 
 std::string format_percent(double percent, int decimals)

@@ -503,34 +503,28 @@ std::vector<core::Withdrawal> run_withdrawals(Database& db, int run)
   });
 }
 
-std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench)
+std::vector<core::RunHead> bench_run_heads(Database& db, const std::string& bench)
 {
+  // The withdrawn runs first, apart: few runs are withdrawn, and a look-up of each run in their
+  // table cost a sixth of the query.
+  std::vector<int> withdrawn;
+  auto select_withdrawn = db.prepare("SELECT run FROM withdrawn_runs WHERE time_ms != 0 ORDER BY run");
+  while (select_withdrawn.step()) {
+    withdrawn.push_back(static_cast<int>(select_withdrawn.integer(0)));
+  }
   auto select =
-      db.prepare("SELECT number, id, revision, attempt, status, started_ms, git_commit, git_branch, "
-                 "git_dirty, git_diff_blob, "
-                 "coalesce(w.time_ms, 0), coalesce(w.reason, ''), env_blob "
-                 "FROM runs LEFT JOIN withdrawn_runs w ON w.run = runs.number WHERE bench = ? ORDER BY number DESC");
+      db.prepare("SELECT number, revision, status, git_commit, git_branch, git_dirty, git_diff_blob, "
+                 "env_blob FROM runs WHERE bench = ? ORDER BY number");
   select.bind(1, bench);
-  std::vector<core::RunRecord> out;
-  // A RunRecord is large: growing the vector moved each of 10,000 a dozen times.
-  auto count = db.prepare("SELECT count(*) FROM runs WHERE bench = ?");
-  count.bind(1, bench);
-  out.reserve(count.step() ? static_cast<std::size_t>(count.integer(0)) : 0);
+  std::vector<core::RunHead> out;
   while (select.step()) {
     auto& run = out.emplace_back();
     run.number = static_cast<int>(select.integer(0));
-    run.id = select.text(1);
-    run.bench = bench;
-    run.revision = static_cast<int>(select.integer(2));
-    if (!select.is_null(3)) {
-      run.attempt = static_cast<int>(select.integer(3));
-    }
-    run.status = events::read_run_status(select.text(4));
-    run.started_ms = select.integer(5);
-    run.git = read_git_columns(select, 6);
-    run.withdrawn_ms = select.integer(10);
-    run.withdrawn_reason = select.text(11);
-    run.env_blob = select.text(12);
+    run.revision = static_cast<int>(select.integer(1));
+    run.status = events::read_run_status(select.text_view(2));
+    run.withdrawn = std::binary_search(withdrawn.begin(), withdrawn.end(), run.number);
+    run.git = read_git_columns(select, 3);
+    run.env_blob = select.text(7);
   }
   return out;
 }
@@ -574,17 +568,24 @@ std::vector<core::Acknowledgement> acknowledgements(Database& db, const std::str
   });
 }
 
-void visit_bench_samples(Database& db, const std::string& bench, int revision, const std::string& metric,
-                         const std::function<void(const SampleView&)>& visit)
+void visit_runs_samples(Database& db, std::span<const int> runs, const std::string& metric,
+                        const std::function<void(const SampleView&)>& visit)
 {
-  auto select = db.prepare("SELECT s.run, s.params, s.key, s.value, s.unit, s.kind FROM runs r "
-                           "JOIN samples s ON s.run = r.number AND s.metric = ? "
-                           "WHERE r.bench = ? AND r.revision = ? ORDER BY r.number, s.repeat_idx, s.ordinal");
-  select.bind_all(metric, bench, revision);
-  // Views of SQLite's own copies, valid through the visit (until the next step): no copy per sample.
-  while (select.step()) {
-    visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2), select.real(3),
-           select.text_view(4), events::read_sample_kind(select.text_view(5))});
+  auto select = db.prepare("SELECT run, params, key, value, unit, kind FROM samples "
+                           "WHERE run BETWEEN ?1 AND ?2 AND metric = ?3 ORDER BY run, repeat_idx, ordinal");
+  for (std::size_t first = 0; first < runs.size();) {
+    auto last = first;
+    while (last + 1 < runs.size() && runs[last + 1] == runs[last] + 1) {
+      ++last;
+    }
+    select.reset();
+    select.bind(1, runs[first]).bind(2, runs[last]).bind(3, metric);
+    // Views of SQLite's own copies, valid through the visit (until the next step): no copy per sample.
+    while (select.step()) {
+      visit({static_cast<int>(select.integer(0)), select.text_view(1), metric, select.text_view(2),
+             select.real(3), select.text_view(4), events::read_sample_kind(select.text_view(5))});
+    }
+    first = last + 1;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -134,10 +135,9 @@ std::vector<std::string> plans_with_current_baseline(Database& db, int run);
 // Whether the run recorded a repeat (a warmup counts): a run cancelled while it queued has none.
 bool measured_any_repeat(Database& db, int run);
 
-// The runs of a benchmark with only what a history reads of them filled in (number, id, bench,
-// revision, attempt, status, started_ms, the git context, the withdrawal and the environment's
-// blob), newest first: every column of 10,000 runs, parsed, was most of what `ej history` cost.
-std::vector<core::RunRecord> bench_run_heads(Database& db, const std::string& bench);
+// The runs of a benchmark as a history reads them, oldest first: every column of 10,000 runs,
+// parsed, was most of what `ej history` cost.
+std::vector<core::RunHead> bench_run_heads(Database& db, const std::string& bench);
 
 // The benchmarks a plan's attempts ran or its baselines name, by name.
 std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan);
@@ -145,9 +145,10 @@ std::vector<std::string> plan_benchmarks(Database& db, const std::string& plan);
 // The acknowledged steps of a benchmark (every benchmark's when bench is empty), oldest first.
 std::vector<core::Acknowledgement> acknowledgements(Database& db, const std::string& bench = "");
 
-// The samples of one metric of a benchmark revision's runs, each run's together, runs in ascending
-// order: what a history reads (one statement, where reading run by run took a query per commit).
-void visit_bench_samples(Database& db, const std::string& bench, int revision, const std::string& metric,
-                         const std::function<void(const SampleView&)>& visit);
+// The samples of one metric of `runs` (ascending run numbers), each run's together, runs in
+// ascending order: what a history reads. Runs numbered one after the other are read as one range of
+// the samples table: a history's runs mostly are, and a seek per run was a fifth of the read.
+void visit_runs_samples(Database& db, std::span<const int> runs, const std::string& metric,
+                        const std::function<void(const SampleView&)>& visit);
 
 } // namespace ej::store

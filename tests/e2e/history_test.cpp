@@ -172,6 +172,22 @@ TEST_CASE("ej history leaves withdrawn runs out, and ej history and ej ack say w
   CHECK_THAT(early, Catch::Contains("note: no change point of b's history along main holds"));
 }
 
+TEST_CASE("ej history lines its table up by characters, not bytes, when a unit is not ASCII")
+{
+  EjRepo repo;
+  write_text(repo.path() / "a.txt", "a\n");
+  git(repo.path(), {"add", "a.txt"});
+  git(repo.path(), {"commit", "-q", "-m", "a commit"});
+  repo.ok({"bench", "add", "t", "--repeat", "3", "--metric", "temp=kv:temp", "--unit", "temp=°C", "--",
+           "echo", "temp=5"});
+  repo.ok({"run", "t", "--quiet"});
+  const auto commit = git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 10);
+  // "5.000 °C" is 8 characters in 9 bytes: padded to 12 columns by 4 spaces, its interval to 27 by 7.
+  CHECK_THAT(repo.ok({"history", "t"}),
+             Catch::Contains("\n  " + commit +
+                             "      5.000 °C  [5.000 °C, 5.000 °C]         r1          a commit\n"));
+}
+
 TEST_CASE("ej history finds within one commit where a benchmark's wall time stepped, from real sleeps")
 {
   // The benchmark sleeps as long as the commit's delay.txt says: 50 ms, then 200 ms from the

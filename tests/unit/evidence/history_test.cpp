@@ -30,7 +30,6 @@ evidence::HistoryRun run_at(int number, const std::string& commit, std::vector<d
 {
   evidence::HistoryRun run;
   run.run.number = number;
-  run.run.bench = "b";
   run.run.revision = 1;
   run.run.status = core::RunStatus::Finished;
   run.run.git.commit = commit;
