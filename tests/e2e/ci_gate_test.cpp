@@ -147,6 +147,9 @@ TEST_CASE("ej bench add --ci marks a benchmark, edit --ci and --no-ci change it,
   CHECK(listed[0]["ci"] == false);
   CHECK(listed[1]["ci"] == true);
   CHECK(repo.ej({"bench", "edit", "plain", "--ci"}).exit_code == 2); // nothing changed
+  // An edit of something else keeps the mark.
+  repo.ok({"bench", "edit", "plain", "--repeat", "3"});
+  CHECK(json::parse(repo.ok({"bench", "show", "plain", "--json"}))["revisions"][2]["ci"] == true);
 }
 
 TEST_CASE("the GitHub Actions steps gate branches of a bare remote and push the journal back")
