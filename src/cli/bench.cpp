@@ -492,8 +492,8 @@ void print_definition(const core::BenchRevision& bench)
   if (d.same_output.kind != core::SameOutput::Kind::None) {
     fmt::print("  same output: {} as the reference's\n", core::describe(d.same_output));
   }
-  if (d.check_times) {
-    fmt::print("  check times: a reported time longer than its repeat's wall time is invalid\n");
+  if (!d.check_times) {
+    fmt::print("  check times: off (--no-check-times: a reported time may exceed its repeat's wall time)\n");
   }
   for (const auto& floor : d.floors) {
     fmt::print("  floor:    {}={:g} (a value beyond it is implausible)\n", floor.metric, floor.value);
@@ -632,8 +632,10 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
                    "e.g. --same-output checksum --tolerance 0.001")
       ->check(finite_number());
   add_toggle(command, "--check-times,!--no-check-times", o.check_times,
-             "A time the benchmark prints that is longer than its repeat's wall time makes the run "
-             "invalid (--no-check-times: no longer), e.g. ej bench edit decode --check-times");
+             "On by default: a time the benchmark prints that is longer than its repeat's wall time "
+             "(by more than 1 ms + 5%, timer rounding) makes the run invalid. --no-check-times turns "
+             "it off for a metric that legitimately sums time across GPUs or threads, e.g. ej bench "
+             "edit allreduce --no-check-times");
   command->add_option("--floor", o.floors,
                       "METRIC=VALUE, a physical bound in the metric's unit: a value beyond it on the better "
                       "side is implausible (repeatable; '' removes them), e.g. --floor copy_ms=0.8");

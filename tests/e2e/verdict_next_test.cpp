@@ -27,7 +27,7 @@ std::vector<std::string> ej_words(const std::string& command)
   return words;
 }
 
-// x = SPEED + 100 * (repeats so far mod 3): a noise of several percent, the same for any code, from a
+// x = SPEED + 100 * (repeats so far mod 3) ns: a noise of several percent, the same for any code, from a
 // counter kept under .git; SPEED read from the committed file `speed`.
 std::string wobbling_script(const EjRepo& repo)
 {
@@ -46,7 +46,7 @@ TEST_CASE("a verdict without a baseline says to pin one, and once decisive says 
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Next"});
   repo.ok({"bench", "add", "flat", "--repeat", "5", "--shell", "echo x=$(cat speed)", "--metric",
-           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"run", "flat", "--quiet"}); // the stock code, outside any attempt: run #1
   write_text(repo.path() / "speed", "900\n");
   git(repo.path(), {"commit", "-q", "-am", "faster"});
@@ -81,7 +81,7 @@ TEST_CASE(
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Next"});
   repo.ok({"bench", "add", "wobble", "--repeat", "5", "--min-effect", "2", "--shell", wobbling_script(repo),
-           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"try", "stock", "--plan", "p"});
   repo.ok({"run", "wobble", "--attempt", "1", "--quiet"});
   repo.ok({"plan", "baseline", "p", "--run", "1"});

@@ -53,8 +53,9 @@ function make_repository(name) {
     'init']);
   sh(dir, ej, ['init']);
   sh(dir, ej, ['plan', 'new', 'p', '--title', 'MCP plan', '--target', 't < 200']);
-  // A value that varies a little, so that comparisons have something to test.
-  sh(dir, ej, ['bench', 'add', 'noisy', '--repeat', '5', '--metric', 't=kv:t', '--unit', 't=ms', '--shell',
+  // A value that varies a little, so that comparisons have something to test; in microseconds, a
+  // time the repeat can take (a longer one would make the run invalid).
+  sh(dir, ej, ['bench', 'add', 'noisy', '--repeat', '5', '--metric', 't=kv:t', '--unit', 't=us', '--shell',
     'echo "t: 1$(od -An -N1 -tu1 /dev/urandom | tr -d " ")"']);
   // Repeats of 0.3 s: a run long enough to be waited for several times.
   sh(dir, ej, ['bench', 'add', 'paced', '--repeat', '6', '--shell', 'sleep 0.3']);
