@@ -492,8 +492,8 @@ void print_definition(const core::BenchRevision& bench)
   if (d.same_output.kind != core::SameOutput::Kind::None) {
     fmt::print("  same output: {} as the reference's\n", core::describe(d.same_output));
   }
-  if (d.check_times) {
-    fmt::print("  check times: a reported time longer than its repeat's wall time is invalid\n");
+  if (!d.check_times) {
+    fmt::print("  check times: off (--no-check-times: a reported time may exceed its repeat's wall time)\n");
   }
   for (const auto& floor : d.floors) {
     fmt::print("  floor:    {}={:g} (a value beyond it is implausible)\n", floor.metric, floor.value);
@@ -563,6 +563,15 @@ std::string metric_help()
   return help;
 }
 
+// A flag and its negation ("--ci,!--no-ci") that leaves `target` unset when neither is given, so that
+// an edit keeps what the definition had: CLI11's add_flag sets a std::optional<bool> to false then.
+void add_toggle(CLI::App* command, const std::string& names, std::optional<bool>& target,
+                const std::string& description)
+{
+  command->add_flag_function(
+      names, [&target](std::int64_t count) { target = count > 0; }, description);
+}
+
 void add_definition_options(CLI::App* command, BenchOptions& o)
 {
   command->add_option("name", o.name, "Benchmark name (lowercase, digits, dashes)")->required();
@@ -604,9 +613,9 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
       ->check(finite_number());
   command->add_option("--exclude-throttled", o.exclude_throttled,
                       "GPU runs: compare and judge without throttled repeats by default (true|false)");
-  command->add_flag("--ci,!--no-ci", o.ci,
-                    "Measure it in 'ej ci', the pull-request gate (--no-ci: no longer), e.g. ej bench edit "
-                    "decode --ci");
+  add_toggle(command, "--ci,!--no-ci", o.ci,
+             "Measure it in 'ej ci', the pull-request gate (--no-ci: no longer), e.g. ej bench edit "
+             "decode --ci");
   command->add_option("--check", o.check,
                       "Correctness command run with /bin/sh -c in the benchmark's directory after every "
                       "measured repeat; a non-zero exit ends the run as check-failed, never judged "
@@ -622,9 +631,11 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
                    "--same-output METRIC: how far in % the candidate's value may be from the baseline's, "
                    "e.g. --same-output checksum --tolerance 0.001")
       ->check(finite_number());
-  command->add_flag("--check-times,!--no-check-times", o.check_times,
-                    "A time the benchmark prints that is longer than its repeat's wall time makes the run "
-                    "invalid (--no-check-times: no longer), e.g. ej bench edit decode --check-times");
+  add_toggle(command, "--check-times,!--no-check-times", o.check_times,
+             "On by default: a time the benchmark prints that is longer than its repeat's wall time "
+             "(by more than 1 ms + 5%, timer rounding) makes the run invalid. --no-check-times turns "
+             "it off for a metric that legitimately sums time across GPUs or threads, e.g. ej bench "
+             "edit allreduce --no-check-times");
   command->add_option("--floor", o.floors,
                       "METRIC=VALUE, a physical bound in the metric's unit: a value beyond it on the better "
                       "side is implausible (repeatable; '' removes them), e.g. --floor copy_ms=0.8");

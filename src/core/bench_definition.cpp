@@ -125,8 +125,8 @@ nlohmann::json to_json(const BenchDefinition& definition)
       out["same_output"]["tolerance_pct"] = same.tolerance_pct;
     }
   }
-  if (definition.check_times) {
-    out["check_times"] = true;
+  if (!definition.check_times) {
+    out["check_times"] = false; // the default is on: only the opt-out is stored
   }
   if (!definition.floors.empty()) {
     out["floors"] = nlohmann::json::array();
@@ -205,7 +205,7 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
     definition.exclude_throttled = json.value("exclude_throttled", false);
     definition.ci = json.value("ci", false);
     definition.check = json.value("check", "");
-    definition.check_times = json.value("check_times", false);
+    definition.check_times = json.value("check_times", true);
     definition.check_every = number(json, "check_every", 1, "--check-every", problems);
     if (const auto same = json.find("same_output"); same != json.end() && same->is_object()) {
       const auto kind = same->value("kind", "");

@@ -1,10 +1,13 @@
 #include "evidence/interleaved_verdict.h"
 
 #include "core/numbering.h"
+#include "evidence/calibration.h"
 #include "evidence/metric_rules.h"
 #include "evidence/run_set.h"
+#include "measure/power.h"
 #include "measure/until_decisive.h"
 #include "measuring/interleaved_pairs.h"
+#include "store/queries.h"
 #include "store/run_queries.h"
 #include "util/error.h"
 
@@ -77,6 +80,8 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
     throw Error("run {} of an interleaved comparison is missing; run 'ej fsck'",
                 core::number_label(record.candidate));
   }
+  out.bench = run->bench;
+  out.attempt = run->attempt;
   const auto bench = store::find_bench_revision(db, run->bench, run->revision);
   if (!bench) {
     throw Error("benchmark {} r{} of run {} is missing; run 'ej fsck'", run->bench, run->revision,
@@ -109,6 +114,11 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
       const auto fixed = measure::compare_paired(paired.values);
       v.p_value = fixed.p_value;
       v.exact = fixed.exact;
+      if (const double half = (fixed.high - fixed.low) / 2;
+          v.rounds >= 2 && std::isfinite(half) && half > 0) {
+        v.noise = measure::sigma_from_interval(half, static_cast<double>(v.rounds), measure::Pairing::Paired,
+                                               fixed.confidence);
+      }
       if (record.design.max_rounds > 0 && v.rounds <= static_cast<std::size_t>(record.design.max_rounds)) {
         measure::UntilDecisiveOptions options;
         options.direction = v.direction;
@@ -142,6 +152,20 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
     }
   }
   out.outcome = overall(primary_outcomes);
+  // What would decide it: rounds sized at the calibration of the candidate's environment when there
+  // is one (read only when rounds are to be sized: a plan's document judges many sessions).
+  const bool undecided = out.outcome == "inconclusive" || out.outcome == "mixed";
+  const auto calibration = undecided && out.design.purpose.empty()
+                               ? latest_calibration(db, run->bench, run->env_blob)
+                               : std::nullopt;
+  std::string plan;
+  if (run->attempt) {
+    if (const auto attempt = store::find_attempt(db, *run->attempt)) {
+      plan = attempt->plan;
+    }
+  }
+  out.next = paired_next_steps(out, plan,
+                               {calibration ? &*calibration : nullptr, out.min_effect_pct, rules.guarded()});
   return out;
 }
 
@@ -234,7 +258,8 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
           {"metric", verdict.primary},
           {"min_effect_pct", verdict.min_effect_pct},
           {"outcome", verdict.outcome},
-          {"series", series}};
+          {"series", series},
+          {"next", next_json(verdict.next)}};
 }
 
 } // namespace ej::evidence

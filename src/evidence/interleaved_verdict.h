@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evidence/next_step.h"
 #include "measure/paired.h"
 #include "measure/statistics.h"
 #include "store/database.h"
@@ -37,11 +38,16 @@ struct PairedVerdict {
   bool exact = false;
   std::string outcome;                      // improved, regressed, equivalent, inconclusive
   std::optional<std::size_t> rounds_needed; // --until-decisive, inconclusive: what a plan would need
+  // The noise of one round on the scale, as the fixed-sample interval implies it (measure/power.h):
+  // what the rounds of a next session are sized at without a calibration. nullopt below two rounds.
+  std::optional<double> noise;
 };
 
 struct InterleavedVerdict {
   int candidate = 0; // run numbers
   int reference = 0;
+  std::string bench;
+  std::optional<int> attempt; // the candidate run's
   store::events::ComparisonInterleaved design;
   std::string primary;               // the metric the outcome is over: the comparison's, else the primary one
   double min_effect_pct = 0;         // the comparison's, else the benchmark's
@@ -49,6 +55,7 @@ struct InterleavedVerdict {
   // Over the primary metric's series: each one's when they agree, mixed when some improved and some
   // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.
   std::string outcome;
+  std::vector<NextStep> next; // what would decide it (evidence/next_step.h)
 };
 
 InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);

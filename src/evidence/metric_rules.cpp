@@ -30,6 +30,7 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   rules.clock_drop_pct = definition.clock_drop_pct;
   rules.exclude_throttled = definition.exclude_throttled;
   rules.same_output = definition.same_output;
+  rules.checked = !definition.check.empty();
   for (const auto& floor : definition.floors) {
     std::string unit = "s"; // wall_s
     for (const auto& spec : measure::metric_specs(definition)) {

@@ -25,12 +25,17 @@ struct MetricRules {
   double clock_drop_pct = 10;     // a repeat this far below its combination's SM clock is throttled
   bool exclude_throttled = false; // judged without throttled repeats
   core::SameOutput same_output;   // what must equal the reference's (ej bench add --same-output)
+  bool checked = false;           // a --check command runs after measured repeats
   // Physical bounds (--floor), each with the unit of its metric's values.
   struct Floor {
     core::MetricFloor floor;
     std::string unit;
   };
   std::vector<Floor> floors;
+
+  // Whether anything holds the benchmark's result to account (--check, --same-output): without,
+  // a benchmark that skips its work looks faster too.
+  bool guarded() const { return checked || same_output.kind != core::SameOutput::Kind::None; }
 
   // The direction of a metric's series stored in `unit` (measure::judged_better's rule).
   measure::Direction direction_of(const std::string& metric, std::string_view unit) const;

@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "evidence/calibration.h"
+#include "evidence/interleaved_verdict.h"
 #include "evidence/verdict.h"
 #include "measure/paired.h"
 #include "measure/power.h"
@@ -79,37 +80,30 @@ struct Sizing {
   bool too_many = false; // a noise is known but no number of rounds up to k_most_rounds will do
 };
 
-Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* calibration,
-                   double min_effect_pct)
+// An undecided comparison on the per-round scale, with the noise a round of it showed, if known.
+struct Undecided {
+  const std::string& metric;
+  Scaled values;
+  std::optional<double> observed_noise;
+};
+
+Sizing size_rounds(const Undecided& u, const Calibration* calibration, double min_effect_pct)
 {
   Sizing out;
-  const auto values = scaled(s.comparison);
-  if (!values) {
-    return out; // no estimate (one figure a side): nothing to size rounds from
-  }
-  out.relative = values->scale == measure::PairedScale::LogRatio;
+  const auto& values = u.values;
+  out.relative = values.scale == measure::PairedScale::LogRatio;
   // The change to resolve: the estimate itself when it passes the min effect (to tell it from no
   // change), else its distance to the nearer edge of the min effect (to show that it stays within).
-  const auto band = measure::effect_band(values->scale, min_effect_pct, values->reference_level);
-  const double e = values->estimate;
+  const auto band = measure::effect_band(values.scale, min_effect_pct, values.reference_level);
+  const double e = values.estimate;
   out.effect = e < band.low || e > band.high ? std::abs(e) : std::min(e - band.low, band.high - e);
-  // The noise of one round: calibrated on this metric and scale, else the one this verdict's own
-  // interval implies. Two runs measured apart give one side's noise; a round's pair has sqrt(2) of it.
-  if (calibration != nullptr && calibration->metric == s.metric && calibration->relative == out.relative &&
+  // The noise of one round: calibrated on this metric and scale, else the one the verdict observed.
+  if (calibration != nullptr && calibration->metric == u.metric && calibration->relative == out.relative &&
       calibration->paired_noise > 0) {
     out.noise = calibration->paired_noise;
     out.source = NoiseSource::Calibration;
-  } else if (values->half_width && *values->half_width > 0) {
-    const auto& c = s.comparison;
-    if (design == Design::Interleaved) {
-      out.noise = measure::sigma_from_interval(*values->half_width, static_cast<double>(c.n_candidate),
-                                               measure::Pairing::Paired, c.confidence);
-    } else {
-      const double a = static_cast<double>(c.n_reference);
-      const double b = static_cast<double>(c.n_candidate);
-      out.noise = std::sqrt(2.0) * measure::sigma_from_interval(*values->half_width, 2 * a * b / (a + b),
-                                                                measure::Pairing::TwoSample, c.confidence);
-    }
+  } else if (u.observed_noise && *u.observed_noise > 0) {
+    out.noise = u.observed_noise;
     out.source = NoiseSource::Observed;
   }
   if (!out.noise || !(*out.noise > 0)) {
@@ -123,6 +117,37 @@ Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* 
     out.rounds = std::max(*out.rounds, k_fewest_rounds);
   }
   return out;
+}
+
+Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* calibration,
+                   double min_effect_pct)
+{
+  const auto values = scaled(s.comparison);
+  if (!values) {
+    return {}; // no estimate (one figure a side): nothing to size rounds from
+  }
+  // The noise this verdict's own interval implies. Two runs measured apart give one side's noise; a
+  // round's pair has sqrt(2) of it.
+  std::optional<double> observed;
+  if (values->half_width && *values->half_width > 0) {
+    const auto& c = s.comparison;
+    if (design == Design::Interleaved) {
+      observed = measure::sigma_from_interval(*values->half_width, static_cast<double>(c.n_candidate),
+                                              measure::Pairing::Paired, c.confidence);
+    } else {
+      const double a = static_cast<double>(c.n_reference);
+      const double b = static_cast<double>(c.n_candidate);
+      observed = std::sqrt(2.0) * measure::sigma_from_interval(*values->half_width, 2 * a * b / (a + b),
+                                                               measure::Pairing::TwoSample, c.confidence);
+    }
+  }
+  return size_rounds({s.metric, *values, observed}, calibration, min_effect_pct);
+}
+
+// The sizing that asks for the most rounds: what every one of the comparisons needs.
+std::size_t rank(const Sizing& x)
+{
+  return x.too_many ? k_most_rounds + 2 : x.rounds ? *x.rounds : k_most_rounds + 1;
 }
 
 bool decided(measure::Outcome outcome)
@@ -144,9 +169,6 @@ Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_ef
       continue;
     }
     auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
-    const auto rank = [](const Sizing& x) {
-      return x.too_many ? k_most_rounds + 2 : x.rounds ? *x.rounds : k_most_rounds + 1;
-    };
     if (!most || rank(sizing) > rank(*most)) {
       most = sizing;
     }
@@ -160,7 +182,25 @@ std::string figure(double value, bool relative, const std::string& unit)
                   : fmt::format("{:.3g}{}", value, unit.empty() ? "" : " " + unit);
 }
 
-NextStep measure_step(const Verdict& v, NextKind kind, const Sizing& sizing, const std::string& opening)
+// What a new session measures: the candidate's benchmark against a reference, the attempt's code.
+struct Session {
+  std::string bench;
+  std::string unit;
+  std::string against;        // as --against takes it
+  std::optional<int> attempt; // the candidate's (--against measures its recorded code)
+};
+
+// "ej run BENCH --against REF --attempt N": a new session, of as many rounds as the benchmark repeats.
+std::string session_command(const Session& session)
+{
+  auto command = "ej run " + word(session.bench) + " --against " + word(session.against);
+  if (session.attempt) {
+    command += fmt::format(" --attempt {}", *session.attempt);
+  }
+  return command;
+}
+
+NextStep measure_step(const Session& session, NextKind kind, const Sizing& sizing, const std::string& opening)
 {
   NextStep step;
   step.kind = kind;
@@ -171,31 +211,76 @@ NextStep measure_step(const Verdict& v, NextKind kind, const Sizing& sizing, con
     step.noise = std::abs(in_units(*sizing.noise, sizing.relative));
     step.effect = std::abs(in_units(sizing.effect, sizing.relative));
   }
-  step.command = "ej run " + word(v.candidate.bench) + " --against baseline";
-  // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
-  const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
-  if (attempt > 0) {
-    step.command += fmt::format(" --attempt {}", attempt);
-  }
+  step.command = session_command(session);
+  const auto& unit = session.unit;
   const auto noise_words = [&] {
     return fmt::format("at the {} noise of {} a round",
                        sizing.source == NoiseSource::Calibration ? "calibrated" : "observed",
-                       figure(*step.noise, step.relative, v.unit));
+                       figure(*step.noise, step.relative, unit));
   };
   if (sizing.rounds) {
     step.command += fmt::format(" --repeat {}", *sizing.rounds);
     step.why = fmt::format("{}: {} rounds detect a change of {} (80% power, 5% two-sided) {}", opening,
-                           *sizing.rounds, figure(*step.effect, step.relative, v.unit), noise_words());
+                           *sizing.rounds, figure(*step.effect, step.relative, unit), noise_words());
   } else if (sizing.too_many) {
     step.command += " --until-decisive";
-    step.why =
-        fmt::format("{}: a change of {} would take more than {} rounds {}; measure until decisive, "
-                    "or give the benchmark a larger --min-effect",
-                    opening, figure(*step.effect, step.relative, v.unit), k_most_rounds, noise_words());
+    step.why = fmt::format("{}: a change of {} would take more than {} rounds {}; measure until decisive, "
+                           "or give the benchmark a larger --min-effect",
+                           opening, figure(*step.effect, step.relative, unit), k_most_rounds, noise_words());
   } else {
     step.command += " --until-decisive";
     step.why = opening + ": no noise to size the rounds at; measure until the verdict is decisive";
   }
+  return step;
+}
+
+Session session_of(const Verdict& v)
+{
+  // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
+  const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
+  return {v.candidate.bench, v.unit, "baseline", attempt > 0 ? std::optional(attempt) : std::nullopt};
+}
+
+NextStep calibrate_step(const std::string& bench, const Sizing& sizing)
+{
+  NextStep calibrate;
+  calibrate.kind = NextKind::Calibrate;
+  calibrate.command = "ej calibrate " + word(bench);
+  calibrate.why = fmt::format("{} has no calibration in this environment: {}", bench,
+                              sizing.source ? "the rounds are sized at the noise this verdict observed"
+                                            : "the noise to size rounds at is unknown");
+  return calibrate;
+}
+
+NextStep choose_headline_step(const std::string& plan, const std::string& crossover)
+{
+  NextStep step;
+  step.kind = NextKind::ChooseHeadline;
+  step.command = fmt::format("ej plan edit {} --headline AXIS=VALUE", word(plan));
+  step.why = "mixed over the sweep" + (crossover.empty() ? std::string() : " (" + crossover + ")") +
+             ": no number of rounds decides a crossover; the plan's headline combination does (fill in "
+             "AXIS=VALUE)";
+  return step;
+}
+
+// A decisive verdict: nothing to add, unless it is a gain that nothing checked. The check makes a
+// new revision of the benchmark, whose runs are not compared with the older one's: both code states
+// are measured again, together (`session`).
+NextStep decided_step(const std::string& outcome, bool improved, const Session& session, bool guarded)
+{
+  NextStep step;
+  if (!improved || guarded) {
+    step.why = fmt::format("decisive ({}): nothing to add", outcome);
+    return step;
+  }
+  step.kind = NextKind::AddCheck;
+  step.command = fmt::format("ej bench edit {} --check 'CMD'", word(session.bench));
+  step.why = fmt::format(
+      "{}, decisively, but benchmark {} has neither --check nor --same-output: a benchmark that skips its "
+      "work or computes something else looks faster too; fill in CMD, a command that exits non-zero on a "
+      "wrong result (or give --same-output stdout|@FILE|METRIC instead), then measure both code states "
+      "again with '{}'",
+      outcome, session.bench, session_command(session));
   return step;
 }
 
@@ -206,8 +291,7 @@ std::string outcome_words(const Verdict& v)
 
 } // namespace
 
-std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, const Calibration* calibration,
-                                 double min_effect_pct)
+std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, const NextContext& context)
 {
   // Figures that cannot be believed are not decided by more of them: what is wrong comes first.
   if (v.integrity.validity != Validity::Valid) {
@@ -225,23 +309,16 @@ std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, cons
   // Two moments of a machine that drifts more than the change cannot decide it (evidence/proposal.h).
   const bool drift_decides = sequential && v.calibration && v.calibration->drift_exceeds_change;
   if (decided(outcome) && !drift_decides) {
-    NextStep none;
-    none.why = fmt::format("decisive ({}): nothing to add", outcome_words(v));
-    return {none};
+    return {decided_step(outcome_words(v), outcome == measure::Outcome::Improved, session_of(v),
+                         context.guarded)};
   }
   if (outcome == measure::Outcome::Mixed) {
-    NextStep step;
-    step.kind = NextKind::ChooseHeadline;
-    step.command = fmt::format("ej plan edit {} --headline AXIS=VALUE", word(plan));
-    step.why = "mixed over the sweep" + (v.crossover.empty() ? std::string() : " (" + v.crossover + ")") +
-               ": no number of rounds decides a crossover; the plan's headline combination does (fill in "
-               "AXIS=VALUE)";
-    return {step};
+    return {choose_headline_step(plan, v.crossover)};
   }
-  const auto sizing = sizing_of(v, calibration, min_effect_pct);
+  const auto sizing = sizing_of(v, context.calibration, context.min_effect_pct);
   std::vector<NextStep> steps;
   if (!sequential) {
-    steps.push_back(measure_step(v, NextKind::MeasureMore, sizing,
+    steps.push_back(measure_step(session_of(v), NextKind::MeasureMore, sizing,
                                  fmt::format("inconclusive after {} rounds", v.design.rounds)));
   } else {
     const auto opening =
@@ -250,16 +327,59 @@ std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, cons
                                     outcome_words(v), v.calibration->drift)
                       : fmt::format("{} on two runs measured apart; measure both code states together",
                                     outcome_words(v));
-    steps.push_back(measure_step(v, NextKind::MeasureAgainst, sizing, opening));
+    steps.push_back(measure_step(session_of(v), NextKind::MeasureAgainst, sizing, opening));
   }
   if (sizing.source != NoiseSource::Calibration) {
-    NextStep calibrate;
-    calibrate.kind = NextKind::Calibrate;
-    calibrate.command = "ej calibrate " + word(v.candidate.bench);
-    calibrate.why = fmt::format("{} has no calibration in this environment: {}", v.candidate.bench,
-                                sizing.source ? "the rounds are sized at the noise this verdict observed"
-                                              : "the noise to size rounds at is unknown");
-    steps.push_back(std::move(calibrate));
+    steps.push_back(calibrate_step(v.candidate.bench, sizing));
+  }
+  return steps;
+}
+
+std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::string& plan,
+                                        const NextContext& context)
+{
+  if (v.design.purpose == "calibration") {
+    NextStep none;
+    none.why = "a calibration (ej calibrate): the same code on both sides, measured for its noise; nothing "
+               "to decide";
+    return {none};
+  }
+  if (v.outcome == "improved" || v.outcome == "regressed" || v.outcome == "equivalent") {
+    return {decided_step(v.outcome, v.outcome == "improved",
+                         {v.bench, "", v.design.reference_name, v.attempt}, context.guarded)};
+  }
+  if (v.outcome == "mixed" && !plan.empty()) {
+    return {choose_headline_step(plan, "")};
+  }
+  // Inconclusive (or a mixed sweep of no plan, whose undecided combinations more rounds may decide):
+  // sized on the primary metric's undecided series that needs the most rounds.
+  std::optional<Sizing> most;
+  const PairedVerdict* sized = nullptr;
+  for (const auto& series : v.series) {
+    if (series.metric != v.primary || series.outcome != "inconclusive") {
+      continue;
+    }
+    const Scaled values{series.scale, series.estimate, std::nullopt, series.reference_level};
+    auto sizing =
+        size_rounds({series.metric, values, series.noise}, context.calibration, context.min_effect_pct);
+    if (!most || rank(sizing) > rank(*most)) {
+      most = sizing;
+      sized = &series;
+    }
+  }
+  if (!most) {
+    // Mixed with every combination decided: no round changes it, and no plan to choose a headline in.
+    NextStep none;
+    none.why = "mixed: every combination is decided, some improved and some regressed; no number of rounds "
+               "changes that";
+    return {none};
+  }
+  std::vector<NextStep> steps;
+  steps.push_back(measure_step({v.bench, sized->unit, v.design.reference_name, v.attempt},
+                               NextKind::MeasureMore, *most,
+                               fmt::format("{} after {} rounds", v.outcome, sized->rounds)));
+  if (most->source != NoiseSource::Calibration) {
+    steps.push_back(calibrate_step(v.bench, *most));
   }
   return steps;
 }
@@ -301,6 +421,8 @@ std::string_view to_string(NextKind kind)
     return "choose_headline";
   case NextKind::FixFigures:
     return "fix_figures";
+  case NextKind::AddCheck:
+    return "add_check";
   }
   return "none";
 }

@@ -9,10 +9,12 @@
 
 // What would make a verdict decisive, as actions an agent can take without reading prose
 // (docs/json.md, "What to do next"): the rounds an interleaved session needs at the calibrated (or
-// observed) noise, a calibration to measure, a baseline to pin; or nothing, once it is decisive.
+// observed) noise, a calibration to measure, a baseline to pin, a check to add; or nothing, once it
+// is decisive.
 namespace ej::evidence {
 
 struct Calibration;
+struct InterleavedVerdict;
 struct Verdict;
 
 enum class NextKind {
@@ -23,6 +25,8 @@ enum class NextKind {
   PinBaseline,    // no baseline for the benchmark: nothing to judge against
   ChooseHeadline, // a sweep that wins somewhere and loses elsewhere, with no headline to decide
   FixFigures,     // invalid or suspect figures (evidence/integrity.h): more rounds of them decide nothing
+  AddCheck,       // a decisive gain of a benchmark with neither --check nor --same-output: nothing tells
+                  // a faster wrong result from a faster right one
 };
 
 // Where the noise the rounds are sized at comes from.
@@ -48,11 +52,23 @@ inline constexpr std::size_t k_most_rounds = 1000;
 // The fewest: an exact two-sided signed-rank test at 5% can decide from six rounds on.
 inline constexpr std::size_t k_fewest_rounds = 6;
 
-// The steps of a verdict of `plan`, the first one first; [None] when it is decisive. `calibration`:
-// the newest of the benchmark in the candidate's environment (nullptr: none); `min_effect_pct`: the
-// benchmark's.
-std::vector<NextStep> next_steps(const Verdict& verdict, const std::string& plan,
-                                 const Calibration* calibration, double min_effect_pct);
+// What the steps of a verdict are worked out from, besides the verdict.
+struct NextContext {
+  const Calibration* calibration = nullptr; // the newest of the benchmark in the candidate's environment
+  double min_effect_pct = 0;                // the benchmark's
+  bool guarded = false;                     // the benchmark has a --check or a --same-output
+};
+
+// The steps of a verdict of `plan`, the first one first; [None] when it is decisive (a decisive
+// gain of a benchmark that is not guarded: [AddCheck]).
+std::vector<NextStep> next_steps(const Verdict& verdict, const std::string& plan, const NextContext& context);
+
+// The steps of an interleaved comparison's verdict (ej compare, ej run --against, ej ci), sized on
+// its pairs: the primary metric's series decide. `plan`: of the candidate's attempt, empty when it
+// belongs to none (a sweep that is mixed then has no headline to choose). The context's min effect:
+// the one the verdict was judged on.
+std::vector<NextStep> paired_next_steps(const InterleavedVerdict& verdict, const std::string& plan,
+                                        const NextContext& context);
 
 // The step when a benchmark of a plan has no baseline: pin `run` (a finished run of the benchmark
 // that belongs to no attempt), or without one, measure the baseline's code first.
@@ -60,7 +76,7 @@ std::vector<NextStep> pin_baseline_steps(const std::string& plan, const std::str
                                          std::optional<int> run);
 
 // "none", "measure_more", "measure_against", "calibrate", "pin_baseline", "choose_headline",
-// "fix_figures"
+// "fix_figures", "add_check"
 std::string_view to_string(NextKind kind);
 // `next` of docs/json.md: an array of {kind, command, why, rounds, noise, effect, scale, source, run}.
 nlohmann::json next_json(const std::vector<NextStep>& steps);

@@ -374,7 +374,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   note_calibration(calibration, v);
   evaluate_targets(v, measures);
   set_texts(v, then);
-  v.next = next_steps(v, plan, calibration, rules.min_effect_pct);
+  v.next = next_steps(v, plan, {calibration, rules.min_effect_pct, rules.guarded()});
   return {std::move(v), "", Unjudged::Other, {}};
 }
 

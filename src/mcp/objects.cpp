@@ -80,9 +80,10 @@ Json git()
 Json next()
 {
   Json kind = string("what to do: none (decisive), measure_more, measure_against, calibrate, pin_baseline, "
-                     "choose_headline, fix_figures (invalid or suspect figures)");
+                     "choose_headline, fix_figures (invalid or suspect figures), add_check (a decisive gain "
+                     "that nothing checked)");
   kind["enum"] = {"none",         "measure_more",    "measure_against", "calibrate",
-                  "pin_baseline", "choose_headline", "fix_figures"};
+                  "pin_baseline", "choose_headline", "fix_figures",     "add_check"};
   return array(record({{"kind", kind},
                        {"command", nullable(string("the command to run; null for none"))},
                        {"why", string()},
@@ -152,7 +153,9 @@ Json run_detail()
 {
   auto out = run();
   out["properties"]["on"] = nullable(object("where it ran when not here"));
-  out["properties"]["comparison"] = nullable(object("the interleaved session it was measured in"));
+  auto session = interleaved();
+  session["description"] = "the interleaved session it was measured in";
+  out["properties"]["comparison"] = nullable(session);
   out["properties"]["throttled"] = object();
   out["properties"]["gpu_warnings"] = array(string());
   out["properties"]["stdout"] = string();
@@ -200,16 +203,21 @@ Json comparison()
                             {"throttled", object()}});
   sequential["properties"]["benchmarks"] = array(object());
   sequential["properties"]["not_compared"] = array(string());
-  Json interleaved = record({{"design", string("interleaved")},
-                             {"candidate", integer()},
-                             {"reference", integer()},
-                             {"rounds", integer()},
-                             {"outcome", string("improved regressed equivalent inconclusive mixed")},
-                             {"series", array(object())}});
   return with_schema_field(Json{{"type", "object"},
                                 {"properties", Json::object()},
                                 {"required", Json::array()},
-                                {"anyOf", {sequential, interleaved}}});
+                                {"anyOf", {sequential, interleaved()}}});
+}
+
+Json interleaved()
+{
+  return record({{"design", string("interleaved")},
+                 {"candidate", integer()},
+                 {"reference", integer()},
+                 {"rounds", integer()},
+                 {"outcome", string("improved regressed equivalent inconclusive mixed")},
+                 {"series", array(object())},
+                 {"next", next()}});
 }
 
 Json judgement()

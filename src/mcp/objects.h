@@ -21,6 +21,7 @@ Json run_detail();      // ej show run N --json
 Json bench();           // ej bench list --json's element
 Json bench_show();      // ej bench show NAME --json
 Json comparison();      // ej compare --json (either design)
+Json interleaved();     // ej compare --json of two runs measured together; a run's `comparison`
 Json judgement();       // ej judge --json
 Json rendered();        // ej plan render --json
 Json waited();          // ej wait --json's element

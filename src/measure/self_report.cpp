@@ -9,17 +9,18 @@ namespace ej::measure {
 std::optional<std::string> impossible_time(const std::string& metric, const ValueList& values, double wall_s)
 {
   const auto seconds = parse_unit("s");
+  // A value that came without a unit has the one its metric's name spells out (time_ms), as its
+  // summary and verdicts show it.
+  const auto named = unit_in_name(metric);
   for (const auto& run : values.runs()) {
-    const auto unit = parse_unit(run.label.unit);
+    const auto unit = run.label.unit.empty() ? named : parse_unit(run.label.unit);
     if (run.label.skipped || !unit || unit->dimension != Dimension::Time) {
       continue;
     }
     for (const double value : run.values) {
-      // The clocks differ (the benchmark's own, ej's monotonic one) but both count forward from
-      // moments inside the repeat: a value past the wall time by any margin is not a rounding.
-      if (convert(value, *unit, *seconds) > wall_s) {
+      if (convert(value, *unit, *seconds) > wall_s * (1 + k_time_slack_share) + k_time_slack_s) {
         return fmt::format("{}{} = {:g} {}, longer than the {:.3g} s the repeat took", metric,
-                           run.label.key.empty() ? "" : " [" + run.label.key + "]", value, run.label.unit,
+                           run.label.key.empty() ? "" : " [" + run.label.key + "]", value, unit->symbol,
                            wall_s);
       }
     }

@@ -39,13 +39,15 @@ std::string commit_at(const EjRepo& repo, const std::string& speed, const std::s
 
 // The benchmark: a build step that fails without builds-ok and copies speed.txt to what the
 // benchmark reads, so that a build that did not run leaves nothing to measure; its time_ms is
-// that speed with 5% noise drawn from its process id.
+// that speed with 5% noise drawn from its process id, and it takes that time (a longer one than its
+// repeat would make the run invalid).
 void add_built_benchmark(const EjRepo& repo)
 {
   write_text(repo.path() / ".gitignore", "built-speed.txt\n");
   write_text(repo.path() / "bench.sh",
              "awk -v base=\"$(cat built-speed.txt)\" -v seed=\"$$\" "
-             "'BEGIN { srand(seed); printf \"time_ms=%.4f\\n\", base * (1 + 0.05 * (rand() - 0.5)) }'\n");
+             "'BEGIN { srand(seed); t = base * (1 + 0.05 * (rand() - 0.5)); system(\"sleep \" t / 1000); "
+             "printf \"time_ms=%.4f\\n\", t }'\n");
   git(repo.path(), {"add", ".gitignore", "bench.sh"});
   git(repo.path(), {"commit", "-q", "-m", "the benchmark"});
   repo.ok({"bench", "add", "speed", "--build", "test -f builds-ok && cp speed.txt built-speed.txt",

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-// x = 1000 + 10 * (repeats so far): the level climbs 1% a repeat, whatever the code.
+// x = 1000 + 10 * (repeats so far) ns: the level climbs 1% a repeat, whatever the code.
 std::string climbing_script(const EjRepo& repo)
 {
   const auto counter = (repo.path() / ".git" / "count").string();
@@ -27,7 +27,7 @@ TEST_CASE("ej calibrate measures a benchmark against itself and says what a verd
   EjRepo repo;
   repo.ok({"bench", "add", "noisy", "--repeat", "5", "--shell",
            "awk -v s=$(date +%N) 'BEGIN { srand(s); printf \"x=%d\\n\", 1000 + 40 * rand() }'", "--metric",
-           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   const auto said = repo.ok({"calibrate", "noisy", "--rounds", "8", "--quiet"});
   CHECK_THAT(said,
              Catch::Contains("calibrated ") && Catch::Contains("by runs #1 and #2 (noisy r1, 8 rounds of x "
@@ -81,7 +81,7 @@ TEST_CASE(
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Drift"});
   repo.ok({"bench", "add", "climb", "--repeat", "5", "--shell", climbing_script(repo), "--metric",
-           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"try", "stock", "--plan", "p"});
   repo.ok({"try", "same code again", "--plan", "p"});
   repo.ok({"run", "climb", "--attempt", "1", "--quiet"});

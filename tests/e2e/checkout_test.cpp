@@ -167,7 +167,9 @@ TEST_CASE("a code state whose commit is gone is refused with the reason")
 TEST_CASE("ej rerun runs a dirty run again on its exact code, in a worktree it removes, and compares")
 {
   EjRepo repo;
-  write_text(repo.path() / "bench.sh", "echo \"time_ms: $(cat value.txt)\"\n");
+  // It takes the time it prints (a longer one than its repeat would make the run invalid).
+  write_text(repo.path() / "bench.sh",
+             "v=$(cat value.txt); sleep 0.$(printf %03d \"$v\"); echo \"time_ms: $v\"\n");
   write_text(repo.path() / "value.txt", "10\n");
   git(repo.path(), {"add", "."});
   git(repo.path(), {"commit", "-q", "-m", "bench"});
@@ -199,7 +201,7 @@ TEST_CASE(
 {
   EjRepo repo;
   write_text(repo.path() / "bench.sh",
-             "if [ -e big.bin ]; then echo 'time_ms: 5'; else echo 'time_ms: 9'; fi\n");
+             "sleep 0.01; if [ -e big.bin ]; then echo 'time_ms: 5'; else echo 'time_ms: 9'; fi\n");
   git(repo.path(), {"add", "bench.sh"});
   git(repo.path(), {"commit", "-q", "-m", "bench"});
   repo.ok({"bench", "add", "b", "--metric", "time_ms=kv:time_ms", "--unit", "time_ms=ms", "--repeat", "3",
@@ -273,7 +275,7 @@ TEST_CASE("ej rerun of a run in a shared journal, before its number is claimed, 
   git(dir.path(), {"init", "-q", "--bare", "-b", "main", remote.string()});
   const auto repo = dir / "clone";
   make_git_repo(repo);
-  write_text(repo / "bench.sh", "echo 'time_ms: 4'\n");
+  write_text(repo / "bench.sh", "sleep 0.005; echo 'time_ms: 4'\n");
   git(repo, {"add", "bench.sh"});
   git(repo, {"commit", "-q", "-m", "bench"});
   git(repo, {"remote", "add", "origin", "file://" + remote.string()});

@@ -79,6 +79,11 @@ TEST_CASE("ej ci fails on a 3x regression against the merge base and passes an i
   CHECK(report["benchmarks"][0]["outcome"] == "improved");
   CHECK(report["rows"][0]["outcome"] == "improved");
   CHECK(report["rows"][0]["primary"] == true);
+  // Decisive, but nothing checks what nap computes: the verdict's next step is a check to add.
+  const auto& next = report["benchmarks"][0]["verdict"]["next"];
+  REQUIRE(next.size() == 1);
+  CHECK(next[0]["kind"] == "add_check");
+  CHECK(next[0]["command"] == "ej bench edit nap --check 'CMD'");
 }
 
 TEST_CASE("ej ci passes unchanged code, an inconclusive verdict with a warning on stderr")
@@ -97,6 +102,18 @@ TEST_CASE("ej ci passes unchanged code, an inconclusive verdict with a warning o
   CHECK_THAT(same.out, Catch::StartsWith("## ej ci: no decisive regression\n"));
   CHECK_THAT(same.out, Catch::Contains("| inconclusive | 2 |"));
   CHECK_THAT(same.err, Catch::Contains("ej: warning: nap wall_s: inconclusive after 2 rounds"));
+  // What would decide it: a session against the same reference, and a calibration to size it at.
+  const auto compared = json::parse(repo.ok({"compare", "r2", "r1", "--json"}));
+  CHECK(compared["design"] == "interleaved");
+  const auto& next = compared["next"];
+  INFO(next.dump(2));
+  REQUIRE(next.size() == 2);
+  CHECK(next[0]["kind"] == "measure_more");
+  CHECK_THAT(next[0]["command"].get<std::string>(),
+             Catch::StartsWith("ej run nap --against " + short_commit(repo.path(), "main") + " --"));
+  CHECK_THAT(next[0]["why"].get<std::string>(), Catch::StartsWith("inconclusive after 2 rounds"));
+  CHECK(next[1]["kind"] == "calibrate");
+  CHECK(next[1]["command"] == "ej calibrate nap");
 }
 
 TEST_CASE(
@@ -147,6 +164,9 @@ TEST_CASE("ej bench add --ci marks a benchmark, edit --ci and --no-ci change it,
   CHECK(listed[0]["ci"] == false);
   CHECK(listed[1]["ci"] == true);
   CHECK(repo.ej({"bench", "edit", "plain", "--ci"}).exit_code == 2); // nothing changed
+  // An edit of something else keeps the mark.
+  repo.ok({"bench", "edit", "plain", "--repeat", "3"});
+  CHECK(json::parse(repo.ok({"bench", "show", "plain", "--json"}))["revisions"][2]["ci"] == true);
 }
 
 TEST_CASE("the GitHub Actions steps gate branches of a bare remote and push the journal back")

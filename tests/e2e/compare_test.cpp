@@ -53,7 +53,8 @@ json compare_json(const EjRepo& repo, const std::vector<std::string>& args)
 }
 
 // A shell benchmark that prints x=<base>.<counter % 7> so repeats differ a little but never tie
-// across the integer parts; `mode` (a file) and {concurrency} choose the base.
+// across the integer parts; `mode` (a file) and {concurrency} choose the base. Its benchmarks read
+// it in microseconds: a time the script can take (one longer than its repeat makes the run invalid).
 const char* const k_sweep_script = R"sh(n=$(cat counter 2>/dev/null || echo 0); n=$((n+1)); echo $n > counter
 c=$1
 if [ "$(cat mode 2>/dev/null)" = cand ]; then t=$((100 + c * 8)); else t=$((120 + c * 4)); fi
@@ -225,7 +226,7 @@ TEST_CASE("ej compare lists what differs between the environments and warns that
   set_up(repo);
   write_text(repo.path() / "bench.sh", k_sweep_script);
   repo.ok({"bench", "add", "s", "--shell", "sh bench.sh 1", "--repeat", "5", "--metric",
-           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "x=regex:x=([0-9.]+)", "--unit", "x=us"});
   repo.ok({"run", "s", "--quiet"}, {{"NCCL_ALGO", "Ring"}});
   repo.ok({"run", "s", "--quiet"}, {{"NCCL_ALGO", "Ring"}});
   repo.ok({"run", "s", "--quiet"}, {{"NCCL_ALGO", "Tree"}});
@@ -421,7 +422,7 @@ TEST_CASE(
   write_text(repo.path() / "bench.sh", k_sweep_script);
   // x = 120 + 4c for the reference, 100 + 8c for the candidate: faster up to c = 4, slower from 8.
   repo.ok({"bench", "add", "s", "--shell", "sh bench.sh {concurrency}", "--param",
-           "concurrency=1,2,4,8,16,32", "--repeat", "5", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms",
+           "concurrency=1,2,4,8,16,32", "--repeat", "5", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=us",
            "--better", "x=lower"});
   repo.ok({"try", "reference", "--plan", "p"});
   repo.ok({"try", "candidate", "--plan", "p"});
@@ -583,7 +584,7 @@ TEST_CASE("every command that takes a run reads r5, run:5 and 5 alike")
 TEST_CASE("ej compare of a sweep with few samples warns about them once, not under every combination")
 {
   EjRepo repo;
-  repo.ok({"bench", "add", "sweep", "--metric", "t=kv:t", "--unit", "t=ms", "--param", "size=1,2,3",
+  repo.ok({"bench", "add", "sweep", "--metric", "t=kv:t", "--unit", "t=us", "--param", "size=1,2,3",
            "--repeat", "5", "--shell", "echo \"t: {size}\""});
   repo.ok({"run", "sweep", "--quiet"});
   repo.ok({"run", "sweep", "--quiet"});

@@ -51,6 +51,34 @@ TEST_CASE("a benchmark that prints a time longer than its repeat took ends its r
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("repeat 1"));
 }
 
+TEST_CASE("a printed time longer than its repeat is caught by default, and --no-check-times lets a sum of "
+          "parallel times through")
+{
+  EjRepo repo;
+  // A time summed over eight workers busy for the whole repeat: eight times its wall time.
+  write_text(repo.path() / "bench.sh", "sleep 0.1; echo 'gpu_ms=800'\n");
+  repo.ok({"bench", "add", "sum", "--shell", "sh bench.sh", "--repeat", "2", "--metric",
+           "gpu_ms=regex:gpu_ms=([0-9.]+)", "--unit", "gpu_ms=ms"});
+  CHECK_FALSE(json::parse(repo.ok({"bench", "show", "sum", "--json"}))["revisions"][0]["definition"].contains(
+      "check_times"));
+  const auto caught = repo.ej({"run", "sum", "--quiet"});
+  CHECK(caught.exit_code == 1);
+  CHECK_THAT(caught.err, Catch::Contains("gpu_ms = 800 ms, longer than the") &&
+                             Catch::Contains("the benchmark's own timer cannot be right"));
+  CHECK(show_run(repo, 1)["status"] == "invalid");
+
+  repo.ok({"bench", "edit", "sum", "--no-check-times"});
+  CHECK(json::parse(repo.ok(
+            {"bench", "show", "sum", "--json"}))["revisions"][1]["definition"]["check_times"] == false);
+  CHECK_THAT(repo.ok({"bench", "show", "sum"}), Catch::Contains("check times: off (--no-check-times"));
+  repo.ok({"run", "sum", "--quiet"});
+  CHECK(show_run(repo, 2)["status"] == "finished");
+
+  repo.ok({"bench", "edit", "sum", "--check-times"}); // on again
+  CHECK(repo.ej({"run", "sum", "--quiet"}).exit_code == 1);
+  CHECK(show_run(repo, 3)["status"] == "invalid");
+}
+
 TEST_CASE(
     "a benchmark that prints a faster time than it took is flagged: its timer and the wall time disagree")
 {
@@ -192,7 +220,8 @@ TEST_CASE("a value beyond its metric's --floor is flagged implausible in the run
   EjRepo repo;
   campaign(repo,
            "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n\n"
-           "if [ \"$(cat mode)\" = cand ]; then echo \"copy_ms=0.1$n\"; else echo \"copy_ms=2.$n\"; fi\n",
+           "if [ \"$(cat mode)\" = cand ]; then echo \"copy_ms=0.1$n\"; else sleep 0.01; echo "
+           "\"copy_ms=2.$n\"; fi\n",
            {"--metric", "copy_ms=regex:copy_ms=([0-9.]+)", "--unit", "copy_ms=ms", "--floor", "copy_ms=0.8"});
   const auto run = repo.ej({"run", "b", "--attempt", "2"});
   CHECK(run.exit_code == 0);
@@ -215,6 +244,7 @@ TEST_CASE("the checks are stored with the benchmark's revision, shown, and read 
   CHECK_FALSE(first.contains("check"));
   CHECK_FALSE(first.contains("same_output"));
   CHECK_FALSE(first.contains("floors"));
+  CHECK_FALSE(first.contains("check_times")); // on, the default: only --no-check-times is stored
   const auto& second = shown["revisions"][1]["definition"];
   CHECK(second["check"] == "true");
   CHECK(second["check_every"] == 3);

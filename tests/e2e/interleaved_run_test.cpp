@@ -19,12 +19,13 @@ using nlohmann::json;
 
 namespace {
 
-// time_ms = 100 * FACTOR * (1 + 0.1 * seconds since the origin): 10% slower with every second
-// that passes, so that two repeats 100 ms apart differ by about 1%.
+// time_us = 100 * FACTOR * (1 + 0.1 * seconds since the origin): 10% slower with every second
+// that passes, so that two repeats 100 ms apart differ by about 1%. In microseconds, a time the
+// script can take (one longer than its repeat would make the run invalid).
 std::string drifting_script(const std::filesystem::path& origin, const std::string& factor)
 {
   return "f=" + factor + "\nnow=$(date +%s%N)\nstart=$(cat '" + origin.string() +
-         "')\nawk -v f=$f -v now=$now -v start=$start 'BEGIN { printf \"time_ms=%.6f\\n\", "
+         "')\nawk -v f=$f -v now=$now -v start=$start 'BEGIN { printf \"time_us=%.6f\\n\", "
          "100 * f * (1 + 0.1 * (now - start) / 1e9) }'\n";
 }
 
@@ -41,7 +42,7 @@ void set_up_drifting(const EjRepo& repo)
   git(repo.path(), {"add", ".gitignore", "bench.src"});
   git(repo.path(), {"commit", "-q", "-m", "drifting benchmark"});
   repo.ok({"bench", "add", "drift", "--repeat", "12", "--warmup", "1", "--min-effect", "2", "--build",
-           "mkdir -p out && cp bench.src out/bench.sh", "--metric", "time_ms=kv:time_ms", "--", "sh",
+           "mkdir -p out && cp bench.src out/bench.sh", "--metric", "time_us=kv:time_us", "--", "sh",
            "out/bench.sh"});
 }
 

@@ -12,7 +12,8 @@ using nlohmann::json;
 
 namespace {
 
-// x = SPEED + 20 * (repeats so far), SPEED read from the committed file `speed`.
+// x = SPEED + 20 * (repeats so far), SPEED read from the committed file `speed`; in nanoseconds, a
+// time the script can take (one longer than its repeat would make the run invalid).
 std::string climbing_script(const EjRepo& repo)
 {
   const auto counter = (repo.path() / ".git" / "count").string();
@@ -30,7 +31,7 @@ TEST_CASE("an attempt measured against its baseline's code is judged on the pair
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Paired"});
   repo.ok({"bench", "add", "climb", "--repeat", "5", "--min-effect", "2", "--shell", climbing_script(repo),
-           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"try", "stock", "--plan", "p"});
   repo.ok({"run", "climb", "--attempt", "1", "--quiet"}); // x = 1020 .. 1100
   repo.ok({"plan", "baseline", "p", "--run", "1"});
@@ -41,7 +42,7 @@ TEST_CASE("an attempt measured against its baseline's code is judged on the pair
   repo.ok({"try", "faster", "--plan", "p"});
   repo.ok({"run", "climb", "--attempt", "2", "--quiet"}); // x = 900 + 120 .. 900 + 200
   const auto sequential = repo.ok({"judge", "2"});
-  CHECK_THAT(sequential, Catch::Contains("1060 ms -> 1060 ms, 0.0%") &&
+  CHECK_THAT(sequential, Catch::Contains("1060 ns -> 1060 ns, 0.0%") &&
                              Catch::Contains("sequential: the baseline was measured "));
   CHECK_THAT(sequential, Catch::Contains("proposed status: inconclusive"));
 
@@ -87,7 +88,7 @@ TEST_CASE(
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Paired"});
   repo.ok({"bench", "add", "climb", "--repeat", "4", "--min-effect", "2", "--shell", climbing_script(repo),
-           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"try", "stock", "--plan", "p"});
   repo.ok({"run", "climb", "--attempt", "1", "--quiet"});
   repo.ok({"plan", "baseline", "p", "--run", "1"});

@@ -84,7 +84,7 @@ TEST_CASE(
   EjRepo repo;
   repo.ok({"bench", "add", "b", "--repeat", "3", "--metric", "t=regex:t=([0-9.]+)", "--unit", "t=s",
            "--shell",
-           "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; echo t=0.0$((990 + n))1295"});
+           "sleep 0.1; n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; echo t=0.0$((990 + n))1295"});
   const auto out = repo.ok({"run", "b", "--quiet"});
   CHECK_THAT(out, Contains("  t\n"
                            "    mean ± σ:    99.21 ms ± 0.10 ms\n"
@@ -100,7 +100,7 @@ TEST_CASE(
   EjRepo repo;
   repo.ok({"bench", "add", "sweep", "--repeat", "2", "--param", "variant=naive,blocked", "--metric",
            "time_ms=regex:time_ms=([0-9.]+)", "--shell",
-           "if [ {variant} = naive ]; then echo time_ms=28.5; else echo time_ms=11.8; fi"});
+           "if [ {variant} = naive ]; then sleep 0.03; echo time_ms=28.5; else sleep 0.012; echo time_ms=11.8; fi"});
   const auto out = repo.ok({"run", "sweep", "--quiet"});
   CHECK_THAT(out, Contains("  time_ms\n"
                            "    variant   mean ± σ             median     min … max             n\n"
@@ -114,14 +114,14 @@ TEST_CASE("a noisy series gets a high-noise warning, an outlier an outlier warni
   EjRepo repo;
   repo.ok({"bench", "add", "noisy", "--repeat", "6", "--metric", "t=regex:t=([0-9.]+)", "--unit", "t=ms",
            "--shell",
-           "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; echo t=$(echo 10 14 8 15 9 13 | cut -d' ' -f$n)"});
+           "sleep 0.015; n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; echo t=$(echo 10 14 8 15 9 13 | cut -d' ' -f$n)"});
   const auto noisy = repo.ok({"run", "noisy", "--quiet"});
   CHECK_THAT(noisy, Contains("    Warning: high noise: σ is 25% of the mean (11.50 ms ± 2.88 ms)"));
 
   repo.ok({"bench", "add", "outlier", "--repeat", "9", "--metric", "t=regex:t=([0-9.]+)", "--unit", "t=ms",
            "--shell",
-           "n=$(cat m 2>/dev/null || echo 0); n=$((n+1)); echo $n > m; if [ $n = 5 ]; then echo t=30; else "
-           "echo t=10.$n; fi"});
+           "sleep 0.03; n=$(cat m 2>/dev/null || echo 0); n=$((n+1)); echo $n > m; if [ $n = 5 ]; then echo t=30; "
+           "else echo t=10.$n; fi"});
   const auto outlier = repo.ok({"run", "outlier", "--quiet"});
   CHECK_THAT(outlier, Contains("    Warning: statistical outliers were detected (1 of 9 repeats)."));
 }

@@ -138,7 +138,7 @@ TEST_CASE("a repeat with tens of thousands of values keeps every one, in order, 
   // Two metrics, the first with two series keyed by a `per` field: more than one event's worth.
   repo.ok({"bench", "add", "many", "--repeat", "2", "--metric", "lat=kv:lat;per=size", "--metric",
            "tput=regex:tput ([0-9]+) tok/s", "--shell",
-           "seq 30000 | awk '{ print \"size=\" ($1 % 2 ? \"a\" : \"b\") \" lat=\" $1 \" ms\" } "
+           "seq 30000 | awk '{ print \"size=\" ($1 % 2 ? \"a\" : \"b\") \" lat=\" $1 \" ns\" } "
            "END { for (i = 1; i <= 70000; i++) print \"tput \" i \" tok/s\" }'"});
   repo.ok({"run", "many", "--quiet"});
   const auto run = show_run(repo, 1);
@@ -153,7 +153,7 @@ TEST_CASE("a repeat with tens of thousands of values keeps every one, in order, 
   for (const double value : lat) {
     sum += value;
   }
-  CHECK(sum == 2.0 * 30000.0 * 30001.0 / 2.0); // every value of both repeats, in ms as printed
+  CHECK(sum == 2.0 * 30000.0 * 30001.0 / 2.0); // every value of both repeats, in ns as printed
   // The same samples after the derived tables are rebuilt from the events.
   repo.ok({"reindex"});
   CHECK(samples_of(show_run(repo, 1), "tput") == tput);

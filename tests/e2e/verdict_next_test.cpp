@@ -27,7 +27,7 @@ std::vector<std::string> ej_words(const std::string& command)
   return words;
 }
 
-// x = SPEED + 100 * (repeats so far mod 3): a noise of several percent, the same for any code, from a
+// x = SPEED + 100 * (repeats so far mod 3) ns: a noise of several percent, the same for any code, from a
 // counter kept under .git; SPEED read from the committed file `speed`.
 std::string wobbling_script(const EjRepo& repo)
 {
@@ -38,7 +38,9 @@ std::string wobbling_script(const EjRepo& repo)
 
 } // namespace
 
-TEST_CASE("a verdict without a baseline says to pin one, and once decisive says nothing is left to do")
+TEST_CASE(
+    "a verdict without a baseline says to pin one, once decisive asks for a check, and once checked says "
+    "nothing is left to do")
 {
   EjRepo repo;
   write_text(repo.path() / "speed", "1000\n");
@@ -46,7 +48,7 @@ TEST_CASE("a verdict without a baseline says to pin one, and once decisive says 
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Next"});
   repo.ok({"bench", "add", "flat", "--repeat", "5", "--shell", "echo x=$(cat speed)", "--metric",
-           "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"run", "flat", "--quiet"}); // the stock code, outside any attempt: run #1
   write_text(repo.path() / "speed", "900\n");
   git(repo.path(), {"commit", "-q", "-am", "faster"});
@@ -66,10 +68,23 @@ TEST_CASE("a verdict without a baseline says to pin one, and once decisive says 
   REQUIRE(verdict.is_object());
   CHECK(verdict["outcome"] == "improved");
   REQUIRE(verdict["next"].size() == 1);
-  CHECK(verdict["next"][0]["kind"] == "none");
-  CHECK(verdict["next"][0]["command"].is_null());
+  // Decisive, but nothing checks what flat computes: a check to add (CMD filled in), then both code
+  // states measured again, together (the revision with the check is not compared with the one before).
+  CHECK(verdict["next"][0]["kind"] == "add_check");
+  CHECK(verdict["next"][0]["command"] == "ej bench edit flat --check 'CMD'");
+  CHECK_THAT(verdict["next"][0]["why"].get<std::string>(),
+             Catch::Contains("again with 'ej run flat --against baseline --attempt 1'"));
   CHECK(json::parse(repo.ok({"judge", "1", "--json"}))["verdict"]["next"] == verdict["next"]);
   CHECK(json::parse(repo.ok({"show", "run", "2", "--json"}))["verdict"]["next"] == verdict["next"]);
+
+  repo.ok({"bench", "edit", "flat", "--check", "test -s speed"});
+  repo.ok({"run", "flat", "--against", "baseline", "--attempt", "1", "--repeat", "6", "--quiet"});
+  const auto checked = json::parse(repo.ok({"show", "1", "--json"}))["verdict"];
+  CHECK(checked["outcome"] == "improved");
+  REQUIRE(checked["next"].size() == 1);
+  CHECK(checked["next"][0]["kind"] == "none");
+  CHECK(checked["next"][0]["command"].is_null());
+  CHECK(json::parse(repo.ok({"judge", "1", "--json"}))["verdict"]["next"] == checked["next"]);
 }
 
 TEST_CASE(
@@ -81,7 +96,7 @@ TEST_CASE(
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Next"});
   repo.ok({"bench", "add", "wobble", "--repeat", "5", "--min-effect", "2", "--shell", wobbling_script(repo),
-           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
   repo.ok({"try", "stock", "--plan", "p"});
   repo.ok({"run", "wobble", "--attempt", "1", "--quiet"});
   repo.ok({"plan", "baseline", "p", "--run", "1"});
@@ -132,4 +147,26 @@ TEST_CASE(
              Catch::Contains("inconclusive after 6 rounds: " + std::to_string(rounds) + " rounds detect"));
   // ej judge --json carries the same.
   CHECK(json::parse(repo.ok({"judge", "2", "--json"}))["verdict"]["next"] == next);
+
+  // The session's own verdict, as ej compare judges its pairs, says what would decide it too.
+  const auto newest = json::parse(repo.ok({"runs", "--bench", "wobble", "--json"}))[0]["number"].get<int>();
+  const auto session = json::parse(repo.ok({"show", "run", std::to_string(newest), "--json"}))["comparison"];
+  REQUIRE(session.is_object());
+  const auto compared =
+      json::parse(repo.ok({"compare", "r" + std::to_string(session["reference"].get<int>()),
+                           "r" + std::to_string(session["candidate"].get<int>()), "--json"}));
+  CHECK(compared["design"] == "interleaved");
+  CHECK(compared["next"] == session["next"]);
+  const auto paired = compared["next"];
+  INFO(paired.dump(2));
+  REQUIRE(paired.size() == 1); // calibrated: nothing to calibrate
+  CHECK(paired[0]["source"] == "calibration");
+  if (compared["outcome"] == "inconclusive") {
+    CHECK(paired[0]["kind"] == "measure_more");
+    CHECK_THAT(paired[0]["command"].get<std::string>(),
+               Catch::StartsWith("ej run wobble --against baseline --attempt 2 --"));
+    CHECK_THAT(paired[0]["why"].get<std::string>(), Catch::StartsWith("inconclusive after 6 rounds"));
+  } else {
+    CHECK(paired[0]["kind"] == "none"); // no change either way, decided on the pairs alone
+  }
 }

@@ -26,8 +26,11 @@ void sweep_campaign(const EjRepo& repo)
 {
   write_text(repo.path() / "bench.sh", k_two_axes_script);
   repo.ok({"plan", "new", "p", "--title", "Sweep", "--target", "x < 100"});
+  // The times are made up (100 to 210 ms from a script that takes a few): this is about judging a
+  // sweep, so the benchmark's timer is not held to the wall time.
   repo.ok({"bench", "add", "s", "--shell", "sh bench.sh {variant} {size}", "--param", "variant=a,b",
-           "--param", "size=1,2", "--repeat", "6", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms"});
+           "--param", "size=1,2", "--repeat", "6", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms",
+           "--no-check-times"});
   repo.ok({"try", "reference", "--plan", "p"});
   repo.ok({"try", "candidate", "--plan", "p"});
   repo.ok({"run", "s", "--attempt", "1", "--quiet"});

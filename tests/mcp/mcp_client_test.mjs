@@ -53,8 +53,9 @@ function make_repository(name) {
     'init']);
   sh(dir, ej, ['init']);
   sh(dir, ej, ['plan', 'new', 'p', '--title', 'MCP plan', '--target', 't < 200']);
-  // A value that varies a little, so that comparisons have something to test.
-  sh(dir, ej, ['bench', 'add', 'noisy', '--repeat', '5', '--metric', 't=kv:t', '--unit', 't=ms', '--shell',
+  // A value that varies a little, so that comparisons have something to test; in microseconds, a
+  // time the repeat can take (a longer one would make the run invalid).
+  sh(dir, ej, ['bench', 'add', 'noisy', '--repeat', '5', '--metric', 't=kv:t', '--unit', 't=us', '--shell',
     'echo "t: 1$(od -An -N1 -tu1 /dev/urandom | tr -d " ")"']);
   // Repeats of 0.3 s: a run long enough to be waited for several times.
   sh(dir, ej, ['bench', 'add', 'paced', '--repeat', '6', '--shell', 'sleep 0.3']);
@@ -195,7 +196,11 @@ await step('tools/list has every tool, each with an inputSchema and an outputSch
   const judge = tools.find((tool) => tool.name === 'judge');
   assert.ok(judge.outputSchema.properties.verdict.required.includes('next'));
   assert.deepEqual(judge.outputSchema.properties.verdict.properties.next.items.properties.kind.enum,
-    ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline', 'fix_figures']);
+    ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline', 'fix_figures',
+      'add_check']);
+  // So does the interleaved verdict of compare.
+  const compare = tools.find((tool) => tool.name === 'compare');
+  assert.ok(compare.outputSchema.anyOf.some((design) => design.required.includes('next')));
 });
 
 await step('try, status and note change the journal and answer with the attempt', async () => {
@@ -279,6 +284,28 @@ await step('the reading tools answer with what the --json outputs print', async 
   const checked = await call(client, 'plan_render', { check: true });
   assert.equal(checked.up_to_date, true);
   assert.equal(checked.written, false);
+});
+
+await step('an interleaved session\'s verdict says what to do next, in compare and in its run', async () => {
+  // The work tree's code, one commit on, measured against the baseline's in one session.
+  fs.writeFileSync(path.join(repo, 'notes.txt'), 'a change\n');
+  sh(repo, 'git', ['add', 'notes.txt']);
+  sh(repo, 'git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'a change']);
+  sh(repo, ej, ['run', 'noisy', '--against', 'baseline', '--repeat', '6', '--quiet']);
+  const newest = JSON.parse(sh(repo, ej, ['runs', '--bench', 'noisy', '--json']))[0].number;
+  const run = await call(client, 'show', { id: `r${newest}` });
+  assert.ok(run.comparison, JSON.stringify(run));
+  assert.equal(run.comparison.design, 'interleaved');
+  const compared = await call(client, 'compare', { reference: `r${run.comparison.reference}`,
+    candidate: `r${run.comparison.candidate}` });
+  assert.equal(compared.design, 'interleaved');
+  assert.ok(Array.isArray(compared.next) && compared.next.length > 0, JSON.stringify(compared));
+  assert.deepEqual(compared.next, run.comparison.next);
+  const first = compared.next[0];
+  assert.equal(first.command === null, first.kind === 'none', JSON.stringify(first));
+  if (first.kind === 'measure_more') {
+    assert.match(first.command, /^ej run noisy --against baseline --(repeat|until-decisive)/);
+  }
 });
 
 await step('resources: every plan document and run, listed and read', async () => {

@@ -59,3 +59,21 @@ TEST_CASE("a stored same_output of an unknown kind is damage that names the opti
   REQUIRE(problems.size() == 1);
   CHECK_THAT(problems.front(), Catch::Contains("--same-output"));
 }
+
+TEST_CASE("printed times are checked unless a definition opts out, and only the opt-out is stored")
+{
+  BenchDefinition plain;
+  plain.argv = {"true"};
+  CHECK(plain.check_times);
+  CHECK_FALSE(to_json(plain).contains("check_times"));
+  CHECK(bench_definition_from_json(to_json(plain)).check_times);
+  // Stored by an ej of before the default, with the option asked for or not: checked either way.
+  auto asked = to_json(plain);
+  asked["check_times"] = true;
+  CHECK(bench_definition_from_json(asked).check_times);
+
+  BenchDefinition summed = plain;
+  summed.check_times = false;
+  CHECK(to_json(summed)["check_times"] == false);
+  CHECK_FALSE(bench_definition_from_json(to_json(summed)).check_times);
+}

@@ -1,9 +1,11 @@
 // What a verdict says to do next: the rounds that would decide it at the calibrated or observed
 // noise, a calibration, a baseline to pin, or nothing once it is decisive.
 #include "evidence/calibration.h"
+#include "evidence/interleaved_verdict.h"
 #include "evidence/next_step.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "measure/metric_spec.h"
 #include "unit/evidence/test_journal.h"
 
 #include <catch2/catch.hpp>
@@ -59,12 +61,38 @@ evidence::Calibration calibration(double paired_noise)
   return c;
 }
 
+// An interleaved session of benchmark b (attempt 2 against "baseline") whose one series of time_ms
+// has the per-round estimate `log_change`, at the observed noise `noise` a round.
+evidence::InterleavedVerdict session(const std::string& outcome, double log_change,
+                                     std::optional<double> noise, std::size_t rounds = 20)
+{
+  evidence::InterleavedVerdict v;
+  v.candidate = 6;
+  v.reference = 7;
+  v.bench = "b";
+  v.attempt = 2;
+  v.design.reference_name = "baseline";
+  v.primary = "time_ms";
+  v.outcome = outcome;
+  evidence::PairedVerdict s;
+  s.params = "{}";
+  s.metric = "time_ms";
+  s.unit = "ms";
+  s.reference_level = 10;
+  s.rounds = rounds;
+  s.estimate = log_change;
+  s.noise = noise;
+  s.outcome = outcome;
+  v.series.push_back(s);
+  return v;
+}
+
 } // namespace
 
 TEST_CASE("a decisive verdict says there is nothing to add")
 {
   const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Improved, -0.1, 0.01);
-  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  const auto steps = evidence::next_steps(v, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].kind == NextKind::None);
   CHECK(steps[0].command.empty());
@@ -77,7 +105,7 @@ TEST_CASE("figures that cannot be believed ask to be fixed, never for more round
   auto invalid = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, -0.1, 0.2);
   invalid.integrity.validity = evidence::Validity::Invalid;
   invalid.integrity.invalid_reason = "output differs from the baseline's";
-  auto steps = evidence::next_steps(invalid, "p", nullptr, 0);
+  auto steps = evidence::next_steps(invalid, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].kind == NextKind::FixFigures);
   CHECK(steps[0].command.empty());
@@ -87,7 +115,7 @@ TEST_CASE("figures that cannot be believed ask to be fixed, never for more round
   auto suspect = verdict(evidence::Design::Interleaved, measure::Outcome::Improved, -0.1, 0.01);
   suspect.integrity.validity = evidence::Validity::Suspect;
   suspect.integrity.flags = {"time_ms 0.001 ms is beyond its floor of 1 ms: implausible"};
-  steps = evidence::next_steps(suspect, "p", nullptr, 0);
+  steps = evidence::next_steps(suspect, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].kind == NextKind::FixFigures);
   CHECK_THAT(steps[0].why, Catch::Contains("beyond its floor") && Catch::Contains("suspect"));
@@ -100,7 +128,7 @@ TEST_CASE(
 {
   const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.01, 0.02);
   const auto calibrated = calibration(0.02);
-  const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+  const auto steps = evidence::next_steps(v, "p", {&calibrated, 0, true});
   REQUIRE(steps.size() == 1); // calibrated: nothing to calibrate
   CHECK(steps[0].kind == NextKind::MeasureMore);
   CHECK(steps[0].rounds == 35u);
@@ -122,7 +150,7 @@ TEST_CASE("an estimate within the min effect is sized to show that it stays with
   const auto v =
       verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, std::log(1.005), 0.03);
   const auto calibrated = calibration(0.02);
-  const auto steps = evidence::next_steps(v, "p", &calibrated, 2.5);
+  const auto steps = evidence::next_steps(v, "p", {&calibrated, 2.5, true});
   REQUIRE(steps[0].kind == NextKind::MeasureMore);
   CHECK(steps[0].rounds == 11u);
   CHECK(*steps[0].effect == Approx((1.025 / 1.005 - 1) * 100));
@@ -134,7 +162,7 @@ TEST_CASE("without a calibration the rounds are sized at the observed noise, and
 {
   const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.005,
                          0.0047893164179322645, 20);
-  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  const auto steps = evidence::next_steps(v, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 2);
   CHECK(steps[0].kind == NextKind::MeasureMore);
   CHECK(steps[0].source == evidence::NoiseSource::Observed);
@@ -149,7 +177,7 @@ TEST_CASE("a sequential verdict that cannot decide asks for both code states mea
   {
     const auto v = verdict(evidence::Design::Sequential, measure::Outcome::Inconclusive, 0.01, 0.02);
     const auto calibrated = calibration(0.02);
-    const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+    const auto steps = evidence::next_steps(v, "p", {&calibrated, 0, true});
     REQUIRE(steps.size() == 1);
     CHECK(steps[0].kind == NextKind::MeasureAgainst);
     CHECK(steps[0].rounds == 35u);
@@ -159,7 +187,7 @@ TEST_CASE("a sequential verdict that cannot decide asks for both code states mea
     auto v = verdict(evidence::Design::Sequential, measure::Outcome::Improved, -0.03, 0.01);
     v.calibration = evidence::CalibrationNote{"±1.0%", 10, "+5.0%", true, 0};
     const auto calibrated = calibration(0.02);
-    const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+    const auto steps = evidence::next_steps(v, "p", {&calibrated, 0, true});
     REQUIRE(steps[0].kind == NextKind::MeasureAgainst);
     CHECK(steps[0].rounds.has_value());
     CHECK_THAT(steps[0].why, Catch::Contains("drifted +5.0%"));
@@ -168,7 +196,7 @@ TEST_CASE("a sequential verdict that cannot decide asks for both code states mea
   {
     const auto v =
         verdict(evidence::Design::Sequential, measure::Outcome::Inconclusive, 0.01, std::nullopt, 1);
-    const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+    const auto steps = evidence::next_steps(v, "p", {nullptr, 0, true});
     REQUIRE(steps.size() == 2);
     CHECK_FALSE(steps[0].rounds);
     CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --until-decisive");
@@ -180,7 +208,7 @@ TEST_CASE("a change too small for a thousand rounds says so instead of naming a 
 {
   const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Inconclusive, 0.0001, 0.02);
   const auto calibrated = calibration(0.02);
-  const auto steps = evidence::next_steps(v, "p", &calibrated, 0);
+  const auto steps = evidence::next_steps(v, "p", {&calibrated, 0, true});
   CHECK_FALSE(steps[0].rounds);
   CHECK_THAT(steps[0].command, Catch::EndsWith("--until-decisive"));
   CHECK_THAT(steps[0].why, Catch::Contains("more than 1000 rounds"));
@@ -192,7 +220,7 @@ TEST_CASE("a mixed sweep without a headline asks for the headline that decides")
   v.combinations.push_back(v.combinations.front());
   v.combinations.back().comparison.outcome = measure::Outcome::Regressed;
   v.outcome = measure::Outcome::Mixed;
-  const auto steps = evidence::next_steps(v, "p", nullptr, 0);
+  const auto steps = evidence::next_steps(v, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].kind == NextKind::ChooseHeadline);
   CHECK(steps[0].command == "ej plan edit p --headline AXIS=VALUE");
@@ -233,5 +261,144 @@ TEST_CASE("judging an attempt fills in the next steps of its verdict, or the pin
   const auto judged = evidence::judge_attempt(reader, 2);
   REQUIRE(judged.verdict);
   REQUIRE(judged.verdict->next.size() == 1);
+  // Decisive, but nothing checked the benchmark's result: a check to add.
+  CHECK(judged.verdict->next[0].kind == NextKind::AddCheck);
+  CHECK(judged.verdict->next[0].command == "ej bench edit b --check 'CMD'");
+}
+
+TEST_CASE("a decisive gain of a benchmark with neither --check nor --same-output asks for a check to add")
+{
+  const auto v = verdict(evidence::Design::Interleaved, measure::Outcome::Improved, -0.1, 0.01);
+  const auto steps = evidence::next_steps(v, "p", {nullptr, 0, false});
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::AddCheck);
+  CHECK(steps[0].command == "ej bench edit b --check 'CMD'");
+  CHECK_THAT(steps[0].why, Catch::Contains("--same-output") &&
+                               Catch::Contains("again with 'ej run b --against baseline --attempt 2'"));
+  CHECK(evidence::next_json(steps)[0]["kind"] == "add_check");
+  // A regression or no change needs no guard against a benchmark that skips its work.
+  const auto worse = verdict(evidence::Design::Interleaved, measure::Outcome::Regressed, 0.1, 0.01);
+  CHECK(evidence::next_steps(worse, "p", {nullptr, 0, false})[0].kind == NextKind::None);
+}
+
+// A revision with a --check (or --same-output) judges its runs' gain as decisive and nothing more.
+TEST_CASE("judging a gain measured with a check adds nothing")
+{
+  test::TestJournal j;
+  j.plan("p");
+  j.bench("b");
+  core::BenchDefinition checked;
+  checked.argv = {"true"};
+  auto spec = measure::parse_metric_spec("time_ms=kv:time_ms");
+  spec.unit = "ms";
+  checked.metrics = {spec};
+  checked.primary = "time_ms";
+  checked.check = "test -s out.txt";
+  j.journal().write([&](store::Writer& writer) {
+    writer.append("bench.edited", {{"name", "b"}, {"revision", 2}, {"definition", core::to_json(checked)}});
+  });
+  j.attempt(1, "p");
+  j.attempt(2, "p");
+  j.run(1, 1, {{{}, {10.0, 10.1, 9.9, 10.2, 9.8, 10.05, 9.95, 10.15, 9.85, 10.0}}}, "", "b", 2);
+  j.run(2, 2, {{{}, {4.0, 4.04, 3.96, 4.08, 3.92, 4.02, 3.98, 4.06, 3.94, 4.0}}}, "", "b", 2);
+  j.baseline("p", 1);
+  evidence::Reader reader(j.journal());
+  const auto judged = evidence::judge_attempt(reader, 2);
+  REQUIRE(judged.verdict);
+  REQUIRE(judged.verdict->next.size() == 1);
   CHECK(judged.verdict->next[0].kind == NextKind::None);
+}
+
+// The paired figures of an interleaved session size the next one as a verdict's do: an estimate of
+// 0.005 a round at a noise of 0.01 takes 35 rounds (as above); at the calibrated 0.02, 0.01 does too.
+TEST_CASE(
+    "an inconclusive interleaved session asks for the rounds that detect its change at its paired noise")
+{
+  auto v = session("inconclusive", 0.005, 0.01);
+  auto steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].kind == NextKind::MeasureMore);
+  CHECK(steps[0].rounds == 35u);
+  CHECK(steps[0].source == evidence::NoiseSource::Observed);
+  CHECK(*steps[0].noise == Approx((std::exp(0.01) - 1) * 100));
+  CHECK(*steps[0].effect == Approx((std::exp(0.005) - 1) * 100));
+  CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --repeat 35");
+  CHECK_THAT(steps[0].why, Catch::StartsWith("inconclusive after 20 rounds: 35 rounds detect"));
+  CHECK(steps[1].kind == NextKind::Calibrate);
+  CHECK(steps[1].command == "ej calibrate b");
+
+  v = session("inconclusive", 0.01, 0.05);
+  const auto calibrated = calibration(0.02);
+  steps = evidence::paired_next_steps(v, "p", {&calibrated, 0, true});
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].rounds == 35u);
+  CHECK(steps[0].source == evidence::NoiseSource::Calibration);
+
+  // Within a min effect of 2.5%, sized to show that it stays within: 11 rounds (as above).
+  v = session("inconclusive", std::log(1.005), std::nullopt);
+  steps = evidence::paired_next_steps(v, "p", {&calibrated, 2.5, true});
+  CHECK(steps[0].rounds == 11u);
+
+  // A CI gate's session: the reference is a commit, the candidate the work tree of no attempt.
+  v = session("inconclusive", 0.005, 0.01);
+  v.attempt.reset();
+  v.design.reference_name = "0123456789ab";
+  steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
+  CHECK(steps[0].command == "ej run b --against 0123456789ab --repeat 35");
+  // No noise known (one round): until decisive.
+  v = session("inconclusive", 0.005, std::nullopt, 1);
+  steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
+  CHECK_FALSE(steps[0].rounds);
+  CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --until-decisive");
+}
+
+TEST_CASE("a decided interleaved session adds nothing, or a check to a gain nothing checked")
+{
+  CHECK(evidence::paired_next_steps(session("equivalent", 0.001, 0.01), "p", {nullptr, 0, false})[0].kind ==
+        NextKind::None);
+  CHECK(evidence::paired_next_steps(session("regressed", 0.1, 0.01), "p", {nullptr, 0, false})[0].kind ==
+        NextKind::None);
+  CHECK(evidence::paired_next_steps(session("improved", -0.1, 0.01), "p", {nullptr, 0, true})[0].kind ==
+        NextKind::None);
+  const auto unchecked =
+      evidence::paired_next_steps(session("improved", -0.1, 0.01), "p", {nullptr, 0, false});
+  REQUIRE(unchecked.size() == 1);
+  CHECK(unchecked[0].kind == NextKind::AddCheck);
+  CHECK(unchecked[0].command == "ej bench edit b --check 'CMD'");
+  CHECK_THAT(unchecked[0].why, Catch::Contains("again with 'ej run b --against baseline --attempt 2'"));
+  CHECK(evidence::to_json(session("improved", -0.1, 0.01)).contains("next"));
+
+  // A calibration is the same code on both sides: nothing to decide, whatever its figures say.
+  auto aa = session("improved", -0.1, 0.01);
+  aa.design.purpose = "calibration";
+  CHECK(evidence::paired_next_steps(aa, "p", {nullptr, 0, false})[0].kind == NextKind::None);
+}
+
+TEST_CASE("a mixed interleaved sweep asks for its plan's headline, or without a plan for the rounds its "
+          "undecided combinations need")
+{
+  auto v = session("mixed", -0.1, 0.01);
+  v.series[0].outcome = "improved";
+  auto loses = v.series[0];
+  loses.params = R"({"n":"8"})";
+  loses.estimate = 0.1;
+  loses.outcome = "regressed";
+  v.series.push_back(loses);
+  auto steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::ChooseHeadline);
+  CHECK(steps[0].command == "ej plan edit p --headline AXIS=VALUE");
+  // No plan, every combination decided: nothing more rounds would change.
+  steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].kind == NextKind::None);
+  // No plan, one combination undecided: the rounds it needs.
+  auto open = v.series[0];
+  open.params = R"({"n":"4"})";
+  open.estimate = 0.005;
+  open.outcome = "inconclusive";
+  v.series.push_back(open);
+  steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
+  CHECK(steps[0].kind == NextKind::MeasureMore);
+  CHECK(steps[0].rounds == 35u);
 }

@@ -46,3 +46,29 @@ TEST_CASE("a row of a table printed longer than the repeat is named by its key")
   REQUIRE(why);
   CHECK(*why == "lat [size=64] = 2 s, longer than the 1.25 s the repeat took");
 }
+
+// The slack is 1 ms + 5% of the wall time (measure/self_report.h): rounding in the printing, never a
+// made-up time, goes past the wall time by so little.
+TEST_CASE("a printed time past the wall time by no more than timer rounding is still possible")
+{
+  ValueList whole_ms;
+  whole_ms.add("", 1, "ms"); // whole milliseconds, from a repeat of 0.4 ms
+  CHECK_FALSE(impossible_time("t", whole_ms, 0.0004));
+  ValueList two_digits;
+  two_digits.add("", 0.52, "s"); // two significant digits of a repeat of 0.5 s
+  CHECK_FALSE(impossible_time("t", two_digits, 0.5));
+  ValueList beyond;
+  beyond.add("", 0.527, "s"); // past 0.5 s + 5% + 1 ms = 0.526 s
+  REQUIRE(impossible_time("t", beyond, 0.5));
+  CHECK(*impossible_time("t", beyond, 0.5) == "t = 0.527 s, longer than the 0.5 s the repeat took");
+}
+
+TEST_CASE("a value without a unit is a time when its metric's name spells one")
+{
+  ValueList values;
+  values.add("", 28.5, "");
+  const auto why = impossible_time("time_ms", values, 0.002);
+  REQUIRE(why);
+  CHECK(*why == "time_ms = 28.5 ms, longer than the 0.002 s the repeat took");
+  CHECK_FALSE(impossible_time("score", values, 0.002)); // a name that spells no unit: not a time
+}
