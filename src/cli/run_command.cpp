@@ -47,8 +47,8 @@ struct RunOptions {
   std::string budget;
 };
 
-// --against: both sides measured by one ej (here, or detached), on this machine or an ssh host.
-// What it does not do yet is refused rather than half done.
+// --against: both sides measured by one ej (here, or detached), on this machine, an ssh host or in
+// one Slurm job.
 void check_against(const RunOptions& options)
 {
   if (options.against.empty()) {
@@ -57,12 +57,6 @@ void check_against(const RunOptions& options)
       throw UsageError("--block, --seed, --until-decisive, --max-rounds and --budget go with --against REF");
     }
     return;
-  }
-  const auto& on = options.request.on;
-  if (on == "slurm" || on.starts_with("slurm:") || on.starts_with("slurm@")) {
-    throw UsageError("--on {} does not work with --against yet: interleaved runs measure on this machine or "
-                     "an ssh host (--on HOST)",
-                     on);
   }
   if (options.request.revision) {
     throw UsageError("--revision does not go with --against: both sides run the benchmark's latest revision");
