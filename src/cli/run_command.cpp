@@ -281,8 +281,9 @@ void register_run(CLI::App& app)
       "--against", options->against,
       "Measure the work tree against REF in the same session, interleaved: 'baseline' (the plan's), a run "
       "(r5), an attempt (#12) or a git revision (HEAD~1); REF's code is restored in a temporary worktree and "
-      "built; --repeat rounds of one repeat a side in a random order per round; judged on the pairs. "
-      "e.g. ej run matmul --against HEAD~1 --repeat 20");
+      "built; --repeat rounds of one repeat a side in a random order per round; judged on the pairs. Here, "
+      "on the host --on names (both code states shipped), or with --on slurm[:PARTITION] (or slurm@HOST) "
+      "in one Slurm job for both sides. e.g. ej run matmul --against HEAD~1 --repeat 20");
   command->add_option("--block", options->block, "With --against: repeats of each side per round (default 1)")
       ->check(CLI::PositiveNumber);
   command->add_option(
