@@ -47,8 +47,8 @@ struct RunOptions {
   std::string budget;
 };
 
-// --against: both sides measured by one ej (here, or detached), on this machine or an ssh host.
-// What it does not do yet is refused rather than half done.
+// --against: both sides measured by one ej (here, or detached), on this machine, an ssh host or in
+// one Slurm job.
 void check_against(const RunOptions& options)
 {
   if (options.against.empty()) {
@@ -57,12 +57,6 @@ void check_against(const RunOptions& options)
       throw UsageError("--block, --seed, --until-decisive, --max-rounds and --budget go with --against REF");
     }
     return;
-  }
-  const auto& on = options.request.on;
-  if (on == "slurm" || on.starts_with("slurm:") || on.starts_with("slurm@")) {
-    throw UsageError("--on {} does not work with --against yet: interleaved runs measure on this machine or "
-                     "an ssh host (--on HOST)",
-                     on);
   }
   if (options.request.revision) {
     throw UsageError("--revision does not go with --against: both sides run the benchmark's latest revision");
@@ -287,8 +281,9 @@ void register_run(CLI::App& app)
       "--against", options->against,
       "Measure the work tree against REF in the same session, interleaved: 'baseline' (the plan's), a run "
       "(r5), an attempt (#12) or a git revision (HEAD~1); REF's code is restored in a temporary worktree and "
-      "built; --repeat rounds of one repeat a side in a random order per round; judged on the pairs. "
-      "e.g. ej run matmul --against HEAD~1 --repeat 20");
+      "built; --repeat rounds of one repeat a side in a random order per round; judged on the pairs. Here, "
+      "on the host --on names (both code states shipped), or with --on slurm[:PARTITION] (or slurm@HOST) "
+      "in one Slurm job for both sides. e.g. ej run matmul --against HEAD~1 --repeat 20");
   command->add_option("--block", options->block, "With --against: repeats of each side per round (default 1)")
       ->check(CLI::PositiveNumber);
   command->add_option(

@@ -8,6 +8,7 @@
 #include "measure/until_decisive.h"
 #include "measuring/interleaved_pairs.h"
 #include "measuring/output_digests.h"
+#include "measuring/run_slurm.h"
 #include "util/error.h"
 #include "util/time.h"
 
@@ -248,7 +249,22 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
                                core::number_label(failed_side.run_number()), core::to_string(failed.status));
     result.stopped = "failed";
   };
-  if (!candidate_built || !reference_built) {
+  // On Slurm both sides measure in one job, submitted once both are built: every repeat of every
+  // round is a step of it, and its ending (a time limit, a scancel) is both runs'.
+  std::optional<SlurmRunJob> job;
+  std::optional<RunOutcome> job_not_running;
+  if (candidate_built && reference_built && candidate.slurm()) {
+    job.emplace(*candidate.slurm(), std::vector{candidate.run_number(), reference.run_number()}, *m_observer);
+    job_not_running = job->start();
+    if (!job_not_running) {
+      candidate.set_launch_prefix(job->step_prefix());
+      reference.set_launch_prefix(job->step_prefix());
+    }
+  }
+  if (job_not_running) {
+    candidate_outcome = reference_outcome = *job_not_running;
+    result.stopped = "failed"; // neither side's doing: result.failed stays None
+  } else if (!candidate_built || !reference_built) {
     if (!candidate_built) {
       candidate_outcome = candidate.build_failure();
     }
@@ -356,13 +372,22 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
       }
     }
     if (failed) {
-      if (!finished(candidate_outcome)) {
-        stop_other(reference_outcome, candidate_outcome, candidate);
-      } else {
-        stop_other(candidate_outcome, reference_outcome, reference);
+      // The job's ending first, so that the other side says how the failed one really ended.
+      const bool candidate_failed = !finished(candidate_outcome);
+      auto& failed_outcome = candidate_failed ? candidate_outcome : reference_outcome;
+      auto& other_outcome = candidate_failed ? reference_outcome : candidate_outcome;
+      if (job) {
+        job->say_ending(failed_outcome);
+      }
+      stop_other(other_outcome, failed_outcome, candidate_failed ? candidate : reference);
+      if (job) {
+        job->say_ending(other_outcome);
       }
     }
     m_observer->session_ended();
+  }
+  if (job) {
+    job->release({&candidate_outcome, &reference_outcome});
   }
   result.candidate = candidate.finish(std::move(candidate_outcome));
   result.reference = reference.finish(std::move(reference_outcome));

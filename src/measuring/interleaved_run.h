@@ -62,8 +62,8 @@ public:
   InterleavedSession(const InterleavedSession&) = delete;
   InterleavedSession& operator=(const InterleavedSession&) = delete;
 
-  // Records and builds both sides (candidate first), measures the rounds and records how both
-  // ended and the comparison. The caller holds a run::InterruptGuard: a signal ends both runs.
+  // Records and builds both sides (candidate first), measures the rounds (on Slurm, all of them
+  // steps of one job) and records how both ended and the comparison. The caller holds a run::InterruptGuard: a signal ends both runs.
   InterleavedResult run(const git::CodeState& candidate_code, const git::CodeState& reference_code,
                         bool numbers_from_remote, DetachedReport& detached);
 

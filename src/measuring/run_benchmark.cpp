@@ -350,8 +350,9 @@ RunOutcome RunSession::build_failure() const
 RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats,
                                      run::RunContainment* containment)
 {
-  if (m_slurm) {
-    throw UsageError("an interleaved run measures here or on an ssh host; not in a Slurm job yet");
+  if (m_slurm && m_plan.launch_prefix.empty()) {
+    throw Error("run {} is to measure in a Slurm job, and none was given to it",
+                core::number_label(m_plan.run_number));
   }
   m_progress.planned_unknown(); // the session decides block by block
   if (m_locks_gpus && !m_gpu_lock) {

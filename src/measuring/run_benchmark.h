@@ -80,9 +80,10 @@ public:
 
   // run() in phases, for a front end that measures two sessions in turns (interleaved_run.h):
   // start() ships, records and builds (false when the build failed: finish(build_failure()) next);
-  // measure_block() measures one combination's warmups and repeats here, after the last block's,
-  // waiting for the GPUs at the first one, its processes in the session's `containment` (null: the
-  // block's own); finish() records how the run ended.
+  // measure_block() measures one combination's warmups and repeats where the run runs (on Slurm:
+  // as steps of the job set_launch_prefix() names), after the last block's, waiting for the GPUs at
+  // the first one, its processes in the session's `containment` (null: the block's own); finish()
+  // records how the run ended.
   bool start(const git::CodeState& code, bool numbers_from_remote, DetachedReport& detached);
   RunOutcome build_failure() const;
   RunOutcome measure_block(const core::ParamValues& combination, int warmups, int repeats,
@@ -97,6 +98,10 @@ public:
   const core::BenchRevision& bench() const { return m_bench; }
   // Before start(): the label the run is recorded with (an interleaved reference names its candidate).
   void set_label(std::string label) { m_request.label = std::move(label); }
+  // After start(): the Slurm job --on asked for (with the way to its login host), if any. The
+  // session that drives the blocks holds that job (SlurmRunJob) and gives its step prefix here.
+  const std::optional<SlurmTarget>& slurm() const { return m_slurm; }
+  void set_launch_prefix(std::vector<std::string> prefix) { m_plan.launch_prefix = std::move(prefix); }
 
 private:
   store::Journal& m_journal;

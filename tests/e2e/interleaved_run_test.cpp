@@ -123,9 +123,6 @@ TEST_CASE("until-decisive stops at the first decisive round of its planned maxim
              Catch::Contains("until decisive (at most 60") && Catch::Contains("stopped: decisive"));
   CHECK(measured_repeats(show_run(repo, 1)) < 60);
 
-  const auto refused = repo.ej({"run", "drift", "--against", "HEAD", "--on", "slurm:debug"});
-  CHECK(refused.exit_code == 2);
-  CHECK_THAT(refused.err, Catch::Contains("--on slurm:debug does not work with --against yet"));
   const auto budget_alone = repo.ej({"run", "drift", "--budget", "10s"});
   CHECK(budget_alone.exit_code == 2);
 }

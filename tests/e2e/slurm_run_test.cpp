@@ -1,8 +1,8 @@
 // `ej run --on slurm`: against a real single-node Slurm started by the test (tests/support).
 #include "support/ej_repo.h"
-#include "support/skip.h"
 #include "support/fake_gpus.h"
 #include "support/runs.h"
+#include "support/skip.h"
 #include "support/slurm_cluster.h"
 #include "support/sshd_server.h"
 
@@ -21,54 +21,9 @@ using nlohmann::json;
 
 namespace {
 
-// One cluster per test process, started by the first test that needs it.
 SlurmCluster& cluster()
 {
-  static std::unique_ptr<SlurmCluster> started = std::make_unique<SlurmCluster>();
-  return *started;
-}
-
-// Skips (saying why) only when slurm-wlm or munge is not installed.
-#define REQUIRE_SLURM()                                                                                      \
-  if (const auto why = SlurmCluster::missing()) {                                                            \
-    EJ_SKIP_WITHOUT_SERVICE(*why);                                                                           \
-  }
-
-std::string job_state(const std::string& job)
-{
-  const auto shown = cluster().client({"scontrol", "show", "job", "-o", job});
-  const auto at = shown.out.find("JobState=");
-  return at == std::string::npos ? shown.out + shown.err
-                                 : shown.out.substr(at + 9, shown.out.find(' ', at) - at - 9);
-}
-
-// The job's state once it has ended: slurmctld may still say RUNNING or COMPLETING for a moment
-// after scancel returned, longer on a loaded machine.
-std::string final_job_state(const std::string& job)
-{
-  std::string state;
-  for (int tries = 0; tries < 100; ++tries) {
-    state = job_state(job);
-    if (!state.starts_with("RUNNING") && !state.starts_with("COMPLETING") && !state.starts_with("PENDING")) {
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return state;
-}
-
-// The id of the job ej submitted for run N, once squeue knows it.
-std::string job_of_run(int run)
-{
-  for (int tries = 0; tries < 100; ++tries) {
-    const auto listed = cluster().client({"squeue", "-h", "-o", "%i", "-n", "ej-run-" + std::to_string(run)});
-    if (!listed.out.empty()) {
-      return listed.out.substr(0, listed.out.find('\n'));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  FAIL("no Slurm job for run #" << run << "\n" << cluster().logs());
-  return "";
+  return SlurmCluster::shared();
 }
 
 } // namespace
@@ -96,7 +51,8 @@ TEST_CASE(
   CHECK(slurm["time_limit"] == "00:05:00");
   const auto job = slurm["job"].get<std::string>();
   CHECK_THAT(run["stdout"].get<std::string>(), Catch::Contains("job=" + job));
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED")); // its allocation given back at the end
+  CHECK_THAT(cluster().final_job_state(job),
+             Catch::StartsWith("CANCELLED")); // its allocation given back at the end
 }
 
 TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is recorded interrupted")
@@ -108,7 +64,7 @@ TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is reco
   INFO(started.err);
   REQUIRE(started.exit_code == 0);
   REQUIRE(wait_for_file(repo.path() / "step.pid", 20));
-  const auto job = job_of_run(1);
+  const auto job = cluster().job_of_run(1);
   const auto cancel = repo.ej({"cancel", "1"}, cluster().env());
   INFO(cancel.err);
   CHECK(cancel.exit_code == 0);
@@ -116,7 +72,7 @@ TEST_CASE("ej cancel of a detached Slurm run cancels its job and the run is reco
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("cancelled with 'ej cancel'"));
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(cluster().final_job_state(job), Catch::StartsWith("CANCELLED"));
   CHECK(wait_gone(std::stoi(read_text(repo.path() / "step.pid")), 10));
 }
 
@@ -128,7 +84,7 @@ TEST_CASE("a Slurm job cancelled outside ej ends the run interrupted saying the 
   const int ej = start_command({"sh", "-c", "exec \"$0\" run long --on slurm > ej.out 2> ej.err", EJ_BINARY},
                                {repo.path(), cluster().env(), {}});
   REQUIRE(wait_for_file(repo.path() / "step.txt", 20));
-  const auto job = job_of_run(1);
+  const auto job = cluster().job_of_run(1);
   CHECK(cluster().client({"scancel", job}).exit_code == 0);
   CHECK(wait_command(ej) == 1);
   const auto run = show_run(repo, 1);
@@ -150,7 +106,7 @@ TEST_CASE("a Slurm run over its time limit is recorded timeout and its job cance
   CHECK_THAT(reason, Catch::Contains("timed out after 1.0 s"));
   const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
   CHECK_THAT(reason, Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(cluster().final_job_state(job), Catch::StartsWith("CANCELLED"));
 }
 
 TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm's word for it")
@@ -171,7 +127,7 @@ TEST_CASE("a Slurm job over its own --time limit is recorded timeout with Slurm'
   const auto job = run["outputs"]["slurm"]["job"].get<std::string>();
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " on "));
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("reached its time limit (00:01:00)"));
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("TIMEOUT"));
+  CHECK_THAT(cluster().final_job_state(job), Catch::StartsWith("TIMEOUT"));
 }
 
 TEST_CASE("sbatch refusing the job is an error that says what sbatch said and the run is recorded failed")
@@ -194,13 +150,13 @@ TEST_CASE("Ctrl-C during a Slurm run cancels its job and records the run interru
   const int ej = start_command({"sh", "-c", "exec \"$0\" run long --on slurm > ej.out 2> ej.err", EJ_BINARY},
                                {repo.path(), cluster().env(), {}});
   REQUIRE(wait_for_file(repo.path() / "step.txt", 20));
-  const auto job = job_of_run(1);
+  const auto job = cluster().job_of_run(1);
   ::kill(ej, SIGINT);
   CHECK(wait_command(ej) == 128 + SIGINT);
   const auto run = show_run(repo, 1);
   CHECK(run["status"] == "interrupted");
   CHECK_THAT(run["reason"].get<std::string>(), Catch::Contains("Slurm job " + job + " cancelled"));
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED"));
+  CHECK_THAT(cluster().final_job_state(job), Catch::StartsWith("CANCELLED"));
 }
 
 TEST_CASE("slurm@HOST ships the code state to the login host and runs the job through it")
@@ -235,8 +191,9 @@ TEST_CASE("slurm@HOST ships the code state to the login host and runs the job th
   const std::string work_dir = run["on"]["work_dir"];
   CHECK_THAT(work_dir, Catch::StartsWith(root.string()));
   CHECK_THAT(run["stderr"].get<std::string>(),
-             Catch::Contains(work_dir));                      // the steps ran in the shipped tree
-  CHECK_THAT(final_job_state(job), Catch::StartsWith("CANCELLED")); // given back through the login host
+             Catch::Contains(work_dir)); // the steps ran in the shipped tree
+  CHECK_THAT(cluster().final_job_state(job),
+             Catch::StartsWith("CANCELLED")); // given back through the login host
 
   const auto bad = repo.ej({"run", "b", "--on", "slurm@"}, {{"EJ_SSH_COMMAND", server.ssh_command()}});
   CHECK(bad.exit_code == 2);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <memory>
 #include <netinet/in.h>
 #include <pwd.h>
 #include <random>
@@ -187,6 +188,46 @@ std::string SlurmCluster::logs() const
     text += std::string("--- ") + name + " ---\n" + tail_of(m_dir.path() / "log" / name) + "\n";
   }
   return text;
+}
+
+SlurmCluster& SlurmCluster::shared()
+{
+  static std::unique_ptr<SlurmCluster> started = std::make_unique<SlurmCluster>();
+  return *started;
+}
+
+std::string SlurmCluster::job_state(const std::string& job) const
+{
+  const auto shown = client({"scontrol", "show", "job", "-o", job});
+  const auto at = shown.out.find("JobState=");
+  return at == std::string::npos ? shown.out + shown.err
+                                 : shown.out.substr(at + 9, shown.out.find(' ', at) - at - 9);
+}
+
+std::string SlurmCluster::final_job_state(const std::string& job) const
+{
+  std::string state;
+  for (int tries = 0; tries < 100; ++tries) {
+    state = job_state(job);
+    if (!state.starts_with("RUNNING") && !state.starts_with("COMPLETING") && !state.starts_with("PENDING")) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return state;
+}
+
+std::string SlurmCluster::job_of_run(int run) const
+{
+  for (int tries = 0; tries < 100; ++tries) {
+    const auto listed = client({"squeue", "-h", "-o", "%i", "-n", "ej-run-" + std::to_string(run)});
+    if (!listed.out.empty()) {
+      return listed.out.substr(0, listed.out.find('\n'));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL("no Slurm job for run #" << run << "\n" << logs());
+  return "";
 }
 
 } // namespace ej::test

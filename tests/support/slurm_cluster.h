@@ -1,6 +1,7 @@
 #pragma once
 
 #include "support/command.h"
+#include "support/skip.h"
 #include "support/temp_dir.h"
 
 #include <map>
@@ -20,6 +21,9 @@ public:
   // Why no cluster can be started here (a binary of slurm-wlm or munge missing), or nullopt.
   static std::optional<std::string> missing();
 
+  // One cluster per test process, started by the first test that needs it.
+  static SlurmCluster& shared();
+
   SlurmCluster();
   ~SlurmCluster();
   SlurmCluster(const SlurmCluster&) = delete;
@@ -34,6 +38,14 @@ public:
   CommandResult client(const std::vector<std::string>& argv) const;
   // The daemons' logs, for a failing test's message.
   std::string logs() const;
+  // What scontrol says of the job's state now.
+  std::string job_state(const std::string& job) const;
+  // The job's state once it has ended: slurmctld may still say RUNNING or COMPLETING for a moment
+  // after scancel returned, longer on a loaded machine.
+  std::string final_job_state(const std::string& job) const;
+  // The id of the job ej submitted for run N (its first run), once squeue knows it; fails the test
+  // when none comes.
+  std::string job_of_run(int run) const;
 
 private:
   void stop();
@@ -44,3 +56,9 @@ private:
 };
 
 } // namespace ej::test
+
+// Skips (saying why) only when slurm-wlm or munge is not installed; fails under CI then.
+#define REQUIRE_SLURM()                                                                                      \
+  if (const auto why = ::ej::test::SlurmCluster::missing()) {                                                \
+    EJ_SKIP_WITHOUT_SERVICE(*why);                                                                           \
+  }
