@@ -101,10 +101,11 @@ void SlurmRunJob::say_ending(RunOutcome& outcome)
   m_job = *now;
   // Slurm says it ended the step ("*** STEP 1.0 ON node CANCELLED AT ... DUE TO TIME LIMIT ***")
   // before the job's state says why, and a loaded controller takes a while: wait for that, up to
-  // 5 s. A benchmark that failed on its own is not waited for.
+  // 20 s (5 s was missed on a loaded 2-core machine). A benchmark that failed on its own is not
+  // waited for: only a step Slurm said it ended.
   const bool ended_by_slurm = outcome.reason.find("*** STEP ") != std::string::npos ||
                               outcome.reason.find("*** JOB ") != std::string::npos;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (ended_by_slurm && !run::run_ending_for(m_job) && !run::InterruptGuard::interrupted() &&
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
