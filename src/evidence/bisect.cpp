@@ -51,6 +51,7 @@ BisectMeasured measure_commit(const Bisection& b, std::size_t index, const std::
     request.min_effect_pct = step->min_effect_pct;
   }
   request.reference_name = b.request.good;
+  request.purpose = "bisect"; // its verdict's next step is the bisection's, not one of its own
   const bool is_bad = index + 1 == b.commits.size();
   const measuring::ReferenceCode candidate{
       fmt::format("{} {}", is_bad ? "BAD" : "commit", short_id(commit.id)), {commit.id, {}, {}}, {}};

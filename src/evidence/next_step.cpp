@@ -344,6 +344,13 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
                "to decide";
     return {none};
   }
+  if (v.design.purpose == "bisect") {
+    // `ej run --against GOOD` would measure the work tree, not the commit the bisection restored.
+    NextStep none;
+    none.why = "a step of ej bisect, which chooses the next commit to measure itself; its report says where "
+               "the step lies";
+    return {none};
+  }
   if (v.outcome == "improved" || v.outcome == "regressed" || v.outcome == "equivalent") {
     return {decided_step(v.outcome, v.outcome == "improved",
                          {v.bench, "", v.design.reference_name, v.attempt}, context.guarded)};

@@ -30,7 +30,7 @@ struct InterleavedRequest {
   std::optional<int> max_rounds; // --until-decisive's plan; default k_default_max_rounds
   std::optional<double> budget_s;
   double alpha = 0.05;
-  std::string purpose; // "calibration" for ej calibrate's A/A session; recorded with the comparison
+  std::string purpose; // "calibration" (ej calibrate's A/A session), "bisect"; recorded with the comparison
   // What --until-decisive decides on, recorded with the comparison so that its verdict is judged
   // the same way: the metric (default the benchmark's primary one) and the minimum effect (default
   // the benchmark's). ej bisect asks which side of a step a commit is on: half the step.

@@ -365,7 +365,8 @@ struct ComparisonInterleaved {
   double alpha = 0.05;        // --until-decisive's false-verdict rate over all its looks
   std::string stopped;        // why the rounds ended: rounds, decisive, max-rounds, budget, failed
   // "calibration": an A/A session of one code state against itself (ej calibrate), whose rounds
-  // measure the machine's noise; empty for a comparison of two code states.
+  // measure the machine's noise; "bisect": a commit measured against GOOD by ej bisect; empty for
+  // any other comparison of two code states.
   std::string purpose;
   // What --until-decisive decided on when it was not the benchmark's (ej bisect: half the step),
   // and what the verdict is judged on: empty, nullopt: the primary metric, the min effect.

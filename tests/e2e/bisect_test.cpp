@@ -143,6 +143,11 @@ TEST_CASE("ej bisect gives the range when only a commit that does not build stan
   CHECK(answer["measured"][0]["verdict"] == "skipped");
   CHECK_THAT(answer["measured"][0]["why"].get<std::string>(), Catch::StartsWith("its build failed"));
   CHECK(answer["bad_against_good"]["comparison"]["outcome"] == "regressed");
+  // Its next step is the bisection's: `ej run --against GOOD` would measure the work tree instead.
+  const auto& next = answer["bad_against_good"]["comparison"]["next"];
+  REQUIRE(next.size() == 1);
+  CHECK(next[0]["kind"] == "none");
+  CHECK_THAT(next[0]["why"].get<std::string>(), Catch::StartsWith("a step of ej bisect"));
   CHECK(answer["step"]["outcome"] == "regressed");
   CHECK(answer["located_event"].is_string());
 
