@@ -166,6 +166,19 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   }
   out.next = paired_next_steps(out, plan,
                                {calibration ? &*calibration : nullptr, out.min_effect_pct, rules.guarded()});
+  // A side that failed its check or measured impossible figures is not decided by the rounds before:
+  // what is wrong comes first, as for a sequential verdict.
+  const auto reference_run = store::find_run(db, record.reference);
+  for (const auto* side : {&*run, reference_run ? &*reference_run : nullptr}) {
+    if (side && (side->status == core::RunStatus::CheckFailed || side->status == core::RunStatus::Invalid)) {
+      NextStep fix;
+      fix.kind = NextKind::FixFigures;
+      fix.why = fmt::format("run {} ended {}: {}; fix it, then measure both code states again",
+                            core::number_label(side->number), core::to_string(side->status), side->reason);
+      out.next = {fix};
+      break;
+    }
+  }
   return out;
 }
 

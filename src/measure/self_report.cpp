@@ -13,7 +13,9 @@ std::optional<std::string> impossible_time(const std::string& metric, const Valu
   // summary and verdicts show it.
   const auto named = unit_in_name(metric);
   for (const auto& run : values.runs()) {
-    const auto unit = run.label.unit.empty() ? named : parse_unit(run.label.unit);
+    // A label whose own unit is none (a counter's) is a count, whatever the metric is called.
+    const auto unit = run.label.unit.empty() ? (run.label.own_unit ? std::nullopt : named)
+                                             : parse_unit(run.label.unit);
     if (run.label.skipped || !unit || unit->dimension != Dimension::Time) {
       continue;
     }

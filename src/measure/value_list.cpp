@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <utility>
 
 namespace ej::measure {
 
@@ -88,6 +89,27 @@ std::uint32_t ValueList::label_index(std::string_view key, std::string_view unit
     m_index.emplace(std::move(name), index);
   }
   return index;
+}
+
+ValueList::ValueList(ValueList&& other) noexcept
+    : m_limit(other.m_limit), m_blocks(std::exchange(other.m_blocks, {})), m_size(std::exchange(other.m_size, 0)),
+      m_labels(std::exchange(other.m_labels, {})), m_runs(std::exchange(other.m_runs, {})),
+      m_dropped(std::exchange(other.m_dropped, 0)), m_index(std::exchange(other.m_index, {}))
+{
+}
+
+ValueList& ValueList::operator=(ValueList&& other) noexcept
+{
+  if (this != &other) {
+    m_limit = other.m_limit;
+    m_blocks = std::exchange(other.m_blocks, {});
+    m_size = std::exchange(other.m_size, 0);
+    m_labels = std::exchange(other.m_labels, {});
+    m_runs = std::exchange(other.m_runs, {});
+    m_dropped = std::exchange(other.m_dropped, 0);
+    m_index = std::exchange(other.m_index, {});
+  }
+  return *this;
 }
 
 void ValueList::push(std::uint32_t label, double value)

@@ -35,6 +35,12 @@ public:
   };
 
   explicit ValueList(std::size_t limit = k_unlimited) : m_limit(limit) {}
+  // A list moved from is empty (its count goes with its values), as a vector moved from is.
+  ValueList(ValueList&& other) noexcept;
+  ValueList& operator=(ValueList&& other) noexcept;
+  ValueList(const ValueList&) = delete;
+  ValueList& operator=(const ValueList&) = delete;
+  ~ValueList() = default;
   // Everything of values but notes and relative deviations (which the journal does not keep).
   static ValueList of(const std::vector<ExtractedValue>& values);
 

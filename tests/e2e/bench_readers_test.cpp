@@ -183,6 +183,18 @@ TEST_CASE("ej run stores perf counters without a unit, a gbench cv in %, and a C
   }
   CHECK(counted == 2);
 
+  // perf stat's CPU time sums the threads (8 busy for the whole repeat: 8x its wall time): ej's own
+  // measurement, not a time the benchmark printed about itself, so never an impossible one.
+  write_text(repo.path() / "threads.txt", " Performance counter stats for './pool':\n\n"
+                                          "          8000.00 msec task-clock:u              #    7.990 CPUs utilized\n"
+                                          "       1,036,537      cycles:u\n\n"
+                                          "       1.001 seconds time elapsed\n\n"
+                                          "       7.990000000 seconds user\n"
+                                          "       0.010000000 seconds sys\n");
+  repo.ok({"bench", "add", "pool", "--repeat", "1", "--metric", "cpu_ms=perf-stat", "--shell", "cat threads.txt"});
+  repo.ok({"run", "pool", "--quiet"});
+  CHECK(show_run(repo, 2)["status"] == "finished");
+
   // Google Benchmark's _cv row: before, stored in ns; its aggregate_unit says it is a fraction.
   write_text(repo.path() / "gb.json", R"({"benchmarks": [
     {"name": "BM_Sum/8", "run_name": "BM_Sum/8", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
@@ -194,7 +206,7 @@ TEST_CASE("ej run stores perf counters without a unit, a gbench cv in %, and a C
   repo.ok({"bench", "add", "gb", "--repeat", "1", "--metric", "t=gbench", "--shell", "cat gb.json"});
   repo.ok({"run", "gb", "--quiet"});
   int found = 0;
-  const auto gbench_run = show_run(repo, 2);
+  const auto gbench_run = show_run(repo, 3);
   for (const auto& series : gbench_run["series"]) {
     if (series["key"] == "BM_Sum/8_cv") {
       CHECK(series["unit"] == "%");

@@ -85,6 +85,22 @@ TEST_CASE(
   CHECK(checked["next"][0]["kind"] == "none");
   CHECK(checked["next"][0]["command"].is_null());
   CHECK(json::parse(repo.ok({"judge", "1", "--json"}))["verdict"]["next"] == checked["next"]);
+
+  // A check that fails at the fifth repeat of the session (either side's): the rounds before decide
+  // nothing, and the session's verdict says what is wrong first.
+  const auto checks = (repo.path() / ".git" / "checks").string();
+  repo.ok({"bench", "edit", "flat", "--check",
+           "c=$(cat '" + checks + "' 2>/dev/null || echo 0); c=$((c + 1)); echo $c > '" + checks +
+               "'; test $c -lt 5"});
+  const auto failed = repo.ej({"run", "flat", "--against", "baseline", "--attempt", "1", "--repeat", "6"});
+  INFO(failed.out << failed.err);
+  CHECK(failed.exit_code != 0);
+  const auto comparison = json::parse(repo.ok({"show", "run", "5", "--json"}))["comparison"];
+  REQUIRE(comparison.is_object());
+  CHECK(comparison["stopped"] == "failed");
+  REQUIRE(comparison["next"].size() == 1);
+  CHECK(comparison["next"][0]["kind"] == "fix_figures");
+  CHECK_THAT(comparison["next"][0]["why"].get<std::string>(), Catch::Contains("ended check-failed"));
 }
 
 TEST_CASE(

@@ -72,3 +72,18 @@ TEST_CASE("a value without a unit is a time when its metric's name spells one")
   CHECK(*why == "time_ms = 28.5 ms, longer than the 0.002 s the repeat took");
   CHECK_FALSE(impossible_time("score", values, 0.002)); // a name that spells no unit: not a time
 }
+
+TEST_CASE("a count a reader says has no unit is not read as a time, whatever its metric is called")
+{
+  // perf stat's counters (cycles, instructions) come with no unit of their own; a metric named
+  // cpu_ms gives its name's unit only to values that came without one.
+  ValueList values;
+  ExtractedValue cycles;
+  cycles.key = "cycles";
+  cycles.value = 3e9;
+  cycles.own_unit = true;
+  values.add(cycles);
+  CHECK_FALSE(impossible_time("cpu_ms", values, 0.5));
+  values.add("", 900, "");
+  CHECK(impossible_time("cpu_ms", values, 0.5)); // a bare value still takes the name's ms
+}

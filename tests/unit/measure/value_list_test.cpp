@@ -61,6 +61,22 @@ TEST_CASE("a value list of hundreds of thousands keeps every value in order acro
   CHECK(list.expand()[299'999].value == -299'999);
 }
 
+TEST_CASE("a value list moved from is empty and takes values again")
+{
+  ValueList list;
+  for (int i = 0; i < 100; ++i) {
+    list.add("a", i, "ms");
+  }
+  ValueList taken(std::move(list));
+  CHECK(taken.size() == 100);
+  CHECK(list.size() == 0); // NOLINT(bugprone-use-after-move): what a moved-from list holds
+  CHECK(list.empty());
+  list.add("b", 7, "ms");
+  REQUIRE(list.runs().size() == 1);
+  CHECK(list.runs()[0].values[0] == 7);
+  CHECK(list.runs()[0].label.key == "b");
+}
+
 TEST_CASE("a value list with a key per value finds each label again")
 {
   ValueList list;
