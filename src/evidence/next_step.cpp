@@ -351,9 +351,13 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
                "the step lies";
     return {none};
   }
+  // Measured again against the same code: the reference run's (a revision such as HEAD~1 moves on
+  // once the user commits), or the plan's baseline, which is what the verdict is about.
+  const auto reference =
+      v.design.reference_name == "baseline" ? std::string("baseline") : "r" + std::to_string(v.reference);
   if (v.outcome == "improved" || v.outcome == "regressed" || v.outcome == "equivalent") {
-    return {decided_step(v.outcome, v.outcome == "improved",
-                         {v.bench, "", v.design.reference_name, v.attempt}, context.guarded)};
+    return {decided_step(v.outcome, v.outcome == "improved", {v.bench, "", reference, v.attempt},
+                         context.guarded)};
   }
   if (v.outcome == "mixed" && !plan.empty()) {
     return {choose_headline_step(plan, "")};
@@ -382,7 +386,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
     return {none};
   }
   std::vector<NextStep> steps;
-  steps.push_back(measure_step({v.bench, sized->unit, v.design.reference_name, v.attempt},
+  steps.push_back(measure_step({v.bench, sized->unit, reference, v.attempt},
                                NextKind::MeasureMore, *most,
                                fmt::format("{} after {} rounds", v.outcome, sized->rounds)));
   if (most->source != NoiseSource::Calibration) {

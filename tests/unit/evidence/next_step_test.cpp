@@ -339,12 +339,15 @@ TEST_CASE(
   steps = evidence::paired_next_steps(v, "p", {&calibrated, 2.5, true});
   CHECK(steps[0].rounds == 11u);
 
-  // A CI gate's session: the reference is a commit, the candidate the work tree of no attempt.
+  // A CI gate's session: the reference is a commit, the candidate the work tree of no attempt. The
+  // next session measures the reference run's code again (r7): a revision such as HEAD~1 moves on.
   v = session("inconclusive", 0.005, 0.01);
   v.attempt.reset();
   v.design.reference_name = "0123456789ab";
   steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
-  CHECK(steps[0].command == "ej run b --against 0123456789ab --repeat 35");
+  CHECK(steps[0].command == "ej run b --against r7 --repeat 35");
+  v.design.reference_name = "HEAD~1";
+  CHECK(evidence::paired_next_steps(v, "", {nullptr, 0, true})[0].command == "ej run b --against r7 --repeat 35");
   // No noise known (one round): until decisive.
   v = session("inconclusive", 0.005, std::nullopt, 1);
   steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
