@@ -380,9 +380,14 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   }
   if (!most) {
     // Mixed with every combination decided: no round changes it, and no plan to choose a headline in.
+    // Or no series of the primary metric at all (every value skipped): no round of it to add.
     NextStep none;
-    none.why = "mixed: every combination is decided, some improved and some regressed; no number of rounds "
-               "changes that";
+    none.why = v.outcome == "mixed"
+                   ? "mixed: every combination is decided, some improved and some regressed; no number of "
+                     "rounds changes that"
+                   : fmt::format("no series of {} was measured on both sides; more rounds of the same would "
+                                 "measure none either: see why in the runs ('ej show run {}')",
+                                 v.primary, v.candidate);
     return {none};
   }
   std::vector<NextStep> steps;

@@ -346,6 +346,13 @@ TEST_CASE(
   v.design.reference_name = "0123456789ab";
   steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
   CHECK(steps[0].command == "ej run b --against r7 --repeat 35");
+  // No series of the primary metric on both sides (every value skipped): not "mixed".
+  auto empty = session("inconclusive", 0.005, 0.01);
+  empty.series.clear();
+  const auto none = evidence::paired_next_steps(empty, "", {nullptr, 0, true});
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].kind == evidence::NextKind::None);
+  CHECK_THAT(none[0].why, Catch::StartsWith("no series of time_ms was measured on both sides"));
   v.design.reference_name = "HEAD~1";
   CHECK(evidence::paired_next_steps(v, "", {nullptr, 0, true})[0].command == "ej run b --against r7 --repeat 35");
   // No noise known (one round): until decisive.
