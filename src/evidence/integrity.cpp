@@ -170,9 +170,11 @@ std::vector<std::string> timer_disagreements(const std::vector<SeriesComparison>
       continue;
     }
     for (const auto& w : wall) {
-      // Decisive, and by more than the noise of a process's start: a 10% slower wall time at least.
+      // Decisive, and by more than the noise of a process's start: a 10% slower wall time at least,
+      // and 20 ms at least, which a loaded machine adds to a millisecond process without any cause.
+      const double slower_s = w.comparison.candidate_median - w.comparison.reference_median;
       if (w.params == s.params && w.comparison.outcome == measure::Outcome::Regressed &&
-          w.comparison.change_pct.value_or(0) >= 10) {
+          w.comparison.change_pct.value_or(0) >= 10 && slower_s >= k_wall_jitter_s) {
         out.push_back(fmt::format(
             "the benchmark's own timer and the process's wall time disagree{}: {} {} while wall_s {}",
             at(s.params), s.metric, change_text(s.comparison, s.unit), change_text(w.comparison, w.unit)));
