@@ -276,6 +276,14 @@ bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remot
   const auto& ticket = m_ticket;
   m_locks_gpus = !slurm && !request.gpus_held_by_other;
   if (m_locks_gpus) {
+    if (const auto holder = run::GpuLock::held_by_ancestor(run::default_lock_dir(), ticket)) {
+      m_locks_gpus = false;
+      m_observer.message(fmt::format("ej: measuring inside the hold of {}, whose benchmark started this ej; "
+                                     "this run neither waits for GPUs nor samples them",
+                                     run::describe(*holder, ticket.journal)));
+    }
+  }
+  if (m_locks_gpus) {
     m_gpu_lock = run::GpuLock::try_acquire(run::default_lock_dir(), ticket);
     if (!m_gpu_lock && request.no_wait) {
       refuse_busy_gpus(ticket);

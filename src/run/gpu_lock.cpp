@@ -415,6 +415,24 @@ std::unique_ptr<GpuLock> GpuLock::acquire(const fs::path& dir, LockTicket ticket
   }
 }
 
+std::optional<LockTicket> GpuLock::held_by_ancestor(const fs::path& dir, const LockTicket& ticket)
+{
+  std::vector<std::int64_t> ancestors;
+  constexpr int k_max_depth = 256; // a cycle in a corrupt /proc must not hang the run
+  for (auto pid = parent_pid(::getpid()); pid && *pid > 1 && ancestors.size() < k_max_depth;
+       pid = parent_pid(*pid)) {
+    ancestors.push_back(*pid);
+  }
+  // Live tickets only (host_tickets): a pid is the process that wrote the ticket, not a later one.
+  for (const auto& t : host_tickets(host_dir(dir, ticket.host))) {
+    if (t.holding && t.gpus.overlaps(ticket.gpus) &&
+        std::find(ancestors.begin(), ancestors.end(), t.pid) != ancestors.end()) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<LockTicket> GpuLock::tickets(const fs::path& dir)
 {
   std::vector<LockTicket> all;

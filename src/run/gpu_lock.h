@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,10 @@ public:
   // stand in the way whenever they change. Returns nullptr when an InterruptGuard's signal came.
   static std::unique_ptr<GpuLock> acquire(const std::filesystem::path& dir, LockTicket ticket,
                                           const std::function<void(const std::vector<LockTicket>&)>& on_wait);
+  // The holder of GPUs that overlap `ticket`'s that is an ancestor of this process: a run whose
+  // benchmark started this ej (ej measuring ej, a script that runs ej). Waiting for it would wait
+  // until its repeat timed out; the run measures inside its hold instead.
+  static std::optional<LockTicket> held_by_ancestor(const std::filesystem::path& dir, const LockTicket& ticket);
   // The live tickets of every host, holders first, then waiters by the time they came.
   static std::vector<LockTicket> tickets(const std::filesystem::path& dir);
 

@@ -11,7 +11,10 @@
 
 namespace ej::run {
 
-std::optional<std::uint64_t> process_start_ticks(std::int64_t pid)
+namespace {
+
+// Field `field` (3 or more) of /proc/PID/stat as a number; nullopt when there is no such process.
+std::optional<std::uint64_t> stat_field(std::int64_t pid, int field)
 {
   const auto stat = util::read_file(fmt::format("/proc/{}/stat", pid));
   if (!stat) {
@@ -23,8 +26,7 @@ std::optional<std::uint64_t> process_start_ticks(std::int64_t pid)
     return std::nullopt;
   }
   std::string_view rest = std::string_view(*stat).substr(close + 1);
-  // After COMM come fields 3 (state) to 52; the start time is field 22, the 20th of them.
-  for (int field = 3; field < 22; ++field) {
+  for (int skipped = 3; skipped < field; ++skipped) {
     const auto start = rest.find_first_not_of(' ');
     const auto end = start == std::string_view::npos ? start : rest.find(' ', start);
     if (end == std::string_view::npos) {
@@ -33,12 +35,25 @@ std::optional<std::uint64_t> process_start_ticks(std::int64_t pid)
     rest.remove_prefix(end);
   }
   rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
-  std::uint64_t ticks = 0;
-  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), ticks);
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
   if (ec != std::errc() || end == rest.data()) {
     return std::nullopt;
   }
-  return ticks;
+  return value;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> process_start_ticks(std::int64_t pid)
+{
+  return stat_field(pid, 22);
+}
+
+std::optional<std::int64_t> parent_pid(std::int64_t pid)
+{
+  const auto parent = stat_field(pid, 4);
+  return parent ? std::optional<std::int64_t>(static_cast<std::int64_t>(*parent)) : std::nullopt;
 }
 
 std::string boot_id()

@@ -11,6 +11,8 @@ namespace ej::run {
 
 // Field 22 of /proc/PID/stat; nullopt when there is no such process (or no /proc).
 std::optional<std::uint64_t> process_start_ticks(std::int64_t pid);
+// Field 4 of /proc/PID/stat (0 for the first process); nullopt when there is no such process.
+std::optional<std::int64_t> parent_pid(std::int64_t pid);
 
 // /proc/sys/kernel/random/boot_id: tells a pid from a previous boot.
 std::string boot_id();

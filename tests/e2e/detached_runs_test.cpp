@@ -212,6 +212,25 @@ TEST_CASE("two runs on one GPU queue across repositories: the second waits sayin
   CHECK(json::parse(second.ok({"runs", "--queue", "--json"})).empty());
 }
 
+TEST_CASE("an ej run that another run's benchmark started measures inside that run's hold of the GPUs")
+{
+  EjRepo outer;
+  EjRepo inner; // ej measuring ej, or a benchmark script that runs ej: waiting would be forever
+  inner.ok({"bench", "add", "quick", "--repeat", "3", "--shell", "echo quick"});
+  const auto err = (outer.path() / "nested.err").string();
+  outer.ok({"bench", "add", "nested", "--repeat", "1", "--timeout", "20", "--shell",
+            "cd '" + inner.path().string() + "' && '" + std::string(EJ_BINARY) + "' run quick --quiet 2> '" +
+                err + "'"});
+  const auto ran = outer.ej({"run", "nested", "--quiet"});
+  INFO(ran.err);
+  CHECK(ran.exit_code == 0);
+  CHECK(show_run(outer, 1)["status"] == "finished");
+  CHECK(show_run(inner, 1)["status"] == "finished");
+  CHECK_THAT(read_text(err), Catch::Contains("ej: measuring inside the hold of run #1 in " + outer.path().string() +
+                                             " on " + host_name() + ", all GPUs, whose benchmark started this ej"));
+  CHECK(json::parse(outer.ok({"runs", "--queue", "--json"})).empty());
+}
+
 TEST_CASE(
     "a detached run returns before the environment is read, and ej wait reports it while it is prepared")
 {

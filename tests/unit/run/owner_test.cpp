@@ -27,3 +27,16 @@ TEST_CASE("a process is its runs' owner while it lives, and only the process tha
   CHECK_FALSE(process_start_ticks(child));
   CHECK(owner_state(child, std::nullopt, boot) == OwnerState::Gone);
 }
+
+TEST_CASE("a process's parent is read from /proc, and a process that is gone has none")
+{
+  CHECK(parent_pid(::getpid()) == ::getppid());
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK_FALSE(parent_pid(child));
+}
