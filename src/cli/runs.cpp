@@ -200,11 +200,15 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
       fmt::print("  compared:  calibration, against itself with run {} ('ej bench show {}')\n",
                  core::number_label(other), run->bench);
     } else {
-      fmt::print(
-          "  compared:  {} of an interleaved comparison with run {}, {} round{}: {} ('ej compare r{} r{}')\n",
-          candidate ? "candidate" : "reference", core::number_label(other), comparison->design.rounds.size(),
-          comparison->design.rounds.size() == 1 ? "" : "s", paired->outcome, paired->reference,
-          paired->candidate);
+      auto doubt = evidence::integrity_text(paired->integrity);
+      if (!doubt.empty()) {
+        doubt = ", " + doubt;
+      }
+      fmt::print("  compared:  {} of an interleaved comparison with run {}, {} round{}: {}{} ('ej compare "
+                 "r{} r{}')\n",
+                 candidate ? "candidate" : "reference", core::number_label(other),
+                 comparison->design.rounds.size(), comparison->design.rounds.size() == 1 ? "" : "s",
+                 paired->outcome, doubt, paired->reference, paired->candidate);
     }
   }
   if (run->status == core::RunStatus::Imported) {

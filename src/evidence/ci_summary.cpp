@@ -135,6 +135,9 @@ std::vector<std::string> ci_warnings(const CiSummary& summary)
     if (bench.stopped == "budget") {
       out.push_back(fmt::format("{}: the --budget ended the rounds before a decision", bench.bench));
     }
+    if (const auto doubt = integrity_text(bench.verdict->integrity); !doubt.empty()) {
+      out.push_back(fmt::format("{}: {}", bench.bench, doubt)); // its outcome is not to be believed
+    }
     for (const auto& v : bench.verdict->series) {
       if (v.metric != bench.verdict->primary || v.outcome != "inconclusive") {
         continue;

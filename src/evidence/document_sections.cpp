@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace ej::evidence::document {
 
@@ -150,6 +151,15 @@ std::string evidence_note(const Evaluation& evaluation)
   std::vector<std::string> sentences;
   std::vector<std::string> against;
   const bool several = evaluation.verdicts.size() > 1;
+  // What is wrong with the figures first (evidence/integrity.h), as a verdict's line says it.
+  for (const auto& v : evaluation.verdicts) {
+    if (auto doubt = integrity_text(v.integrity); !doubt.empty()) {
+      if (!several) {
+        doubt.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(doubt.front())));
+      }
+      sentences.push_back(fmt::format("{}{}.", several ? v.candidate.bench + " " : "", doubt));
+    }
+  }
   for (const auto& v : evaluation.verdicts) {
     auto text =
         v.reference_run

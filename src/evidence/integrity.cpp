@@ -2,6 +2,7 @@
 
 #include "measure/statistics.h"
 #include "measure/units.h"
+#include "util/strings.h"
 
 #include <fmt/format.h>
 
@@ -64,6 +65,42 @@ std::vector<std::string> floor_flags(const std::vector<SeriesSummary>& series, c
   return flags;
 }
 
+std::vector<std::string> sides_floor_flags(const std::vector<SeriesSummary>& reference,
+                                           const std::vector<SeriesSummary>& candidate,
+                                           const MetricRules& rules, std::string_view side)
+{
+  auto flags = floor_flags(candidate, rules);
+  for (const auto& flag : floor_flags(reference, rules)) {
+    flags.push_back(fmt::format("{}, in the {}", flag, side));
+  }
+  return flags;
+}
+
+Integrity integrity_of(std::optional<std::string> differs, std::vector<std::string> flags)
+{
+  Integrity integrity;
+  integrity.flags = std::move(flags);
+  if (differs) {
+    integrity.validity = Validity::Invalid;
+    integrity.invalid_reason = std::move(*differs);
+  } else if (!integrity.flags.empty()) {
+    integrity.validity = Validity::Suspect;
+  }
+  return integrity;
+}
+
+std::string integrity_text(const Integrity& integrity)
+{
+  std::string out;
+  if (integrity.validity == Validity::Invalid) {
+    out = "invalid: " + integrity.invalid_reason;
+  }
+  if (!integrity.flags.empty()) {
+    out += (out.empty() ? "flagged: " : "; flagged: ") + util::join(integrity.flags, "; ");
+  }
+  return out;
+}
+
 namespace {
 
 // The digests of a side's runs by combination; a combination whose repeats disagreed, or whose
@@ -104,7 +141,8 @@ std::string at(const std::string& params)
 } // namespace
 
 std::optional<std::string> digests_differ(const std::vector<nlohmann::json>& reference_outputs,
-                                          const std::vector<nlohmann::json>& candidate_outputs)
+                                          const std::vector<nlohmann::json>& candidate_outputs,
+                                          std::string_view side)
 {
   bool reference_has = false;
   bool candidate_has = false;
@@ -117,20 +155,20 @@ std::optional<std::string> digests_differ(const std::vector<nlohmann::json>& ref
     const auto theirs = reference.find(params);
     if (digest == "varies") {
       return fmt::format("the candidate's output varies from repeat to repeat{}, so it cannot be held "
-                         "against the baseline's",
-                         at(params));
+                         "against the {}'s",
+                         at(params), side);
     }
     if (theirs == reference.end()) {
       continue;
     }
     if (theirs->second == "varies") {
-      return fmt::format("the baseline's output varies from repeat to repeat{}", at(params));
+      return fmt::format("the {}'s output varies from repeat to repeat{}", side, at(params));
     }
     if (digest == "missing") {
       return fmt::format("the candidate wrote no output file{}", at(params));
     }
     if (theirs->second != digest) {
-      return fmt::format("output differs from the baseline's{}", at(params));
+      return fmt::format("output differs from the {}'s{}", side, at(params));
     }
   }
   return std::nullopt;
@@ -138,7 +176,7 @@ std::optional<std::string> digests_differ(const std::vector<nlohmann::json>& ref
 
 std::optional<std::string> metric_differs(const std::vector<SeriesSummary>& reference,
                                           const std::vector<SeriesSummary>& candidate,
-                                          const core::SameOutput& same)
+                                          const core::SameOutput& same, std::string_view side)
 {
   for (const auto& c : candidate) {
     if (c.metric != same.name || c.values.empty()) {
@@ -152,7 +190,7 @@ std::optional<std::string> metric_differs(const std::vector<SeriesSummary>& refe
       const double ours = measure::median(c.values);
       const double allowed = std::abs(theirs) * same.tolerance_pct / 100.0;
       if (std::abs(ours - theirs) > allowed) {
-        return fmt::format("output differs from the baseline's{}: {} {:g} vs {:g}{}", at(c.params), c.metric,
+        return fmt::format("output differs from the {}'s{}: {} {:g} vs {:g}{}", side, at(c.params), c.metric,
                            ours, theirs,
                            same.tolerance_pct > 0 ? fmt::format(", beyond {:g}%", same.tolerance_pct) : "");
       }

@@ -3,6 +3,7 @@
 #include "core/numbering.h"
 #include "evidence/calibration.h"
 #include "evidence/metric_rules.h"
+#include "evidence/paired_integrity.h"
 #include "evidence/run_set.h"
 #include "measure/power.h"
 #include "measure/until_decisive.h"
@@ -109,7 +110,9 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
       const auto paired = measure::paired_values(series.candidate, series.reference);
       v.scale = paired.scale;
       v.rounds = paired.values.size();
-      v.reference_level = std::abs(measure::median(series.reference));
+      v.reference_median = measure::median(series.reference);
+      v.candidate_median = measure::median(series.candidate);
+      v.reference_level = std::abs(v.reference_median);
       const auto band = measure::effect_band(paired.scale, out.min_effect_pct, v.reference_level);
       const auto fixed = measure::compare_paired(paired.values);
       v.p_value = fixed.p_value;
@@ -152,23 +155,35 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
     }
   }
   out.outcome = overall(primary_outcomes);
-  // What would decide it: rounds sized at the calibration of the candidate's environment when there
-  // is one (read only when rounds are to be sized: a plan's document judges many sessions).
-  const bool undecided = out.outcome == "inconclusive" || out.outcome == "mixed";
-  const auto calibration = undecided && out.design.purpose.empty()
-                               ? latest_calibration(db, run->bench, run->env_blob)
-                               : std::nullopt;
+  const auto reference_run = store::find_run(db, record.reference);
+  if (reference_run && out.design.purpose != "calibration") {
+    out.integrity = paired_integrity(db, *run, *reference_run, out.series, out.primary, rules);
+  }
+  if (out.integrity.validity == Validity::Invalid) {
+    // The sides did different work: no figure of it is a change of the same work.
+    for (auto& v : out.series) {
+      v.outcome = "inconclusive";
+      v.rounds_needed.reset();
+    }
+    out.outcome = "inconclusive";
+  }
   std::string plan;
   if (run->attempt) {
     if (const auto attempt = store::find_attempt(db, *run->attempt)) {
       plan = attempt->plan;
     }
   }
+  // What would decide it: rounds sized at the calibration of the candidate's environment when there
+  // is one (read only when rounds are to be sized: a plan's document judges many sessions).
+  const bool undecided = out.outcome == "inconclusive" || out.outcome == "mixed";
+  const auto calibration =
+      undecided && out.design.purpose.empty() && out.integrity.validity == Validity::Valid
+          ? latest_calibration(db, run->bench, run->env_blob)
+          : std::nullopt;
   out.next = paired_next_steps(out, plan,
                                {calibration ? &*calibration : nullptr, out.min_effect_pct, rules.guarded()});
   // A side that failed its check or measured impossible figures is not decided by the rounds before:
   // what is wrong comes first, as for a sequential verdict.
-  const auto reference_run = store::find_run(db, record.reference);
   for (const auto* side : {&*run, reference_run ? &*reference_run : nullptr}) {
     if (side && (side->status == core::RunStatus::CheckFailed || side->status == core::RunStatus::Invalid)) {
       NextStep fix;
@@ -231,6 +246,10 @@ std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
                   core::number_label(verdict.reference), verdict.design.reference_name, verdict.outcome,
                   verdict.min_effect_pct > 0 ? fmt::format(" (min effect {:g}%)", verdict.min_effect_pct)
                                              : std::string()));
+  // What is wrong with the figures comes before them.
+  if (const auto doubt = integrity_text(verdict.integrity); !doubt.empty()) {
+    lines.push_back("  " + doubt);
+  }
   for (const auto& series : verdict.series) {
     lines.push_back("  " + paired_line(verdict, series));
   }
@@ -271,6 +290,11 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
           {"metric", verdict.primary},
           {"min_effect_pct", verdict.min_effect_pct},
           {"outcome", verdict.outcome},
+          {"validity", to_string(verdict.integrity.validity)},
+          {"invalid_reason", verdict.integrity.invalid_reason.empty()
+                                 ? nlohmann::json()
+                                 : nlohmann::json(verdict.integrity.invalid_reason)},
+          {"flags", verdict.integrity.flags},
           {"series", series},
           {"next", next_json(verdict.next)}};
 }

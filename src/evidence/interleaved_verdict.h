@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evidence/integrity.h"
 #include "evidence/next_step.h"
 #include "measure/paired.h"
 #include "measure/statistics.h"
@@ -29,6 +30,8 @@ struct PairedVerdict {
   measure::PairedScale scale = measure::PairedScale::LogRatio;
   double reference_level =
       0; // |median| of the reference's values: a difference's min effect is a share of it
+  double reference_median = 0; // of each side's figures in the rounds
+  double candidate_median = 0;
   std::size_t rounds = 0;
   double estimate = 0; // on the per-round scale: a log ratio, or a difference in `unit`
   double low = 0;
@@ -55,6 +58,9 @@ struct InterleavedVerdict {
   // Over the primary metric's series: each one's when they agree, mixed when some improved and some
   // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.
   std::string outcome;
+  // Whether its figures can be believed (evidence/paired_integrity.h): an invalid one's series are all
+  // inconclusive, whatever the pairs say. A calibration, the same code on both sides, is not held.
+  Integrity integrity;
   std::vector<NextStep> next; // what would decide it (evidence/next_step.h)
 };
 

@@ -291,18 +291,22 @@ std::string outcome_words(const Verdict& v)
 
 } // namespace
 
+NextStep fix_figures_step(const Integrity& integrity)
+{
+  NextStep fix;
+  fix.kind = NextKind::FixFigures;
+  fix.why = integrity.validity == Validity::Invalid
+                ? fmt::format("invalid: {}; fix the candidate, then measure again", integrity.invalid_reason)
+                : fmt::format("the figures are suspect ({}); find out why before anything is adopted",
+                              util::join(integrity.flags, "; "));
+  return fix;
+}
+
 std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, const NextContext& context)
 {
   // Figures that cannot be believed are not decided by more of them: what is wrong comes first.
   if (v.integrity.validity != Validity::Valid) {
-    NextStep fix;
-    fix.kind = NextKind::FixFigures;
-    fix.why =
-        v.integrity.validity == Validity::Invalid
-            ? fmt::format("invalid: {}; fix the candidate, then measure again", v.integrity.invalid_reason)
-            : fmt::format("the figures are suspect ({}); find out why before anything is adopted",
-                          util::join(v.integrity.flags, "; "));
-    return {fix};
+    return {fix_figures_step(v.integrity)};
   }
   const auto outcome = v.decisive_outcome();
   const bool sequential = v.design.kind == Design::Sequential;
@@ -338,6 +342,9 @@ std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, cons
 std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::string& plan,
                                         const NextContext& context)
 {
+  if (v.integrity.validity != Validity::Valid) {
+    return {fix_figures_step(v.integrity)}; // as for a sequential verdict
+  }
   if (v.design.purpose == "calibration") {
     NextStep none;
     none.why = "a calibration (ej calibrate): the same code on both sides, measured for its noise; nothing "

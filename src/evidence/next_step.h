@@ -14,6 +14,7 @@
 namespace ej::evidence {
 
 struct Calibration;
+struct Integrity;
 struct InterleavedVerdict;
 struct Verdict;
 
@@ -66,9 +67,13 @@ std::vector<NextStep> next_steps(const Verdict& verdict, const std::string& plan
 // The steps of an interleaved comparison's verdict (ej compare, ej run --against, ej ci), sized on
 // its pairs: the primary metric's series decide. `plan`: of the candidate's attempt, empty when it
 // belongs to none (a sweep that is mixed then has no headline to choose). The context's min effect:
-// the one the verdict was judged on.
+// the one the verdict was judged on. Figures that cannot be believed: [FixFigures], as for a verdict.
 std::vector<NextStep> paired_next_steps(const InterleavedVerdict& verdict, const std::string& plan,
                                         const NextContext& context);
+
+// The one step of a verdict whose figures cannot be believed (evidence/integrity.h), invalid or
+// suspect: fix them, since more rounds of such figures decide nothing.
+NextStep fix_figures_step(const Integrity& integrity);
 
 // The step when a benchmark of a plan has no baseline: pin `run` (a finished run of the benchmark
 // that belongs to no attempt), or without one, measure the baseline's code first.

@@ -25,8 +25,9 @@ measure::Outcome outcome_of(const std::string& paired)
   return paired == "equivalent" ? measure::Outcome::NoChange : measure::Outcome::Inconclusive;
 }
 
-// The paired figures on the comparison's scale: a log ratio as a ratio and percentages, a
-// difference as a shift. An interval the rounds cannot bound is left out, as a test-less one is.
+} // namespace
+
+// An interval the rounds cannot bound is left out, as a test-less one is.
 void put_paired(measure::Comparison& c, const PairedVerdict& v)
 {
   const bool bounded = std::isfinite(v.low) && std::isfinite(v.high);
@@ -59,8 +60,6 @@ void put_paired(measure::Comparison& c, const PairedVerdict& v)
     }
   }
 }
-
-} // namespace
 
 std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidate,
                                           const core::RunRecord& baseline)

@@ -25,6 +25,10 @@ struct PairedSides {
 std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidate,
                                           const core::RunRecord& baseline);
 
+// The paired figures of `v` on a comparison's scale: a log ratio as a ratio and percentages, a
+// difference as a shift; its rounds, p-value and outcome. The medians are left as they are.
+void put_paired(measure::Comparison& c, const PairedVerdict& v);
+
 // Each series the session judged on its pairs takes the paired estimate, interval, p-value and
 // outcome; the medians, units and warnings stay those of the two runs.
 void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict);

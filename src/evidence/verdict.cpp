@@ -209,12 +209,12 @@ void note_calibration(const Calibration* calibration, Verdict& v)
 }
 
 // What holds the verdict's figures up (evidence/integrity.h): the candidate's output against the
-// reference's, the metrics' floors, the benchmark's timer against the wall time. An invalid verdict
-// is no outcome: every combination becomes inconclusive.
+// reference's, the metrics' floors, the benchmark's timer against the wall time (on the session's
+// pairs when `paired` judged it). An invalid verdict is no outcome: every combination becomes
+// inconclusive.
 void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const RunSet& candidate,
-                     const MetricRules& rules)
+                     const MetricRules& rules, const InterleavedVerdict* paired)
 {
-  auto& integrity = v.integrity;
   std::optional<std::string> differs;
   const auto& same = rules.same_output;
   if (same.kind == core::SameOutput::Kind::Metric) {
@@ -232,28 +232,22 @@ void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const 
     };
     differs = digests_differ(outputs(reference), outputs(candidate));
   }
-  if (differs) {
-    integrity.validity = Validity::Invalid;
-    integrity.invalid_reason = *differs;
-  }
-  integrity.flags = floor_flags(candidate.series, rules);
-  for (const auto& flag : floor_flags(reference.series, rules)) {
-    integrity.flags.push_back(flag + ", in the baseline");
-  }
+  auto flags = sides_floor_flags(reference.series, candidate.series, rules, "baseline");
   if (v.metric != "wall_s") {
     CompareRequest wall;
     wall.metric = "wall_s";
     std::string why_not;
-    if (const auto report = try_compare(reader, reference, candidate, wall, why_not)) {
+    if (auto report = try_compare(reader, reference, candidate, wall, why_not)) {
+      if (paired != nullptr) {
+        use_paired(report->series, *paired);
+      }
       for (auto& flag : timer_disagreements(v.combinations, report->series)) {
-        integrity.flags.push_back(std::move(flag));
+        flags.push_back(std::move(flag));
       }
     }
   }
-  if (!integrity.flags.empty() && integrity.validity == Validity::Valid) {
-    integrity.validity = Validity::Suspect;
-  }
-  if (integrity.validity == Validity::Invalid) {
+  v.integrity = integrity_of(std::move(differs), std::move(flags));
+  if (v.integrity.validity == Validity::Invalid) {
     for (auto& s : v.combinations) {
       s.comparison.outcome = measure::Outcome::Inconclusive;
     }
@@ -368,7 +362,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.throttled = reference->throttled + candidate.throttled;
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
-  judge_integrity(reader, v, *reference, candidate, rules);
+  judge_integrity(reader, v, *reference, candidate, rules, paired ? &paired->verdict : nullptr);
   v.candidate = std::move(candidate);
   const auto* calibration = calibration_of(reader, v);
   note_calibration(calibration, v);

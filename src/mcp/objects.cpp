@@ -70,6 +70,18 @@ Properties run_properties()
           {"env_readings", object()}};
 }
 
+// Whether a verdict's figures can be believed (docs/json.md, Verdicts): the same fields in a
+// sequential verdict and an interleaved one.
+void add_validity(Properties& properties)
+{
+  Json validity = string("valid; suspect (flags say why: it stands, but proposes no adoption); invalid (its "
+                         "outcomes are all inconclusive)");
+  validity["enum"] = {"valid", "suspect", "invalid"};
+  properties.emplace_back("validity", validity);
+  properties.emplace_back("invalid_reason", nullable(string("why it is invalid: the outputs differ")));
+  properties.emplace_back("flags", array(string(), "why its figures are doubted"));
+}
+
 } // namespace
 
 Json git()
@@ -98,12 +110,14 @@ Json next()
 
 Json verdict()
 {
-  Json out = record({{"text", string()},
-                     {"bench", string()},
-                     {"metric", string()},
-                     {"outcome", string("improved regressed mixed no change inconclusive")},
-                     {"headline_outcome", string("the outcome that decides")},
-                     {"next", next()}});
+  Properties properties{{"text", string()},
+                        {"bench", string()},
+                        {"metric", string()},
+                        {"outcome", string("improved regressed mixed no change inconclusive")},
+                        {"headline_outcome", string("the outcome that decides")}};
+  add_validity(properties);
+  properties.emplace_back("next", next());
+  Json out = record(properties);
   out["description"] = "a verdict (docs/json.md, Verdicts)";
   return out;
 }
@@ -211,13 +225,15 @@ Json comparison()
 
 Json interleaved()
 {
-  return record({{"design", string("interleaved")},
-                 {"candidate", integer()},
-                 {"reference", integer()},
-                 {"rounds", integer()},
-                 {"outcome", string("improved regressed equivalent inconclusive mixed")},
-                 {"series", array(object())},
-                 {"next", next()}});
+  Properties properties{{"design", string("interleaved")},
+                        {"candidate", integer()},
+                        {"reference", integer()},
+                        {"rounds", integer()},
+                        {"outcome", string("improved regressed equivalent inconclusive mixed")}};
+  add_validity(properties);
+  properties.emplace_back("series", array(object()));
+  properties.emplace_back("next", next());
+  return record(properties);
 }
 
 Json judgement()

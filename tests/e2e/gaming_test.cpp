@@ -151,6 +151,8 @@ TEST_CASE("a benchmark that skips its work is caught by --same-output: the verdi
   CHECK_THAT(out["reason"].get<std::string>(),
              Catch::StartsWith("invalid: output differs from the baseline's"));
   CHECK_THAT(repo.ok({"show", "2"}), Catch::Contains("invalid: output differs from the baseline's"));
+  CHECK_THAT(repo.ok({"plan", "render", "p", "--stdout"}),
+             Catch::Contains("Invalid: output differs from the baseline's. Against run #1"));
 }
 
 TEST_CASE(
@@ -230,6 +232,7 @@ TEST_CASE("a value beyond its metric's --floor is flagged implausible in the run
   CHECK(out["verdict"]["validity"] == "suspect");
   CHECK_THAT(out["verdict"]["flags"][0].get<std::string>(), Catch::Contains("implausible: copy_ms"));
   CHECK(out["proposed_status"] == "inconclusive");
+  CHECK_THAT(repo.ok({"plan", "render", "p", "--stdout"}), Catch::Contains("Flagged: implausible: copy_ms"));
 }
 
 TEST_CASE("the checks are stored with the benchmark's revision, shown, and read as absent from older ones")

@@ -198,9 +198,13 @@ await step('tools/list has every tool, each with an inputSchema and an outputSch
   assert.deepEqual(judge.outputSchema.properties.verdict.properties.next.items.properties.kind.enum,
     ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline', 'fix_figures',
       'add_check']);
-  // So does the interleaved verdict of compare.
+  // So does the interleaved verdict of compare, and whether its figures can be believed, as a verdict's.
   const compare = tools.find((tool) => tool.name === 'compare');
   assert.ok(compare.outputSchema.anyOf.some((design) => design.required.includes('next')));
+  for (const field of ['validity', 'invalid_reason', 'flags']) {
+    assert.ok(judge.outputSchema.properties.verdict.required.includes(field), field);
+    assert.ok(compare.outputSchema.anyOf.some((design) => design.required.includes(field)), field);
+  }
 });
 
 await step('try, status and note change the journal and answer with the attempt', async () => {
@@ -301,6 +305,9 @@ await step('an interleaved session\'s verdict says what to do next, in compare a
   assert.equal(compared.design, 'interleaved');
   assert.ok(Array.isArray(compared.next) && compared.next.length > 0, JSON.stringify(compared));
   assert.deepEqual(compared.next, run.comparison.next);
+  assert.equal(compared.validity, 'valid');
+  assert.equal(compared.invalid_reason, null);
+  assert.deepEqual(compared.flags, []);
   const first = compared.next[0];
   assert.equal(first.command === null, first.kind === 'none', JSON.stringify(first));
   if (first.kind === 'measure_more') {

@@ -76,6 +76,46 @@ TEST_CASE("output digests that differ at a combination make the comparison inval
   CHECK_FALSE(digests_differ(reference, {json::object()}));
 }
 
+TEST_CASE("an interleaved comparison's outputs are held against the reference's, and say so")
+{
+  const std::vector<json> reference{stored_digests({{"n=1", "aa"}})};
+  CHECK(digests_differ(reference, {stored_digests({{"n=1", "cc"}})}, "reference") ==
+        "output differs from the reference's at n=1");
+  CHECK(digests_differ({stored_digests({{"n=1", "aa"}}, {"n=1"})}, {stored_digests({{"n=1", "aa"}})},
+                       "reference") == "the reference's output varies from repeat to repeat at n=1");
+  const ej::core::SameOutput same{ej::core::SameOutput::Kind::Metric, "sum", 0};
+  CHECK(metric_differs({ej::test::series_of("sum", "", "", {4950})},
+                       {ej::test::series_of("sum", "", "", {0})}, same,
+                       "reference") == "output differs from the reference's: sum 0 vs 4950");
+}
+
+TEST_CASE("outputs that differ make a comparison invalid whatever its flags, and flags alone make it suspect")
+{
+  const auto invalid = integrity_of("output differs from the baseline's", {"implausible: x"});
+  CHECK(invalid.validity == Validity::Invalid);
+  CHECK(invalid.invalid_reason == "output differs from the baseline's");
+  CHECK(invalid.flags == std::vector<std::string>{"implausible: x"});
+  CHECK(integrity_text(invalid) == "invalid: output differs from the baseline's; flagged: implausible: x");
+  const auto suspect = integrity_of(std::nullopt, {"a", "b"});
+  CHECK(suspect.validity == Validity::Suspect);
+  CHECK(integrity_text(suspect) == "flagged: a; b");
+  const auto valid = integrity_of(std::nullopt, {});
+  CHECK(valid.validity == Validity::Valid);
+  CHECK(integrity_text(valid).empty());
+}
+
+TEST_CASE("floor flags of both sides name the reference's side")
+{
+  MetricRules rules;
+  rules.directions["copy_ms"] = Direction::LowerIsBetter;
+  rules.floors.push_back({{"copy_ms", 0.8}, "ms"});
+  const auto flags = sides_floor_flags({ej::test::series_of("copy_ms", "", "ms", {0.5})},
+                                       {ej::test::series_of("copy_ms", "", "ms", {0.4})}, rules, "reference");
+  REQUIRE(flags.size() == 2);
+  CHECK(flags[0] == "implausible: copy_ms 0.4 ms is below its floor 0.8 ms (--floor)");
+  CHECK(flags[1] == "implausible: copy_ms 0.5 ms is below its floor 0.8 ms (--floor), in the reference");
+}
+
 TEST_CASE("a metric compared as output differs beyond its tolerance only")
 {
   const ej::core::SameOutput same{ej::core::SameOutput::Kind::Metric, "sum", 0.5};
