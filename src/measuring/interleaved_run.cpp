@@ -289,6 +289,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     const auto order = shuffled(plan.combinations.size(), engine);
     // One containment for both sides and every block, left when the session ends.
     std::optional<run::RunContainment> containment;
+    std::vector<std::string> said; // notes told once a session, not once a block and side
     if (plan.host->is_this_machine()) {
       containment.emplace();
     }
@@ -299,7 +300,8 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
       m_observer->combination(++index, core::describe(combination), 2 * (warmups + planned * block));
       // The warmups of each side before the combination's first round.
       const auto block_of = [&](RunSession& side, RunOutcome& outcome, int warm, int repeats) {
-        auto measured = side.measure_block(combination, warm, repeats, containment ? &*containment : nullptr);
+        auto measured =
+            side.measure_block(combination, warm, repeats, containment ? &*containment : nullptr, said);
         if (!finished(measured)) {
           outcome = measured;
           failed = true;

@@ -356,7 +356,7 @@ RunOutcome RunSession::build_failure() const
 }
 
 RunOutcome RunSession::measure_block(const core::ParamValues& combination, int warmups, int repeats,
-                                     run::RunContainment* containment)
+                                     run::RunContainment* containment, std::vector<std::string>& said)
 {
   if (m_slurm && m_plan.launch_prefix.empty()) {
     throw Error("run {} is to measure in a Slurm job, and none was given to it",
@@ -392,6 +392,7 @@ RunOutcome RunSession::measure_block(const core::ParamValues& combination, int w
   block.repeats.count = repeats;
   block.first_repeat_index = m_next_index;
   block.containment = containment;
+  block.said = &said;
   if (!m_writer) {
     m_writer.emplace(m_journal, m_plan.run_number, m_plan.run_id, *m_plan.observer);
   }

@@ -87,7 +87,7 @@ public:
   bool start(const git::CodeState& code, bool numbers_from_remote, DetachedReport& detached);
   RunOutcome build_failure() const;
   RunOutcome measure_block(const core::ParamValues& combination, int warmups, int repeats,
-                           run::RunContainment* containment);
+                           run::RunContainment* containment, std::vector<std::string>& said);
   // Writes the repeats the blocks measured so far (once a second otherwise): before reading them.
   void flush_repeats();
   RunResult finish(RunOutcome outcome);

@@ -388,7 +388,8 @@ RunOutcome measure_run(store::Journal& journal, const RunPlan& plan)
   // A host's result files are read from the local copy it brings back after each repeat.
   measure::ResultFiles files(file_metrics, plan.host->local_path(plan.work_tree), run_label);
   OutputDigests digests(plan.definition.same_output);
-  std::vector<std::string> said; // the glob choices told the user
+  std::vector<std::string> own_said;
+  auto& said = plan.said != nullptr ? *plan.said : own_said;
   measure::LiveExtraction live(plan.metrics);
   std::optional<run::RunContainment> own_containment;
   run::RunContainment* containment = plan.containment;

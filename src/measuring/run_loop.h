@@ -56,6 +56,9 @@ struct RunPlan {
   // The session's writer, likewise, which the session flushes: null, the run writes its own and
   // flushes it at the end. A block of one repeat would otherwise cost a commit of its own.
   RepeatWriter* writer = nullptr;
+  // What the run told the user once (a glob's choice of file, a metric's direction), kept across
+  // the session's blocks and both its sides: null, the run keeps its own.
+  std::vector<std::string>* said = nullptr;
 };
 
 struct RunOutcome {

@@ -226,8 +226,9 @@ TEST_CASE("an ej run that another run's benchmark started measures inside that r
   CHECK(ran.exit_code == 0);
   CHECK(show_run(outer, 1)["status"] == "finished");
   CHECK(show_run(inner, 1)["status"] == "finished");
-  CHECK_THAT(read_text(err), Catch::Contains("ej: measuring inside the hold of run #1 in " + outer.path().string() +
-                                             " on " + host_name() + ", all GPUs, whose benchmark started this ej"));
+  CHECK_THAT(read_text(err),
+             Catch::Contains("ej: measuring inside the hold of run #1 in " + outer.path().string() + " on " +
+                             host_name() + ", all GPUs, whose benchmark started this ej"));
   CHECK(json::parse(outer.ok({"runs", "--queue", "--json"})).empty());
 }
 

@@ -137,6 +137,19 @@ TEST_CASE("the interleaved verdict of a sweep names the combination of each of i
   CHECK_THAT(against.out, Catch::Contains("  wall_s (n=1): ") && Catch::Contains("  wall_s (n=2): "));
 }
 
+TEST_CASE("a note on a metric is told once a session, not once for every block of each side")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "b", "--metric", "t=regex:t=([0-9]+)", "--shell", "echo t=5"});
+  const auto against = repo.ej({"run", "b", "--against", "HEAD", "--repeat", "3", "--block", "2"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  const std::string note = "ej: metric 't': lower is better by default";
+  const auto first = against.err.find(note);
+  CHECK(first != std::string::npos);
+  CHECK(against.err.find(note, first + 1) == std::string::npos);
+}
+
 TEST_CASE(
     "Ctrl-C while the reference's code is restored ends ej run --against with 128 + SIGINT, nothing left")
 {
