@@ -53,4 +53,18 @@ verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::s
   return out;
 }
 
+std::optional<store::VerdictInputs>
+attempt_verdict_inputs(const store::VerdictInputs& plan, const std::vector<core::RunRecord>& runs,
+                       const std::function<bool(const std::string&)>& has_snapshot)
+{
+  for (const auto& run : runs) {
+    if (run.status == core::RunStatus::Started || (!run.env_blob.empty() && !has_snapshot(run.env_blob))) {
+      return std::nullopt; // its line may change with no count changing
+    }
+  }
+  auto inputs = plan;
+  inputs.runs = static_cast<std::int64_t>(runs.size());
+  return inputs;
+}
+
 } // namespace ej::evidence

@@ -7,12 +7,16 @@ namespace ej::store {
 
 namespace {
 
+// The plan's targets, measures and headline, as stored: a change to any of them changes the count
+// of nothing, yet may change every verdict.
+constexpr std::string_view k_target_text =
+    "p.target || coalesce(char(10) || m.targets || char(10) || m.measures || char(10) || m.headline, '')";
+
 // The inputs of the attempts `chosen` names (an SQL condition on a), then the cached line's.
 std::string inputs_select(std::string_view chosen)
 {
   return fmt::format(R"sql(
-    SELECT a.number, a.plan,
-      p.target || coalesce(char(10) || m.targets || char(10) || m.measures || char(10) || m.headline, ''),
+    SELECT a.number, a.plan, {},
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
@@ -21,20 +25,25 @@ std::string inputs_select(std::string_view chosen)
     FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN plan_measures m ON m.plan = a.plan
       LEFT JOIN verdict_cache c ON c.attempt = a.number
     WHERE {})sql",
-                     chosen);
+                     k_target_text, chosen);
 }
+
+// The plans of which a baseline run is still running or misses its environment snapshot.
+constexpr std::string_view k_unsettled_plans =
+    R"sql((SELECT b.plan FROM baselines b JOIN runs r ON r.number = b.run
+        WHERE r.status = 'started' OR (r.env_blob <> ''
+          AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))))sql";
 
 // Whether the line of attempt a may be kept: no run of the attempt, nor a baseline run of its plan,
 // is still running or misses its environment snapshot (an export without blobs, a sync that has
 // not brought it: once it arrives, the line may say "environments differ"). Running runs are few:
-// the attempts they belong to are found once, through runs_by_status.
+// the attempts they belong to are found once, through runs_by_status. Followed by
+// k_unsettled_plans.
 constexpr std::string_view k_settled = R"sql(
       a.number NOT IN (SELECT attempt FROM runs WHERE status = 'started' AND attempt IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.attempt = a.number AND r.env_blob <> ''
                         AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))
-        AND a.plan NOT IN (SELECT b.plan FROM baselines b JOIN runs r ON r.number = b.run
-                           WHERE r.status = 'started' OR (r.env_blob <> ''
-                             AND NOT EXISTS (SELECT 1 FROM blobs WHERE hash = r.env_blob))))sql";
+        AND a.plan NOT IN )sql";
 
 // The inputs in six columns from `first` on: what they are now, or what a cached verdict was made of.
 VerdictInputs read_inputs(const Statement& row, int first)
@@ -84,13 +93,36 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
 
 std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan)
 {
-  auto select = db.prepare(inputs_select(fmt::format("a.plan = ? AND {}", k_settled)));
+  auto select = db.prepare(inputs_select(fmt::format("a.plan = ? AND {}{}", k_settled, k_unsettled_plans)));
   select.bind(1, plan);
   std::map<int, VerdictInputs> out;
   while (select.step()) {
     out.emplace(static_cast<int>(select.integer(0)), read_inputs(select, 1));
   }
   return out;
+}
+
+std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string& plan)
+{
+  auto select = db.prepare(fmt::format(R"sql(
+    SELECT p.slug, {},
+      (SELECT count(*) FROM baselines b WHERE b.plan = p.slug),
+      (SELECT count(*) FROM bench_revisions),
+      (SELECT count(*) FROM run_withdrawals) + (SELECT count(*) FROM interleaved_comparisons)
+    FROM plans p LEFT JOIN plan_measures m ON m.plan = p.slug
+    WHERE p.slug = ? AND p.slug NOT IN {})sql",
+                                       k_target_text, k_unsettled_plans));
+  select.bind(1, plan);
+  if (!select.step()) {
+    return std::nullopt;
+  }
+  VerdictInputs inputs;
+  inputs.plan = select.text(0);
+  inputs.target = select.text(1);
+  inputs.baselines = select.integer(2);
+  inputs.bench_revisions = select.integer(3);
+  inputs.withdrawals = select.integer(4);
+  return inputs;
 }
 
 void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)

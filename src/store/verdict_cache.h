@@ -53,6 +53,12 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
 // same runs and pins are there, and none can run again or lose its snapshot (purge and
 // renumbering empty the table).
 std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan);
+// What every attempt of a plan shares of those inputs (runs left 0), read once: a render counts
+// each attempt's runs from those it read, and checks that none is running or misses its snapshot
+// (evidence/verdict_line.h), which verdict_inputs_of_plan asked of every run in SQL, a row of the
+// runs table each. nullopt when no line of the plan may be kept: a baseline run of the plan is
+// still running or misses its environment snapshot (or there is no such plan).
+std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string& plan);
 // Keeps lines (in the caller's write transaction), replacing those of the same attempts; none when
 // the maker is empty (a build that cannot be told from another).
 void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts);

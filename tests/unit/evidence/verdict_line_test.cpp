@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace ej;
 using test::TestJournal;
 
@@ -202,6 +204,50 @@ TEST_CASE("the lines a render collects are the verdicts judging gives, with the 
   // Skipped unless asked for: --check, --stdout and report keep nothing.
   store::ReadTransaction snapshot(j.journal().db());
   CHECK(evidence::build_document_data(j.journal(), "p", "p.svg").verdict_lines.empty());
+}
+
+namespace {
+
+// The attempts a render of p keeps lines for, and the inputs it keeps them with.
+std::map<int, store::VerdictInputs> collected(TestJournal& j)
+{
+  store::ReadTransaction snapshot(j.journal().db());
+  const auto data = evidence::build_document_data(j.journal(), "p", "p.svg", evidence::VerdictLines::Collect);
+  std::map<int, store::VerdictInputs> out;
+  for (const auto& line : data.verdict_lines) {
+    out.emplace(line.attempt, line.inputs);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a render keeps the lines verdict_inputs_of_plan allows, with the same inputs, from the runs it read")
+{
+  TestJournal j;
+  j.plan("p");
+  j.bench("b");
+  for (int attempt = 1; attempt <= 4; ++attempt) {
+    j.attempt(attempt, "p");
+  }
+  const auto present = j.environment({{"host", "a"}});
+  j.run(1, 1, {{{}, k_ten_ms}}, present);
+  j.baseline("p", 1);
+  j.run(2, 2, {{{}, k_four_ms}}, present);
+  j.run(3, 2, {{{}, k_four_ms}});
+  j.run(4, 3, {{{}, k_four_ms}}, std::string(64, 'e')); // its snapshot is missing
+  j.run(5, 4, {{{}, k_four_ms}}, present);
+  j.run(6, 4, {{{}, k_ten_ms}}, "", "b", 1, "started"); // still running
+  const auto expected = store::verdict_inputs_of_plan(j.journal().db(), "p");
+  CHECK(expected.size() == 2); // attempts 1 and 2
+  CHECK(collected(j) == expected);
+
+  // A baseline run still running: no line of the plan.
+  j.attempt(5, "p");
+  j.run(7, 5, {{{}, k_ten_ms}}, "", "b", 1, "started");
+  j.baseline("p", 7);
+  CHECK(store::verdict_inputs_of_plan(j.journal().db(), "p").empty());
+  CHECK(collected(j).empty());
 }
 
 TEST_CASE("attempts a listing judges together get the verdicts judging each alone gives")
