@@ -542,8 +542,9 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
     if (plan_inputs) {
       if (auto judged = attempt_verdict_inputs(*plan_inputs, runs, has_snapshot)) {
         const auto* lead = evaluation ? evaluation->lead_verdict() : nullptr;
-        out.verdict_lines.push_back(
-            {attempt.number, std::move(*judged), lead ? std::optional(lead->text) : std::nullopt});
+        out.verdict_lines.push_back({attempt.number, std::move(*judged),
+                                     lead ? std::optional(lead->text) : std::nullopt,
+                                     later_pins(lead, reader.baselines(slug), runs)});
       }
     }
     auto detail = attempt_section(reader, history, evaluation, measures);

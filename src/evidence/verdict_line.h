@@ -3,6 +3,7 @@
 #include "core/records.h"
 #include "core/run_records.h"
 #include "evidence/reader.h"
+#include "evidence/verdict.h"
 #include "store/verdict_cache.h"
 
 #include <functional>
@@ -28,5 +29,10 @@ verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::s
 std::optional<store::VerdictInputs>
 attempt_verdict_inputs(const store::VerdictInputs& plan, const std::vector<core::RunRecord>& runs,
                        const std::function<bool(const std::string&)>& has_snapshot);
+
+// What lets the line of an attempt outlive a baseline pinned after it (store::LaterPins): `lead`
+// its verdict (nullptr: none), `pins` the plan's, `runs` the attempt's.
+store::LaterPins later_pins(const Verdict* lead, const std::vector<core::BaselineRecord>& pins,
+                            const std::vector<core::RunRecord>& runs);
 
 } // namespace ej::evidence

@@ -12,20 +12,33 @@ namespace {
 constexpr std::string_view k_target_text =
     "p.target || coalesce(char(10) || m.targets || char(10) || m.measures || char(10) || m.headline, '')";
 
-// The inputs of the attempts `chosen` names (an SQL condition on a), then the cached line's.
-std::string inputs_select(std::string_view chosen)
+// The cached line (verdict_cache c) and what it was judged from; then, for its LaterPins, how many
+// of the plan's pins are no later than its through_ms, whether a later one pins a benchmark none of
+// those did, and the newest pin of its benchmark.
+constexpr std::string_view k_cached_columns = R"sql(,
+      c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.withdrawals, c.text,
+      c.through_ms, c.bench, c.baseline_run, c.note_at, c.note_length,
+      (SELECT count(*) FROM baselines b WHERE b.plan = a.plan AND b.time_ms <= c.through_ms),
+      EXISTS (SELECT 1 FROM baselines later WHERE later.plan = a.plan AND later.time_ms > c.through_ms
+        AND NOT EXISTS (SELECT 1 FROM baselines b WHERE b.plan = a.plan AND b.bench = later.bench
+                          AND b.time_ms <= c.through_ms)),
+      (SELECT b.run FROM baselines b WHERE b.plan = a.plan AND b.bench = c.bench
+        ORDER BY b.time_ms DESC, b.event_id DESC LIMIT 1))sql";
+
+// The inputs of the attempts `chosen` names (an SQL condition on a), then, with `cached`, the
+// cached line's (from column 7 on).
+std::string inputs_select(std::string_view chosen, bool cached)
 {
   return fmt::format(R"sql(
     SELECT a.number, a.plan, {},
       (SELECT count(*) FROM runs r WHERE r.attempt = a.number),
       (SELECT count(*) FROM baselines b WHERE b.plan = a.plan),
       (SELECT count(*) FROM bench_revisions),
-      (SELECT count(*) FROM run_withdrawals) + (SELECT count(*) FROM interleaved_comparisons),
-      c.attempt, c.maker, c.plan, c.target, c.runs, c.baselines, c.bench_revisions, c.withdrawals, c.text
-    FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN plan_measures m ON m.plan = a.plan
-      LEFT JOIN verdict_cache c ON c.attempt = a.number
+      (SELECT count(*) FROM run_withdrawals) + (SELECT count(*) FROM interleaved_comparisons){}
+    FROM attempts a JOIN plans p ON p.slug = a.plan LEFT JOIN plan_measures m ON m.plan = a.plan{}
     WHERE {})sql",
-                     k_target_text, chosen);
+                     k_target_text, cached ? k_cached_columns : "",
+                     cached ? " LEFT JOIN verdict_cache c ON c.attempt = a.number" : "", chosen);
 }
 
 // The plans of which a baseline run is still running or misses its environment snapshot.
@@ -63,13 +76,13 @@ VerdictInputs read_inputs(const Statement& row, int first)
 bool has_verdict_cache(Database& db)
 {
   return db.query_integer(
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'verdict_cache'") > 0;
+             "SELECT count(*) FROM pragma_table_info('verdict_cache') WHERE name = 'note_length'") > 0;
 }
 
 std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<int>& attempts)
 {
   // One statement for a listing's attempts: what they share (the benchmarks) is read once.
-  auto select = db.prepare(inputs_select("a.number IN (SELECT value FROM json_each(?))"));
+  auto select = db.prepare(inputs_select("a.number IN (SELECT value FROM json_each(?))", true));
   select.bind(1, nlohmann::json(attempts).dump());
   std::map<int, VerdictLookup> out;
   while (select.step()) {
@@ -86,6 +99,14 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
     if (!select.is_null(15)) {
       cached.text = select.text(15);
     }
+    if (!select.is_null(16)) {
+      cached.later_pins = LaterPins{select.integer(16), select.text(17), static_cast<int>(select.integer(18)),
+                                    select.integer(19), select.integer(20)};
+      lookup.pinned_after_only = select.integer(21) == cached.inputs.baselines && select.integer(22) == 0;
+      if (!select.is_null(23)) {
+        lookup.baseline_now = static_cast<int>(select.integer(23));
+      }
+    }
     lookup.cached = std::move(cached);
   }
   return out;
@@ -93,7 +114,8 @@ std::map<int, VerdictLookup> look_up_verdicts(Database& db, const std::vector<in
 
 std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::string& plan)
 {
-  auto select = db.prepare(inputs_select(fmt::format("a.plan = ? AND {}{}", k_settled, k_unsettled_plans)));
+  auto select =
+      db.prepare(inputs_select(fmt::format("a.plan = ? AND {}{}", k_settled, k_unsettled_plans), false));
   select.bind(1, plan);
   std::map<int, VerdictInputs> out;
   while (select.step()) {
@@ -130,16 +152,23 @@ void keep_verdicts(Database& db, std::string_view maker, const std::vector<Cache
   if (maker.empty()) {
     return; // a build that cannot be told from another keeps nothing
   }
-  auto insert =
-      db.prepare("INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, "
-                 "bench_revisions, withdrawals, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto insert = db.prepare(
+      "INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, bench_revisions, "
+      "withdrawals, text, through_ms, bench, baseline_run, note_at, note_length) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& verdict : verdicts) {
     insert.reset();
-    insert
-        .bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
-                  verdict.inputs.baselines, verdict.inputs.bench_revisions, verdict.inputs.withdrawals,
-                  verdict.text)
-        .run();
+    insert.bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
+                    verdict.inputs.baselines, verdict.inputs.bench_revisions, verdict.inputs.withdrawals,
+                    verdict.text);
+    if (const auto& later = verdict.later_pins) {
+      insert.bind(10, later->through_ms)
+          .bind(11, later->bench)
+          .bind(12, later->baseline_run)
+          .bind(13, later->note_at)
+          .bind(14, later->note_length);
+    }
+    insert.run();
   }
 }
 
