@@ -147,29 +147,45 @@ std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string
   return inputs;
 }
 
-void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)
+std::size_t keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)
 {
   if (maker.empty()) {
-    return; // a build that cannot be told from another keeps nothing
+    return 0; // a build that cannot be told from another keeps nothing
   }
-  auto insert = db.prepare(
-      "INSERT OR REPLACE INTO verdict_cache(attempt, maker, plan, target, runs, baselines, bench_revisions, "
-      "withdrawals, text, through_ms, bench, baseline_run, note_at, note_length) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  // A row that holds the same already is left alone: a render of an unchanged plan then writes
+  // nothing, and its caller need not commit (a commit and its checkpoint sync the journal).
+  auto upsert = db.prepare(R"sql(
+    INSERT INTO verdict_cache(attempt, maker, plan, target, runs, baselines, bench_revisions, withdrawals,
+      text, through_ms, bench, baseline_run, note_at, note_length)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(attempt) DO UPDATE SET maker = excluded.maker, plan = excluded.plan,
+      target = excluded.target, runs = excluded.runs, baselines = excluded.baselines,
+      bench_revisions = excluded.bench_revisions, withdrawals = excluded.withdrawals, text = excluded.text,
+      through_ms = excluded.through_ms, bench = excluded.bench, baseline_run = excluded.baseline_run,
+      note_at = excluded.note_at, note_length = excluded.note_length
+    WHERE maker IS NOT excluded.maker OR plan IS NOT excluded.plan OR target IS NOT excluded.target
+      OR runs IS NOT excluded.runs OR baselines IS NOT excluded.baselines
+      OR bench_revisions IS NOT excluded.bench_revisions OR withdrawals IS NOT excluded.withdrawals
+      OR text IS NOT excluded.text OR through_ms IS NOT excluded.through_ms OR bench IS NOT excluded.bench
+      OR baseline_run IS NOT excluded.baseline_run OR note_at IS NOT excluded.note_at
+      OR note_length IS NOT excluded.note_length)sql");
+  std::size_t changed = 0;
   for (const auto& verdict : verdicts) {
-    insert.reset();
-    insert.bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
+    upsert.reset();
+    upsert.bind_all(verdict.attempt, maker, verdict.inputs.plan, verdict.inputs.target, verdict.inputs.runs,
                     verdict.inputs.baselines, verdict.inputs.bench_revisions, verdict.inputs.withdrawals,
                     verdict.text);
     if (const auto& later = verdict.later_pins) {
-      insert.bind(10, later->through_ms)
+      upsert.bind(10, later->through_ms)
           .bind(11, later->bench)
           .bind(12, later->baseline_run)
           .bind(13, later->note_at)
           .bind(14, later->note_length);
     }
-    insert.run();
+    upsert.run();
+    changed += static_cast<std::size_t>(db.changes());
   }
+  return changed;
 }
 
 void forget_verdicts(Database& db)

@@ -81,8 +81,9 @@ std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::str
 // still running or misses its environment snapshot (or there is no such plan).
 std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string& plan);
 // Keeps lines (in the caller's write transaction), replacing those of the same attempts; none when
-// the maker is empty (a build that cannot be told from another).
-void keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts);
+// the maker is empty (a build that cannot be told from another). Returns how many rows it changed:
+// a line kept the same is not written again.
+std::size_t keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts);
 void forget_verdicts(Database& db);
 
 } // namespace ej::store
