@@ -9,6 +9,7 @@
 #include "evidence/evaluation.h"
 #include "evidence/reader.h"
 #include "evidence/verdict.h"
+#include "evidence/verdict_line.h"
 #include "render/markdown_escape.h"
 #include "run/env_diff.h"
 #include "store/queries.h"
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ej::evidence {
@@ -431,14 +433,14 @@ TemplateData targets_data(const PlanMeasures& measures, const std::vector<std::v
 
 // The steps acknowledged as expected (ej ack) of the benchmarks the plan ran or measures, oldest
 // first: the history's reason a slowdown is no regression belongs where the plan's readers look.
-TemplateData acknowledged_data(store::Journal& journal, const std::string& slug, const PlanMeasures& measures)
+// `benches`: the benchmarks the plan's attempts ran or its baselines name (store::plan_benchmarks), as
+// the document read them.
+TemplateData acknowledged_data(store::Journal& journal, std::set<std::string> benches,
+                               const PlanMeasures& measures)
 {
-  auto benches = store::plan_benchmarks(journal.db(), slug);
   for (const auto& m : measures.measures) {
-    benches.push_back(m.bench);
+    benches.insert(m.bench);
   }
-  std::sort(benches.begin(), benches.end());
-  benches.erase(std::unique(benches.begin(), benches.end()), benches.end());
   std::vector<core::Acknowledgement> all;
   for (const auto& bench : benches) {
     for (auto& ack : store::acknowledgements(journal.db(), bench)) {
@@ -483,10 +485,20 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   const auto& measures = reader.measures(slug);
   auto baseline = baseline_data(reader, slug, measures);
   reader.stream_plan(slug, attempts, Reader::Ahead::OnThread); // the caller holds a ReadTransaction
-  // Read in the same snapshot as the verdicts, so that each line goes with what it was judged from.
-  const auto inputs = lines == VerdictLines::Collect && store::has_verdict_cache(journal.db())
-                          ? store::verdict_inputs_of_plan(journal.db(), slug)
-                          : std::map<int, store::VerdictInputs>{};
+  // Read in the same snapshot as the verdicts, so that each line goes with what it was judged from;
+  // each attempt's part from the runs read for its verdict.
+  const auto plan_inputs = lines == VerdictLines::Collect && store::has_verdict_cache(journal.db())
+                               ? store::plan_verdict_inputs(journal.db(), slug)
+                               : std::nullopt;
+  std::map<std::string, bool> snapshots; // whether the journal holds each, asked once
+  const auto has_snapshot = [&](const std::string& blob) {
+    const auto [found, added] = snapshots.try_emplace(blob);
+    if (added) {
+      found->second = journal.has_blob(blob);
+    }
+    return found->second;
+  };
+  std::set<std::string> benches; // the plan's attempts ran or its baselines name
   ChartsBuilder charts(*plan, measures, reader.baselines(slug), chart_file, report == Report::Collect);
   auto columns = summary_columns(measures);
   std::vector<Row> rows;
@@ -523,10 +535,17 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
         met_by[t].push_back(attempt.number);
       }
     }
-    if (const auto judged = inputs.find(attempt.number); judged != inputs.end()) {
-      const auto* lead = evaluation ? evaluation->lead_verdict() : nullptr;
-      out.verdict_lines.push_back(
-          {attempt.number, judged->second, lead ? std::optional(lead->text) : std::nullopt});
+    const auto& runs = reader.runs_of_attempt(attempt.number);
+    for (const auto& run : runs) {
+      benches.insert(run.bench);
+    }
+    if (plan_inputs) {
+      if (auto judged = attempt_verdict_inputs(*plan_inputs, runs, has_snapshot)) {
+        const auto* lead = evaluation ? evaluation->lead_verdict() : nullptr;
+        out.verdict_lines.push_back({attempt.number, std::move(*judged),
+                                     lead ? std::optional(lead->text) : std::nullopt,
+                                     later_pins(lead, reader.baselines(slug), runs)});
+      }
     }
     auto detail = attempt_section(reader, history, evaluation, measures);
     reader.forget_attempt(attempt.number); // done with it: the plan's runs are never all in memory
@@ -548,6 +567,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   }
   for (const auto& pin : reader.baselines(slug)) {
     charts.saw_time(pin.time_ms);
+    benches.insert(pin.bench);
   }
   std::stable_sort(timeline_entries.begin(), timeline_entries.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -636,7 +656,7 @@ DocumentData build_document_data(store::Journal& journal, const std::string& slu
   put(out.data, "has_charts", !out.chart.points.empty());
   put(out.data, "charts", std::move(chart_entries));
   put(out.data, "baseline", std::move(baseline));
-  auto acknowledged = acknowledged_data(journal, slug, measures);
+  auto acknowledged = acknowledged_data(journal, benches, measures);
   put(out.data, "has_acknowledged", !acknowledged.is_empty_list());
   put(out.data, "acknowledged", std::move(acknowledged));
   put(out.data, "groups", std::move(group_list));

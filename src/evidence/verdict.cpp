@@ -127,9 +127,8 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
                                              core::number_label(v.baseline_run));
   }
   std::string moved;
-  if (v.against == Against::BaselineThen && v.baseline_now) {
-    moved =
-        fmt::format(", the baseline then; the baseline is now run {}", core::number_label(*v.baseline_now));
+  if (v.against == Against::BaselineThen) {
+    moved = baseline_note(v.baseline_run, v.baseline_now);
   }
   if (v.against == Against::CurrentBaseline) {
     moved = baseline_then && *baseline_then != v.baseline_run
@@ -164,6 +163,7 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
   }
   v.text = head + moved + tail;
   v.brief = moved.empty() ? v.text : head + tail;
+  v.note_at = head.size();
 }
 
 // The candidate's environment is its newest run's: a calibration measured elsewhere says nothing of it.
@@ -383,6 +383,14 @@ std::string when_baseline(std::int64_t earlier_ms)
 }
 
 } // namespace
+
+std::string baseline_note(int baseline_then, std::optional<int> baseline_now)
+{
+  if (!baseline_now || *baseline_now == baseline_then) {
+    return "";
+  }
+  return fmt::format(", the baseline then; the baseline is now run {}", core::number_label(*baseline_now));
+}
 
 std::string VerdictDesign::phrase() const
 {

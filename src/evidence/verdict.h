@@ -86,6 +86,9 @@ struct Verdict {
   std::vector<NextStep> next; // what would make it decisive, first things first (evidence/next_step.h)
   std::string text;           // one line: the comparison(s), against which baseline, the environment warning
   std::string brief; // the same without the note that the baseline moved, for lines under one that has it
+  // Where that note (baseline_note) begins in text, its length text's less brief's: a line kept
+  // across a later pin changes there alone (evidence/verdict_line.h).
+  std::size_t note_at = 0;
 
   bool sweep() const { return combinations.size() > 1; }
   // What decides: the headline combination's outcome when it was judged, else `outcome`.
@@ -107,6 +110,10 @@ struct Judgement {
   Unjudged unjudged = Unjudged::Other;
   std::vector<NextStep> next; // without a verdict: what would give one (NoBaseline: pin one)
 };
+
+// What a line judged against the baseline then says of the current one, when it is another run:
+// ", the baseline then; the baseline is now run #7".
+std::string baseline_note(int baseline_then, std::optional<int> baseline_now);
 
 // Combines the outcomes of several combinations into one (see Verdict::outcome).
 measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations);

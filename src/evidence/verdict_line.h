@@ -1,8 +1,12 @@
 #pragma once
 
 #include "core/records.h"
+#include "core/run_records.h"
 #include "evidence/reader.h"
+#include "evidence/verdict.h"
+#include "store/verdict_cache.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,5 +21,18 @@ namespace ej::evidence {
 // line kept by another build is judged again, and with an empty maker every line is.
 std::vector<std::optional<std::string>>
 verdict_lines(Reader& reader, const std::vector<core::Attempt>& attempts, std::string_view maker);
+
+// The inputs of an attempt's line that a render may keep, the same as store::verdict_inputs_of_plan
+// gives, from what the plan's attempts share (store::plan_verdict_inputs) and the attempt's runs as
+// the render read them; nullopt when one of them is still running or misses its environment
+// snapshot. has_snapshot: whether the journal holds a snapshot.
+std::optional<store::VerdictInputs>
+attempt_verdict_inputs(const store::VerdictInputs& plan, const std::vector<core::RunRecord>& runs,
+                       const std::function<bool(const std::string&)>& has_snapshot);
+
+// What lets the line of an attempt outlive a baseline pinned after it (store::LaterPins): `lead`
+// its verdict (nullptr: none), `pins` the plan's, `runs` the attempt's.
+store::LaterPins later_pins(const Verdict* lead, const std::vector<core::BaselineRecord>& pins,
+                            const std::vector<core::RunRecord>& runs);
 
 } // namespace ej::evidence

@@ -150,6 +150,10 @@ private:
   std::unique_ptr<StatementPool> m_pool; // declared last: finalized before the connection closes
 };
 
+// Settings of SQLite itself, for the whole process; called before each connection is opened (only
+// the first call, before SQLite initialises, does anything).
+void configure_sqlite();
+
 // "file:/path?immutable=1", with the characters a URI gives meaning to escaped: the file read as it
 // is, without locks, -shm, or the WAL beside it.
 std::string immutable_uri(const std::filesystem::path& path);

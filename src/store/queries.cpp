@@ -8,6 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
+
 namespace ej::store {
 
 namespace {
@@ -48,6 +53,20 @@ core::Attempt read_attempt(const Statement& row)
     }
   }
   return attempt;
+}
+
+// Records read in time order (the order of an index on time), with their event ids: into `out`
+// ordered by time, then event id, as the journal orders events of the same millisecond.
+template <typename Record>
+void in_time_order(std::vector<std::pair<std::string, Record>>& by_id, std::vector<Record>& out)
+{
+  std::stable_sort(by_id.begin(), by_id.end(), [](const auto& a, const auto& b) {
+    return a.second.time_ms != b.second.time_ms ? a.second.time_ms < b.second.time_ms : a.first < b.first;
+  });
+  out.reserve(by_id.size());
+  for (auto& [id, record] : by_id) {
+    out.push_back(std::move(record));
+  }
 }
 
 core::Plan read_plan(const Statement& row)
@@ -228,12 +247,16 @@ int number_of_attempt(Database& db, const std::string& id)
 
 core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
 {
+  // Each list is read in the order of its index and put in order here: an ORDER BY that the index
+  // does not give (ties of time broken by event id) made SQLite set up a sorter for every query, a
+  // third of a document's reading of its attempts' histories.
   core::AttemptHistory history;
   history.attempt = attempt;
   auto changes = db.prepare(
-      "SELECT time_ms, from_status, to_status, reason, git_commit, git_branch, git_dirty, git_diff_blob "
-      "FROM status_changes WHERE attempt = ? ORDER BY time_ms, event_id");
+      "SELECT time_ms, from_status, to_status, reason, git_commit, git_branch, git_dirty, git_diff_blob, "
+      "event_id FROM status_changes WHERE attempt = ? ORDER BY time_ms");
   changes.bind(1, attempt.number);
+  std::vector<std::pair<std::string, core::StatusChange>> changes_by_id;
   while (changes.step()) {
     core::StatusChange change;
     change.time_ms = changes.integer(0);
@@ -241,17 +264,20 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
     change.to = changes.text(2);
     change.reason = changes.text(3);
     change.git = read_git_columns(changes, 4);
-    history.status_changes.push_back(std::move(change));
+    changes_by_id.emplace_back(changes.text(8), std::move(change));
   }
-  auto notes = db.prepare("SELECT time_ms, text FROM notes WHERE attempt = ? ORDER BY time_ms, event_id");
+  in_time_order(changes_by_id, history.status_changes);
+  auto notes = db.prepare("SELECT time_ms, text, event_id FROM notes WHERE attempt = ? ORDER BY time_ms");
   notes.bind(1, attempt.number);
+  std::vector<std::pair<std::string, core::Note>> notes_by_id;
   while (notes.step()) {
-    history.notes.push_back({notes.integer(0), notes.text(1)});
+    notes_by_id.emplace_back(notes.text(2), core::Note{notes.integer(0), notes.text(1)});
   }
-  // The links from this attempt, or to it: where_and_order says which.
-  const auto read_links = [&](std::string_view where_and_order, std::vector<core::Link>& into) {
-    auto select = db.prepare(
-        fmt::format("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE {}", where_and_order));
+  in_time_order(notes_by_id, history.notes);
+  // The links from this attempt, in the order of the primary key; those to it, put in that order.
+  const auto read_links = [&](std::string_view where, std::vector<core::Link>& into) {
+    auto select =
+        db.prepare(fmt::format("SELECT kind, from_attempt, to_attempt FROM attempt_links WHERE {}", where));
     select.bind(1, attempt.number);
     while (select.step()) {
       into.push_back(
@@ -259,7 +285,10 @@ core::AttemptHistory load_history(Database& db, const core::Attempt& attempt)
     }
   };
   read_links("from_attempt = ? ORDER BY kind, to_attempt", history.links_out);
-  read_links("to_attempt = ? ORDER BY kind, from_attempt", history.links_in);
+  read_links("to_attempt = ?", history.links_in);
+  std::sort(history.links_in.begin(), history.links_in.end(), [](const core::Link& a, const core::Link& b) {
+    return std::tie(a.kind, a.from) < std::tie(b.kind, b.from);
+  });
   return history;
 }
 

@@ -356,6 +356,30 @@ CREATE TABLE IF NOT EXISTS located_steps (
 CREATE INDEX IF NOT EXISTS located_steps_by_bench ON located_steps(bench, time_ms);
 )sql";
 
+// Version 15: what lets a kept verdict line outlive a baseline pinned after it (store::LaterPins):
+// the time through which its pins and runs were seen, its verdict's benchmark and baseline, and
+// where its note on the current baseline is. The kept lines start again (local, and judged anew at
+// the next render). Every statement may run twice.
+constexpr std::string_view k_version_15 = R"sql(
+DROP TABLE IF EXISTS verdict_cache;
+CREATE TABLE verdict_cache (
+  attempt INTEGER PRIMARY KEY,
+  maker TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  target TEXT NOT NULL,
+  runs INTEGER NOT NULL,
+  baselines INTEGER NOT NULL,
+  bench_revisions INTEGER NOT NULL,
+  withdrawals INTEGER NOT NULL,
+  text TEXT,
+  through_ms INTEGER,
+  bench TEXT,
+  baseline_run INTEGER,
+  note_at INTEGER,
+  note_length INTEGER
+);
+)sql";
+
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -364,7 +388,7 @@ const std::vector<Migration>& migrations()
       {1, k_version_1},         {2, k_version_2},         {3, k_version_3},         {4, k_version_4, true},
       {5, k_version_5, true},   {6, k_version_6, true},   {7, k_version_7},         {8, k_version_8},
       {9, k_version_9, true},   {10, k_version_10},       {11, k_version_11, true}, {12, k_version_12, true},
-      {13, k_version_13, true}, {14, k_version_14, true},
+      {13, k_version_13, true}, {14, k_version_14, true}, {15, k_version_15},
   };
   return steps;
 }

@@ -163,6 +163,7 @@ struct DatabaseStamp {
 // the damage Database would record.
 DatabaseStamp read_database_stamp(const std::filesystem::path& database)
 {
+  configure_sqlite();
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(immutable_uri(database).c_str(), &raw,
                                  SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);

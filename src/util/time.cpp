@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 
 namespace ej::util {
 
@@ -46,6 +47,27 @@ std::string format_utc(std::int64_t ms)
 
 std::string format_date(std::int64_t ms)
 {
+  // The civil date from the days since the epoch (std::chrono's calendar, no time zone to look
+  // up): gmtime_r and strftime took 20 us a date, and a document dates every change of status.
+  // Years of four digits only; any other is left to strftime, which says how it prints them.
+  constexpr std::int64_t k_ms_per_day = 86'400'000;
+  const auto days = ms / k_ms_per_day - (ms % k_ms_per_day < 0 ? 1 : 0);
+  if (days >= -354'285 && days <= 2'932'896) { // 1000-01-01 .. 9999-12-31
+    const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{days}}};
+    const int year = static_cast<int>(date.year());
+    const auto month = static_cast<unsigned>(date.month());
+    const auto day = static_cast<unsigned>(date.day());
+    std::string out(10, '-');
+    const auto digits = [&](std::size_t at, unsigned value, std::size_t width) {
+      for (std::size_t i = width; i-- > 0; value /= 10) {
+        out[at + i] = static_cast<char>('0' + value % 10);
+      }
+    };
+    digits(0, static_cast<unsigned>(year), 4);
+    digits(5, month, 2);
+    digits(8, day, 2);
+    return out;
+  }
   const auto tm = to_tm(ms);
   char buffer[16];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &tm);

@@ -321,6 +321,44 @@ TEST_CASE("the same journal renders byte-identical files, also after ej reindex"
   CHECK(repo.ok({"plan", "render", "eagle", "--stdout"}) == doc);
 }
 
+namespace {
+
+// The stamp every write to the journal changes (store/wal_ownership.h).
+std::string journal_stamp(const EjRepo& repo)
+{
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(repo.db_path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT stamp FROM wal_stamp", -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+  std::string stamp = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return stamp;
+}
+
+} // namespace
+
+TEST_CASE("a render of what the journal already keeps writes the files again and nothing to the journal")
+{
+  EjRepo repo;
+  make_campaign(repo);
+  const auto doc = render(repo);
+  const auto hashes = region_hashes(repo, "journal/eagle.md");
+  const auto stamp = journal_stamp(repo);
+  fs::remove(repo.path() / "journal" / "eagle.svg");
+  CHECK(render(repo) == doc);
+  CHECK(fs::exists(repo.path() / "journal" / "eagle.svg"));
+  CHECK(journal_stamp(repo) == stamp); // no commit: the same hashes and verdict lines
+  CHECK(region_hashes(repo, "journal/eagle.md") == hashes);
+  // A change to the plan changes its lines and regions: written.
+  repo.ok({"status", "6", "rejected", "--reason", "slower"});
+  const auto moved = journal_stamp(repo);
+  CHECK(render(repo) != doc);
+  CHECK(journal_stamp(repo) != moved);
+  CHECK(region_hashes(repo, "journal/eagle.md") != hashes);
+}
+
 TEST_CASE("plan render --check exits 0 when the document is up to date, 1 when not, and never writes")
 {
   EjRepo repo;

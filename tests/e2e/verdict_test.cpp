@@ -178,7 +178,8 @@ TEST_CASE("ej log prints the verdict line a render kept until a run, a baseline 
   auto now = repo.ok({"log"});
   CHECK_THAT(now, !Catch::Contains("kept by the render") && Catch::Contains("-50.0% ["));
 
-  // A new baseline changes every line of the plan, even those of attempts that did not move.
+  // A new baseline changes every line of the plan, even those of attempts that did not move (a kept
+  // line edited behind ej's back, as here, is judged again; see the test below for one that is not).
   repo.ok({"plan", "render", "p"});
   sql(repo, "UPDATE verdict_cache SET text = 'kept by the render'");
   repo.ok(
@@ -241,4 +242,34 @@ TEST_CASE("ej compare says when a run mostly waited: its wall time far exceeds i
   const auto text = repo.ok({"compare", "r1", "r2"});
   CHECK_THAT(text, Catch::Contains("run #1: wall time is") && Catch::Contains("the benchmark mostly waited"));
   CHECK_THAT(text, Catch::Contains("run #2: wall time is"));
+}
+
+TEST_CASE("ej log reads a line the render kept after a later baseline, with the note on it judging gives")
+{
+  EjRepo repo;
+  repo.ok({"plan", "new", "p", "--title", "Kept"});
+  repo.ok({"bench", "add", "b", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ms", "--", "true"});
+  for (const auto* title : {"reference", "candidate", "new stack"}) {
+    repo.ok({"try", title, "--plan", "p"});
+  }
+  repo.ok(
+      {"record", "1", "--bench", "b", "--samples", "x=10,10.1,9.9,10.2,9.8,10.05", "--when", "2026-01-10"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"}, {{"EJ_NOW", "2026-01-10T12:00:00Z"}});
+  repo.ok({"record", "2", "--bench", "b", "--samples", "x=5,5.05,4.95,5.1,4.9,5.02", "--when", "2026-01-11"});
+  repo.ok({"plan", "render", "p"});
+  repo.ok(
+      {"record", "3", "--bench", "b", "--samples", "x=4,4.04,3.96,4.08,3.92,4.02", "--when", "2026-01-13"});
+  repo.ok({"plan", "baseline", "p", "--run", "3", "--reason", "new stack"},
+          {{"EJ_NOW", "2026-01-13T12:00:00Z"}});
+  const auto now = repo.ok({"log"});
+  CHECK_THAT(now,
+             Catch::Contains("-50.0% [") && Catch::Contains("vs run #1, the baseline then; the baseline is "
+                                                            "now run #3"));
+  // Attempt 2's line is the one the render kept, the note on the baseline worded anew...
+  sql(repo, "UPDATE verdict_cache SET text = 'K' || substr(text, 2) WHERE attempt = 2");
+  const auto read = repo.ok({"log"});
+  CHECK_THAT(read, Catch::Contains("K50.0% [") && Catch::Contains("the baseline is now run #3"));
+  // ...and what judging it again gives.
+  sql(repo, "DELETE FROM verdict_cache");
+  CHECK(repo.ok({"log"}) == now);
 }

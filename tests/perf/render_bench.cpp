@@ -13,7 +13,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -56,28 +58,40 @@ void generate(const std::filesystem::path& ej_dir, int attempts, int runs_per_at
         if (number > 1 && number % 7 == 0) {
           links.push_back({{"kind", "blocked-by"}, {"to", number - 1}});
         }
-        writer.append("attempt.created", {{"attempt", number},
-                                          {"plan", "big"},
-                                          {"title", "variant " + std::to_string(number) + " | NCCL_ALGO=Tree"},
-                                          {"hypothesis", "fewer launches, less *waiting* on the verify pass"},
-                                          {"command", "./bench --variant " + std::to_string(number)},
-                                          {"tags", {"nccl"}},
-                                          {"links", links},
-                                          {"git", {{"commit", "0123456789abcdef0123456789abcdef01234567"}}}});
+        writer.append("attempt.created",
+                      {{"attempt", number},
+                       {"plan", "big"},
+                       {"title", "variant " + std::to_string(number) + " | NCCL_ALGO=Tree"},
+                       {"hypothesis", "fewer launches, less *waiting* on the verify pass"},
+                       {"command", "./bench --variant " + std::to_string(number)},
+                       {"tags", {"nccl"}},
+                       {"links", links},
+                       {"git", {{"commit", "0123456789abcdef0123456789abcdef01234567"}}}});
         const double center = 15.0 + static_cast<double>(number % 17) * 0.1;
         for (int r = 0; r < runs_per_attempt; ++r) {
           ++run;
           if (run % 10 == 0) {
             json samples = json::array();
             for (int s = 0; s < 5; ++s) {
-              samples.push_back({{"metric", "verify_ms"}, {"key", ""}, {"value", center + noise(random)}, {"unit", "ms"}});
+              samples.push_back(
+                  {{"metric", "verify_ms"}, {"key", ""}, {"value", center + noise(random)}, {"unit", "ms"}});
             }
-            writer.append("run.imported", {{"run", run}, {"bench", "verify"}, {"revision", 1}, {"attempt", number},
-                                           {"source", "lab notebook"}, {"label", ""}, {"samples", samples}});
+            writer.append("run.imported", {{"run", run},
+                                           {"bench", "verify"},
+                                           {"revision", 1},
+                                           {"attempt", number},
+                                           {"source", "lab notebook"},
+                                           {"label", ""},
+                                           {"samples", samples}});
             continue;
           }
-          writer.append("run.started", {{"run", run}, {"bench", "verify"}, {"revision", 1}, {"attempt", number},
-                                        {"label", ""}, {"git", {{"commit", "0123456789abcdef"}}}, {"host", "h"}});
+          writer.append("run.started", {{"run", run},
+                                        {"bench", "verify"},
+                                        {"revision", 1},
+                                        {"attempt", number},
+                                        {"label", ""},
+                                        {"git", {{"commit", "0123456789abcdef"}}},
+                                        {"host", "h"}});
           json repeats = json::array();
           for (int s = 0; s < 5; ++s) {
             repeats.push_back(repeat(s, center + noise(random)));
@@ -85,7 +99,8 @@ void generate(const std::filesystem::path& ej_dir, int attempts, int runs_per_at
           writer.append("run.repeats", {{"run", run}, {"repeats", repeats}});
           writer.append("run.finished", {{"run", run}, {"status", "finished"}, {"reason", ""}});
           if (run == 1) {
-            writer.append("baseline.pinned", {{"plan", "big"}, {"bench", "verify"}, {"run", 1}, {"reason", ""}});
+            writer.append("baseline.pinned",
+                          {{"plan", "big"}, {"bench", "verify"}, {"run", 1}, {"reason", ""}});
           }
         }
         writer.append("attempt.status", {{"attempt", number},
@@ -97,7 +112,9 @@ void generate(const std::filesystem::path& ej_dir, int attempts, int runs_per_at
     });
   }
   journal.write([&](store::Writer& writer) {
-    writer.append("baseline.pinned", {{"plan", "big"}, {"bench", "verify"}, {"run", run / 2 + 1},
+    writer.append("baseline.pinned", {{"plan", "big"},
+                                      {"bench", "verify"},
+                                      {"run", run / 2 + 1},
                                       {"reason", "CUDA 12.8 -> 13.0 upgrade"}});
   });
 }
@@ -134,9 +151,10 @@ int main(int argc, char** argv)
   test::add_git_history(dir.path(), 60);
   // The plan and benchmark through the binary, so their definitions are exactly what ej writes.
   for (const auto& args : std::vector<std::vector<std::string>>{
-         {ej, "init"},
-         {ej, "plan", "new", "big", "--title", "A big plan", "--goal", "verify under 15 ms", "--target", "verify_ms < 15"},
-         {ej, "bench", "add", "verify", "--metric", "verify_ms=regex:verify_ms=([0-9.]+)", "--", "true"}}) {
+           {ej, "init"},
+           {ej, "plan", "new", "big", "--title", "A big plan", "--goal", "verify under 15 ms", "--target",
+            "verify_ms < 15"},
+           {ej, "bench", "add", "verify", "--metric", "verify_ms=regex:verify_ms=([0-9.]+)", "--", "true"}}) {
     const auto result = test::run_command(args, {dir.path(), {}, ""});
     if (result.exit_code != 0) {
       std::fprintf(stderr, "set-up failed: %s\n", result.err.c_str());
@@ -146,14 +164,15 @@ int main(int argc, char** argv)
   const auto start = std::chrono::steady_clock::now();
   generate(dir / ".git" / "ej", attempts, runs_per_attempt);
   const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("journal: 1 plan, %d attempts, %d runs (about %d samples), generated in %.1f s, %.1f MB on disk\n",
-              attempts, attempts * runs_per_attempt, attempts * runs_per_attempt / 10 * (9 * 10 + 5), seconds,
-              static_cast<double>(std::filesystem::file_size(dir / ".git" / "ej" / "journal.db")) / 1e6);
+  std::printf(
+      "journal: 1 plan, %d attempts, %d runs (about %d samples), generated in %.1f s, %.1f MB on disk\n",
+      attempts, attempts * runs_per_attempt, attempts * runs_per_attempt / 10 * (9 * 10 + 5), seconds,
+      static_cast<double>(std::filesystem::file_size(dir / ".git" / "ej" / "journal.db")) / 1e6);
   std::printf("machine: %u cores; each figure is the median of %d runs of the real binary\n\n",
               std::thread::hardware_concurrency(), runs);
 
-  test::print_timing("ej plan render big", test::time_command({ej, "plan", "render", "big"}, dir.path(), runs),
-                     goal_ms, goal_mb);
+  test::print_timing("ej plan render big",
+                     test::time_command({ej, "plan", "render", "big"}, dir.path(), runs), goal_ms, goal_mb);
   test::print_timing("ej plan render big --check",
                      test::time_command({ej, "plan", "render", "big", "--check"}, dir.path(), runs), goal_ms,
                      goal_mb);
@@ -166,18 +185,30 @@ int main(int argc, char** argv)
   // lines the renders above kept (store/verdict_cache.h).
   std::printf("with the verdict lines the render kept:\n");
   test::print_listing_timings(dir.path(), ej, attempts / 2, 21);
-  // A new baseline changes every line of the plan: until the next render, log judges each attempt
-  // it shows (ten runs each), a figure to know.
-  const auto pinned = test::run_command({ej, "plan", "baseline", "big", "--run", "2", "--reason", "perf"},
-                                        {dir.path(), {}, ""});
-  if (pinned.exit_code != 0) {
-    std::fprintf(stderr, "pinning a baseline failed: %s\n", pinned.err.c_str());
-    return 1;
-  }
-  // Interleaved with its reference: ej log keeps no verdict line, so every run judges afresh.
-  const auto judged =
+  // A new baseline changes every line of the plan: each names the baseline now. Pinned after every
+  // run and pin the kept lines saw, it changes no verdict, and log reads them with that note worded
+  // anew (store::LaterPins); one dated before them (a pin synced from a replica whose clock is
+  // behind) changes which run may be the baseline then, and until the next render log judges each
+  // attempt it shows (ten runs each), a figure to know.
+  const auto pin = [&](const char* run, std::map<std::string, std::string> env) {
+    const auto pinned = test::run_command({ej, "plan", "baseline", "big", "--run", run, "--reason", "perf"},
+                                          {dir.path(), std::move(env), ""});
+    if (pinned.exit_code != 0) {
+      std::fprintf(stderr, "pinning a baseline failed: %s\n", pinned.err.c_str());
+      std::exit(1);
+    }
+  };
+  pin("2", {});
+  // Interleaved with its reference: ej log keeps no verdict line, so every run reads or judges afresh.
+  const auto after =
       test::time_interleaved({{"git", "log", "-n", "50"}, {ej, "log", "-n", "50"}}, dir.path(), 21);
   std::printf("\nafter a new baseline, before the next render:\n");
+  test::print_timing("git log -n 50 (reference)", after[0], 0, 0);
+  test::print_ratio("ej log -n 50 (kept lines)", after[1], "git log -n 50", after[0], 2.0);
+  pin("3", {{"EJ_NOW", "2020-01-01T00:00:00Z"}});
+  const auto judged =
+      test::time_interleaved({{"git", "log", "-n", "50"}, {ej, "log", "-n", "50"}}, dir.path(), 21);
+  std::printf("\nafter a baseline dated before the runs, before the next render:\n");
   test::print_timing("git log -n 50 (reference)", judged[0], 0, 0);
   test::print_ratio("ej log -n 50 (judged now)", judged[1], "git log -n 50", judged[0], 2.0);
   if (keep) {

@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace ej;
 using test::TestJournal;
 
@@ -202,6 +204,187 @@ TEST_CASE("the lines a render collects are the verdicts judging gives, with the 
   // Skipped unless asked for: --check, --stdout and report keep nothing.
   store::ReadTransaction snapshot(j.journal().db());
   CHECK(evidence::build_document_data(j.journal(), "p", "p.svg").verdict_lines.empty());
+}
+
+namespace {
+
+// The attempts a render of p keeps lines for, and the inputs it keeps them with.
+std::map<int, store::VerdictInputs> collected(TestJournal& j)
+{
+  store::ReadTransaction snapshot(j.journal().db());
+  const auto data = evidence::build_document_data(j.journal(), "p", "p.svg", evidence::VerdictLines::Collect);
+  std::map<int, store::VerdictInputs> out;
+  for (const auto& line : data.verdict_lines) {
+    out.emplace(line.attempt, line.inputs);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE(
+    "a render keeps the lines verdict_inputs_of_plan allows, with the same inputs, from the runs it read")
+{
+  TestJournal j;
+  j.plan("p");
+  j.bench("b");
+  for (int attempt = 1; attempt <= 4; ++attempt) {
+    j.attempt(attempt, "p");
+  }
+  const auto present = j.environment({{"host", "a"}});
+  j.run(1, 1, {{{}, k_ten_ms}}, present);
+  j.baseline("p", 1);
+  j.run(2, 2, {{{}, k_four_ms}}, present);
+  j.run(3, 2, {{{}, k_four_ms}});
+  j.run(4, 3, {{{}, k_four_ms}}, std::string(64, 'e')); // its snapshot is missing
+  j.run(5, 4, {{{}, k_four_ms}}, present);
+  j.run(6, 4, {{{}, k_ten_ms}}, "", "b", 1, "started"); // still running
+  const auto expected = store::verdict_inputs_of_plan(j.journal().db(), "p");
+  CHECK(expected.size() == 2); // attempts 1 and 2
+  CHECK(collected(j) == expected);
+
+  // A baseline run still running: no line of the plan.
+  j.attempt(5, "p");
+  j.run(7, 5, {{{}, k_ten_ms}}, "", "b", 1, "started");
+  j.baseline("p", 7);
+  CHECK(store::verdict_inputs_of_plan(j.journal().db(), "p").empty());
+  CHECK(collected(j).empty());
+}
+
+namespace {
+
+// Keeps the lines a render of p collects, as ej plan render does.
+void keep_rendered(TestJournal& j)
+{
+  auto& db = j.journal().db();
+  std::vector<store::CachedVerdict> lines;
+  {
+    store::ReadTransaction snapshot(db);
+    lines = evidence::build_document_data(j.journal(), "p", "p.svg", evidence::VerdictLines::Collect)
+                .verdict_lines;
+  }
+  store::WriteTransaction transaction(db);
+  store::keep_verdicts(db, k_maker, lines);
+  transaction.commit();
+}
+
+// Each attempt of p's line judged now, newest first.
+std::vector<std::optional<std::string>> judged_lines(TestJournal& j)
+{
+  store::AttemptFilter filter;
+  filter.plan = "p";
+  std::vector<std::optional<std::string>> out;
+  for (const auto& attempt : store::list_attempts(j.journal().db(), filter)) {
+    evidence::Reader reader(j.journal());
+    const auto judged = evidence::judge_attempt(reader, attempt.number).verdict;
+    out.push_back(judged ? std::optional(judged->text) : std::nullopt);
+  }
+  return out;
+}
+
+// Marks every kept line where its text begins, far from its note: read, a line starts with "K".
+void mark_kept(TestJournal& j)
+{
+  j.journal().db().exec("UPDATE verdict_cache SET text = 'K' || substr(text, 2) WHERE text IS NOT NULL");
+}
+
+// The lines as judged, with those read marked as mark_kept marks them.
+std::vector<std::optional<std::string>> marked(std::vector<std::optional<std::string>> lines)
+{
+  for (auto& line : lines) {
+    if (line) {
+      line->front() = 'K';
+    }
+  }
+  return lines;
+}
+
+// Plan p of benchmarks b and c: attempt 1 holds the baseline run, attempts 2 and 3 faster runs, all
+// on the 10th; the baseline pinned on the 11th.
+void campaign_of_two_benchmarks(TestJournal& j)
+{
+  j.at("2026-01-10T00:00:00Z");
+  kept_lines_campaign(j);
+  j.bench("c");
+  j.attempt(3, "p");
+  j.run(3, 3, {{{}, k_four_ms}});
+  j.run(4, 3, {{{}, k_four_ms}}, "", "c");
+  j.at("2026-01-11T00:00:00Z");
+  j.baseline("p", 1);
+}
+
+} // namespace
+
+TEST_CASE("a line kept before a later pin is read with its note on the new baseline, as judging words it")
+{
+  TestJournal j;
+  campaign_of_two_benchmarks(j);
+  keep_rendered(j);
+  CHECK(lines_of(j) == judged_lines(j));
+  mark_kept(j);
+  CHECK(lines_of(j) == marked(judged_lines(j))); // read, not judged
+
+  // A new baseline of b, pinned after every run and pin the lines saw: the same verdicts against the
+  // baseline then, each now saying which run the baseline is.
+  j.at("2026-01-12T00:00:00Z");
+  j.baseline("p", 3, "b", "new stack");
+  const auto judged = judged_lines(j);
+  REQUIRE(judged[0]);
+  CHECK_THAT(*judged[0], Catch::Contains("vs run #1, the baseline then; the baseline is now run #3"));
+  CHECK_FALSE(judged[2]); // attempt 1 holds the baseline then: no verdict, still
+  CHECK(lines_of(j) == marked(judged));
+
+  // And back to run #1: the note goes.
+  j.at("2026-01-13T00:00:00Z");
+  j.baseline("p", 1, "b", "back");
+  CHECK(lines_of(j) == marked(judged_lines(j)));
+  REQUIRE(lines_of(j)[0]);
+  CHECK_THAT(*lines_of(j)[0], !Catch::Contains("the baseline is now"));
+}
+
+TEST_CASE("a pin before a line's runs or pins, or of a benchmark first pinned, judges the line again")
+{
+  SECTION("a pin dated before the runs the lines were judged from")
+  {
+    TestJournal j;
+    campaign_of_two_benchmarks(j);
+    keep_rendered(j);
+    mark_kept(j);
+    j.at("2026-01-09T00:00:00Z");
+    j.baseline("p", 2, "b", "synced from a replica");
+    CHECK(lines_of(j) == judged_lines(j)); // none read
+  }
+  SECTION("a pin dated between the runs and the pin the lines saw")
+  {
+    TestJournal j;
+    campaign_of_two_benchmarks(j);
+    keep_rendered(j);
+    mark_kept(j);
+    j.at("2026-01-10T12:00:00Z");
+    j.baseline("p", 2);
+    CHECK(lines_of(j) == judged_lines(j));
+  }
+  SECTION("the first pin of another benchmark the attempts ran")
+  {
+    TestJournal j;
+    campaign_of_two_benchmarks(j);
+    keep_rendered(j);
+    mark_kept(j);
+    j.at("2026-01-12T00:00:00Z");
+    j.baseline("p", 4, "c");
+    CHECK(lines_of(j) == judged_lines(j));
+  }
+  SECTION("a line kept without what a later pin needs")
+  {
+    TestJournal j;
+    campaign_of_two_benchmarks(j);
+    keep_marked(j); // as an older build kept them: no LaterPins
+    j.at("2026-01-12T00:00:00Z");
+    j.baseline("p", 3);
+    for (const auto& line : lines_of(j)) {
+      CHECK_FALSE(is_kept(line));
+    }
+  }
 }
 
 TEST_CASE("attempts a listing judges together get the verdicts judging each alone gives")

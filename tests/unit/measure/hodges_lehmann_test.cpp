@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -94,4 +95,56 @@ TEST_CASE("Identical samples have a zero shift and a zero-width interval")
   CHECK(shift.estimate == 0.0);
   CHECK(shift.low == 0.0);
   CHECK(shift.high == 0.0);
+}
+
+TEST_CASE("A shift from few pairs, read off the differences themselves, is the one the bisection finds")
+{
+  // Up to 4,096 pairs hodges_lehmann sorts the differences; kth_pairwise_difference always bisects.
+  std::mt19937_64 random(11);
+  std::uniform_int_distribution<int> size(1, 64);
+  std::uniform_int_distribution<int> coarse(-3, 3); // ties, zeros and differences of -0
+  std::normal_distribution<double> fine(0.0, 2.0);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<double> x(static_cast<std::size_t>(size(random)));
+    std::vector<double> y(static_cast<std::size_t>(size(random)));
+    for (auto* sample : {&x, &y}) {
+      for (double& v : *sample) {
+        v = round % 2 == 0 ? static_cast<double>(coarse(random)) * 0.5 : fine(random);
+      }
+    }
+    x = ascending(x);
+    y = ascending(y);
+    const std::size_t pairs = x.size() * y.size();
+    const std::size_t rank = std::max<std::size_t>(1, pairs / 5);
+    double estimate = kth_pairwise_difference(x, y, (pairs + 1) / 2);
+    if (pairs % 2 == 0) {
+      estimate += (kth_pairwise_difference(x, y, pairs / 2 + 1) - estimate) / 2;
+    }
+    const auto shift = hodges_lehmann(x, y, rank);
+    INFO("round " << round << ": " << x.size() << " x " << y.size());
+    CHECK(shift.estimate == estimate);
+    CHECK(shift.low == kth_pairwise_difference(x, y, rank));
+    CHECK(shift.high == kth_pairwise_difference(x, y, pairs + 1 - rank));
+    CHECK_FALSE((shift.low == 0 && std::signbit(shift.low))); // never -0, as the bisection gives
+  }
+}
+
+TEST_CASE("A shift from many pairs is found by the bisection, the same as the naive sorted list's")
+{
+  std::mt19937_64 random(13);
+  std::normal_distribution<double> normal(100.0, 5.0);
+  std::vector<double> x(90);
+  std::vector<double> y(70); // 6,300 pairs
+  for (auto* sample : {&x, &y}) {
+    for (double& v : *sample) {
+      v = std::round(normal(random) * 10) / 10;
+    }
+  }
+  x = ascending(x);
+  y = ascending(y);
+  const auto d = all_differences(x, y);
+  const auto shift = hodges_lehmann(x, y, 100);
+  CHECK(shift.estimate == d[d.size() / 2 - 1] + (d[d.size() / 2] - d[d.size() / 2 - 1]) / 2);
+  CHECK(shift.low == d[99]);
+  CHECK(shift.high == d[d.size() - 100]);
 }

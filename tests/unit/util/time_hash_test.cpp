@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <vector>
+
 using namespace ej::util;
 
 TEST_CASE("sha256 matches the published test vector")
@@ -38,4 +41,29 @@ TEST_CASE("a span of time is said in its largest whole unit")
   CHECK(ej::util::spoken_span(60'000) == "1 minute");
   CHECK(ej::util::spoken_span(3 * 3'600'000 + 59 * 60'000) == "3 hours");
   CHECK(ej::util::spoken_span(-3 * 86'400'000 - 5) == "3 days");
+}
+
+TEST_CASE("a date is the day format_utc names, before the epoch, at day boundaries and past four digits")
+{
+  std::vector<std::int64_t> moments = {0,
+                                       -1,
+                                       1,
+                                       86'399'999,
+                                       86'400'000,
+                                       -86'400'000,
+                                       -86'400'001,
+                                       *parse_utc("2024-02-29T23:59:59Z"),
+                                       *parse_utc("2100-03-01"),
+                                       *parse_utc("1000-01-01"),
+                                       *parse_utc("1000-01-01") - 1,
+                                       *parse_utc("9999-12-31T23:59:59Z"),
+                                       *parse_utc("9999-12-31T23:59:59Z") + 1000};
+  for (std::int64_t ms = -40'000'000'000'000; ms < 260'000'000'000'000;
+       ms += std::int64_t{86'400'000} * 367 + 3'600'123) {
+    moments.push_back(ms);
+  }
+  for (const auto ms : moments) {
+    INFO(ms);
+    CHECK(format_date(ms) == format_utc(ms).substr(0, format_utc(ms).find('T')));
+  }
 }
