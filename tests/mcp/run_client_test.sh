@@ -23,4 +23,10 @@ if [ -n "$missing" ]; then
     ;;
   esac
 fi
-exec node "$here/mcp_client_test.mjs" "$1"
+# The GPU locks of the test's runs, apart from the machine's (/tmp/ej-gpu-locks): an ej measuring
+# anything else on this machine must not hold the test's runs up until it times out.
+locks=$(mktemp -d "${TMPDIR:-/tmp}/ej-mcp-locks.XXXXXX") || exit 1
+EJ_GPU_LOCK_DIR=$locks node "$here/mcp_client_test.mjs" "$1"
+status=$?
+rm -rf "$locks"
+exit $status
