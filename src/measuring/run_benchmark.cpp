@@ -277,6 +277,14 @@ bool RunSession::start(const git::CodeState& code_state, bool numbers_from_remot
   m_locks_gpus = !slurm && !request.gpus_held_by_other;
   if (m_locks_gpus) {
     if (const auto holder = run::GpuLock::held_by_ancestor(run::default_lock_dir(), ticket)) {
+      // Waiting for the run that started this one would wait for ever; GPUs beyond its hold are not
+      // this run's to take unlocked.
+      if (!holder->gpus.covers(ticket.gpus)) {
+        throw Error("this run would use {} while {}, whose benchmark started this ej, holds {}: it "
+                    "cannot wait for the run it is part of; give it --gpus within the outer run's GPUs",
+                    run::describe(ticket.gpus), run::describe(*holder, ticket.journal),
+                    run::describe(holder->gpus));
+      }
       m_locks_gpus = false;
       m_observer.message(fmt::format("ej: measuring inside the hold of {}, whose benchmark started this ej; "
                                      "this run neither waits for GPUs nor samples them",

@@ -281,6 +281,16 @@ bool GpuSet::overlaps(const GpuSet& other) const
   });
 }
 
+bool GpuSet::covers(const GpuSet& other) const
+{
+  if (all || other.all) {
+    return all;
+  }
+  return std::all_of(other.devices.begin(), other.devices.end(), [&](const std::string& d) {
+    return std::find(devices.begin(), devices.end(), d) != devices.end();
+  });
+}
+
 GpuSet parse_gpu_list(std::string_view text)
 {
   GpuSet gpus;

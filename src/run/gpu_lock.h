@@ -31,6 +31,8 @@ struct GpuSet {
   std::vector<std::string> devices;
 
   bool overlaps(const GpuSet& other) const;
+  // Every GPU of `other` is one of these (all GPUs cover any set; a set of devices never all GPUs).
+  bool covers(const GpuSet& other) const;
 };
 
 // "0,1,3" (CUDA_VISIBLE_DEVICES's syntax); an empty text is no GPU. Throws ej::Error when an entry

@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
@@ -213,14 +214,15 @@ Guardian* Guardian::instance()
       ::munmap(memory, sizeof(Shared));
       return nullptr;
     }
-    static Guardian instance(fds[1], shared, marker);
+    static Guardian instance(fds[1], shared, marker, pid);
     return &instance;
   }();
   return guardian;
 }
 
-Guardian::Guardian(int alive_fd, Shared* shared, const char* marker)
-    : m_alive_fd(alive_fd), m_shared(shared), m_marker{}
+Guardian::Guardian(int alive_fd, Shared* shared, const char* marker, pid_t pid)
+    : m_alive_fd(alive_fd), m_shared(shared), m_marker{}, m_pid(pid),
+      m_inside_a_run(std::getenv("EJ_GUARD") != nullptr)
 {
   std::snprintf(m_marker, sizeof m_marker, "%s", marker);
 }
@@ -264,9 +266,14 @@ Guardian::~Guardian()
   // ej ends normally: what it ran is stopped already; the guardian sees the pipe close, sweeps for
   // escaped processes and goes.
   // Not waited for: its sweep for escaped processes must not delay ej's exit. It is reaped by
-  // whoever inherits it.
+  // whoever inherits it. Except inside another ej's benchmark (whose EJ_GUARD this ej inherited):
+  // there a guardian that outlives this ej by moments is a process the benchmark left running.
   release();
   ::close(m_alive_fd);
+  if (m_inside_a_run) {
+    while (::waitpid(m_pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
 }
 
 } // namespace ej::run

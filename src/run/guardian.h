@@ -39,11 +39,13 @@ public:
   struct Shared; // what ej tells the guardian, in memory both see
 
 private:
-  Guardian(int alive_fd, Shared* shared, const char* marker);
+  Guardian(int alive_fd, Shared* shared, const char* marker, pid_t pid);
 
   int m_alive_fd; // ej's end of the pipe: closed only when ej ends
   Shared* m_shared;
   char m_marker[64];
+  pid_t m_pid;         // the guardian's
+  bool m_inside_a_run; // this ej runs as part of another ej's benchmark: its guardian is waited for
 };
 
 } // namespace ej::run

@@ -230,6 +230,16 @@ TEST_CASE("an ej run that another run's benchmark started measures inside that r
              Catch::Contains("ej: measuring inside the hold of run #1 in " + outer.path().string() + " on " +
                              host_name() + ", all GPUs, whose benchmark started this ej"));
   CHECK(json::parse(outer.ok({"runs", "--queue", "--json"})).empty());
+
+  // GPUs beyond the outer run's hold are not the inner run's to take unlocked, nor to wait for.
+  outer.ok({"bench", "add", "wider", "--repeat", "1", "--timeout", "20", "--shell",
+            "cd '" + inner.path().string() + "' && '" + std::string(EJ_BINARY) +
+                "' run quick --gpus 0,1 2> '" + err + "'"});
+  CHECK(outer.ej({"run", "wider", "--gpus", "0", "--quiet"}).exit_code != 0);
+  CHECK(show_run(outer, 2)["status"] == "failed");
+  CHECK_THAT(read_text(err),
+             Catch::Contains("this run would use GPUs 0-1 while run #2 in " + outer.path().string() + " on " +
+                             host_name() + ", GPU 0, whose benchmark started this ej, holds GPU 0"));
 }
 
 TEST_CASE(

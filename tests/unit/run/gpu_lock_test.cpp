@@ -32,6 +32,19 @@ TEST_CASE("every GPU overlaps any run and listed GPUs overlap only when they sha
   CHECK(one_two.overlaps(run::parse_gpu_list("2")));
 }
 
+TEST_CASE("all GPUs cover any set and listed GPUs cover only the sets within them")
+{
+  const run::GpuSet all;
+  const auto one_two = run::parse_gpu_list("1,2");
+  CHECK(all.covers(one_two));
+  CHECK(all.covers(all));
+  CHECK_FALSE(one_two.covers(all));
+  CHECK(one_two.covers(run::parse_gpu_list("2")));
+  CHECK(one_two.covers(run::parse_gpu_list("2,1")));
+  CHECK_FALSE(one_two.covers(run::parse_gpu_list("0,1")));
+  CHECK(one_two.covers(run::parse_gpu_list("")));
+}
+
 TEST_CASE("a held GPU lock shows its ticket with the run number once set and is gone when released")
 {
   test::TempDir dir("ej-gpu-lock");
