@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "evidence/history_reading.h"
+#include "evidence/integrity.h"
 #include "git/history.h"
 #include "measuring/interleaved_against.h"
 #include "run/signals.h"
@@ -102,6 +103,9 @@ BisectMeasured measure_commit(const Bisection& b, std::size_t index, const std::
     out.why = fmt::format("inconclusive after {} round{} (--max-rounds {})", result.rounds,
                           result.rounds == 1 ? "" : "s",
                           b.request.max_rounds.value_or(measuring::k_default_max_rounds));
+    if (out.comparison->integrity.validity != Validity::Valid) {
+      out.why += "; " + integrity_text(out.comparison->integrity);
+    }
   }
   return out;
 }
@@ -115,8 +119,11 @@ std::string measured_text(const BisectMeasured& measured, const BisectStep& step
   for (const auto& series : measured.comparison->series) {
     if (series.metric == measured.comparison->primary) {
       // The series that decided: the one that stepped when bad, the first when good.
-      if (measured.verdict == CommitClass::Good || series.outcome == step.outcome) {
-        return fmt::format("{}: {} against GOOD", to_string(measured.verdict), change_text(series));
+      if (measured.verdict == CommitClass::Good || series.outcome_on_figures() == step.outcome) {
+        const auto& integrity = measured.comparison->integrity;
+        return fmt::format("{}: {} against GOOD{}", to_string(measured.verdict), change_text(series),
+                           integrity.validity == Validity::Valid ? ""
+                                                                 : " (" + integrity_text(integrity) + ")");
       }
     }
   }

@@ -62,10 +62,12 @@ CommitClass classify(const InterleavedVerdict& verdict, const BisectStep& step)
       continue;
     }
     any = true;
-    if (series.outcome == step.outcome) {
+    // On the figures: a commit that also changed the benchmark's output still has its speed.
+    const auto& outcome = series.outcome_on_figures();
+    if (outcome == step.outcome) {
       return CommitClass::Bad;
     }
-    all_good = all_good && (series.outcome == "equivalent" || series.outcome == opposite);
+    all_good = all_good && (outcome == "equivalent" || outcome == opposite);
   }
   return any && all_good ? CommitClass::Good : CommitClass::Inconclusive;
 }

@@ -26,7 +26,8 @@ bool bench_regressed(const CiBench& bench)
   }
   const auto& series = bench.verdict->series;
   return std::any_of(series.begin(), series.end(), [&](const PairedVerdict& v) {
-    return v.metric == bench.verdict->primary && v.outcome == "regressed";
+    // On the figures: a candidate that is slower is slower whatever it printed.
+    return v.metric == bench.verdict->primary && v.outcome_on_figures() == "regressed";
   });
 }
 
@@ -139,7 +140,7 @@ std::vector<std::string> ci_warnings(const CiSummary& summary)
       out.push_back(fmt::format("{}: {}", bench.bench, doubt)); // its outcome is not to be believed
     }
     for (const auto& v : bench.verdict->series) {
-      if (v.metric != bench.verdict->primary || v.outcome != "inconclusive") {
+      if (v.metric != bench.verdict->primary || v.outcome_on_figures() != "inconclusive") {
         continue;
       }
       const auto at = paired_combination(v);

@@ -162,6 +162,7 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   if (out.integrity.validity == Validity::Invalid) {
     // The sides did different work: no figure of it is a change of the same work.
     for (auto& v : out.series) {
+      v.figures_outcome = v.outcome;
       v.outcome = "inconclusive";
       v.rounds_needed.reset();
     }

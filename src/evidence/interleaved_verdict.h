@@ -39,7 +39,14 @@ struct PairedVerdict {
   double confidence = 0.95;
   double p_value = 1;
   bool exact = false;
-  std::string outcome;                      // improved, regressed, equivalent, inconclusive
+  std::string outcome; // improved, regressed, equivalent, inconclusive
+  // The outcome on the figures alone, before an invalid session (its sides' outputs differ) made
+  // `outcome` inconclusive: what a regression gate and bisect go by. Empty: `outcome`.
+  std::string figures_outcome;
+  const std::string& outcome_on_figures() const
+  {
+    return figures_outcome.empty() ? outcome : figures_outcome;
+  }
   std::optional<std::size_t> rounds_needed; // --until-decisive, inconclusive: what a plan would need
   // The noise of one round on the scale, as the fixed-sample interval implies it (measure/power.h):
   // what the rounds of a next session are sized at without a calibration. nullopt below two rounds.

@@ -86,6 +86,22 @@ TEST_CASE("ej ci fails on a 3x regression against the merge base and passes an i
   CHECK(next[0]["command"] == "ej bench edit nap --check 'CMD'");
 }
 
+TEST_CASE("ej ci fails a regression whose output also changed: invalid, yet slower is slower")
+{
+  EjRepo repo;
+  commit_delay(repo.path(), "0.05", "the reference code");
+  repo.ok({"bench", "add", "nap", "--ci", "--warmup", "1", "--min-effect", "5", "--same-output", "stdout",
+           "--", "sh", "-c", "sleep $(cat delay.txt); cat delay.txt"});
+  git(repo.path(), {"checkout", "-q", "-b", "slower"});
+  commit_delay(repo.path(), "0.15", "three times slower, and another output");
+  const auto slower = repo.ej({"ci", "--max-rounds", "20"});
+  INFO(slower.out << slower.err);
+  CHECK(slower.exit_code == 1);
+  CHECK_THAT(slower.out, Catch::StartsWith("## ej ci: regression in `nap`\n"));
+  CHECK_THAT(slower.err, Catch::Contains("nap: invalid: output differs from the reference's"));
+  CHECK_THAT(slower.err, !Catch::Contains("inconclusive after"));
+}
+
 TEST_CASE("ej ci passes unchanged code, an inconclusive verdict with a warning on stderr")
 {
   EjRepo repo;

@@ -92,6 +92,16 @@ TEST_CASE("a commit is bad when any series moved as the step did, good when all 
         CommitClass::Inconclusive); // no series of the metric
 }
 
+TEST_CASE("a commit whose output changed too is classed on its figures, not left inconclusive")
+{
+  const auto step = *evidence::step_of(verdict({series("regressed", std::log(3.0))}));
+  auto changed = series("inconclusive", 1.0); // as an invalid session leaves it
+  changed.figures_outcome = "regressed";
+  CHECK(evidence::classify(verdict({changed}), step) == CommitClass::Bad);
+  changed.figures_outcome = "equivalent";
+  CHECK(evidence::classify(verdict({changed}), step) == CommitClass::Good);
+}
+
 TEST_CASE("an improvement is bisected the same way: its commits are bad when they improved")
 {
   const auto step = *evidence::step_of(verdict({series("improved", -1.0)}));
