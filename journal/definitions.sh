@@ -43,6 +43,15 @@ register_benchmarks() {
     --metric 'capture_gib_s=regex:ej run +[0-9.]+ s +([0-9.]+) GiB/s' --unit capture_gib_s=GiB/s \
     --better capture_gib_s=higher \
     -- "$perf/perf_run_bench"
+  # The repeat cost of two code states in one session: each side builds ej and the bench from its
+  # own code state (ej run run-overhead-built --against REV). An ej older than nested runs (before
+  # 85291fc) needs --env EJ_GPU_LOCK_DIR=/tmp/ej-inner-locks: it would wait for the outer run's GPUs.
+  register run-overhead-built --repeat 8 --timeout 900 \
+    --build 'cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null && cmake --build build --target ej perf_run_bench >/dev/null' \
+    --metric 'ej_ms_per_repeat=regex:ej run +[0-9]+ repeats [^:]*: +([0-9.]+) ms per repeat' --unit ej_ms_per_repeat=ms \
+    --metric 'hyperfine_ms_per_repeat=regex:hyperfine -N +[0-9]+ runs [^:]*: +([0-9.]+) ms per repeat' \
+    --unit hyperfine_ms_per_repeat=ms \
+    -- build/tests/perf_run_bench
   register compare-10k --repeat 1 --timeout 600 \
     --metric 'compare_ms=regex:ej compare r1 r2 +median +([0-9.]+) ms' --unit compare_ms=ms \
     -- "$perf/perf_compare_cli_bench"
