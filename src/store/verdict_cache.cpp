@@ -127,7 +127,7 @@ std::map<int, VerdictInputs> verdict_inputs_of_plan(Database& db, const std::str
 std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string& plan)
 {
   auto select = db.prepare(fmt::format(R"sql(
-    SELECT p.slug, {},
+    SELECT p.slug, {}, 0,
       (SELECT count(*) FROM baselines b WHERE b.plan = p.slug),
       (SELECT count(*) FROM bench_revisions),
       (SELECT count(*) FROM run_withdrawals) + (SELECT count(*) FROM interleaved_comparisons)
@@ -138,13 +138,7 @@ std::optional<VerdictInputs> plan_verdict_inputs(Database& db, const std::string
   if (!select.step()) {
     return std::nullopt;
   }
-  VerdictInputs inputs;
-  inputs.plan = select.text(0);
-  inputs.target = select.text(1);
-  inputs.baselines = select.integer(2);
-  inputs.bench_revisions = select.integer(3);
-  inputs.withdrawals = select.integer(4);
-  return inputs;
+  return read_inputs(select, 0); // runs 0: the render counts each attempt's own
 }
 
 std::size_t keep_verdicts(Database& db, std::string_view maker, const std::vector<CachedVerdict>& verdicts)
