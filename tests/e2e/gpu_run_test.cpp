@@ -191,7 +191,8 @@ TEST_CASE("with only nvidia-smi, a long-lived nvidia-smi -lms reads the GPUs dur
 {
   EjRepo repo;
   const auto bin = write_fake_nvidia_smi(repo.path() / "bin", "GPU-smi-0");
-  repo.ok({"bench", "add", "smi", "--repeat", "3", "--shell", "sleep 0.1"});
+  // Long enough for the sampler, started beside it, to read twice on a loaded machine.
+  repo.ok({"bench", "add", "smi", "--repeat", "3", "--shell", "sleep 0.5"});
   const auto path = bin.string() + ":" + std::getenv("PATH");
   const auto ran = repo.ej({"run", "smi", "--quiet", "--gpu-sample-ms", "10"},
                            {{"EJ_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1"},

@@ -205,7 +205,8 @@ TEST_CASE("a GPU run on Slurm reads the node's GPUs with nvidia-smi beside each 
   REQUIRE_SLURM();
   EjRepo repo;
   const auto bin = write_fake_nvidia_smi(repo.path() / "bin", "GPU-node-0");
-  repo.ok({"bench", "add", "g", "--repeat", "2", "--shell", "sleep 0.1"});
+  // Long enough for the sampler, started beside it, to read twice on a loaded machine.
+  repo.ok({"bench", "add", "g", "--repeat", "2", "--shell", "sleep 0.5"});
   auto env = cluster().env();
   const char* path = std::getenv("PATH");
   env["PATH"] =
