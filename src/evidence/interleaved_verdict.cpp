@@ -230,9 +230,12 @@ std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& 
           ? fmt::format("interleaved, {} round{}, until decisive (at most {}, alpha {:g})", v.rounds,
                         v.rounds == 1 ? "" : "s", verdict.design.max_rounds, verdict.design.alpha)
           : fmt::format("interleaved, {} round{}", v.rounds, v.rounds == 1 ? "" : "s");
-  auto line = fmt::format("{}: {} {} [{}, {}] ({}; signed-rank p = {:.2g})", where(v), v.outcome,
-                          paired_change_text(v, v.estimate), paired_change_text(v, v.low),
-                          paired_change_text(v, v.high), design, v.p_value);
+  // An early look of an until-decisive session can have no bound at all: say so, not "[-inf, +inf]".
+  const auto interval = std::isfinite(v.low) || std::isfinite(v.high)
+                            ? fmt::format("[{}, {}]", paired_change_text(v, v.low), paired_change_text(v, v.high))
+                            : fmt::format("(no bound yet after {} round{})", v.rounds, v.rounds == 1 ? "" : "s");
+  auto line = fmt::format("{}: {} {} {} ({}; signed-rank p = {:.2g})", where(v), v.outcome,
+                          paired_change_text(v, v.estimate), interval, design, v.p_value);
   if (v.rounds_needed) {
     line += fmt::format("; a decision would likely need about {} rounds", *v.rounds_needed);
   }

@@ -127,6 +127,20 @@ TEST_CASE("until-decisive stops at the first decisive round of its planned maxim
   CHECK(budget_alone.exit_code == 2);
 }
 
+TEST_CASE("an until-decisive session stopped before its interval has a bound says so instead of printing infinities")
+{
+  EjRepo repo;
+  set_up_drifting(repo);
+  write_text(repo.path() / "bench.src", drifting_script(repo.path() / ".git" / "origin", "0.97"));
+  // Three rounds can never reach 95% confidence: the signed-rank test's smallest p is then 0.25.
+  const auto against =
+      repo.ej({"run", "drift", "--against", "HEAD", "--until-decisive", "--max-rounds", "3", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  CHECK_THAT(against.out, Catch::Contains("(no bound yet after 3 rounds)"));
+  CHECK_THAT(against.out, !Catch::Contains("inf"));
+}
+
 TEST_CASE("the interleaved verdict of a sweep names the combination of each of its lines")
 {
   EjRepo repo;
