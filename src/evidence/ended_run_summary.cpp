@@ -79,12 +79,15 @@ constexpr std::size_t k_held_values = 250'000;
 
 } // namespace
 
-std::string ended_run_summary(store::Journal& journal, int number)
+std::string ended_run_summary(store::Journal& journal, int run_id)
 {
-  const auto run = store::find_run(journal.db(), number);
+  const auto run = store::find_run(journal.db(), run_id);
   if (!run) {
     return "";
   }
+  // The id may be the run's provisional one (`@k3f9qx`, which keeps naming it after it got its
+  // number): its repeats and samples are kept under the number.
+  const int number = run->number;
   const auto repeats = store::run_repeats(journal.db(), number);
   // A repeat cut short by the interruption measured nothing: it is said apart, so that the count
   // agrees with the n of the summary below.

@@ -318,14 +318,18 @@ TEST_CASE("ej cancel reports the repeats measured, not the one it cut short")
   repo.ok({"bench", "add", "third", "--repeat", "3", "--metric", "t=kv:t", "--shell",
            "n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count; echo 't: 1'; "
            "if [ $n -ge 2 ]; then exec sleep 60; fi"});
-  REQUIRE(recorded_number(repo, detached_run_name(repo.ej({"run", "third", "--detach"}))) == 1);
+  const auto name = detached_run_name(repo.ej({"run", "third", "--detach"}));
+  REQUIRE(recorded_number(repo, name) == 1);
   REQUIRE(wait_for_text(repo.path() / "count", "3", 20) == "3\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(200)); // its output read
-  const auto cancel = repo.ej({"cancel", "1"});
+  // By the name `run --detach` gave, as by its number: the name's repeats are the number's.
+  const auto cancel = repo.ej({"cancel", name});
   INFO(cancel.err);
   CHECK(cancel.exit_code == 0);
   CHECK_THAT(cancel.out, Catch::Contains("run #1 third interrupted: 2 repeat(s) and 1 cut short") &&
                              Catch::Contains("n = 2"));
+  CHECK_THAT(repo.ok({"show", "run", name}), Catch::Contains("2 repeat(s) and 1 cut short"));
+  CHECK_THAT(repo.ok({"show", "run", "1"}), Catch::Contains("2 repeat(s) and 1 cut short"));
 }
 
 TEST_CASE("ej run --against --detach returns at once, ej wait gives the ending, both sides are recorded")
