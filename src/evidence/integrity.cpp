@@ -209,7 +209,7 @@ std::vector<std::string> timer_disagreements(const std::vector<SeriesComparison>
     }
     for (const auto& w : wall) {
       // Decisive, and by more than the noise of a process's start: a 10% slower wall time at least,
-      // and 20 ms at least, which a loaded machine adds to a millisecond process without any cause.
+      // and 5 ms at least, many times what a loaded machine added to a millisecond process in CI.
       const double slower_s = w.comparison.candidate_median - w.comparison.reference_median;
       if (w.params == s.params && w.comparison.outcome == measure::Outcome::Regressed &&
           w.comparison.change_pct.value_or(0) >= 10 && slower_s >= k_wall_jitter_s) {

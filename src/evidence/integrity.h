@@ -59,7 +59,7 @@ std::optional<std::string> metric_differs(const std::vector<SeriesSummary>& refe
 
 // Combinations where the judged metric (a time the benchmark reported) improved decisively while
 // wall_s of the same repeats regressed decisively, by 10% and by k_wall_jitter_s at least.
-inline constexpr double k_wall_jitter_s = 0.020;
+inline constexpr double k_wall_jitter_s = 0.005;
 std::vector<std::string> timer_disagreements(const std::vector<SeriesComparison>& judged,
                                              const std::vector<SeriesComparison>& wall);
 

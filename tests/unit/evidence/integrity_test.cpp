@@ -150,4 +150,9 @@ TEST_CASE("a wall time slower by less than a loaded machine adds to starting a p
   CHECK(timer_disagreements({judged_series("t", "", Outcome::Improved, -10)},
                             {judged_series("wall_s", "", Outcome::Regressed, 50, 0.100)})
             .size() == 1);
+  // A millisecond kernel that moved 12 ms of work out of its timed region: 5 ms -> 17 ms of wall
+  // time (+240%) while its timer says 5 ms -> 1 ms. Under the 20 ms of stop 41 this went unflagged.
+  CHECK(timer_disagreements({judged_series("t", "", Outcome::Improved, -80)},
+                            {judged_series("wall_s", "", Outcome::Regressed, 240, 0.005)})
+            .size() == 1);
 }
