@@ -409,6 +409,7 @@ void run_history(const HistoryOptions& options)
     }
     print_json({{"bench", options.bench},
                 {"revision", input->revision},
+                {"alike_revisions", input->alike_revisions},
                 {"other_revisions", input->other_revisions},
                 {"line", name},
                 {"line_commits", line.size()},
@@ -422,15 +423,23 @@ void run_history(const HistoryOptions& options)
     }
     print_history(histories[i], line, name);
   }
-  if (!input->other_revisions.empty()) {
-    std::vector<std::string> revisions;
-    for (const auto revision : input->other_revisions) {
-      revisions.push_back(std::to_string(revision));
+  const auto listed = [](const std::vector<int>& revisions) {
+    std::vector<std::string> out;
+    for (const auto revision : revisions) {
+      out.push_back(std::to_string(revision));
     }
+    return util::join(out, ", ");
+  };
+  if (!input->alike_revisions.empty()) {
+    fmt::print("\nruns of revision {} of {} are in the series: they measure what revision {} measures (the "
+               "revisions differ in how runs are judged)\n",
+               listed(input->alike_revisions), options.bench, input->revision);
+  }
+  if (!input->other_revisions.empty()) {
     fmt::print(
         "\nruns of other revisions of {} are left out (results of different revisions are never compared): "
         "revision {}; see them with --revision N\n",
-        options.bench, util::join(revisions, ", "));
+        options.bench, listed(input->other_revisions));
   }
 }
 

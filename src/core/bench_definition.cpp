@@ -1,5 +1,8 @@
 #include "core/bench_definition.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -51,6 +54,25 @@ std::string argument_from_json(const nlohmann::json& json)
 }
 
 } // namespace
+
+bool measures_alike(const BenchDefinition& a, const BenchDefinition& b)
+{
+  // Which way is better is part of what a metric is; whether it was inferred or given is not.
+  const auto reader = [](const MetricSpec& m) {
+    return std::tie(m.name, m.kind, m.arg, m.file, m.from_stderr, m.unit, m.better);
+  };
+  const auto same_axes = [](const std::vector<ParamAxis>& x, const std::vector<ParamAxis>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const ParamAxis& p, const ParamAxis& q) {
+      return p.name == q.name && p.values == q.values;
+    });
+  };
+  return a.argv == b.argv && a.shell == b.shell && a.cwd == b.cwd && a.env == b.env &&
+         same_axes(a.params, b.params) && a.policy.warmup == b.policy.warmup && a.build == b.build &&
+         a.check == b.check && a.check_every == b.check_every && a.same_output == b.same_output &&
+         a.check_times == b.check_times &&
+         std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), b.metrics.end(),
+                    [&](const MetricSpec& x, const MetricSpec& y) { return reader(x) == reader(y); });
+}
 
 nlohmann::json to_json(const BenchDefinition& definition)
 {

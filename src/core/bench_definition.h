@@ -93,6 +93,13 @@ struct BenchDefinition {
   bool check_times = true;
 };
 
+// Whether runs of two revisions measure the same thing, checked the same way: the same command,
+// directory, environment, axes, warm-up, build step, metric readers and the checks made while it runs
+// (--check, --same-output, --check-times). They may differ in how runs are counted and judged (repeats,
+// timeout, primary metric, min effect, floors, throttling rules, default host, --ci): as asv versions
+// a benchmark by its code, not by its repeat settings, runs of such revisions are compared.
+bool measures_alike(const BenchDefinition& a, const BenchDefinition& b);
+
 nlohmann::json to_json(const BenchDefinition& definition);
 // Throws ej::Error naming what is damaged (a number stored as null, a field of the wrong type).
 BenchDefinition bench_definition_from_json(const nlohmann::json& json);

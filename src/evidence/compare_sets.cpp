@@ -159,7 +159,13 @@ std::optional<ComparisonReport> try_compare(Reader& reader, const RunSet& refere
     return std::nullopt;
   }
   ComparisonReport report;
-  if (reference.revision != candidate.revision) {
+  if (reference.revision != candidate.revision &&
+      reader.measures_alike(candidate.bench, reference.revision, candidate.revision)) {
+    report.warnings.push_back(fmt::format(
+        "revisions {} and {} of {} measure alike (they differ in how runs are judged): compared with revision "
+        "{}'s rules",
+        reference.revision, candidate.revision, candidate.bench, candidate.revision));
+  } else if (reference.revision != candidate.revision) {
     if (!request.force) {
       why_not = fmt::format(
           "{} used revision {} of {} and {} used revision {}: the benchmark changed in between; "

@@ -158,7 +158,9 @@ std::vector<History> build_histories(const HistoryInput& input, const HistoryOpt
   std::vector<SeriesRuns> found;
   for (const auto& history_run : input.runs) {
     const auto& run = history_run.run;
-    if (!usable(run) || run.revision != input.revision) {
+    if (!usable(run) || (run.revision != input.revision &&
+                         !std::binary_search(input.alike_revisions.begin(), input.alike_revisions.end(),
+                                             run.revision))) {
       continue;
     }
     for (const auto& s : history_run.series) {

@@ -102,7 +102,10 @@ struct HistoryInput {
   int revision = 0;
   MetricRules rules;
   std::span<const LineCommit> line; // oldest first, kept alive by the caller
-  std::vector<HistoryRun> runs;     // of that revision; unusable ones (failed...) are passed over
+  // The revision's and those of revisions that measure alike (Reader::measures_alike); unusable
+  // ones (failed...) are passed over.
+  std::vector<HistoryRun> runs;
+  std::vector<int> alike_revisions; // the earlier revisions whose runs are in `runs` too, ascending
   std::vector<core::Acknowledgement> acknowledgements;
   std::vector<core::LocatedStep> located; // ej bisect's answers for the benchmark, oldest first
   std::vector<int> other_revisions;       // the revisions of the benchmark's other usable runs, for a note

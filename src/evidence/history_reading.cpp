@@ -34,20 +34,29 @@ std::optional<HistoryInput> read_history_input(Reader& reader, const std::string
         std::find_if(heads.rbegin(), heads.rend(), [](const auto& run) { return usable(run); });
     revision = newest != heads.rend() ? newest->revision : 0;
   }
+  // Runs of a revision that differs only in how runs are judged (a --ci mark, a min effect) are the
+  // same series: editing those must not cut a benchmark's history short.
+  const auto in_series = [&](const auto& run) {
+    return usable(run) && reader.measures_alike(bench, run.revision, revision);
+  };
   std::set<int> revisions;
+  std::set<int> alike;
   HistoryInput input;
-  input.runs.reserve(static_cast<std::size_t>(std::count_if(
-      heads.begin(), heads.end(), [&](const auto& run) { return usable(run) && run.revision == revision; })));
+  input.runs.reserve(static_cast<std::size_t>(std::count_if(heads.begin(), heads.end(), in_series)));
   for (auto& run : heads) {
     if (!usable(run)) {
       continue;
     }
-    if (run.revision == revision) {
+    if (in_series(run)) {
+      if (run.revision != revision) {
+        alike.insert(run.revision);
+      }
       input.runs.push_back({std::move(run), {}});
     } else {
       revisions.insert(run.revision);
     }
   }
+  input.alike_revisions.assign(alike.begin(), alike.end());
   if (input.runs.empty()) {
     return std::nullopt;
   }

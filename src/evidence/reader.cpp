@@ -302,7 +302,7 @@ std::optional<RunSet> Reader::attempt_set(int attempt, const std::string& bench,
       set.bench = run.bench;
       set.revision = run.revision;
     }
-    if (run.bench == set.bench && run.revision == set.revision) {
+    if (run.bench == set.bench && measures_alike(set.bench, run.revision, set.revision)) {
       set.runs.push_back(run);
     }
   }
@@ -346,6 +346,28 @@ const MetricRules& Reader::rules(const std::string& bench, int revision)
     found = m_rules.emplace(key, std::move(rules)).first;
   }
   return found->second;
+}
+
+bool Reader::measures_alike(const std::string& bench, int a, int b)
+{
+  if (a == b) {
+    return true;
+  }
+  const auto definition = [&](int revision) -> const std::optional<core::BenchDefinition>& {
+    const auto key = std::make_pair(bench, revision);
+    auto found = m_definitions.find(key);
+    if (found == m_definitions.end()) {
+      std::optional<core::BenchDefinition> read;
+      if (const auto row = store::find_bench_revision(m_journal.db(), bench, revision)) {
+        read = core::readable_bench_definition(row->definition);
+      }
+      found = m_definitions.emplace(key, std::move(read)).first;
+    }
+    return found->second;
+  };
+  const auto& first = definition(a);
+  const auto& second = definition(b);
+  return first && second && core::measures_alike(*first, *second);
 }
 
 const std::vector<core::BaselineRecord>& Reader::baselines(const std::string& plan)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/bench_definition.h"
 #include "core/records.h"
 #include "core/run_records.h"
 #include "core/target.h"
@@ -78,6 +79,9 @@ public:
   const std::vector<core::RunRecord>& runs_of_attempt(int attempt);
   const std::vector<SeriesSummary>& series_of_run(int run);
   const MetricRules& rules(const std::string& bench, int revision);
+  // Whether two revisions of `bench` measure the same thing (core::measures_alike): their runs are
+  // compared. False when either revision is missing.
+  bool measures_alike(const std::string& bench, int a, int b);
   // The plan's baseline history, oldest first.
   const std::vector<core::BaselineRecord>& baselines(const std::string& plan);
   std::optional<std::string> plan_of_attempt(int attempt);
@@ -129,6 +133,7 @@ private:
   bool m_exclude_throttled = false;
   std::map<int, std::optional<RunSet>> m_baseline_sets;
   std::map<std::pair<std::string, int>, MetricRules> m_rules;
+  std::map<std::pair<std::string, int>, std::optional<core::BenchDefinition>> m_definitions;
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines;
   std::map<std::string, std::optional<core::Plan>> m_plans;
   std::map<std::string, PlanMeasures> m_measures;
