@@ -80,7 +80,8 @@ void print_answer(const evidence::BisectReport& report)
   case evidence::BisectOutcome::NoStep: {
     const auto& verdict = *report.bad_against_good.comparison;
     fmt::print("no step to bisect in {}: BAD {} against GOOD {} is {}\n", report.metric,
-               short_id(report.commits.back().id), short_id(report.commits.front().id), verdict.outcome);
+               short_id(report.commits.back().id), short_id(report.commits.front().id),
+               evidence::paired_outcome_text(verdict.outcome));
     for (const auto& series : verdict.series) {
       if (series.metric == verdict.primary) {
         fmt::print("  {}\n", evidence::paired_line(verdict, series));

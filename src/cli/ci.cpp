@@ -201,7 +201,7 @@ void run_ci(const CiOptions& options)
     }
     fmt::print(stderr, "ej: ci: {}: {}\n", bench,
                !measured.failure.empty() ? "failed"
-               : measured.verdict        ? measured.verdict->outcome
+               : measured.verdict        ? evidence::paired_outcome_text(measured.verdict->outcome)
                                          : "not measured");
   }
 

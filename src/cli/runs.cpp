@@ -208,7 +208,7 @@ void show_run(const std::string& id, bool output, bool json, bool diff)
                  "r{} r{}')\n",
                  candidate ? "candidate" : "reference", core::number_label(other),
                  comparison->design.rounds.size(), comparison->design.rounds.size() == 1 ? "" : "s",
-                 paired->outcome, doubt, paired->reference, paired->candidate);
+                 evidence::paired_outcome_text(paired->outcome), doubt, paired->reference, paired->candidate);
     }
   }
   if (run->status == core::RunStatus::Imported) {

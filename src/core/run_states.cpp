@@ -37,6 +37,14 @@ constexpr StateNames<SampleKind, 3> k_sample_kind_names{{
     {SampleKind::Skipped, "skipped"},
 }};
 
+constexpr StateNames<SessionStop, 5> k_session_stop_names{{
+    {SessionStop::Rounds, "rounds"},
+    {SessionStop::Decisive, "decisive"},
+    {SessionStop::MaxRounds, "max-rounds"},
+    {SessionStop::Budget, "budget"},
+    {SessionStop::Failed, "failed"},
+}};
+
 template <typename Value, std::size_t N>
 std::string_view name_of_state(const StateNames<Value, N>& names, Value value)
 {
@@ -89,6 +97,16 @@ std::string_view to_string(SampleKind kind)
 std::optional<SampleKind> parse_sample_kind(std::string_view text)
 {
   return state_named(k_sample_kind_names, text);
+}
+
+std::string_view to_string(SessionStop stop)
+{
+  return name_of_state(k_session_stop_names, stop);
+}
+
+std::optional<SessionStop> parse_session_stop(std::string_view text)
+{
+  return state_named(k_session_stop_names, text);
 }
 
 } // namespace ej::core

@@ -42,9 +42,17 @@ enum class SampleKind { Sample, Aggregate, Skipped };
 std::string_view to_string(SampleKind kind);
 std::optional<SampleKind> parse_sample_kind(std::string_view text);
 
+// Why the rounds of an interleaved session (ej run --against) ended: the fixed rounds were done,
+// --until-decisive decided or spent its planned maximum, the --budget ran out, or a side failed.
+enum class SessionStop { Rounds, Decisive, MaxRounds, Budget, Failed };
+
+std::string_view to_string(SessionStop stop);
+std::optional<SessionStop> parse_session_stop(std::string_view text);
+
 // A state goes into JSON by its name (to_string), never as the number nlohmann would write.
 void to_json(nlohmann::json&, RunStatus) = delete;
 void to_json(nlohmann::json&, RepeatEnding) = delete;
 void to_json(nlohmann::json&, SampleKind) = delete;
+void to_json(nlohmann::json&, SessionStop) = delete;
 
 } // namespace ej::core

@@ -211,21 +211,21 @@ void measure_step(const Bisection& b, BisectReport& report)
   report.metric = bad.comparison->primary;
   report.step = step_of(*bad.comparison);
   if (!report.step) {
-    if (bad.comparison->outcome == "equivalent") {
+    if (bad.comparison->outcome == measure::Outcome::NoChange) {
       bad.verdict = CommitClass::Good;
       bad.why.clear();
     }
     b.observer.message(fmt::format("ej: bisect: BAD against GOOD is {} in {}: no step to look for",
-                                   bad.comparison->outcome, report.metric));
+                                   paired_outcome_text(bad.comparison->outcome), report.metric));
     return;
   }
   bad.verdict = CommitClass::Bad;
   bad.why.clear();
   const auto& step = *report.step;
-  b.observer.message(
-      fmt::format("ej: bisect: BAD against GOOD: {} {} in {}; a commit is bad when it moved "
-                  "beyond {:g}% (half the step, at least the minimum effect), good when within it",
-                  step.outcome, change_text(step.series), report.metric, step.min_effect_pct));
+  b.observer.message(fmt::format(
+      "ej: bisect: BAD against GOOD: {} {} in {}; a commit is bad when it moved "
+      "beyond {:g}% (half the step, at least the minimum effect), good when within it",
+      paired_outcome_text(step.outcome), change_text(step.series), report.metric, step.min_effect_pct));
 }
 
 // The commits between, as the search asks for them, each against GOOD.
@@ -367,7 +367,8 @@ nlohmann::json to_json(const BisectReport& report)
   }
   nlohmann::json step;
   if (report.step) {
-    step = {{"outcome", report.step->outcome}, {"min_effect_pct", report.step->min_effect_pct}};
+    step = {{"outcome", paired_outcome_text(report.step->outcome)},
+            {"min_effect_pct", report.step->min_effect_pct}};
   }
   nlohmann::json first_bad;
   if (report.outcome == BisectOutcome::Found) {

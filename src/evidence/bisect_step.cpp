@@ -30,14 +30,15 @@ std::optional<BisectStep> step_of(const InterleavedVerdict& verdict)
   std::optional<BisectStep> step;
   double half = 0;
   for (const auto& series : verdict.series) {
-    if (series.metric != verdict.primary || (series.outcome != "regressed" && series.outcome != "improved")) {
+    if (series.metric != verdict.primary ||
+        (series.outcome != measure::Outcome::Regressed && series.outcome != measure::Outcome::Improved)) {
       continue;
     }
     if (step && step->outcome != series.outcome) {
       throw Error("{} stepped both ways between GOOD and BAD ({} {} and {} {}): bisect one combination at a "
                   "time with --param AXIS=V",
-                  verdict.primary, paired_combination(step->series), step->outcome,
-                  paired_combination(series), series.outcome);
+                  verdict.primary, paired_combination(step->series), paired_outcome_text(step->outcome),
+                  paired_combination(series), paired_outcome_text(series.outcome));
     }
     if (!step) {
       step = BisectStep{series.outcome, 0, series};
@@ -54,7 +55,8 @@ std::optional<BisectStep> step_of(const InterleavedVerdict& verdict)
 
 CommitClass classify(const InterleavedVerdict& verdict, const BisectStep& step)
 {
-  const auto opposite = step.outcome == "regressed" ? "improved" : "regressed";
+  const auto opposite =
+      step.outcome == measure::Outcome::Regressed ? measure::Outcome::Improved : measure::Outcome::Regressed;
   bool any = false;
   bool all_good = true;
   for (const auto& series : verdict.series) {
@@ -63,11 +65,11 @@ CommitClass classify(const InterleavedVerdict& verdict, const BisectStep& step)
     }
     any = true;
     // On the figures: a commit that also changed the benchmark's output still has its speed.
-    const auto& outcome = series.outcome_on_figures();
+    const auto outcome = series.outcome_on_figures();
     if (outcome == step.outcome) {
       return CommitClass::Bad;
     }
-    all_good = all_good && (outcome == "equivalent" || outcome == opposite);
+    all_good = all_good && (outcome == measure::Outcome::NoChange || outcome == opposite);
   }
   return any && all_good ? CommitClass::Good : CommitClass::Inconclusive;
 }

@@ -16,7 +16,7 @@
 namespace ej::evidence {
 
 struct BisectStep {
-  std::string outcome; // "regressed" or "improved": what BAD did against GOOD
+  measure::Outcome outcome = measure::Outcome::Regressed; // or Improved: what BAD did against GOOD
   // The band commits are judged in: half the smallest series' step, at least the benchmark's
   // minimum effect, at most 99% (measure::effect_band's limit).
   double min_effect_pct = 0;

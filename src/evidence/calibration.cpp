@@ -56,8 +56,9 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   // A session that failed or was cut short, or a withdrawn side, calibrates nothing.
   const auto run = store::find_run(db, record.candidate);
   const auto other = store::find_run(db, record.reference);
-  if (!run || !other || record.design.stopped == "failed" || run->status != core::RunStatus::Finished ||
-      other->status != core::RunStatus::Finished || run->withdrawn() || other->withdrawn()) {
+  if (!run || !other || record.design.stopped == core::SessionStop::Failed ||
+      run->status != core::RunStatus::Finished || other->status != core::RunStatus::Finished ||
+      run->withdrawn() || other->withdrawn()) {
     return std::nullopt;
   }
   const auto bench = store::find_bench_revision(db, run->bench, run->revision);

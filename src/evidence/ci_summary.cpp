@@ -27,16 +27,16 @@ bool bench_regressed(const CiBench& bench)
   const auto& series = bench.verdict->series;
   return std::any_of(series.begin(), series.end(), [&](const PairedVerdict& v) {
     // On the figures: a candidate that is slower is slower whatever it printed.
-    return v.metric == bench.verdict->primary && v.outcome_on_figures() == "regressed";
+    return v.metric == bench.verdict->primary && v.outcome_on_figures() == measure::Outcome::Regressed;
   });
 }
 
-std::string bench_outcome(const CiBench& bench)
+std::string_view bench_outcome(const CiBench& bench)
 {
   if (!bench.failure.empty()) {
     return "failed";
   }
-  return bench.verdict ? bench.verdict->outcome : "not measured";
+  return bench.verdict ? paired_outcome_text(bench.verdict->outcome) : "not measured";
 }
 
 // One line of the table: a series of one benchmark, the primary metric's first.
@@ -133,14 +133,14 @@ std::vector<std::string> ci_warnings(const CiSummary& summary)
       }
       continue;
     }
-    if (bench.stopped == "budget") {
+    if (bench.stopped == core::SessionStop::Budget) {
       out.push_back(fmt::format("{}: the --budget ended the rounds before a decision", bench.bench));
     }
     if (const auto doubt = integrity_text(bench.verdict->integrity); !doubt.empty()) {
       out.push_back(fmt::format("{}: {}", bench.bench, doubt)); // its outcome is not to be believed
     }
     for (const auto& v : bench.verdict->series) {
-      if (v.metric != bench.verdict->primary || v.outcome_on_figures() != "inconclusive") {
+      if (v.metric != bench.verdict->primary || v.outcome_on_figures() != measure::Outcome::Inconclusive) {
         continue;
       }
       const auto at = paired_combination(v);
@@ -199,12 +199,12 @@ std::string ci_markdown(const CiSummary& summary)
     out += "|---|---|---|---:|---|---|---:|\n";
     for (const auto& row : rows) {
       const auto& v = *row.series;
-      const bool gate = row.primary && v.outcome == "regressed";
-      out += fmt::format("| {} | {}{} | {} | {} | [{}, {}] | {} | {} |\n",
-                         render::escape_table_cell(row.bench), render::escape_table_cell(row.metric),
-                         row.primary ? " (primary)" : "", render::escape_table_cell(row.at),
-                         paired_change_text(v, v.estimate), paired_change_text(v, v.low),
-                         paired_change_text(v, v.high), gate ? "**regressed**" : v.outcome, v.rounds);
+      const bool gate = row.primary && v.outcome == measure::Outcome::Regressed;
+      out += fmt::format(
+          "| {} | {}{} | {} | {} | [{}, {}] | {} | {} |\n", render::escape_table_cell(row.bench),
+          render::escape_table_cell(row.metric), row.primary ? " (primary)" : "",
+          render::escape_table_cell(row.at), paired_change_text(v, v.estimate), paired_change_text(v, v.low),
+          paired_change_text(v, v.high), gate ? "**regressed**" : paired_outcome_text(v.outcome), v.rounds);
     }
     out += "\n";
   }
@@ -250,7 +250,7 @@ nlohmann::json to_json(const CiSummary& summary)
     benches.push_back({{"bench", bench.bench},
                        {"outcome", bench_outcome(bench)},
                        {"regressed", bench_regressed(bench)},
-                       {"stopped", bench.stopped},
+                       {"stopped", core::to_string(bench.stopped)},
                        {"failure", bench.failure},
                        {"verdict", bench.verdict ? to_json(*bench.verdict) : nlohmann::json()}});
   }
@@ -265,7 +265,7 @@ nlohmann::json to_json(const CiSummary& summary)
                     {"change", paired_change_text(v, v.estimate)},
                     {"low", paired_change_text(v, v.low)},
                     {"high", paired_change_text(v, v.high)},
-                    {"outcome", v.outcome},
+                    {"outcome", paired_outcome_text(v.outcome)},
                     {"rounds", v.rounds}});
   }
   return {{"outcome", to_string(ci_outcome(summary))},

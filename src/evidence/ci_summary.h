@@ -24,7 +24,7 @@ struct CiBench {
   std::string bench;
   std::optional<InterleavedVerdict> verdict; // nullopt when no round was measured
   std::string failure;                       // why a side failed; empty when both finished
-  std::string stopped;                       // decisive, max-rounds, budget, failed
+  core::SessionStop stopped = core::SessionStop::Rounds;
   int max_rounds = 0;
 };
 

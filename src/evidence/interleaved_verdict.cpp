@@ -22,37 +22,56 @@ namespace ej::evidence {
 namespace {
 
 // The rule UntilDecisive applies, on a fixed-sample interval: the same outcomes whichever design.
-std::string decide(const PairedVerdict& v, const measure::EffectBand& band)
+using measure::Outcome;
+
+Outcome decide(const PairedVerdict& v, const measure::EffectBand& band)
 {
   const bool lower_better = v.direction == measure::Direction::LowerIsBetter;
   const bool below = v.high < 0 && v.estimate < band.low;
   const bool above = v.low > 0 && v.estimate > band.high;
   if (below || above) {
-    return below == lower_better ? "improved" : "regressed";
+    return below == lower_better ? Outcome::Improved : Outcome::Regressed;
   }
   if (v.low >= band.low && v.high <= band.high && band.low < band.high) {
-    return "equivalent";
+    return Outcome::NoChange;
   }
-  return "inconclusive";
+  return Outcome::Inconclusive;
 }
 
-std::string overall(const std::vector<std::string>& outcomes)
+// What the rule decided, as an outcome: one still going on has decided nothing.
+Outcome outcome_of(measure::Decision decision)
+{
+  switch (decision) {
+  case measure::Decision::Improved:
+    return Outcome::Improved;
+  case measure::Decision::Regressed:
+    return Outcome::Regressed;
+  case measure::Decision::Equivalent:
+    return Outcome::NoChange;
+  case measure::Decision::GoOn:
+  case measure::Decision::Inconclusive:
+    return Outcome::Inconclusive;
+  }
+  return Outcome::Inconclusive;
+}
+
+Outcome overall(const std::vector<Outcome>& outcomes)
 {
   if (outcomes.empty()) {
-    return "inconclusive";
+    return Outcome::Inconclusive;
   }
-  const auto count = [&](const char* what) { return std::count(outcomes.begin(), outcomes.end(), what); };
+  const auto count = [&](Outcome what) { return std::count(outcomes.begin(), outcomes.end(), what); };
   const auto n = static_cast<std::ptrdiff_t>(outcomes.size());
-  if (count("improved") > 0 && count("regressed") > 0) {
-    return "mixed";
+  if (count(Outcome::Improved) > 0 && count(Outcome::Regressed) > 0) {
+    return Outcome::Mixed;
   }
-  if (count("improved") > 0) {
-    return "improved";
+  if (count(Outcome::Improved) > 0) {
+    return Outcome::Improved;
   }
-  if (count("regressed") > 0) {
-    return "regressed";
+  if (count(Outcome::Regressed) > 0) {
+    return Outcome::Regressed;
   }
-  return count("equivalent") == n ? "equivalent" : "inconclusive";
+  return count(Outcome::NoChange) == n ? Outcome::NoChange : Outcome::Inconclusive;
 }
 
 std::string where(const PairedVerdict& v)
@@ -69,6 +88,11 @@ std::string where(const PairedVerdict& v)
 }
 
 } // namespace
+
+std::string_view paired_outcome_text(measure::Outcome outcome)
+{
+  return outcome == Outcome::NoChange ? "equivalent" : measure::to_string(outcome);
+}
 
 InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record)
 {
@@ -98,7 +122,7 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   for (const auto& round : record.design.rounds) {
     by_combination[round.params].push_back(round);
   }
-  std::vector<std::string> primary_outcomes;
+  std::vector<Outcome> primary_outcomes;
   for (const auto& [params, rounds] : by_combination) {
     for (const auto& series : measuring::paired_series(db, record.candidate, record.reference, rounds)) {
       PairedVerdict v;
@@ -138,9 +162,7 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
         v.high = state.high;
         v.confidence = state.confidence;
         v.rounds_needed = state.rounds_needed;
-        v.outcome = state.decision == measure::Decision::GoOn
-                        ? "inconclusive"
-                        : std::string(measure::to_string(state.decision));
+        v.outcome = outcome_of(state.decision);
       } else {
         v.estimate = fixed.estimate;
         v.low = fixed.low;
@@ -163,10 +185,10 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
     // The sides did different work: no figure of it is a change of the same work.
     for (auto& v : out.series) {
       v.figures_outcome = v.outcome;
-      v.outcome = "inconclusive";
+      v.outcome = Outcome::Inconclusive;
       v.rounds_needed.reset();
     }
-    out.outcome = "inconclusive";
+    out.outcome = Outcome::Inconclusive;
   }
   std::string plan;
   if (run->attempt) {
@@ -176,7 +198,7 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   }
   // What would decide it: rounds sized at the calibration of the candidate's environment when there
   // is one (read only when rounds are to be sized: a plan's document judges many sessions).
-  const bool undecided = out.outcome == "inconclusive" || out.outcome == "mixed";
+  const bool undecided = out.outcome == Outcome::Inconclusive || out.outcome == Outcome::Mixed;
   const auto calibration =
       undecided && out.design.purpose.empty() && out.integrity.validity == Validity::Valid
           ? latest_calibration(db, run->bench, run->env_blob)
@@ -231,11 +253,13 @@ std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& 
                         v.rounds == 1 ? "" : "s", verdict.design.max_rounds, verdict.design.alpha)
           : fmt::format("interleaved, {} round{}", v.rounds, v.rounds == 1 ? "" : "s");
   // An early look of an until-decisive session can have no bound at all: say so, not "[-inf, +inf]".
-  const auto interval = std::isfinite(v.low) || std::isfinite(v.high)
-                            ? fmt::format("[{}, {}]", paired_change_text(v, v.low), paired_change_text(v, v.high))
-                            : fmt::format("(no bound yet after {} round{})", v.rounds, v.rounds == 1 ? "" : "s");
-  auto line = fmt::format("{}: {} {} {} ({}; signed-rank p = {:.2g})", where(v), v.outcome,
-                          paired_change_text(v, v.estimate), interval, design, v.p_value);
+  const auto interval =
+      std::isfinite(v.low) || std::isfinite(v.high)
+          ? fmt::format("[{}, {}]", paired_change_text(v, v.low), paired_change_text(v, v.high))
+          : fmt::format("(no bound yet after {} round{})", v.rounds, v.rounds == 1 ? "" : "s");
+  auto line =
+      fmt::format("{}: {} {} {} ({}; signed-rank p = {:.2g})", where(v), paired_outcome_text(v.outcome),
+                  paired_change_text(v, v.estimate), interval, design, v.p_value);
   if (v.rounds_needed) {
     line += fmt::format("; a decision would likely need about {} rounds", *v.rounds_needed);
   }
@@ -245,11 +269,12 @@ std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& 
 std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
 {
   std::vector<std::string> lines;
-  lines.push_back(
-      fmt::format("run {} against run {} ({}), interleaved: {}{}", core::number_label(verdict.candidate),
-                  core::number_label(verdict.reference), verdict.design.reference_name, verdict.outcome,
-                  verdict.min_effect_pct > 0 ? fmt::format(" (min effect {:g}%)", verdict.min_effect_pct)
-                                             : std::string()));
+  lines.push_back(fmt::format("run {} against run {} ({}), interleaved: {}{}",
+                              core::number_label(verdict.candidate), core::number_label(verdict.reference),
+                              verdict.design.reference_name, paired_outcome_text(verdict.outcome),
+                              verdict.min_effect_pct > 0
+                                  ? fmt::format(" (min effect {:g}%)", verdict.min_effect_pct)
+                                  : std::string()));
   // What is wrong with the figures comes before them.
   if (const auto doubt = integrity_text(verdict.integrity); !doubt.empty()) {
     lines.push_back("  " + doubt);
@@ -260,7 +285,7 @@ std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
   lines.push_back(fmt::format(
       "  design: {} round{} of {} repeat{} a side, order drawn from seed {}, stopped: {}",
       verdict.design.rounds.size(), verdict.design.rounds.size() == 1 ? "" : "s", verdict.design.block,
-      verdict.design.block == 1 ? "" : "s", verdict.design.seed, verdict.design.stopped));
+      verdict.design.block == 1 ? "" : "s", verdict.design.seed, core::to_string(verdict.design.stopped)));
   return lines;
 }
 
@@ -280,7 +305,7 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
                       {"confidence", v.confidence},
                       {"p_value", v.p_value},
                       {"exact", v.exact},
-                      {"outcome", v.outcome}});
+                      {"outcome", paired_outcome_text(v.outcome)}});
   }
   return {{"design", "interleaved"},
           {"candidate", verdict.candidate},
@@ -290,10 +315,10 @@ nlohmann::json to_json(const InterleavedVerdict& verdict)
           {"block", verdict.design.block},
           {"rounds", verdict.design.rounds.size()},
           {"max_rounds", verdict.design.max_rounds},
-          {"stopped", verdict.design.stopped},
+          {"stopped", core::to_string(verdict.design.stopped)},
           {"metric", verdict.primary},
           {"min_effect_pct", verdict.min_effect_pct},
-          {"outcome", verdict.outcome},
+          {"outcome", paired_outcome_text(verdict.outcome)},
           {"validity", to_string(verdict.integrity.validity)},
           {"invalid_reason", verdict.integrity.invalid_reason.empty()
                                  ? nlohmann::json()

@@ -2,6 +2,7 @@
 
 #include "evidence/integrity.h"
 #include "evidence/next_step.h"
+#include "measure/comparison.h"
 #include "measure/paired.h"
 #include "measure/statistics.h"
 #include "store/database.h"
@@ -11,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // The verdict of an interleaved comparison (ej run --against): judged on the pairs, never on the
@@ -39,14 +41,11 @@ struct PairedVerdict {
   double confidence = 0.95;
   double p_value = 1;
   bool exact = false;
-  std::string outcome; // improved, regressed, equivalent, inconclusive
+  measure::Outcome outcome = measure::Outcome::Inconclusive; // never Mixed
   // The outcome on the figures alone, before an invalid session (its sides' outputs differ) made
-  // `outcome` inconclusive: what a regression gate and bisect go by. Empty: `outcome`.
-  std::string figures_outcome;
-  const std::string& outcome_on_figures() const
-  {
-    return figures_outcome.empty() ? outcome : figures_outcome;
-  }
+  // `outcome` inconclusive: what a regression gate and bisect go by. nullopt: `outcome`.
+  std::optional<measure::Outcome> figures_outcome;
+  measure::Outcome outcome_on_figures() const { return figures_outcome.value_or(outcome); }
   std::optional<std::size_t> rounds_needed; // --until-decisive, inconclusive: what a plan would need
   // The noise of one round on the scale, as the fixed-sample interval implies it (measure/power.h):
   // what the rounds of a next session are sized at without a calibration. nullopt below two rounds.
@@ -64,12 +63,16 @@ struct InterleavedVerdict {
   std::vector<PairedVerdict> series; // every metric, combination and key measured on both sides
   // Over the primary metric's series: each one's when they agree, mixed when some improved and some
   // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.
-  std::string outcome;
+  measure::Outcome outcome = measure::Outcome::Inconclusive;
   // Whether its figures can be believed (evidence/paired_integrity.h): an invalid one's series are all
   // inconclusive, whatever the pairs say. A calibration, the same code on both sides, is not held.
   Integrity integrity;
   std::vector<NextStep> next; // what would decide it (evidence/next_step.h)
 };
+
+// An outcome in the interleaved design's words, in its text and JSON: "equivalent" where a
+// sequential comparison says "no change" (measure::to_string), the rest alike.
+std::string_view paired_outcome_text(measure::Outcome outcome);
 
 InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);
 

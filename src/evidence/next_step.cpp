@@ -362,11 +362,11 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   // once the user commits), or the plan's baseline, which is what the verdict is about.
   const auto reference =
       v.design.reference_name == "baseline" ? std::string("baseline") : "r" + std::to_string(v.reference);
-  if (v.outcome == "improved" || v.outcome == "regressed" || v.outcome == "equivalent") {
-    return {decided_step(v.outcome, v.outcome == "improved", {v.bench, "", reference, v.attempt},
-                         context.guarded)};
+  if (decided(v.outcome)) {
+    return {decided_step(std::string(paired_outcome_text(v.outcome)), v.outcome == measure::Outcome::Improved,
+                         {v.bench, "", reference, v.attempt}, context.guarded)};
   }
-  if (v.outcome == "mixed" && !plan.empty()) {
+  if (v.outcome == measure::Outcome::Mixed && !plan.empty()) {
     return {choose_headline_step(plan, "")};
   }
   // Inconclusive (or a mixed sweep of no plan, whose undecided combinations more rounds may decide):
@@ -374,7 +374,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   std::optional<Sizing> most;
   const PairedVerdict* sized = nullptr;
   for (const auto& series : v.series) {
-    if (series.metric != v.primary || series.outcome != "inconclusive") {
+    if (series.metric != v.primary || series.outcome != measure::Outcome::Inconclusive) {
       continue;
     }
     const Scaled values{series.scale, series.estimate, std::nullopt, series.reference_level};
@@ -389,7 +389,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
     // Mixed with every combination decided: no round changes it, and no plan to choose a headline in.
     // Or no series of the primary metric at all (every value skipped): no round of it to add.
     NextStep none;
-    none.why = v.outcome == "mixed"
+    none.why = v.outcome == measure::Outcome::Mixed
                    ? "mixed: every combination is decided, some improved and some regressed; no number of "
                      "rounds changes that"
                    : fmt::format("no series of {} was measured on both sides; more rounds of the same would "
@@ -398,9 +398,9 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
     return {none};
   }
   std::vector<NextStep> steps;
-  steps.push_back(measure_step({v.bench, sized->unit, reference, v.attempt},
-                               NextKind::MeasureMore, *most,
-                               fmt::format("{} after {} rounds", v.outcome, sized->rounds)));
+  steps.push_back(
+      measure_step({v.bench, sized->unit, reference, v.attempt}, NextKind::MeasureMore, *most,
+                   fmt::format("{} after {} rounds", paired_outcome_text(v.outcome), sized->rounds)));
   if (most->source != NoiseSource::Calibration) {
     steps.push_back(calibrate_step(v.bench, *most));
   }

@@ -14,17 +14,6 @@ bool same_code(const core::GitContext& a, const core::GitContext& b)
   return !a.commit.empty() && a.commit == b.commit && a.dirty == b.dirty && a.diff_blob == b.diff_blob;
 }
 
-measure::Outcome outcome_of(const std::string& paired)
-{
-  if (paired == "improved") {
-    return measure::Outcome::Improved;
-  }
-  if (paired == "regressed") {
-    return measure::Outcome::Regressed;
-  }
-  return paired == "equivalent" ? measure::Outcome::NoChange : measure::Outcome::Inconclusive;
-}
-
 } // namespace
 
 // An interval the rounds cannot bound is left out, as a test-less one is.
@@ -37,7 +26,7 @@ void put_paired(measure::Comparison& c, const PairedVerdict& v)
   c.p_value = v.p_value;
   c.exact = v.exact;
   c.confidence = v.confidence;
-  c.outcome = outcome_of(v.outcome);
+  c.outcome = v.outcome;
   c.ratio = c.ratio_low = c.ratio_high = std::nullopt;
   c.change_pct = c.change_low_pct = c.change_high_pct = std::nullopt;
   c.shift = c.shift_low = c.shift_high = std::nullopt;
@@ -79,7 +68,7 @@ std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidat
       continue;
     }
     const auto record = store::interleaved_comparison_of(reader.journal().db(), run->number);
-    if (!record || record->design.stopped == "failed") {
+    if (!record || record->design.stopped == core::SessionStop::Failed) {
       continue;
     }
     return PairedSides{reader.run_set(*run), std::move(*reference),

@@ -238,7 +238,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   RunOutcome reference_outcome;
   candidate_outcome.status = reference_outcome.status = core::RunStatus::Finished;
   std::vector<Round> rounds;
-  result.stopped = m_request.until_decisive ? "max-rounds" : "rounds";
+  result.stopped = m_request.until_decisive ? core::SessionStop::MaxRounds : core::SessionStop::Rounds;
   // A side that fails stops the session; the other side says why it stopped.
   const auto stop_other = [&](RunOutcome& other, const RunOutcome& failed, const RunSession& failed_side) {
     result.failed =
@@ -247,7 +247,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
                                                                  : core::RunStatus::Failed;
     other.reason = fmt::format("the interleaved session stopped: run {} {}",
                                core::number_label(failed_side.run_number()), core::to_string(failed.status));
-    result.stopped = "failed";
+    result.stopped = core::SessionStop::Failed;
   };
   // On Slurm both sides measure in one job, submitted once both are built: every repeat of every
   // round is a step of it, and its ending (a time limit, a scancel) is both runs'.
@@ -263,7 +263,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   }
   if (job_not_running) {
     candidate_outcome = reference_outcome = *job_not_running;
-    result.stopped = "failed"; // neither side's doing: result.failed stays None
+    result.stopped = core::SessionStop::Failed; // neither side's doing: result.failed stays None
   } else if (!candidate_built || !reference_built) {
     if (!candidate_built) {
       candidate_outcome = candidate.build_failure();
@@ -280,7 +280,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     if (!candidate_built && !reference_built) {
       result.failed = InterleavedResult::Side::Candidate; // built first
     }
-    result.stopped = "failed";
+    result.stopped = core::SessionStop::Failed;
   } else {
     const int combinations = static_cast<int>(plan.combinations.size());
     m_observer->session_started({plan.definition.primary.empty() ? "wall_s" : plan.definition.primary, "",
@@ -323,7 +323,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
       for (int r = 0; r < planned && !failed; ++r) {
         if (m_request.budget_s &&
             static_cast<double>(util::monotonic_ns() - started_ns) / 1e9 >= *m_request.budget_s) {
-          result.stopped = "budget";
+          result.stopped = core::SessionStop::Budget;
           break;
         }
         Round round;
@@ -358,7 +358,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
                 "ej: {}{}: decisive after {} round{} ({})", m_request.candidate.bench,
                 core::describe(combination).empty() ? "" : " (" + core::describe(combination) + ")",
                 these.size(), these.size() == 1 ? "" : "s", measure::to_string(state.decision)));
-            result.stopped = "decisive";
+            result.stopped = core::SessionStop::Decisive;
             break;
           }
           if (state.decision == measure::Decision::Inconclusive && state.rounds_needed) {
@@ -369,7 +369,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
           }
         }
       }
-      if (failed || result.stopped == "budget") {
+      if (failed || result.stopped == core::SessionStop::Budget) {
         break;
       }
     }

@@ -45,8 +45,8 @@ struct InterleavedResult {
   RunResult reference;
   std::string comparison_id; // the comparison.interleaved event; empty when none was written
   std::uint64_t seed = 0;
-  int rounds = 0;      // done, over every combination
-  std::string stopped; // rounds, decisive, max-rounds, budget, failed
+  int rounds = 0; // done, over every combination
+  core::SessionStop stopped = core::SessionStop::Rounds;
   // The side whose run failed first and stopped the session (the other says it was stopped).
   enum class Side { None, Candidate, Reference };
   Side failed = Side::None;
@@ -63,7 +63,8 @@ public:
   InterleavedSession& operator=(const InterleavedSession&) = delete;
 
   // Records and builds both sides (candidate first), measures the rounds (on Slurm, all of them
-  // steps of one job) and records how both ended and the comparison. The caller holds a run::InterruptGuard: a signal ends both runs.
+  // steps of one job) and records how both ended and the comparison. The caller holds a run::InterruptGuard:
+  // a signal ends both runs.
   InterleavedResult run(const git::CodeState& candidate_code, const git::CodeState& reference_code,
                         bool numbers_from_remote, DetachedReport& detached);
 

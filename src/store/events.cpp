@@ -239,6 +239,12 @@ void read_value(const json& object, const char* key, core::SampleKind& out)
   out = read_sample_kind(text(object, key));
 }
 
+// A word no version wrote is taken as a failed session: its rounds are not trusted.
+void read_value(const json& object, const char* key, core::SessionStop& out)
+{
+  out = core::parse_session_stop(text(object, key)).value_or(core::SessionStop::Failed);
+}
+
 void read_value(const json& object, const char* key, std::vector<std::string>& out)
 {
   out = strings(object, key);

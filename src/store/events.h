@@ -149,9 +149,9 @@ struct RunStarted {
   static constexpr std::string_view type = "run.started";
   std::int64_t number = 0; // the number the writing replica gave it
   std::string bench;
-  int revision = 0;      // as the writing replica numbered the benchmark's revisions
-  Ref bench_revision;    // version 2: the bench.added/bench.edited event of that revision
-  Ref attempt;           // empty: a run for no attempt
+  int revision = 0;   // as the writing replica numbered the benchmark's revisions
+  Ref bench_revision; // version 2: the bench.added/bench.edited event of that revision
+  Ref attempt;        // empty: a run for no attempt
   std::string label;
   nlohmann::json params = nlohmann::json::object();
   core::GitContext git;
@@ -363,7 +363,7 @@ struct ComparisonInterleaved {
   int warmup = 0;             // per side and combination, before its first round
   int max_rounds = 0;         // --until-decisive's plan (what its guarantee holds for); 0: fixed rounds
   double alpha = 0.05;        // --until-decisive's false-verdict rate over all its looks
-  std::string stopped;        // why the rounds ended: rounds, decisive, max-rounds, budget, failed
+  core::SessionStop stopped = core::SessionStop::Rounds; // why the rounds ended
   // "calibration": an A/A session of one code state against itself (ej calibrate), whose rounds
   // measure the machine's noise; "bisect": a commit measured against GOOD by ej bisect; empty for
   // any other comparison of two code states.

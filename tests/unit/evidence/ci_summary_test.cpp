@@ -7,10 +7,11 @@
 #include <cmath>
 
 using namespace ej;
+using measure::Outcome;
 
 namespace {
 
-evidence::PairedVerdict series(const std::string& metric, const std::string& outcome, double change,
+evidence::PairedVerdict series(const std::string& metric, measure::Outcome outcome, double change,
                                const std::string& params = "{}")
 {
   evidence::PairedVerdict v;
@@ -29,7 +30,7 @@ evidence::CiBench bench(const std::string& name, std::vector<evidence::PairedVer
 {
   evidence::CiBench out;
   out.bench = name;
-  out.stopped = "decisive";
+  out.stopped = core::SessionStop::Decisive;
   out.max_rounds = 20;
   evidence::InterleavedVerdict verdict;
   verdict.candidate = candidate;
@@ -56,21 +57,22 @@ evidence::CiSummary summary_of(std::vector<evidence::CiBench> benches)
 
 TEST_CASE("the gate fails on a decisive regression of a primary metric, not on another metric's")
 {
-  auto other_regressed = summary_of(
-      {bench("decode", {series("wall_s", "regressed", 2.0), series("time_ms", "equivalent", 0.0)}, 3)});
-  other_regressed.benches[0].verdict->outcome = "equivalent";
+  auto other_regressed = summary_of({bench(
+      "decode", {series("wall_s", Outcome::Regressed, 2.0), series("time_ms", Outcome::NoChange, 0.0)}, 3)});
+  other_regressed.benches[0].verdict->outcome = Outcome::NoChange;
   CHECK(evidence::ci_outcome(other_regressed) == evidence::CiOutcome::Passed);
 
-  const auto regressed = summary_of({bench("decode", {series("time_ms", "improved", -0.2)}, 3),
+  const auto regressed = summary_of({bench("decode", {series("time_ms", Outcome::Improved, -0.2)}, 3),
                                      bench("prefill",
-                                           {series("time_ms", "regressed", 2.0, R"({"n":"1"})"),
-                                            series("time_ms", "improved", -0.1, R"({"n":"2"})")},
+                                           {series("time_ms", Outcome::Regressed, 2.0, R"({"n":"1"})"),
+                                            series("time_ms", Outcome::Improved, -0.1, R"({"n":"2"})")},
                                            5)});
   CHECK(evidence::ci_outcome(regressed) == evidence::CiOutcome::Regressed);
   CHECK(evidence::regressed_benches(regressed) == std::vector<std::string>{"prefill"});
 
-  auto failed = summary_of({bench("decode", {series("time_ms", "inconclusive", 0.01)}, 3)});
-  failed.benches.push_back({"prefill", std::nullopt, "run #7 build-failed: make exited 2", "failed", 20});
+  auto failed = summary_of({bench("decode", {series("time_ms", Outcome::Inconclusive, 0.01)}, 3)});
+  failed.benches.push_back(
+      {"prefill", std::nullopt, "run #7 build-failed: make exited 2", core::SessionStop::Failed, 20});
   CHECK(evidence::ci_outcome(failed) == evidence::CiOutcome::Failed);
   CHECK(std::string(evidence::to_string(evidence::ci_outcome(failed))) == "failed");
 }
@@ -78,10 +80,11 @@ TEST_CASE("the gate fails on a decisive regression of a primary metric, not on a
 TEST_CASE("the markdown summary names both sides, has a row per series, the warnings and how to reproduce")
 {
   auto summary = summary_of(
-      {bench("decode", {series("wall_s", "regressed", 2.0), series("time_ms", "regressed", 2.0)}, 3),
-       bench("prefill", {series("time_ms", "inconclusive", 0.01, R"({"n":"1"})")}, 5)});
+      {bench("decode",
+             {series("wall_s", Outcome::Regressed, 2.0), series("time_ms", Outcome::Regressed, 2.0)}, 3),
+       bench("prefill", {series("time_ms", Outcome::Inconclusive, 0.01, R"({"n":"1"})")}, 5)});
   summary.benches[1].verdict->series[0].rounds_needed = 60;
-  summary.benches[1].stopped = "max-rounds";
+  summary.benches[1].stopped = core::SessionStop::MaxRounds;
   const auto markdown = evidence::ci_markdown(summary);
   INFO(markdown);
 
@@ -128,7 +131,7 @@ TEST_CASE("the markdown summary names both sides, has a row per series, the warn
 
 TEST_CASE("a summary without a regression says so in its heading, a dirty candidate in a warning")
 {
-  auto summary = summary_of({bench("decode", {series("time_ms", "improved", -0.3)}, 3)});
+  auto summary = summary_of({bench("decode", {series("time_ms", Outcome::Improved, -0.3)}, 3)});
   summary.candidate.dirty = true;
   const auto markdown = evidence::ci_markdown(summary);
   CHECK(render::parse_markdown_headings(markdown).front() == "ej ci: no decisive regression");

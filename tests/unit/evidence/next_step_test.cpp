@@ -14,6 +14,7 @@
 
 using namespace ej;
 using evidence::NextKind;
+using measure::Outcome;
 
 namespace {
 
@@ -63,8 +64,8 @@ evidence::Calibration calibration(double paired_noise)
 
 // An interleaved session of benchmark b (attempt 2 against "baseline") whose one series of time_ms
 // has the per-round estimate `log_change`, at the observed noise `noise` a round.
-evidence::InterleavedVerdict session(const std::string& outcome, double log_change,
-                                     std::optional<double> noise, std::size_t rounds = 20)
+evidence::InterleavedVerdict session(measure::Outcome outcome, double log_change, std::optional<double> noise,
+                                     std::size_t rounds = 20)
 {
   evidence::InterleavedVerdict v;
   v.candidate = 6;
@@ -314,7 +315,7 @@ TEST_CASE("judging a gain measured with a check adds nothing")
 TEST_CASE(
     "an inconclusive interleaved session asks for the rounds that detect its change at its paired noise")
 {
-  auto v = session("inconclusive", 0.005, 0.01);
+  auto v = session(Outcome::Inconclusive, 0.005, 0.01);
   auto steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 2);
   CHECK(steps[0].kind == NextKind::MeasureMore);
@@ -327,7 +328,7 @@ TEST_CASE(
   CHECK(steps[1].kind == NextKind::Calibrate);
   CHECK(steps[1].command == "ej calibrate b");
 
-  v = session("inconclusive", 0.01, 0.05);
+  v = session(Outcome::Inconclusive, 0.01, 0.05);
   const auto calibrated = calibration(0.02);
   steps = evidence::paired_next_steps(v, "p", {&calibrated, 0, true});
   REQUIRE(steps.size() == 1);
@@ -335,28 +336,29 @@ TEST_CASE(
   CHECK(steps[0].source == evidence::NoiseSource::Calibration);
 
   // Within a min effect of 2.5%, sized to show that it stays within: 11 rounds (as above).
-  v = session("inconclusive", std::log(1.005), std::nullopt);
+  v = session(Outcome::Inconclusive, std::log(1.005), std::nullopt);
   steps = evidence::paired_next_steps(v, "p", {&calibrated, 2.5, true});
   CHECK(steps[0].rounds == 11u);
 
   // A CI gate's session: the reference is a commit, the candidate the work tree of no attempt. The
   // next session measures the reference run's code again (r7): a revision such as HEAD~1 moves on.
-  v = session("inconclusive", 0.005, 0.01);
+  v = session(Outcome::Inconclusive, 0.005, 0.01);
   v.attempt.reset();
   v.design.reference_name = "0123456789ab";
   steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
   CHECK(steps[0].command == "ej run b --against r7 --repeat 35");
   // No series of the primary metric on both sides (every value skipped): not "mixed".
-  auto empty = session("inconclusive", 0.005, 0.01);
+  auto empty = session(Outcome::Inconclusive, 0.005, 0.01);
   empty.series.clear();
   const auto none = evidence::paired_next_steps(empty, "", {nullptr, 0, true});
   REQUIRE(none.size() == 1);
   CHECK(none[0].kind == evidence::NextKind::None);
   CHECK_THAT(none[0].why, Catch::StartsWith("no series of time_ms was measured on both sides"));
   v.design.reference_name = "HEAD~1";
-  CHECK(evidence::paired_next_steps(v, "", {nullptr, 0, true})[0].command == "ej run b --against r7 --repeat 35");
+  CHECK(evidence::paired_next_steps(v, "", {nullptr, 0, true})[0].command ==
+        "ej run b --against r7 --repeat 35");
   // No noise known (one round): until decisive.
-  v = session("inconclusive", 0.005, std::nullopt, 1);
+  v = session(Outcome::Inconclusive, 0.005, std::nullopt, 1);
   steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
   CHECK_FALSE(steps[0].rounds);
   CHECK(steps[0].command == "ej run b --against baseline --attempt 2 --until-decisive");
@@ -364,22 +366,24 @@ TEST_CASE(
 
 TEST_CASE("a decided interleaved session adds nothing, or a check to a gain nothing checked")
 {
-  CHECK(evidence::paired_next_steps(session("equivalent", 0.001, 0.01), "p", {nullptr, 0, false})[0].kind ==
-        NextKind::None);
-  CHECK(evidence::paired_next_steps(session("regressed", 0.1, 0.01), "p", {nullptr, 0, false})[0].kind ==
-        NextKind::None);
-  CHECK(evidence::paired_next_steps(session("improved", -0.1, 0.01), "p", {nullptr, 0, true})[0].kind ==
-        NextKind::None);
+  CHECK(evidence::paired_next_steps(session(Outcome::NoChange, 0.001, 0.01), "p", {nullptr, 0, false})[0]
+            .kind == NextKind::None);
+  CHECK(
+      evidence::paired_next_steps(session(Outcome::Regressed, 0.1, 0.01), "p", {nullptr, 0, false})[0].kind ==
+      NextKind::None);
+  CHECK(
+      evidence::paired_next_steps(session(Outcome::Improved, -0.1, 0.01), "p", {nullptr, 0, true})[0].kind ==
+      NextKind::None);
   const auto unchecked =
-      evidence::paired_next_steps(session("improved", -0.1, 0.01), "p", {nullptr, 0, false});
+      evidence::paired_next_steps(session(Outcome::Improved, -0.1, 0.01), "p", {nullptr, 0, false});
   REQUIRE(unchecked.size() == 1);
   CHECK(unchecked[0].kind == NextKind::AddCheck);
   CHECK(unchecked[0].command == "ej bench edit b --check 'CMD'");
   CHECK_THAT(unchecked[0].why, Catch::Contains("again with 'ej run b --against baseline --attempt 2'"));
-  CHECK(evidence::to_json(session("improved", -0.1, 0.01)).contains("next"));
+  CHECK(evidence::to_json(session(Outcome::Improved, -0.1, 0.01)).contains("next"));
 
   // A calibration is the same code on both sides: nothing to decide, whatever its figures say.
-  auto aa = session("improved", -0.1, 0.01);
+  auto aa = session(Outcome::Improved, -0.1, 0.01);
   aa.design.purpose = "calibration";
   CHECK(evidence::paired_next_steps(aa, "p", {nullptr, 0, false})[0].kind == NextKind::None);
 }
@@ -387,12 +391,12 @@ TEST_CASE("a decided interleaved session adds nothing, or a check to a gain noth
 TEST_CASE("a mixed interleaved sweep asks for its plan's headline, or without a plan for the rounds its "
           "undecided combinations need")
 {
-  auto v = session("mixed", -0.1, 0.01);
-  v.series[0].outcome = "improved";
+  auto v = session(Outcome::Mixed, -0.1, 0.01);
+  v.series[0].outcome = Outcome::Improved;
   auto loses = v.series[0];
   loses.params = R"({"n":"8"})";
   loses.estimate = 0.1;
-  loses.outcome = "regressed";
+  loses.outcome = Outcome::Regressed;
   v.series.push_back(loses);
   auto steps = evidence::paired_next_steps(v, "p", {nullptr, 0, true});
   REQUIRE(steps.size() == 1);
@@ -406,7 +410,7 @@ TEST_CASE("a mixed interleaved sweep asks for its plan's headline, or without a 
   auto open = v.series[0];
   open.params = R"({"n":"4"})";
   open.estimate = 0.005;
-  open.outcome = "inconclusive";
+  open.outcome = Outcome::Inconclusive;
   v.series.push_back(open);
   steps = evidence::paired_next_steps(v, "", {nullptr, 0, true});
   CHECK(steps[0].kind == NextKind::MeasureMore);

@@ -84,7 +84,7 @@ TEST_CASE("an interleaved session records both runs and one comparison of its ro
   CHECK(result.candidate.status == ej::core::RunStatus::Finished);
   CHECK(result.reference.status == ej::core::RunStatus::Finished);
   CHECK(result.rounds == 6);
-  CHECK(result.stopped == "rounds");
+  CHECK(result.stopped == core::SessionStop::Rounds);
   CHECK(fixture.observer.runs_started == 1); // the blocks are one session to the front end
   CHECK(fixture.observer.runs_ended == 1);
   const auto record = store::interleaved_comparison_of(fixture.journal.db(), result.reference.run);
@@ -143,7 +143,7 @@ TEST_CASE("until decisive, the rounds stop at the first decisive look of the pla
   fixture.request.until_decisive = true;
   fixture.request.max_rounds = 40;
   const auto result = fixture.run();
-  CHECK(result.stopped == "decisive");
+  CHECK(result.stopped == core::SessionStop::Decisive);
   CHECK(result.rounds < 40);
   CHECK(result.rounds > 1);
   const auto record = store::interleaved_comparison_of(fixture.journal.db(), result.candidate.run);
@@ -160,7 +160,7 @@ TEST_CASE("a side that fails stops the session and the other side says why")
   CHECK(result.candidate.status == ej::core::RunStatus::Failed);
   CHECK_THAT(result.candidate.reason,
              Catch::Contains("the interleaved session stopped: run #2 extract-error"));
-  CHECK(result.stopped == "failed");
+  CHECK(result.stopped == core::SessionStop::Failed);
   CHECK(result.failed == measuring::InterleavedResult::Side::Reference);
 
   InterleavedFixture other("no value here\n", "ms=10\n");
@@ -179,7 +179,7 @@ TEST_CASE("until decisive, the rounds stop on the metric and minimum effect aske
   fixture.request.min_effect_pct = 50;
   fixture.request.candidate_name = "commit 1a2b3c";
   const auto result = fixture.run();
-  CHECK(result.stopped == "decisive");
+  CHECK(result.stopped == core::SessionStop::Decisive);
   CHECK(std::any_of(fixture.observer.messages.begin(), fixture.observer.messages.end(),
                     [](const std::string& line) { return line.find("(equivalent)") != std::string::npos; }));
   CHECK(std::any_of(

@@ -237,7 +237,7 @@ std::vector<PayloadCase> every_event()
   comparison.warmup = 1;
   comparison.max_rounds = 40;
   comparison.alpha = 0.01;
-  comparison.stopped = "decisive";
+  comparison.stopped = core::SessionStop::Decisive;
   comparison.purpose = "calibration";
   comparison.metric = "tok_s";
   comparison.min_effect_pct = 5;
@@ -283,7 +283,7 @@ const std::vector<std::string> k_expected = {
     R"json({"blobs":1,"events":3})json",
     R"json({"first":40,"ids":["01JD0000000000000000000001","01JD0000000000000000000002"],"kind":"runs"})json",
     R"json({"alpha":0.01,"block":2,"candidate":"01JD0000000000000000000001","max_rounds":40,"metric":"tok_s","min_effect_pct":5.0,"purpose":"calibration","reference":"01JD0000000000000000000002","reference_name":"baseline","rounds":[{"candidate":[0,2],"order":"rc","params":"{}","reference":[1,3]},{"candidate":[2,4],"order":"cr","params":"{}","reference":[3,5]}],"seed":"12345678901234567890","stopped":"decisive","warmup":1})json",
-    R"json({"alpha":0.05,"block":1,"candidate":null,"max_rounds":0,"reference":null,"reference_name":"","rounds":[],"seed":"","stopped":"","warmup":0})json",
+    R"json({"alpha":0.05,"block":1,"candidate":null,"max_rounds":0,"reference":null,"reference_name":"","rounds":[],"seed":"","stopped":"rounds","warmup":0})json",
 };
 
 } // namespace
