@@ -129,6 +129,17 @@ void append_step_summary(const std::string& markdown)
   }
 }
 
+// GitHub Actions names the server, the repository and the run; the summary links to them. Read here,
+// as $GITHUB_STEP_SUMMARY is: the summary itself is made from plain values.
+evidence::CiLinks links_from_environment()
+{
+  const auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::string() : std::string(value);
+  };
+  return {variable("GITHUB_SERVER_URL"), variable("GITHUB_REPOSITORY"), variable("GITHUB_RUN_ID")};
+}
+
 evidence::CiBench measure_bench(store::Journal& journal, const measuring::Workspace& workspace,
                                 const CiOptions& options, const std::string& bench,
                                 const evidence::CiSide& reference, RunProgress& progress)
@@ -182,6 +193,7 @@ void run_ci(const CiOptions& options)
   evidence::CiSummary summary;
   summary.reference = reference_side(workspace, options.against);
   summary.candidate = candidate_side(workspace);
+  summary.links = links_from_environment();
   if (!options.budget.empty()) {
     parse_budget(options.budget); // a usage error before anything is measured
   }
@@ -257,7 +269,8 @@ void register_ci(CLI::App& app)
       "Exit codes: 0 no decisive regression (an inconclusive benchmark is a warning), 1 a decisive "
       "regression of a primary metric beyond the benchmark's --min-effect (or an error: 'ej: error:'), 2 "
       "usage (no benchmark marked for CI, no default branch); 128 + N after signal N. The markdown summary "
-      "goes to stdout and is appended to $GITHUB_STEP_SUMMARY when it is set.");
+      "goes to stdout and is appended to $GITHUB_STEP_SUMMARY when it is set; with $GITHUB_SERVER_URL and "
+      "$GITHUB_REPOSITORY it links the commits and their comparison, with $GITHUB_RUN_ID the workflow run.");
   command->callback([options] { run_ci(*options); });
 }
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 namespace ej::evidence {
 
@@ -76,6 +78,58 @@ std::string code_span(const std::string& text)
   const auto fence = std::string(render::code_span_fence(text), '`');
   const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
   return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
+// A value that can stand in a link's destination as it is: a space, a parenthesis or a bracket
+// would end the link early or break it, so no link is made from a value holding one.
+bool ci_url_safe(const std::string& text)
+{
+  constexpr std::string_view k_marks = "-._~:/@%+=";
+  return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x80 && std::isalnum(byte) != 0) || k_marks.find(c) != std::string_view::npos;
+  });
+}
+
+// The repository's page ("https://github.com/owner/name"), or "" when the job gave none: no links.
+std::string ci_repository_url(const CiSummary& summary)
+{
+  const auto& links = summary.links;
+  if (!ci_url_safe(links.server_url) || !ci_url_safe(links.repository) ||
+      !ci_url_safe(summary.candidate.commit) || !ci_url_safe(summary.reference.commit)) {
+    return {};
+  }
+  auto server = links.server_url;
+  while (!server.empty() && server.back() == '/') {
+    server.pop_back();
+  }
+  return server + "/" + links.repository;
+}
+
+std::string ci_commit_url(const std::string& repository, const std::string& commit)
+{
+  return fmt::format("{}/commit/{}", repository, commit);
+}
+
+std::string ci_compare_url(const std::string& repository, const CiSummary& summary)
+{
+  return fmt::format("{}/compare/{}...{}", repository, summary.reference.commit, summary.candidate.commit);
+}
+
+// The workflow run's page, or "" without a run id.
+std::string ci_run_url(const std::string& repository, const CiSummary& summary)
+{
+  const auto& id = summary.links.run_id;
+  const bool digits =
+      !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits ? fmt::format("{}/actions/runs/{}", repository, id) : std::string();
+}
+
+// A commit as the summary shows it: its 12 digits, linked to its page where the job gave one.
+std::string ci_commit_text(const std::string& repository, const std::string& commit)
+{
+  const auto text = code_span(ci_short_commit(commit));
+  return repository.empty() ? text : fmt::format("[{}]({})", text, ci_commit_url(repository, commit));
 }
 
 } // namespace
@@ -186,12 +240,20 @@ std::string ci_markdown(const CiSummary& summary)
   } else {
     out += "## ej ci: no decisive regression\n\n";
   }
+  const auto repository = ci_repository_url(summary);
   out += fmt::format("Candidate {} ({}{}) against {} ({}), measured interleaved in one session.\n\n",
-                     code_span(ci_short_commit(summary.candidate.commit)),
+                     ci_commit_text(repository, summary.candidate.commit),
                      render::escape_markdown_inline(summary.candidate.name),
                      summary.candidate.dirty ? ", with uncommitted changes" : "",
-                     code_span(ci_short_commit(summary.reference.commit)),
+                     ci_commit_text(repository, summary.reference.commit),
                      render::escape_markdown_inline(summary.reference.name));
+  if (!repository.empty()) {
+    out += fmt::format("[The changes between them]({})", ci_compare_url(repository, summary));
+    if (const auto run = ci_run_url(repository, summary); !run.empty()) {
+      out += fmt::format(" · [this workflow run]({})", run);
+    }
+    out += "\n\n";
+  }
 
   const auto rows = ci_rows(summary);
   if (!rows.empty()) {
@@ -268,13 +330,23 @@ nlohmann::json to_json(const CiSummary& summary)
                     {"outcome", paired_outcome_text(v.outcome)},
                     {"rounds", v.rounds}});
   }
-  return {{"outcome", to_string(ci_outcome(summary))},
-          {"candidate", side(summary.candidate)},
-          {"reference", side(summary.reference)},
-          {"benchmarks", benches},
-          {"rows", rows},
-          {"warnings", ci_warnings(summary)},
-          {"reproduce", reproduce_commands(summary)}};
+  nlohmann::json out{{"outcome", to_string(ci_outcome(summary))},
+                     {"candidate", side(summary.candidate)},
+                     {"reference", side(summary.reference)},
+                     {"benchmarks", benches},
+                     {"rows", rows},
+                     {"warnings", ci_warnings(summary)},
+                     {"reproduce", reproduce_commands(summary)}};
+  // Only where the job gave them, as in the markdown: elsewhere the object is as it always was.
+  if (const auto repository = ci_repository_url(summary); !repository.empty()) {
+    out["links"] = {{"candidate", ci_commit_url(repository, summary.candidate.commit)},
+                    {"reference", ci_commit_url(repository, summary.reference.commit)},
+                    {"compare", ci_compare_url(repository, summary)}};
+    if (const auto run = ci_run_url(repository, summary); !run.empty()) {
+      out["links"]["run"] = run;
+    }
+  }
+  return out;
 }
 
 } // namespace ej::evidence

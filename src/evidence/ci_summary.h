@@ -34,10 +34,20 @@ enum class CiOutcome {
   Failed,    // a benchmark could not be measured (a build, a repeat, the extraction failed)
 };
 
+// Where the job runs, from GitHub Actions' variables (read by the command, never here): with a
+// server and a repository the summary links the commits and their comparison, with a run id the
+// run's page too. Empty: no links, the summary as anywhere else.
+struct CiLinks {
+  std::string server_url; // $GITHUB_SERVER_URL: "https://github.com"
+  std::string repository; // $GITHUB_REPOSITORY: "owner/name"
+  std::string run_id;     // $GITHUB_RUN_ID
+};
+
 struct CiSummary {
   CiSide candidate;
   CiSide reference;
   std::vector<CiBench> benches; // in the order they ran
+  CiLinks links;
 };
 
 // Regressed wins over Failed: a regression measured is the news, a failure is said with it.

@@ -53,7 +53,10 @@ TEST_CASE("ej ci fails on a 3x regression against the merge base and passes an i
   TempDir outside;
   const auto summary_file = outside / "step-summary.md";
   write_text(summary_file, "earlier step\n");
-  const auto slower = repo.ej({"ci", "--max-rounds", "20"}, {{"GITHUB_STEP_SUMMARY", summary_file.string()}});
+  // Outside GitHub Actions (its variables empty, should the suite run under it): no links.
+  const auto slower = repo.ej(
+      {"ci", "--max-rounds", "20"},
+      {{"GITHUB_STEP_SUMMARY", summary_file.string()}, {"GITHUB_SERVER_URL", ""}, {"GITHUB_REPOSITORY", ""}});
   INFO(slower.out << slower.err);
   CHECK(slower.exit_code == 1);
   CHECK_THAT(slower.out, Catch::StartsWith("## ej ci: regression in `nap`\n"));
@@ -63,6 +66,7 @@ TEST_CASE("ej ci fails on a 3x regression against the merge base and passes an i
   CHECK_THAT(slower.out,
              Catch::Contains("ej run nap --against " + fork_point + " --until-decisive --max-rounds 20"));
   CHECK_THAT(slower.err, Catch::Contains("ej: ci: a decisive regression in nap"));
+  CHECK_THAT(slower.out, !Catch::Contains("]("));
   // Appended to what the job's earlier steps wrote, byte for byte what stdout got.
   CHECK(read_text(summary_file) == "earlier step\n" + slower.out);
   // Both sides are ordinary runs tied by an interleaved comparison: ej compare says the same.
@@ -229,7 +233,12 @@ TEST_CASE("the GitHub Actions steps gate branches of a bare remote and push the 
     const auto summary = dir / (name + "-summary.md");
     CommandOptions options;
     options.cwd = work;
-    options.env = {{"EJ", EJ_BINARY}, {"GITHUB_STEP_SUMMARY", summary.string()}, {"NO_COLOR", "1"}};
+    options.env = {{"EJ", EJ_BINARY},
+                   {"GITHUB_STEP_SUMMARY", summary.string()},
+                   {"GITHUB_SERVER_URL", "https://github.com"},
+                   {"GITHUB_REPOSITORY", "team/app"},
+                   {"GITHUB_RUN_ID", "4242"},
+                   {"NO_COLOR", "1"}};
     auto result = run_command({"sh", (k_examples / "ci-steps.sh").string(), "--max-rounds", "20"}, options);
     return std::make_pair(result, std::filesystem::exists(summary) ? read_text(summary) : std::string());
   };
@@ -239,6 +248,14 @@ TEST_CASE("the GitHub Actions steps gate branches of a bare remote and push the 
   CHECK(slower.exit_code == 1);
   CHECK_THAT(slower_summary, Catch::StartsWith("## ej ci: regression in `nap`\n"));
   CHECK_THAT(slower_summary, Catch::Contains("(the merge base of HEAD and origin/main)"));
+  // As GitHub Actions runs it: the commits, their comparison and the run are links.
+  const auto base = git(team, {"rev-parse", "main"}).substr(0, 40);
+  const auto head = git(team, {"rev-parse", "slower"}).substr(0, 40);
+  CHECK_THAT(slower_summary, Catch::Contains("](https://github.com/team/app/commit/" + head + ")"));
+  CHECK_THAT(slower_summary,
+             Catch::Contains("(https://github.com/team/app/compare/" + base + "..." + head + ")"));
+  CHECK_THAT(slower_summary,
+             Catch::Contains("[this workflow run](https://github.com/team/app/actions/runs/4242)"));
 
   const auto [faster, faster_summary] = ci_job("faster", "ci-faster");
   INFO(faster.out << faster.err);

@@ -138,3 +138,41 @@ TEST_CASE("a summary without a regression says so in its heading, a dirty candid
   CHECK_THAT(markdown, Catch::Contains("with uncommitted changes"));
   CHECK(evidence::ci_warnings(summary).size() == 1);
 }
+
+TEST_CASE("under GitHub Actions the summary links the commits, their comparison and the workflow run")
+{
+  auto summary = summary_of({bench("decode", {series("time_ms", "improved", -0.3)}, 3)});
+  const auto plain = evidence::ci_markdown(summary);
+  const auto plain_json = evidence::to_json(summary);
+
+  summary.links = {"https://github.com/", "team/app", "4242"};
+  const auto markdown = evidence::ci_markdown(summary);
+  INFO(markdown);
+  const auto paragraphs = render::parse_markdown_paragraphs(markdown);
+  REQUIRE(paragraphs.size() >= 2);
+  // The text a reader sees is the same; the commits are links now.
+  CHECK(paragraphs[0] == render::parse_markdown_paragraphs(plain).front());
+  CHECK_THAT(markdown, Catch::Contains("[`111111111111`](https://github.com/team/app/commit/"
+                                       "1111111111111111111111111111111111111111)"));
+  CHECK_THAT(markdown, Catch::Contains("[`222222222222`](https://github.com/team/app/commit/"
+                                       "2222222222222222222222222222222222222222)"));
+  CHECK_THAT(markdown, Catch::Contains("(https://github.com/team/app/compare/"
+                                       "2222222222222222222222222222222222222222..."
+                                       "1111111111111111111111111111111111111111)"));
+  CHECK_THAT(markdown, Catch::Contains("[this workflow run](https://github.com/team/app/actions/runs/4242)"));
+  const auto json = evidence::to_json(summary);
+  CHECK(json["links"]["compare"] == "https://github.com/team/app/compare/"
+                                    "2222222222222222222222222222222222222222..."
+                                    "1111111111111111111111111111111111111111");
+  CHECK(json["links"]["run"] == "https://github.com/team/app/actions/runs/4242");
+
+  // Without a run id, no run link; without a repository, or with one a link cannot hold, no links.
+  summary.links.run_id.clear();
+  CHECK_THAT(evidence::ci_markdown(summary), !Catch::Contains("actions/runs"));
+  CHECK_THAT(evidence::ci_markdown(summary), Catch::Contains("/compare/"));
+  summary.links = {"https://github.com", "", "4242"};
+  CHECK(evidence::ci_markdown(summary) == plain);
+  CHECK(evidence::to_json(summary) == plain_json);
+  summary.links = {"https://github.com", "team/app) [x](y", "4242"};
+  CHECK(evidence::ci_markdown(summary) == plain);
+}
