@@ -141,7 +141,7 @@ TEST_CASE("a summary without a regression says so in its heading, a dirty candid
 
 TEST_CASE("under GitHub Actions the summary links the commits, their comparison and the workflow run")
 {
-  auto summary = summary_of({bench("decode", {series("time_ms", "improved", -0.3)}, 3)});
+  auto summary = summary_of({bench("decode", {series("time_ms", Outcome::Improved, -0.3)}, 3)});
   const auto plain = evidence::ci_markdown(summary);
   const auto plain_json = evidence::to_json(summary);
 
