@@ -1,6 +1,7 @@
 #include "git/repository.h"
 
 #include "git/libgit2.h"
+#include "git/patch_paths.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/hash.h"
@@ -112,14 +113,16 @@ bool raced_a_writer()
 }
 
 // Appends the patch of `diff` to `out`; false when a file changed while it was read (the caller
-// reads the work tree again).
+// reads the work tree again). Paths with blanks are quoted in its headers, so that the patch applies.
 bool print_patch(git_diff* diff, std::string& out, const char* doing)
 {
-  const int rc = git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, append_diff_line, &out);
+  std::string patch;
+  const int rc = git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, append_diff_line, &patch);
   if (rc < 0 && raced_a_writer()) {
     return false;
   }
   check(rc, doing);
+  out += quote_blank_header_paths(patch);
   return true;
 }
 

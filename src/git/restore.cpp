@@ -1,6 +1,7 @@
 #include "git/restore.h"
 
 #include "git/libgit2.h"
+#include "git/patch_paths.h"
 #include "util/beneath.h"
 #include "util/error.h"
 
@@ -128,7 +129,9 @@ IndexPtr postimage(git_repository* repo, git_tree* tree, const std::string& part
   check(git_mempack_new(&mempack), "make an in-memory object store");
   check(git_odb_add_backend(odb.get(), mempack, 1000), "add an in-memory object store");
   git_diff* diff_raw = nullptr;
-  if (git_diff_from_buffer(&diff_raw, part.data(), part.size()) < 0) {
+  // Journals written before ej quoted blank paths hold headers libgit2 misreads.
+  const auto readable = quote_blank_header_paths(part);
+  if (git_diff_from_buffer(&diff_raw, readable.data(), readable.size()) < 0) {
     throw_git_error("read the stored diff");
   }
   DiffPtr diff(diff_raw);
@@ -162,11 +165,13 @@ void write_entry(git_repository* repo, const git_index_entry& entry, util::Benea
     writer.make_symlink(path, std::string(bytes, size));
     return;
   }
-  // As a checkout writes it: the repository's filters (end of line conversion) applied.
+  // As a checkout writes it: the repository's filters (end of line conversion) applied to text.
+  // A binary blob is written as it is: git_blob_filter gives it back empty (CHECK_FOR_BINARY).
   git_buf filtered = GIT_BUF_INIT;
   git_blob_filter_options options;
   git_blob_filter_options_init(&options, GIT_BLOB_FILTER_OPTIONS_VERSION);
-  const bool converted = git_blob_filter(&filtered, blob.get(), path.c_str(), &options) == 0;
+  const bool converted = git_blob_is_binary(blob.get()) == 0 &&
+                         git_blob_filter(&filtered, blob.get(), path.c_str(), &options) == 0;
   const std::string_view content =
       converted ? std::string_view(filtered.ptr, filtered.size) : std::string_view(bytes, size);
   try {

@@ -113,7 +113,21 @@ InferredBetter infer_better(const MetricSpec& spec)
 
 InferredBetter infer_better(const MetricSpec& spec, std::string_view seen_unit)
 {
-  if (auto inferred = from_unit(parse_unit(effective_unit(spec)), "")) {
+  // Values the reader gives in another kind of unit than its own (a gbench _cv row, Criterion's
+  // change/estimates.json: %) are not in its unit, so that unit is not the reason: a percentage of
+  // a time improves as the time does, and is named as such.
+  const auto own = parse_unit(effective_unit(spec));
+  const auto seen = parse_unit(seen_unit);
+  if (spec.unit.empty() && own && seen && !convertible(*seen, *own)) {
+    if (auto inferred = from_unit(seen, " (seen in the output)")) {
+      return *inferred;
+    }
+    if (auto inferred = from_unit(own, ""); inferred && seen->dimension == Dimension::Percent) {
+      inferred->reason = fmt::format("unit {}, relative to {}", seen->symbol, own->symbol);
+      return *inferred;
+    }
+  }
+  if (auto inferred = from_unit(own, "")) {
     return *inferred;
   }
   if (auto inferred = from_unit(parse_unit(seen_unit), " (seen in the output)")) {

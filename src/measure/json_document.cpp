@@ -115,9 +115,23 @@ std::string describe_position(std::string_view text, std::size_t offset)
                      util::first_line(util::sanitize_utf8(content), 120));
 }
 
+// A '{', or a '[' and what a JSON array holds next: a log line's "[==========]", "[ RUN      ]" or
+// "[info]" opens none, and is no document that fails to parse.
 bool opens_document(std::string_view text, std::size_t pos)
 {
-  return pos < text.size() && (text[pos] == '{' || text[pos] == '[');
+  if (pos >= text.size() || (text[pos] != '{' && text[pos] != '[')) {
+    return false;
+  }
+  if (text[pos] == '{') {
+    return true;
+  }
+  const auto next = text.find_first_not_of(" \t\r\n", pos + 1);
+  if (next == std::string_view::npos) {
+    return false;
+  }
+  const auto rest = text.substr(next);
+  return std::string_view("{[]\"-0123456789tfn").find(rest.front()) != std::string_view::npos ||
+         rest.starts_with("NaN") || rest.starts_with("Infinity");
 }
 
 } // namespace
@@ -183,9 +197,9 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text)
   if (!has_json_start(text)) {
     const auto& reader = reader_for(spec.kind);
     throw Error(
-        "metric '{}': {} holds no JSON document (no line starts with '{{' or '['), where the {} reader "
-        "expects {}; its last lines were:\n{}\nMake the program print its JSON there, or write it to a "
-        "file and read that with '@FILE'.",
+        "metric '{}': {} holds no JSON document (no line starts with '{{', or '[' and a value), where the {} "
+        "reader expects {}; its last lines were:\n{}\nMake the program print its JSON there, or write it to "
+        "a file and read that with '@FILE'.",
         spec.name, detail::source_name(spec), to_string(reader.kind), reader.help, detail::output_tail(text));
   }
   // A failure at the start counts only where a document starts there: "2023-05-21 ..." is a log

@@ -26,7 +26,8 @@ nlohmann::json parse_json_output(const MetricSpec& spec, std::string_view text);
 const nlohmann::json& tool_array(const MetricSpec& spec, const nlohmann::json& document,
                                  const std::string& key, std::string_view tool, std::string_view how);
 
-// Whether a JSON document may start in text: it opens with '{' or '[' (after blanks), or a line does.
+// Whether a JSON document may start in text: it opens with '{', or '[' and a value (after blanks), or
+// a line does; a log line's "[ RUN      ]" opens none.
 // A console log with none holds no JSON, whatever numbers it prints (a date's 2023 is no document).
 bool has_json_start(std::string_view text);
 

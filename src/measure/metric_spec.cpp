@@ -16,6 +16,13 @@ namespace {
 
 constexpr std::string_view k_example = "--metric 'verify_ms=regex:verify: ([0-9.]+) ms'";
 
+// An argument that is only a stream's name, where no reader's argument could be one: perf stat
+// counts no event called stderr, and prints on that stream.
+bool names_bare_stream(ExtractorKind kind, std::string_view arg)
+{
+  return kind == ExtractorKind::PerfStat && (arg == "stderr" || arg == "stdout");
+}
+
 bool is_name_start(char c)
 {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -183,6 +190,10 @@ MetricSpec parse_metric_spec(std::string_view text)
     arg.remove_prefix(7);
   } else if (arg.starts_with("stdout:")) {
     arg.remove_prefix(7);
+  } else if (names_bare_stream(spec.kind, arg)) {
+    // perf stat prints on stderr: 'perf-stat:stderr' is that stream, as 'perf-stat:stderr:' is.
+    spec.from_stderr = arg == "stderr";
+    arg = {};
   }
   if (auto split = find_file(arg, spec.kind)) {
     spec.file = std::move(split->file);
@@ -239,7 +250,9 @@ MetricSpec parse_metric_option(std::string_view text, const std::filesystem::pat
   if (std::filesystem::exists(dir / blanked->file, error)) {
     return parse_metric_spec(blanked->quoted);
   }
-  const auto spec = parse_metric_spec(text);
+  // Its name and kind, from the quoted form: read unquoted, the argument may be refused first
+  // ("criterion has no estimate 'median@t/fib 20/e.json'"), which says nothing of the blanks.
+  const auto spec = parse_metric_spec(blanked->quoted);
   throw UsageError(
       "metric '{}': the path after '@' holds blanks, so '@{}' is read as part of its {} argument, "
       "not as its file (and no file '{}' is there yet): quote the path to read that file, --metric "
@@ -326,7 +339,8 @@ std::string to_spec_string(const MetricSpec& spec)
   std::string arg;
   if (spec.from_stderr) {
     arg += "stderr:";
-  } else if (spec.arg.starts_with("stderr:") || spec.arg.starts_with("stdout:")) {
+  } else if (spec.arg.starts_with("stderr:") || spec.arg.starts_with("stdout:") ||
+             names_bare_stream(spec.kind, spec.arg)) {
     arg += "stdout:";
   }
   std::string body = spec.arg;

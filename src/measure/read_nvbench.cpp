@@ -160,6 +160,15 @@ bool is_markdown(std::string_view text)
                      [](std::string_view line) { return util::trim(line) == "# Benchmark Results"; });
 }
 
+// NVBench's --json document is an object: a log whose lines open with '[' (gtest's "[ RUN      ]")
+// holds none, though a JSON array could start there.
+bool has_object_start(std::string_view text)
+{
+  const auto lines = detail::text_lines(text);
+  return std::any_of(lines.begin(), lines.end(),
+                     [](std::string_view line) { return util::trim(line).starts_with('{'); });
+}
+
 } // namespace
 
 std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_view text)
@@ -167,13 +176,12 @@ std::vector<ExtractedValue> read_nvbench(const MetricSpec& spec, std::string_vie
   if (is_markdown(text)) {
     return read_nvbench_markdown(spec, text);
   }
-  if (!util::trim(text).empty() && !has_json_start(text)) {
-    throw Error(
-        "metric '{}': {} holds neither NVBench's --json document (no line starts with '{{' or '[') nor "
-        "its markdown ('# Benchmark Results' and its tables); its last lines were:\n{}\nRun the "
-        "benchmark with --json FILE and read it with 'nvbench:@FILE', or read its markdown on stdout "
-        "(or --md FILE)",
-        spec.name, detail::source_name(spec), detail::output_tail(text));
+  if (!util::trim(text).empty() && !has_object_start(text)) {
+    throw Error("metric '{}': {} holds neither NVBench's --json document (no line starts with '{{') nor "
+                "its markdown ('# Benchmark Results' and its tables); its last lines were:\n{}\nRun the "
+                "benchmark with --json FILE and read it with 'nvbench:@FILE', or read its markdown on stdout "
+                "(or --md FILE)",
+                spec.name, detail::source_name(spec), detail::output_tail(text));
   }
   const auto document = parse_json_output(spec, text);
   const auto& benchmarks = tool_array(spec, document, "benchmarks", "nvbench's",

@@ -195,6 +195,67 @@ TEST_CASE("ej rerun runs a dirty run again on its exact code, in a worktree it r
   CHECK(git(repo.path(), {"worktree", "list"}).find("rerun") == std::string::npos);
 }
 
+TEST_CASE("ej rerun and ej checkout restore paths with blanks, untracked, tracked and binary, byte for byte")
+{
+  EjRepo repo;
+  write_text(repo.path() / "x y", "tracked\n");
+  write_text(repo.path() / "del me", "to be deleted\n");
+  write_text(repo.path() / "committed.bin", std::string("\x89PNG\0\0", 6));
+  git(repo.path(), {"add", "."});
+  git(repo.path(), {"commit", "-q", "-m", "blanks"});
+  // The program reads every file, so that a rerun missing one fails.
+  repo.ok({"bench", "add", "b", "--metric", "v=kv:v", "--repeat", "1", "--shell",
+           "cat 'u v' 'x y' 'b in' >/dev/null && test ! -e 'del me' && cat 'o d/r'"});
+  std::filesystem::create_directories(repo.path() / "o d");
+  write_text(repo.path() / "o d" / "r", "v: 7\n");
+  write_text(repo.path() / "u v", "untracked\n");
+  write_text(repo.path() / "x y", "tracked, changed\n");
+  write_text(repo.path() / "b in", std::string("\0binary\0\x01", 10));
+  std::filesystem::remove(repo.path() / "del me");
+  repo.ok({"run", "b", "--quiet"});
+  TempDir scratch("ej-checkout");
+  const auto measured = tree_hash(repo.path(), scratch.path());
+  write_text(repo.path() / "o d" / "r", "v: 99\n"); // the work tree moves on
+
+  const auto restored_dir = scratch / "restored";
+  const auto checkout = repo.ej({"checkout", "r1", restored_dir.string()});
+  INFO(checkout.err);
+  REQUIRE(checkout.exit_code == 0);
+  CHECK(read_text(restored_dir / "o d" / "r") == "v: 7\n");
+  CHECK(read_text(restored_dir / "b in") == std::string("\0binary\0\x01", 10));
+  CHECK(read_text(restored_dir / "committed.bin") == std::string("\x89PNG\0\0", 6));
+  CHECK_FALSE(std::filesystem::exists(restored_dir / "del me"));
+  CHECK(tree_hash(restored_dir, scratch.path()) == measured);
+
+  const auto rerun = repo.ej({"rerun", "r1"});
+  INFO(rerun.err);
+  REQUIRE(rerun.exit_code == 0);
+  CHECK_THAT(repo.ok({"show", "run", "2"}), Catch::Contains("median:      7.000")); // the stored 7, not 99
+}
+
+TEST_CASE("ej checkout restores an untracked path with blanks from a journal that stored it unquoted")
+{
+  EjRepo from;
+  from.ok({"plan", "new", "p", "--title", "Plan"});
+  write_text(from.path() / "o d" / "r", "x\n");
+  from.ok({"try", "blanks", "--plan", "p"});
+  // As ej wrote it before it quoted such headers (and as libgit2 prints them).
+  const std::string patch = "diff --git a/o d/r b/o d/r\nnew file mode 100644\nindex 0000000..587be6b\n"
+                            "--- /dev/null\n+++ b/o d/r\n@@ -0,0 +1 @@\n+x\n";
+  TempDir scratch("ej-checkout");
+  write_text(scratch / "old.jsonl", export_with_diff(from, patch));
+  const auto clone = scratch / "clone";
+  git(scratch.path(), {"clone", "-q", from.path().string(), clone.string()});
+  REQUIRE(run_ej(clone, {"init"}).exit_code == 0);
+  const auto imported = run_ej(clone, {"import", (scratch / "old.jsonl").string()});
+  INFO(imported.err);
+  REQUIRE(imported.exit_code == 0);
+  const auto checkout = run_ej(clone, {"checkout", "1", (scratch / "restored").string()});
+  INFO(checkout.err);
+  REQUIRE(checkout.exit_code == 0);
+  CHECK(read_text(scratch / "restored" / "o d" / "r") == "x\n");
+}
+
 TEST_CASE(
     "an untracked file too large to store makes checkout and rerun refuse unless --allow-incomplete, and "
     "such a rerun says its code differs")

@@ -102,6 +102,19 @@ TEST_CASE("a unit seen at run time decides an inferred direction, and --better a
   CHECK(direction_note(given.front(), "tok/s", "serve").empty());
 }
 
+TEST_CASE("values in % from a reader of times are lower-is-better, and the reason names the %")
+{
+  // A gbench _cv row and Criterion's change/estimates.json are in %, not in the reader's ns.
+  for (const auto* text : {"c=criterion#mean", "t=gbench:BM_Sum"}) {
+    INFO(text);
+    const auto spec = parse_metric_spec(text);
+    const auto inferred = infer_better(spec, "%");
+    CHECK(inferred.better == Direction::LowerIsBetter);
+    CHECK(inferred.reason == "unit %, relative to ns");
+    CHECK(infer_better(spec, "ns").reason == "unit ns");
+  }
+}
+
 TEST_CASE("a stored spec keeps whether --better gave its direction, and an older one counts it given when "
           "not inferred")
 {

@@ -99,6 +99,20 @@ TEST_CASE("a console log holding no JSON says what the reader expected and shows
                           Catch::Contains("nor its markdown ('# Benchmark Results'") &&
                           Catch::Contains("its last lines were"));
   CHECK_THAT(nvbench, !Catch::Contains("print only its JSON"));
+  // A gtest log's lines start with '[', as a JSON array would; NVBench's document is an object.
+  const auto gtest = json_error_of("g=nvbench", "[==========] Running 1 test\n[ RUN      ] A.B\n"
+                                                "[       OK ] A.B (0 ms)\n");
+  CHECK_THAT(gtest, Catch::Contains("holds neither NVBench's --json document") &&
+                        Catch::Contains("| [       OK ] A.B (0 ms)"));
+  CHECK_THAT(gtest, !Catch::Contains("print only its JSON"));
+  // A JSON-only reader says the same of it as of any log without JSON.
+  const auto gtest_gbench = json_error_of("t=gbench", "[==========] Running 1 test\n[ RUN      ] A.B\n"
+                                                      "[       OK ] A.B (0 ms)\n");
+  CHECK_THAT(gtest_gbench, Catch::Contains("stdout holds no JSON document") &&
+                               Catch::Contains("the gbench reader expects Google Benchmark JSON") &&
+                               Catch::Contains("| [ RUN      ] A.B"));
+  // A log line opening with '[' before the document is still skipped; so is one before an array.
+  CHECK(numbers(extract_json_out("m=json:/0", "[info] starting\n[ 1.5, 2 ]\n")) == std::vector<double>{1.5});
 }
 
 TEST_CASE("Python's NaN and Infinity do not fail a document whose read value is finite")

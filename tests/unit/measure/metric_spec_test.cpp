@@ -116,6 +116,17 @@ TEST_CASE("stderr: and stdout: prefixes choose the stream")
   const auto out = parse_metric_spec("m=kv:stdout:stderr: lines");
   CHECK_FALSE(out.from_stderr);
   CHECK(out.arg == "stderr: lines");
+  // perf stat counts no event called stderr: without an EVENT, the stream is meant.
+  for (const auto* text : {"p=perf-stat:stderr", "p=perf-stat:stderr:"}) {
+    const auto perf = parse_metric_spec(text);
+    CHECK(perf.from_stderr);
+    CHECK(perf.arg.empty());
+  }
+  const auto perf_out = parse_metric_spec("p=perf-stat:stdout");
+  CHECK_FALSE(perf_out.from_stderr);
+  CHECK(perf_out.arg.empty());
+  CHECK(parse_metric_spec("p=perf-stat:stderr:cycles").arg == "cycles");
+  CHECK(parse_metric_spec("m=kv:stderr").arg == "stderr"); // a key may be the word
 }
 
 TEST_CASE("malformed specs are rejected with the reason")
@@ -218,6 +229,8 @@ TEST_CASE("to_spec_string round-trips through parse_metric_spec")
       "k=json:mean_ttft_ms@results/vllm-*.json",
       "l=regex:ttft ([0-9.]+)@\"logs/run-*.log\"",
       "m=json:x@'it said \"hi\".json'",
+      "n=perf-stat:stderr",
+      "o=perf-stat:stdout",
   };
   for (const auto& text : texts) {
     const auto spec = parse_metric_spec(text);
@@ -280,6 +293,22 @@ TEST_CASE("an unquoted @FILE with blanks is refused with the quoting to use, unl
   CHECK_THAT(message, Catch::Contains("metric 'r'") && Catch::Contains("'@my run.json'") &&
                           Catch::Contains("--metric 'r=json:mean@\"my run.json\"'") &&
                           Catch::Contains("\\@"));
+  // Readers that check their argument when the spec is parsed say the same, not that the argument
+  // (read with the path in it) names no estimate or field.
+  for (const std::string text :
+       {"c=criterion#median@t/fib 20/e.json", "c=catch2#mean@t/fib 20/e.json",
+        "c=gbench-console#cpu_time@t/fib 20/e.txt", "c=sglang-one-batch:decode_throughput@t/fib 20/e.txt",
+        "c=nccl:busbw@t/fib 20/e.txt"}) {
+    INFO(text);
+    std::string refused;
+    try {
+      parse_metric_option(text, dir.path());
+    } catch (const ej::UsageError& error) {
+      refused = error.what();
+    }
+    CHECK_THAT(refused,
+               Catch::Contains("the path after '@' holds blanks") && Catch::Contains("quote the path"));
+  }
   ej::test::write_text(dir / "my run.json", "{}");
   const auto spec = parse_metric_option("r=json:mean@my run.json", dir.path());
   CHECK(spec.arg == "mean");
