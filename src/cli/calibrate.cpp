@@ -1,14 +1,16 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/run_progress.h"
-#include "measuring/workspace.h"
 #include "core/numbering.h"
 #include "evidence/calibration.h"
+#include "measuring/detach.h"
 #include "measuring/interleaved_run.h"
+#include "measuring/workspace.h"
 #include "run/signals.h"
 #include "store/interleaved_queries.h"
 #include "util/error.h"
 #include "util/term.h"
+#include "util/ulid.h"
 
 #include <fmt/format.h>
 
@@ -26,6 +28,7 @@ struct CalibrateOptions {
   int block = 1;
   std::optional<std::uint64_t> seed;
   std::string gpus;
+  std::string run_id; // chosen by the starter of a detached calibration (the MCP calibrate tool)
   bool quiet = false;
   bool json = false;
 };
@@ -35,7 +38,11 @@ void run_calibrate(const CalibrateOptions& options)
   if (options.rounds < 2) {
     throw UsageError("--rounds must be at least 2: a spread needs two rounds (20 or more give a useful one)");
   }
+  if (!options.run_id.empty() && !util::is_ulid(options.run_id)) {
+    throw UsageError("--run-id '{}' is not a ULID (26 characters, as ej makes them)", options.run_id);
+  }
   const auto workspace = measuring::locate_workspace();
+  auto detached = measuring::DetachedReport::from_environment(); // set when started in the background
   auto journal = open_journal(workspace);
   measuring::InterleavedRequest request;
   request.candidate.bench = options.bench;
@@ -46,6 +53,7 @@ void run_calibrate(const CalibrateOptions& options)
   request.candidate.repeats.echo = !terminal && !options.quiet && !options.json;
   request.candidate.repeats.echo_build = !options.quiet && !options.json;
   request.reference = request.candidate;
+  request.candidate.run_id = options.run_id; // the run a detached starter names; the other gets its own
   request.reference_name = "itself (calibration)";
   request.rounds = options.rounds;
   request.block = options.block;
@@ -56,9 +64,10 @@ void run_calibrate(const CalibrateOptions& options)
   RunProgress progress(request.candidate.repeats.progress);
   // Both sides are the work tree as it is: one code state, so every difference is the machine's.
   measuring::InterleavedSession session(journal, workspace, workspace, request, progress);
+  // The command line is checked: a detached starter returns here, and ej wait follows the rest.
+  detached.accepted(workspace, options.run_id);
   const auto code = read_code_state(workspace);
-  measuring::DetachedReport none;
-  const auto result = session.run(code, code, numbers_from_remote(workspace), none);
+  const auto result = session.run(code, code, numbers_from_remote(workspace), detached);
   if (run::InterruptGuard::signal_number() != 0) {
     throw Error("calibration of {} interrupted; runs {} and {} keep what they measured", options.bench,
                 core::number_label(result.candidate.run), core::number_label(result.reference.run));
@@ -114,6 +123,7 @@ Examples:
   command->add_option("--gpus", options->gpus, "GPUs, as CUDA_VISIBLE_DEVICES takes them");
   command->add_flag("--quiet,-q", options->quiet, "Hide the benchmark's output");
   command->add_flag("--json", options->json, "The calibration as JSON");
+  command->add_option("--run-id", options->run_id)->group(""); // a detached calibration's, as ej run's
   command->callback([options] { run_calibrate(*options); });
 }
 

@@ -196,7 +196,9 @@ private:
          fmt::format(
              "ej keeps this repository's journal of optimization attempts. Record what you try (try, note, "
              "status), run registered benchmarks in the background (run returns at once; call wait until "
-             "it ends), judge attempts against their plan's baseline (judge, compare) and read the journal "
+             "it ends; run with against measures interleaved against a reference, calibrate measures a "
+             "benchmark's noise, both in the background too), judge attempts against their plan's baseline "
+             "(judge, compare) and read the journal "
              "(log, show, why, search, runs, bench_list, bench_show). Every result is the object ej's "
              "--json output prints (docs/json.md). No call takes longer than {:g} s.",
              m_bound_s)}};

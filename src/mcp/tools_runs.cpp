@@ -20,8 +20,8 @@
 
 #include <algorithm>
 
-// The tools of benchmarks and runs: bench_list, bench_show, runs, run (detached), wait, cancel,
-// compare.
+// The tools of benchmarks and runs: bench_list, bench_show, runs, run and calibrate (detached),
+// wait, cancel, compare.
 namespace ej::mcp {
 
 namespace {
@@ -116,26 +116,119 @@ std::vector<std::string> run_command_line(const Arguments& args)
   if (args.flag("no_build")) {
     out.push_back("--no-build");
   }
+  // The interleaved session's options: ej run says which go only with --against.
+  if (args.has("against")) {
+    add("--against", args.text("against"));
+  }
+  if (args.flag("until_decisive")) {
+    out.push_back("--until-decisive");
+  }
+  for (const auto& [name, option] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"max_rounds", "--max-rounds"}, {"block", "--block"}}) {
+    if (const auto value = args.integer(name)) {
+      add(option, std::to_string(*value));
+    }
+  }
+  if (args.has("budget")) {
+    add("--budget", args.text("budget"));
+  }
+  if (args.has("seed")) {
+    add("--seed", args.name_of("seed"));
+  }
   return out;
 }
 
-Answer run_tool(const Arguments& args, const Context& context)
+// `ej calibrate BENCH ...`: started detached as a run is, named by one of its two runs.
+std::vector<std::string> calibrate_command_line(const Arguments& args)
 {
-  const auto started =
-      measuring::start_detached_run(context.workspace, run_command_line(args), context.waiting_s());
+  std::vector<std::string> out{"calibrate", args.text("bench")};
+  const auto add = [&](const char* option, const std::string& value) {
+    out.push_back(option);
+    out.push_back(value);
+  };
+  for (const auto& [name, option] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"rounds", "--rounds"}, {"block", "--block"}}) {
+    if (const auto value = args.integer(name)) {
+      add(option, std::to_string(*value));
+    }
+  }
+  if (args.has("seed")) {
+    add("--seed", args.name_of("seed"));
+  }
+  if (args.has("gpus")) {
+    add("--gpus", args.text("gpus"));
+  }
+  return out;
+}
+
+// Starts `ej ARGUMENTS` in the background within the call's bound; its error is the call's.
+measuring::DetachedStart start_detached(const Context& context, const std::vector<std::string>& arguments)
+{
+  auto started = measuring::start_detached_run(context.workspace, arguments, context.waiting_s());
   if (!started.accepted) {
     const std::string said(util::trim(started.said));
     throw Error("{}", said.starts_with("ej: error: ") ? said.substr(11) : said);
   }
+  return started;
+}
+
+json started_json(const measuring::DetachedStart& started)
+{
+  return evidence::with_schema(json{{"name", started.name},
+                                    {"pid", started.pid},
+                                    {"log", started.log.string()},
+                                    {"state", started.still_checking ? "starting" : "started"}});
+}
+
+const char* checking_note(const measuring::DetachedStart& started)
+{
+  return started.still_checking ? " (its ej still checks the command line)" : "";
+}
+
+Answer run_tool(const Arguments& args, const Context& context)
+{
+  const auto started = start_detached(context, run_command_line(args));
+  if (args.has("against")) {
+    return {started_json(started),
+            fmt::format("run {} (the candidate) started in the background{}, interleaved with a run of {} "
+                        "that is recorded beside it; call wait with run {} (up to 10 s a call) until it "
+                        "ends, cancel to stop both; then show run N (the number wait gives) has the "
+                        "session's verdict in its comparison, with what to do next; its output goes to {}",
+                        started.name, checking_note(started), args.text("against"), started.name,
+                        started.log.string())};
+  }
   return {
-      evidence::with_schema(json{{"name", started.name},
-                                 {"pid", started.pid},
-                                 {"log", started.log.string()},
-                                 {"state", started.still_checking ? "starting" : "started"}}),
+      started_json(started),
       fmt::format("run {} started in the background{}; call wait with run {} (up to 10 s a call) until it "
                   "ends, cancel to stop it; its output goes to {}",
-                  started.name, started.still_checking ? " (its ej still checks the command line)" : "",
-                  started.name, started.log.string())};
+                  started.name, checking_note(started), started.name, started.log.string())};
+}
+
+Answer calibrate_tool(const Arguments& args, const Context& context)
+{
+  const auto started = start_detached(context, calibrate_command_line(args));
+  return {started_json(started),
+          fmt::format("the calibration of {} started in the background{}: run {} is one side, the other is "
+                      "recorded beside it; call wait with run {} (up to 10 s a call) until it ends, cancel "
+                      "to stop both; then bench_show {} has the calibration; its output goes to {}",
+                      args.text("bench"), checking_note(started), started.name, started.name,
+                      args.text("bench"), started.log.string())};
+}
+
+json started_schema(const char* name)
+{
+  return schema::record(
+      {{"schema", integer()},
+       {"name", string(name)},
+       {"pid", integer("its ej")},
+       {"log", string("its output")},
+       {"state", string("started (its ej checked the command line), or starting (still checking "
+                        "when the call's time was up: wait says how it goes)")}});
+}
+
+json seed_argument()
+{
+  return either({"string", "integer"}, "replay the order of a recorded seed (a string keeps all its digits)");
 }
 
 Answer wait_tool(const Arguments& args, const Context& context)
@@ -249,16 +342,31 @@ void add_run_tools(std::vector<Tool>& tools)
                   {"on", string("ssh:HOST, a host added with ej host add, or slurm[:PARTITION]")},
                   {"gpus", string("GPUs to use, as CUDA_VISIBLE_DEVICES takes them")},
                   {"prepare", string("a shell command before each repeat, not timed")},
-                  {"no_build", boolean("skip the benchmark's build step")}},
+                  {"no_build", boolean("skip the benchmark's build step")},
+                  {"against", string("measure interleaved against this code state (ej run --against): "
+                                     "baseline, a commit, #12 or r5; repeat is then the rounds")},
+                  {"until_decisive",
+                   boolean("with against: stop once the verdict is decisive (a sequential test)")},
+                  {"max_rounds", integer("with until_decisive: the most rounds (default 100)")},
+                  {"budget", string("with until_decisive: stop once this much time is spent: 90s, 15m, 2h")},
+                  {"block", integer("with against: repeats of each side per round (default 1)")},
+                  {"seed", seed_argument()}},
                  {"bench"}),
-       schema::record(
-           {{"schema", integer()},
-            {"name", string("the run's name before it is recorded: @k3f9qx")},
-            {"pid", integer("its ej")},
-            {"log", string("its output")},
-            {"state", string("started (its ej checked the command line), or starting (still checking "
-                             "when the call's time was up: wait says how it goes)")}}),
-       false, false, run_tool});
+       started_schema("the run's name before it is recorded: @k3f9qx (with against: the candidate's)"), false,
+       false, run_tool});
+  tools.push_back(
+      {"calibrate", "Calibrate a benchmark in the background",
+       "Measure a benchmark against itself, interleaved (ej calibrate, detached), to learn this machine's "
+       "noise and the smallest change a verdict could detect; returns one of its two runs' names at once. "
+       "Follow it with wait; once it ended, bench_show gives the calibration.",
+       arguments({{"bench", string("the benchmark")},
+                  {"rounds", integer("rounds of one repeat a side (default 20)")},
+                  {"block", integer("repeats of each side per round (default 1)")},
+                  {"seed", seed_argument()},
+                  {"gpus", string("GPUs to use, as CUDA_VISIBLE_DEVICES takes them")}},
+                 {"bench"}),
+       started_schema("the name of one of its runs before it is recorded: @k3f9qx"), false, false,
+       calibrate_tool});
   tools.push_back(
       {"wait", "Wait for a run",
        "Wait up to timeout_s (default 10, at most the call's bound less a second) for a run to end: "

@@ -142,7 +142,8 @@ DetachedStart start_detached_run(const Workspace& workspace, const std::vector<s
   const auto log = provisional_log_path(workspace, name);
   std::vector<std::string> argv{run::own_executable().string()};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  // After "run": an option, whatever follows (a `--` would end the options there).
+  // After "run": an option, whatever follows (a `--` would end the options there); `calibrate`
+  // takes no `--`, so at its end.
   const auto run_word = std::find(argv.begin() + 1, argv.end(), "run");
   argv.insert(run_word == argv.end() ? argv.end() : run_word + 1, {"--run-id", id});
   auto started = run::start_detached(

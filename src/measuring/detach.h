@@ -38,7 +38,8 @@ struct DetachedStart {
 // Starts this very command line again without --detach, in the background, naming the run it will
 // record; returns once that ej has accepted the command line, or has failed before.
 DetachedStart start_detached_run(const Workspace& workspace);
-// Starts `ej ARGUMENTS` (a `run` command line, without --detach) in the background, as above. When
+// Starts `ej ARGUMENTS` (a `run` command line without --detach, or a `calibrate` one, which names
+// its session by its candidate run) in the background, as above. When
 // `within_s` (0: no limit) passes before that ej has said either, the run is taken as accepted
 // (still_checking) and noted as being prepared, so that ej wait follows it and reports its error
 // if it fails: the caller's own bound is kept.

@@ -391,7 +391,9 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
   if (job) {
     job->release({&candidate_outcome, &reference_outcome});
   }
-  result.candidate = candidate.finish(std::move(candidate_outcome));
+  // The candidate's ending last: who waits for it (ej wait, the MCP wait tool: a detached session is
+  // named by its candidate) then finds the reference ended and the comparison recorded.
+  candidate.flush_repeats();
   result.reference = reference.finish(std::move(reference_outcome));
   if (!rounds.empty()) {
     store::events::ComparisonInterleaved comparison;
@@ -410,6 +412,7 @@ InterleavedResult InterleavedSession::run(const git::CodeState& candidate_code,
     comparison.rounds = std::move(rounds);
     m_journal.write([&](store::Writer& writer) { result.comparison_id = writer.append(comparison).id; });
   }
+  result.candidate = candidate.finish(std::move(candidate_outcome));
   return result;
 }
 

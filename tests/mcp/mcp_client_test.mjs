@@ -24,7 +24,7 @@ if (!ej || !fs.existsSync(ej)) {
 }
 
 const EXPECTED_TOOLS = ['try', 'status', 'note', 'log', 'search', 'show', 'why', 'judge', 'bench_list',
-  'bench_show', 'runs', 'run', 'wait', 'cancel', 'compare', 'plan_render'];
+  'bench_show', 'runs', 'run', 'calibrate', 'wait', 'cancel', 'compare', 'plan_render'];
 
 let failures = 0;
 const keep = [];
@@ -315,6 +315,53 @@ await step('an interleaved session\'s verdict says what to do next, in compare a
   }
 });
 
+await step('run with against starts the interleaved session detached; wait follows it, show has the verdict',
+  async () => {
+    // The work tree is a commit on from the baseline (the step before): both measured in one session.
+    const started = await call(client, 'run', { bench: 'noisy', against: 'baseline', repeat: 4, block: 1,
+      seed: '42' });
+    assert.match(started.name, /^@[0-9a-z]+$/);
+    assert.equal(started.state, 'started');
+    const ended = (await wait_until_ended(client, started.name, 5)).at(-1);
+    assert.equal(ended.state, 'finished', JSON.stringify(ended));
+    const run = await call(client, 'show', { id: `r${ended.number}` });
+    assert.equal(run.comparison.design, 'interleaved');
+    assert.equal(run.comparison.candidate, ended.number);
+    assert.equal(run.comparison.seed, '42'); // a string: JSON numbers keep 53 bits
+    const reference = await call(client, 'show', { id: `r${run.comparison.reference}` });
+    assert.equal(reference.status, 'finished');
+    assert.equal(reference.repeats.filter((r) => !r.warmup).length, 4);
+    assert.ok(Array.isArray(run.comparison.next) && run.comparison.next.length > 0);
+    // The options of the session reach ej run, which says what goes with what.
+    const alone = await client.callTool({ name: 'run', arguments: { bench: 'noisy', until_decisive: true } });
+    assert.equal(alone.isError, true);
+    assert.match(alone.content[0].text, /go with --against REF/);
+    const decisive = await call(client, 'run', { bench: 'noisy', against: 'baseline', until_decisive: true,
+      max_rounds: 3, budget: '5m' });
+    const done = (await wait_until_ended(client, decisive.name, 5)).at(-1);
+    assert.ok(['finished', 'ended'].includes(done.state), JSON.stringify(done));
+    const sequential = await call(client, 'show', { id: `r${done.number}` });
+    assert.equal(sequential.comparison.max_rounds, 3);
+  });
+
+await step('calibrate starts ej calibrate detached; wait follows it, bench_show then has the calibration',
+  async () => {
+    assert.equal((await call(client, 'bench_show', { name: 'noisy' })).calibration, null);
+    const started = await call(client, 'calibrate', { bench: 'noisy', rounds: 4 });
+    assert.match(started.name, /^@[0-9a-z]+$/);
+    assert.equal(started.state, 'started');
+    const ended = (await wait_until_ended(client, started.name, 5)).at(-1);
+    assert.equal(ended.state, 'finished', JSON.stringify(ended));
+    const run = await call(client, 'show', { id: `r${ended.number}` });
+    assert.equal(run.label, 'calibration');
+    const bench = await call(client, 'bench_show', { name: 'noisy' });
+    assert.ok(bench.calibration, JSON.stringify(bench));
+    assert.equal(bench.calibration.rounds, 4);
+    const unknown = await client.callTool({ name: 'calibrate', arguments: { bench: 'nope' } });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0].text, /nope/);
+  });
+
 await step('resources: every plan document and run, listed and read', async () => {
   const { resources } = await client.listResources();
   const uris = resources.map((resource) => resource.uri);
@@ -337,6 +384,22 @@ await step('cancel stops a run that goes on: recorded interrupted, the repeats m
   assert.equal(cancelled.state, 'ended');
   assert.equal(cancelled.run.status, 'interrupted');
   assert.match(cancelled.run.reason, /cancelled with 'ej cancel'/);
+});
+
+await step('cancel of an interleaved session\'s run stops the session: both runs recorded interrupted', async () => {
+  const started = await call(client, 'run', { bench: 'gated', against: 'HEAD~1', env: ['GATE=never'] });
+  // Running, whichever side the first round drew: the reference's repeat may be the one that waits.
+  for (let i = 0; i < 200 && (await call(client, 'wait', { run: started.name, timeout_s: 0.1 })).state !== 'running';
+    i += 1) {
+    // preparing: its ej reads and restores the code states
+  }
+  const cancelled = await call(client, 'cancel', { run: started.name });
+  assert.equal(cancelled.state, 'ended', JSON.stringify(cancelled));
+  assert.equal(cancelled.run.status, 'interrupted');
+  const runs = await call(client, 'runs', { bench: 'gated', limit: 2 });
+  const reference = runs.runs.find((run) => run.label === `interleaved with run #${cancelled.run.number}`);
+  assert.ok(reference, JSON.stringify(runs.runs.map((run) => [run.number, run.label])));
+  assert.equal(reference.status, 'interrupted');
 });
 
 await step('a tool failure is a result with isError and ej\'s message; an unknown tool a JSON-RPC error', async () => {

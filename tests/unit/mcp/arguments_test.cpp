@@ -4,6 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 using namespace ej::mcp;
 using nlohmann::json;
 
@@ -49,7 +53,7 @@ TEST_CASE("an argument the tool does not have, of another type, or missing is a 
 
 TEST_CASE("every tool's schemas are objects, and its required arguments are among its properties")
 {
-  CHECK(all_tools().size() == 16);
+  CHECK(all_tools().size() == 17);
   for (const auto& tool : all_tools()) {
     INFO(tool.name);
     CHECK(tool.input_schema["type"] == "object");
@@ -60,4 +64,32 @@ TEST_CASE("every tool's schemas are objects, and its required arguments are amon
     CHECK(find_tool(tool.name) == &tool);
   }
   CHECK(find_tool("nope") == nullptr);
+}
+
+TEST_CASE("run takes the options of an interleaved session, calibrate its own, and both answer alike")
+{
+  const auto* run = find_tool("run");
+  const auto* calibrate = find_tool("calibrate");
+  REQUIRE(run);
+  REQUIRE(calibrate);
+  for (const char* name : {"against", "until_decisive", "max_rounds", "budget", "block", "seed"}) {
+    INFO(name);
+    CHECK(run->input_schema["properties"].contains(name));
+  }
+  CHECK(run->input_schema["additionalProperties"] == false);
+  std::vector<std::string> names;
+  for (const auto& [name, _] : calibrate->input_schema["properties"].items()) {
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"bench", "block", "gpus", "rounds", "seed"});
+  CHECK(calibrate->input_schema["required"] == json::array({"bench"}));
+  CHECK(calibrate->input_schema["additionalProperties"] == false);
+  CHECK(calibrate->output_schema["required"] == run->output_schema["required"]);
+  CHECK_FALSE(calibrate->read_only); // it measures and records
+  // An agent gives a seed as ej prints it, a string of up to 20 digits, or as a small integer.
+  CHECK(Arguments("calibrate", calibrate->input_schema, {{"bench", "b"}, {"seed", "18446744073709551615"}})
+            .name_of("seed") == "18446744073709551615");
+  CHECK(Arguments("calibrate", calibrate->input_schema, {{"bench", "b"}, {"seed", 7}}).name_of("seed") ==
+        "7");
 }

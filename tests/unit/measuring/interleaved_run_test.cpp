@@ -119,6 +119,23 @@ TEST_CASE("an interleaved session records both runs and one comparison of its ro
   CHECK(reference_run->label == "interleaved with run #1");
 }
 
+TEST_CASE("the candidate's run ends last, after the reference and the comparison are recorded")
+{
+  // A detached session is named by its candidate: whoever waits for that run to end must find the
+  // session's comparison there, not race its writing.
+  InterleavedFixture fixture("ms=9\n", "ms=10\n");
+  fixture.request.rounds = 2;
+  const auto result = fixture.run();
+  const auto candidate = store::find_run(fixture.journal.db(), result.candidate.run);
+  REQUIRE(candidate);
+  auto last = fixture.journal.db().prepare("SELECT type, payload FROM events ORDER BY seq DESC LIMIT 2");
+  const auto events = last.rows([](store::Statement& row) { return std::pair(row.text(0), row.text(1)); });
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].first == "run.finished");
+  CHECK_THAT(events[0].second, Catch::Contains(candidate->id));
+  CHECK(events[1].first == "comparison.interleaved");
+}
+
 TEST_CASE("the same seed draws the same order of rounds")
 {
   std::vector<bool> orders[2];
