@@ -5,6 +5,7 @@
 #include "evidence/metric_rules.h"
 #include "evidence/paired_integrity.h"
 #include "evidence/run_set.h"
+#include "measure/false_discovery.h"
 #include "measure/power.h"
 #include "measure/until_decisive.h"
 #include "measuring/interleaved_pairs.h"
@@ -122,7 +123,6 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   for (const auto& round : record.design.rounds) {
     by_combination[round.params].push_back(round);
   }
-  std::vector<Outcome> primary_outcomes;
   for (const auto& [params, rounds] : by_combination) {
     for (const auto& series : measuring::paired_series(db, record.candidate, record.reference, rounds)) {
       PairedVerdict v;
@@ -170,11 +170,15 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
         v.confidence = fixed.confidence;
         v.outcome = decide(v, band);
       }
-      if (v.metric == out.primary) {
-        primary_outcomes.push_back(v.outcome);
-      }
       out.series.push_back(std::move(v));
     }
+  }
+  // A series decisive on its own that is no discovery across the primary series counts as
+  // inconclusive overall; its own outcome stays.
+  std::vector<Outcome> primary_outcomes;
+  for (const auto& [v, discovery] : primary_discoveries(out)) {
+    const bool change = v->outcome == Outcome::Improved || v->outcome == Outcome::Regressed;
+    primary_outcomes.push_back(change && !discovery ? Outcome::Inconclusive : v->outcome);
   }
   out.outcome = overall(primary_outcomes);
   const auto reference_run = store::find_run(db, record.reference);
@@ -216,6 +220,25 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
       out.next = {fix};
       break;
     }
+  }
+  return out;
+}
+
+std::vector<std::pair<const PairedVerdict*, bool>> primary_discoveries(const InterleavedVerdict& verdict)
+{
+  std::vector<const PairedVerdict*> primary;
+  std::vector<std::optional<double>> p_values;
+  for (const auto& v : verdict.series) {
+    if (v.metric == verdict.primary) {
+      primary.push_back(&v);
+      p_values.push_back(v.p_value);
+    }
+  }
+  // The alpha the session's outcomes were decided at: the fixed interval's 95% or the rule's alpha.
+  const auto passes = measure::passes_false_discovery(p_values, verdict.design.alpha);
+  std::vector<std::pair<const PairedVerdict*, bool>> out;
+  for (std::size_t i = 0; i < primary.size(); ++i) {
+    out.emplace_back(primary[i], passes[i]);
   }
   return out;
 }
@@ -281,6 +304,17 @@ std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
   }
   for (const auto& series : verdict.series) {
     lines.push_back("  " + paired_line(verdict, series));
+  }
+  const auto primary = primary_discoveries(verdict);
+  for (const auto& [v, discovery] : primary) {
+    if (!discovery && (v->outcome == Outcome::Improved || v->outcome == Outcome::Regressed)) {
+      lines.push_back(
+          fmt::format("  {}: {} on its own (p = {:.2g}), but no discovery at a false-discovery rate "
+                      "of {:g} across the {} {} series (Benjamini-Hochberg): left out of the "
+                      "overall outcome",
+                      where(*v), paired_outcome_text(v->outcome), v->p_value, verdict.design.alpha,
+                      primary.size(), verdict.primary));
+    }
   }
   lines.push_back(fmt::format(
       "  design: {} round{} of {} repeat{} a side, order drawn from seed {}, stopped: {}",

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 // The verdict of an interleaved comparison (ej run --against): judged on the pairs, never on the
@@ -63,6 +64,8 @@ struct InterleavedVerdict {
   std::vector<PairedVerdict> series; // every metric, combination and key measured on both sides
   // Over the primary metric's series: each one's when they agree, mixed when some improved and some
   // regressed, else improved / regressed when any did, equivalent when all are, else inconclusive.
+  // A series counts as improved / regressed here only when its signed-rank p-value also passes
+  // Benjamini-Hochberg at the session's alpha across the primary series (primary_discoveries).
   measure::Outcome outcome = measure::Outcome::Inconclusive;
   // Whether its figures can be believed (evidence/paired_integrity.h): an invalid one's series are all
   // inconclusive, whatever the pairs say. A calibration, the same code on both sides, is not held.
@@ -75,6 +78,10 @@ struct InterleavedVerdict {
 std::string_view paired_outcome_text(measure::Outcome outcome);
 
 InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);
+
+// The primary metric's series of the verdict, in order, each with whether its p-value is a
+// Benjamini-Hochberg discovery at the session's alpha among theirs (measure/false_discovery.h).
+std::vector<std::pair<const PairedVerdict*, bool>> primary_discoveries(const InterleavedVerdict& verdict);
 
 // The series' combination as people write it ("n=1,variant=naive"), "" without axes.
 std::string paired_combination(const PairedVerdict& series);

@@ -370,11 +370,17 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
     return {choose_headline_step(plan, "")};
   }
   // Inconclusive (or a mixed sweep of no plan, whose undecided combinations more rounds may decide):
-  // sized on the primary metric's undecided series that needs the most rounds.
+  // sized on the primary metric's undecided series that needs the most rounds. A series decisive on
+  // its own but left out by false-discovery control leaves an inconclusive session undecided: more
+  // rounds may lift it (in a mixed one, lifting it changes nothing).
   std::optional<Sizing> most;
   const PairedVerdict* sized = nullptr;
-  for (const auto& series : v.series) {
-    if (series.metric != v.primary || series.outcome != measure::Outcome::Inconclusive) {
+  for (const auto& [primary, discovery] : primary_discoveries(v)) {
+    const auto& series = *primary;
+    const bool held_back =
+        v.outcome == measure::Outcome::Inconclusive && !discovery &&
+        (series.outcome == measure::Outcome::Improved || series.outcome == measure::Outcome::Regressed);
+    if (series.outcome != measure::Outcome::Inconclusive && !held_back) {
       continue;
     }
     const Scaled values{series.scale, series.estimate, std::nullopt, series.reference_level};

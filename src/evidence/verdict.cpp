@@ -3,6 +3,7 @@
 #include "core/numbering.h"
 #include "core/target.h"
 #include "evidence/paired_lead.h"
+#include "measure/false_discovery.h"
 #include "measure/statistics.h"
 #include "store/run_queries.h"
 #include "util/strings.h"
@@ -363,6 +364,9 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   judge_integrity(reader, v, *reference, candidate, rules, paired ? &paired->verdict : nullptr);
+  if (auto note = false_discovery_note(v.combinations); !note.empty()) {
+    v.warnings.push_back(std::move(note));
+  }
   v.candidate = std::move(candidate);
   const auto* calibration = calibration_of(reader, v);
   note_calibration(calibration, v);
@@ -443,11 +447,51 @@ std::optional<bool> Verdict::meets_target() const
   return target_met == TargetMet::Everywhere;
 }
 
-measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations)
+namespace {
+
+std::vector<bool> discoveries_of(const std::vector<SeriesComparison>& combinations, double q)
 {
+  std::vector<std::optional<double>> p_values;
+  p_values.reserve(combinations.size());
+  for (const auto& s : combinations) {
+    p_values.push_back(s.comparison.p_value);
+  }
+  return measure::passes_false_discovery(p_values, q);
+}
+
+bool claims_change(measure::Outcome outcome)
+{
+  return outcome == measure::Outcome::Improved || outcome == measure::Outcome::Regressed;
+}
+
+} // namespace
+
+std::string false_discovery_note(const std::vector<SeriesComparison>& combinations, double q)
+{
+  const auto passes = discoveries_of(combinations, q);
+  std::size_t held = 0;
+  for (std::size_t i = 0; i < combinations.size(); ++i) {
+    held += claims_change(combinations[i].comparison.outcome) && !passes[i] ? 1 : 0;
+  }
+  if (held == 0) {
+    return "";
+  }
+  return fmt::format("{} of {} series improved or regressed on {} own but {} no discovery at a "
+                     "false-discovery rate of {:g} (Benjamini-Hochberg): the overall outcome leaves {} out",
+                     held, combinations.size(), held == 1 ? "its" : "their", held == 1 ? "is" : "are", q,
+                     held == 1 ? "it" : "them");
+}
+
+measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations, double q)
+{
+  const auto passes = discoveries_of(combinations, q);
   const auto any = [&](measure::Outcome outcome) {
-    return std::any_of(combinations.begin(), combinations.end(),
-                       [&](const auto& s) { return s.comparison.outcome == outcome; });
+    for (std::size_t i = 0; i < combinations.size(); ++i) {
+      if (combinations[i].comparison.outcome == outcome && passes[i]) {
+        return true;
+      }
+    }
+    return false;
   };
   const bool improved = any(measure::Outcome::Improved);
   const bool regressed = any(measure::Outcome::Regressed);

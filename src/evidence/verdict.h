@@ -63,6 +63,8 @@ struct Verdict {
   std::vector<SeriesComparison> combinations; // of the primary metric, in the run's order
   // Improved when at least one combination improved and none regressed, regressed the other way
   // round, mixed when both happen, no change when every combination is no change, else inconclusive.
+  // A combination counts as improved or regressed here only when its p-value also passes
+  // Benjamini-Hochberg across the combinations (summarize_outcomes); its own outcome stays.
   measure::Outcome outcome = measure::Outcome::Inconclusive;
   std::string crossover;      // where it wins and loses, in words ("wins at concurrency <= 2, ...")
   core::ParamValues headline; // the combination the plan sums the metric up at; empty: none
@@ -115,8 +117,17 @@ struct Judgement {
 // ", the baseline then; the baseline is now run #7".
 std::string baseline_note(int baseline_then, std::optional<int> baseline_now);
 
-// Combines the outcomes of several combinations into one (see Verdict::outcome).
-measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations);
+// Combines the outcomes of several series into one (see Verdict::outcome). The series given are the
+// family whose false-discovery rate is held at q (measure/false_discovery.h): one improved or
+// regressed on its own counts so only when its p-value is a discovery among theirs; otherwise it
+// counts as inconclusive. q is the alpha each comparison was tested at.
+measure::Outcome summarize_outcomes(const std::vector<SeriesComparison>& combinations,
+                                    double q = measure::CompareOptions{}.alpha);
+
+// "1 of 2 series improved or regressed on its own but is no discovery at a false-discovery rate
+// of 0.05 (Benjamini-Hochberg): the overall outcome leaves it out"; empty when none is held back.
+std::string false_discovery_note(const std::vector<SeriesComparison>& combinations,
+                                 double q = measure::CompareOptions{}.alpha);
 
 // The attempt's lead verdict (evidence/evaluation.h): on its plan's headline measure when it was
 // judged on it, else on the next measure, else on the benchmark of its newest usable run.

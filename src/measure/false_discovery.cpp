@@ -42,4 +42,22 @@ std::vector<bool> benjamini_hochberg(std::span<const double> p_values, double q)
   return discoveries;
 }
 
+std::vector<bool> passes_false_discovery(std::span<const std::optional<double>> p_values, double q)
+{
+  std::vector<double> tested;
+  for (const auto& p : p_values) {
+    if (p) {
+      tested.push_back(*p);
+    }
+  }
+  const auto discoveries = benjamini_hochberg(tested, q);
+  std::vector<bool> out;
+  out.reserve(p_values.size());
+  std::size_t next = 0;
+  for (const auto& p : p_values) {
+    out.push_back(p ? discoveries[next++] : true);
+  }
+  return out;
+}
+
 } // namespace ej::measure

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,5 +19,12 @@ std::vector<bool> benjamini_hochberg(std::span<const double> p_values, double q)
 // a discovery at q exactly when its adjusted value is <= q. R's p.adjust(p, "BH") and SciPy's
 // scipy.stats.false_discovery_control(p, method="bh") (SciPy >= 1.11).
 std::vector<double> benjamini_hochberg_adjusted(std::span<const double> p_values);
+
+// Which of a verdict's series may count toward its overall outcome, in input order: the family is
+// the series that have a p-value (a test), and one of them passes when it is a discovery at q
+// among them. A series without a p-value is outside the family and passes: there was no test, so
+// no discovery to control (ej's own comparisons never call such a series improved or regressed;
+// its outcome, whatever it is, stands as its caller decided it).
+std::vector<bool> passes_false_discovery(std::span<const std::optional<double>> p_values, double q);
 
 } // namespace ej::measure

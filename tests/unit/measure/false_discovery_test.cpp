@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <vector>
 
 using namespace ej::measure;
@@ -48,4 +49,30 @@ TEST_CASE("Benjamini-Hochberg rejects p-values that are not probabilities and le
   CHECK_THROWS_AS(benjamini_hochberg(std::vector<double>{1.5}, 0.05), ej::Error);
   CHECK_THROWS_AS(benjamini_hochberg(std::vector<double>{0.5}, 0.0), ej::Error);
   CHECK_THROWS_AS(benjamini_hochberg_adjusted(std::vector<double>{-0.1}), ej::Error);
+}
+
+// Two tested series and one without a test. By hand from the definition (adjusted p(k) = min over
+// j >= k of m * p(j) / j, m = 2 tested): 0.03125 (six rounds all one way, the exact signed-rank p
+// 2/64) and 0.5 give 2 * 0.03125 / 1 = 0.0625 and 2 * 0.5 / 2 = 0.5, so 0.03125 is below 0.05 on
+// its own but no discovery at q = 0.05 (it needs p <= 1 * 0.05 / 2 = 0.025); with 0.04 beside it,
+// 2 * 0.04 / 2 = 0.04 <= 0.05 lifts both (the step-up: 0.0625 becomes min(0.0625, 0.04)). SciPy's
+// false_discovery_control([0.03125, 0.5]) and ([0.03125, 0.04]) give the same by the formula of
+// the test above; the last assertions check benjamini_hochberg_adjusted agrees.
+TEST_CASE("A verdict's series pass false-discovery control among those with a test")
+{
+  const std::vector<std::optional<double>> alone{0.03125, std::nullopt, 0.5};
+  CHECK(passes_false_discovery(alone, 0.05) == std::vector<bool>{false, true, false});
+  const std::vector<std::optional<double>> together{0.03125, 0.04};
+  CHECK(passes_false_discovery(together, 0.05) == std::vector<bool>{true, true});
+  // One tested series is its own family: BH is the plain test at q.
+  const std::vector<std::optional<double>> one{std::nullopt, 0.03125};
+  CHECK(passes_false_discovery(one, 0.05) == std::vector<bool>{true, true});
+  CHECK(passes_false_discovery(std::vector<std::optional<double>>{}, 0.05).empty());
+
+  const auto a = benjamini_hochberg_adjusted(std::vector<double>{0.03125, 0.5});
+  CHECK(a[0] == Approx(0.0625).epsilon(1e-12));
+  CHECK(a[1] == Approx(0.5).epsilon(1e-12));
+  const auto b = benjamini_hochberg_adjusted(std::vector<double>{0.03125, 0.04});
+  CHECK(b[0] == Approx(0.04).epsilon(1e-12));
+  CHECK(b[1] == Approx(0.04).epsilon(1e-12));
 }
