@@ -212,7 +212,9 @@ TEST_CASE("A baseline of another revision or an unfinished baseline is named as 
   campaign(j);
   j.run(1, 1, {{{}, k_ten}}, "", "b", 1, "failed");
   j.baseline("p", 1);
-  j.bench("b", "time_ms", false, "ms", 2);
+  // A revision that measures something else (an axis of its own): revisions that differ only in
+  // how runs are judged would be compared.
+  j.bench("b", "time_ms", false, "ms", 2, {{"size", {"1"}}});
   j.at("2026-01-03T00:00:00Z");
   j.run(2, 2, {{{}, k_four}}, "", "b", 2);
   Reader reader(j.journal());
