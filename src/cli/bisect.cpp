@@ -4,6 +4,7 @@
 #include "cli/lookup.h"
 #include "cli/output.h"
 #include "cli/run_progress.h"
+#include "cli/slurm_option.h"
 #include "core/numbering.h"
 #include "measuring/workspace.h"
 #include "run/signals.h"
@@ -26,6 +27,7 @@ struct BisectOptions {
   std::vector<std::string> params;
   std::optional<int> max_rounds;
   std::string on;
+  std::vector<std::string> slurm_args; // passed to sbatch
   bool json = false;
 };
 
@@ -124,11 +126,7 @@ void print_answer(const evidence::BisectReport& report)
 
 void run_bisect(const BisectOptions& options)
 {
-  if (!options.on.empty() && options.on != "local") {
-    throw UsageError(
-        "--on {} does not work with ej bisect yet: interleaved runs measure on this machine only",
-        options.on);
-  }
+  const auto slurm = slurm_target(options.on, options.slurm_args);
   const auto workspace = measuring::locate_workspace();
   auto journal = open_journal(workspace);
   require_benchmark(journal, options.bench);
@@ -139,6 +137,8 @@ void run_bisect(const BisectOptions& options)
   request.good = options.good;
   request.bad = options.bad;
   request.max_rounds = options.max_rounds;
+  request.on = options.on;
+  request.slurm = slurm;
 
   // One guard for the whole bisection: a signal ends the comparison measuring, then ej bisect.
   run::InterruptGuard interrupt_guard;
@@ -175,7 +175,12 @@ void register_bisect(CLI::App& app)
                    "The most rounds of each comparison before a commit is skipped as inconclusive (default "
                    "100)")
       ->check(CLI::Range(1, 1000));
-  command->add_option("--on", options->on, "Not supported yet: ej bisect measures on this machine");
+  command->add_option("--on", options->on,
+                      "Measure on ssh:HOST, a host added with 'ej host add', slurm[:PARTITION] or "
+                      "slurm@HOST[:PARTITION], as 'ej run --against' does (default: the benchmark's --on, "
+                      "else here)");
+  command->add_option("--slurm-arg", options->slurm_args,
+                      "An sbatch option for --on slurm, as given (repeatable): --slurm-arg=--gres=gpu:8");
   command->add_flag("--json", options->json, "Print the answer as JSON (docs/history.md)");
   command->footer(
       R"(BAD is measured against GOOD first: the step's direction and size. Then the commits between
@@ -190,7 +195,9 @@ decisively apart from GOOD), or an error ('ej: error:'); 2 usage; 128 + N after 
 
 Examples:
   ej bisect decode v1.4 main                 # the first commit of the step between them
-  ej bisect transpose HEAD~20 HEAD --metric time_ms --param variant=blocked --max-rounds 30 --json)");
+  ej bisect transpose HEAD~20 HEAD --metric time_ms --param variant=blocked --max-rounds 30 --json
+  ej bisect decode v1.4 main --on gpu-box            # every comparison on the host gpu-box
+  ej bisect decode v1.4 main --on slurm:gpu --slurm-arg=--gres=gpu:1   # each one a Slurm job)");
   command->callback([options] { run_bisect(*options); });
 }
 

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/run_against.h"
 #include "cli/run_progress.h"
+#include "cli/slurm_option.h"
 #include "cli/run_summary_output.h"
 #include "core/numbering.h"
 #include "core/param_range.h"
@@ -63,39 +64,6 @@ void check_against(const RunOptions& options)
   }
 }
 
-// --on slurm[:PARTITION] or slurm@HOST[:PARTITION]: the Slurm job the repeats run in; nullopt for
-// anywhere else.
-std::optional<measuring::SlurmTarget> slurm_target(const RunOptions& options)
-{
-  if (options.request.on.empty() || options.request.on == "local") {
-    if (!options.slurm_args.empty()) {
-      throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
-    }
-    return std::nullopt;
-  }
-  if (options.request.on != "slurm" && !options.request.on.starts_with("slurm:") &&
-      !options.request.on.starts_with("slurm@")) {
-    if (!options.slurm_args.empty()) {
-      throw UsageError("--slurm-arg goes with --on slurm[:PARTITION]");
-    }
-    return std::nullopt; // ssh:HOST or a host: RunTarget's
-  }
-  measuring::SlurmTarget target;
-  auto rest = options.request.on.substr(5); // "", ":PARTITION", "@HOST", "@HOST:PARTITION"
-  if (rest.starts_with("@")) {
-    const auto colon = rest.find(':');
-    target.login_host = rest.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
-    rest = colon == std::string::npos ? "" : rest.substr(colon);
-    if (target.login_host.empty()) {
-      throw UsageError("--on slurm@HOST needs the login host: a host added with 'ej host add', or an ssh "
-                       "destination (slurm@login.cluster:gpu)");
-    }
-  }
-  target.partition = rest.empty() ? "" : rest.substr(1);
-  target.sbatch_args = options.slurm_args;
-  return target;
-}
-
 // NAME=VALUE, or NAME alone for the value ej's own environment has (what ej rerun gives for a
 // secret whose value the journal does not keep).
 std::vector<std::pair<std::string, std::string>> parse_env(const std::vector<std::string>& options)
@@ -145,7 +113,7 @@ measuring::RunRequest run_request(const RunOptions& options)
   request.params = param_choices(options.params);
   request.env = parse_env(options.env);
   request.label = checked_text(options.label, "label");
-  request.slurm = slurm_target(options);
+  request.slurm = slurm_target(options.request.on, options.slurm_args);
   choose_output(options, request);
   return request;
 }

@@ -42,6 +42,8 @@ BisectMeasured measure_commit(const Bisection& b, std::size_t index, const std::
   measuring::InterleavedRequest request;
   request.candidate.bench = b.request.bench;
   request.candidate.params = b.request.params;
+  request.candidate.on = b.request.on;
+  request.candidate.slurm = b.request.slurm;
   request.candidate.label = fmt::format("bisect {}..{}", short_id(good.id), short_id(b.commits.back().id));
   request.candidate.repeats.echo = false; // stdout is the answer's
   request.candidate.repeats.echo_build = false;

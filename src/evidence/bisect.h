@@ -29,6 +29,10 @@ struct BisectRequest {
   std::vector<measuring::ParamChoice> params;
   std::string good, bad;         // as the user named them: revisions of the repository
   std::optional<int> max_rounds; // of each comparison; default measuring::k_default_max_rounds
+  // Where every comparison measures, as for `ej run --against`: "" (the benchmark's --on, else
+  // here), ssh:HOST or a host, or a Slurm job (`slurm`, with `on` naming it).
+  std::string on;
+  std::optional<measuring::SlurmTarget> slurm;
 };
 
 // One commit measured against GOOD.

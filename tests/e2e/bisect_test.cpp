@@ -171,7 +171,8 @@ TEST_CASE("ej bisect says there is no step when BAD is not decisively apart from
   CHECK_THAT(repo.ok({"history", "speed"}), !Catch::Contains("located by ej bisect"));
 }
 
-TEST_CASE("ej bisect refuses GOOD and BAD that are not an older and a newer commit of one line, and --on")
+TEST_CASE(
+    "ej bisect refuses GOOD and BAD that are not an older and a newer commit of one line, and bad options")
 {
   EjRepo repo;
   add_built_benchmark(repo);
@@ -192,9 +193,10 @@ TEST_CASE("ej bisect refuses GOOD and BAD that are not an older and a newer comm
   const auto unknown = repo.ej({"bisect", "speed", "no-such-tag", "HEAD"});
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("GOOD 'no-such-tag' names no commit"));
-  const auto remote = repo.ej({"bisect", "speed", good, bad, "--on", "ssh:gpu-box"});
-  CHECK(remote.exit_code == 2);
-  CHECK_THAT(remote.err, Catch::Contains("--on ssh:gpu-box does not work with ej bisect yet"));
+  const auto misplaced =
+      repo.ej({"bisect", "speed", good, bad, "--on", "ssh:gpu-box", "--slurm-arg=--time=5"});
+  CHECK(misplaced.exit_code == 2);
+  CHECK_THAT(misplaced.err, Catch::Contains("--slurm-arg goes with --on slurm[:PARTITION]"));
   CHECK(repo.ej({"bisect", "speed", good, bad, "--max-rounds", "0"}).exit_code == 2);
   CHECK(repo.ej({"bisect", "speed", good}).exit_code == 2);
   const auto metric = repo.ej({"bisect", "speed", good, bad, "--metric", "tok_s"});
