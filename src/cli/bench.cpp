@@ -355,9 +355,10 @@ void apply_options(const BenchOptions& options, core::BenchDefinition& d, std::v
 
 // A min effect smaller than what the newest calibration says a verdict could see is a promise the
 // measurements cannot keep: say so, with what would keep it.
-void warn_below_detectable(store::Journal& journal, const std::string& bench, double min_effect, int repeats)
+void warn_below_detectable(store::Journal& journal, const std::string& bench, int revision, double min_effect,
+                           int repeats)
 {
-  const auto calibration = evidence::latest_calibration(journal.db(), bench);
+  const auto calibration = evidence::latest_calibration(journal.db(), bench, "", revision);
   if (!calibration || !calibration->relative || repeats < 1) {
     return;
   }
@@ -418,7 +419,7 @@ void run_bench_add(const BenchOptions& options, bool edit)
     fmt::print("  {}\n", line);
   }
   if (options.min_effect && *options.min_effect > 0) {
-    warn_below_detectable(journal, options.name, *options.min_effect, repeats);
+    warn_below_detectable(journal, options.name, revision, *options.min_effect, repeats);
   }
 }
 
@@ -536,7 +537,8 @@ void run_bench_show(const std::string& name, bool json)
     return;
   }
   print_definition(revisions.back());
-  if (const auto calibration = evidence::latest_calibration(journal.db(), name)) {
+  if (const auto calibration =
+          evidence::latest_calibration(journal.db(), name, "", revisions.back().revision)) {
     fmt::print("\ncalibration:\n");
     for (const auto& line : evidence::calibration_lines(*calibration)) {
       fmt::print("  {}\n", line);

@@ -33,7 +33,7 @@ std::optional<nlohmann::json> bench_show_json(store::Journal& journal, const std
                    {"ci", core::readable_bench_definition(bench.definition).ci},
                    {"definition", bench.definition}});
   }
-  const auto calibration = latest_calibration(journal.db(), name);
+  const auto calibration = latest_calibration(journal.db(), name, "", revisions.back().revision);
   return nlohmann::json{{"name", name},
                         {"revisions", out},
                         {"calibration", calibration ? to_json(*calibration) : nlohmann::json()}};

@@ -1,5 +1,7 @@
 #include "evidence/calibration.h"
 
+#include "core/bench_definition.h"
+
 #include "core/numbering.h"
 #include "evidence/metric_rules.h"
 #include "measure/paired.h"
@@ -130,12 +132,25 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   return out;
 }
 
+bool calibration_applies(store::Database& db, const std::string& bench, int calibrated, int revision)
+{
+  if (calibrated == revision) {
+    return true;
+  }
+  const auto a = store::find_bench_revision(db, bench, calibrated);
+  const auto b = store::find_bench_revision(db, bench, revision);
+  return a && b &&
+         core::measures_alike(core::readable_bench_definition(a->definition),
+                              core::readable_bench_definition(b->definition));
+}
+
 std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,
-                                              const std::string& env_blob)
+                                              const std::string& env_blob, std::optional<int> revision)
 {
   for (const auto& record : store::calibrations_of(db, bench)) {
     auto calibration = read_calibration(db, record);
-    if (calibration && (env_blob.empty() || calibration->env_blob == env_blob)) {
+    if (calibration && (env_blob.empty() || calibration->env_blob == env_blob) &&
+        (!revision || calibration_applies(db, bench, calibration->revision, *revision))) {
       return calibration;
     }
   }

@@ -53,9 +53,14 @@ struct Calibration {
 
 // The figures of one calibration session; nullopt when it paired no value of the primary metric.
 std::optional<Calibration> read_calibration(store::Database& db, const store::InterleavedRecord& record);
-// The newest calibration of a benchmark; with env_blob, the newest measured in that environment.
+// The newest calibration of a benchmark; with env_blob, the newest measured in that environment;
+// with revision, the newest of a revision that measures alike it (core::measures_alike): the noise
+// of another command says nothing of this one's.
 std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,
-                                              const std::string& env_blob = "");
+                                              const std::string& env_blob = "",
+                                              std::optional<int> revision = std::nullopt);
+// Whether a calibration of `bench` at revision `calibrated` holds for its revision `revision`.
+bool calibration_applies(store::Database& db, const std::string& bench, int calibrated, int revision);
 
 // Lines for ej calibrate and ej bench show, and the JSON both give.
 std::vector<std::string> calibration_lines(const Calibration& calibration);

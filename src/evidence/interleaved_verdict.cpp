@@ -205,7 +205,7 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
   const bool undecided = out.outcome == Outcome::Inconclusive || out.outcome == Outcome::Mixed;
   const auto calibration =
       undecided && out.design.purpose.empty() && out.integrity.validity == Validity::Valid
-          ? latest_calibration(db, run->bench, run->env_blob)
+          ? latest_calibration(db, run->bench, run->env_blob, run->revision)
           : std::nullopt;
   out.next = paired_next_steps(out, plan,
                                {calibration ? &*calibration : nullptr, out.min_effect_pct, rules.guarded()});

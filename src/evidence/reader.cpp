@@ -457,7 +457,7 @@ std::optional<int> Reader::compared_with(int run)
   return found == m_compared->end() ? std::nullopt : std::optional<int>(found->second);
 }
 
-const Calibration* Reader::calibration(const std::string& bench, const std::string& env_blob)
+const Calibration* Reader::calibration(const std::string& bench, const std::string& env_blob, int revision)
 {
   auto found = m_calibrations.find(bench);
   if (found == m_calibrations.end()) {
@@ -470,7 +470,7 @@ const Calibration* Reader::calibration(const std::string& bench, const std::stri
     found = m_calibrations.emplace(bench, std::move(read)).first;
   }
   for (const auto& calibration : found->second) {
-    if (calibration.env_blob == env_blob) {
+    if (calibration.env_blob == env_blob && measures_alike(bench, calibration.revision, revision)) {
       return &calibration;
     }
   }

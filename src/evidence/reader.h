@@ -53,7 +53,8 @@ public:
   // Ahead::OnThread reads them on a thread of its own (PlanPrefetch), when the journal allows; the
   // caller is then inside a ReadTransaction that has read, and destroys this Reader before it writes.
   enum class Ahead { No, OnThread };
-  void stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts, Ahead ahead = Ahead::No);
+  void stream_plan(const std::string& plan, const std::vector<core::Attempt>& attempts,
+                   Ahead ahead = Ahead::No);
   // Reads the runs, samples and device repeats of a few attempts of any plans at once (a listing
   // that judges them): three statements instead of three per run. Kept until forgotten; nothing
   // when a plan is streamed.
@@ -97,9 +98,9 @@ public:
   const nlohmann::json* environment(const std::string& blob);
   // quantity_of(metric, unit), read once per metric and unit (a document compares 11,000 series).
   Quantity quantity(const std::string& metric, const std::string& unit);
-  // The newest calibration (ej calibrate) of the benchmark measured in that environment; nullptr
-  // when there is none. The benchmark's calibrations are read once.
-  const Calibration* calibration(const std::string& bench, const std::string& env_blob);
+  // The newest calibration (ej calibrate) of the benchmark measured in that environment, of a
+  // revision that measures alike `revision`; nullptr when there is none. Read once a benchmark.
+  const Calibration* calibration(const std::string& bench, const std::string& env_blob, int revision);
   // The reference run an `ej run --against` session measured alongside `run` when `run` was its
   // candidate; nullopt for a run measured on its own. Every comparison is read once.
   std::optional<int> compared_with(int run);
@@ -121,7 +122,7 @@ private:
   std::optional<store::PlanStream> m_stream;
   std::unique_ptr<PlanPrefetch> m_prefetch; // when it reads ahead on a thread (instead of m_stream)
   std::string m_streamed_plan;
-  int m_streamed_up_to = 0;                                      // the last attempt read from it
+  int m_streamed_up_to = 0; // the last attempt read from it
   // What was read from the stream stays as it was read, until forgotten (and then freed by the
   // thread that read it): by attempt, and its runs' series by run.
   std::map<int, std::unique_ptr<StreamedAttempt>> m_streamed;
@@ -141,7 +142,7 @@ private:
   std::optional<bool> m_has_verdict_cache;
   std::map<std::string, std::optional<nlohmann::json>> m_environments;
   std::map<std::string, std::map<std::string, Quantity>> m_quantities; // by metric, unit
-  std::map<std::string, std::vector<Calibration>> m_calibrations;     // by bench, newest first
+  std::map<std::string, std::vector<Calibration>> m_calibrations;      // by bench, newest first
   std::optional<std::map<int, int>> m_compared;                        // candidate run -> reference run
   std::map<std::string, std::optional<int>> m_free_runs;               // by bench
 };

@@ -176,7 +176,7 @@ const Calibration* calibration_of(Reader& reader, const Verdict& v)
   const auto& newest =
       *std::max_element(v.candidate.runs.begin(), v.candidate.runs.end(),
                         [](const auto& a, const auto& b) { return a.started_ms < b.started_ms; });
-  return reader.calibration(v.candidate.bench, newest.env_blob);
+  return reader.calibration(v.candidate.bench, newest.env_blob, newest.revision);
 }
 
 void note_calibration(const Calibration* calibration, Verdict& v)

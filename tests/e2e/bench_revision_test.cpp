@@ -17,10 +17,11 @@ namespace {
 // executions kept under .git, so that the tree stays clean).
 void add_speed_benchmark(const EjRepo& repo)
 {
-  write_text(repo.path() / "bench.sh",
-             "n=$(cat .git/bench-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/bench-count\n"
-             "awk -v base=\"$(cat speed.txt)\" -v seed=\"$n\" "
-             "'BEGIN { srand(seed); t = base * (1 + 0.03 * (rand() - 0.5)); printf \"time_ms=%.4f\\n\", t }'\n");
+  write_text(
+      repo.path() / "bench.sh",
+      "n=$(cat .git/bench-count 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/bench-count\n"
+      "awk -v base=\"$(cat speed.txt)\" -v seed=\"$n\" "
+      "'BEGIN { srand(seed); t = base * (1 + 0.03 * (rand() - 0.5)); printf \"time_ms=%.4f\\n\", t }'\n");
   write_text(repo.path() / "speed.txt", "10.0\n");
   git(repo.path(), {"add", "bench.sh", "speed.txt"});
   git(repo.path(), {"commit", "-q", "-m", "the benchmark"});
@@ -78,7 +79,8 @@ TEST_CASE("marking a benchmark for CI keeps its history and its regressions, and
         25);
 }
 
-TEST_CASE("runs of revisions that differ only in how they are judged are compared with a note, and others are not")
+TEST_CASE(
+    "runs of revisions that differ only in how they are judged are compared with a note, and others are not")
 {
   EjRepo repo;
   repo.ok({"bench", "add", "e", "--repeat", "3", "--shell", "echo t=5", "--metric", "t=regex:t=([0-9]+)"});

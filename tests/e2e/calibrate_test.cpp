@@ -67,6 +67,13 @@ TEST_CASE("ej calibrate measures a benchmark against itself and says what a verd
                              "repeats a side") &&
                  Catch::Contains("'ej run noisy --against REF'"));
   CHECK(repo.ej({"bench", "edit", "noisy", "--min-effect", "50"}).err.find("warning") == std::string::npos);
+  // A min effect is how verdicts judge, not what is measured: the calibration still holds. A new
+  // command measures something else, whose noise nobody has measured yet.
+  CHECK(json::parse(repo.ok({"bench", "show", "noisy", "--json"}))["calibration"].is_object());
+  repo.ok({"bench", "edit", "noisy", "--shell",
+           "awk -v s=$(date +%N) 'BEGIN { srand(s); printf \"x=%d\\n\", 2000 + 40 * rand() }'"});
+  CHECK(json::parse(repo.ok({"bench", "show", "noisy", "--json"}))["calibration"].is_null());
+  CHECK_THAT(repo.ok({"bench", "show", "noisy"}), Catch::Contains("not calibrated"));
 
   const auto refused = repo.ej({"calibrate", "noisy", "--rounds", "1"});
   CHECK(refused.exit_code == 2);
