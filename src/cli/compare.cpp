@@ -58,6 +58,12 @@ void print_compared(const evidence::Compared& c)
   const auto& report = c.report;
   fmt::print("{} (reference) vs {} (candidate), benchmark {}\n", c.reference.label, c.candidate.label,
              c.candidate.bench);
+  // What is wrong with the figures comes before them, as for an interleaved comparison.
+  if (const auto doubt = evidence::integrity_text(c.judged.integrity); !doubt.empty()) {
+    fmt::print("{}\n",
+               paint(doubt, c.judged.integrity.validity == evidence::Validity::Invalid ? Colour::Red
+                                                                                       : Colour::Yellow));
+  }
   const auto said_once = shared_warnings(report.series);
   for (const auto& s : report.series) {
     print_comparison(s, said_once);
@@ -106,7 +112,9 @@ void run_compare(const CompareOptions& options)
   case CompareFormat::Markdown:
     for (std::size_t i = 0; i < compared.size(); ++i) {
       const auto& c = compared[i];
-      fmt::print("{}{}", i == 0 ? "" : "\n",
+      const auto doubt = evidence::integrity_text(c.judged.integrity);
+      fmt::print("{}{}{}", i == 0 ? "" : "\n",
+                 doubt.empty() ? "" : "**" + render::escape_markdown_line(doubt) + "**\n\n",
                  comparison_markdown(c.reference.label, c.candidate.label, c.candidate.bench, c.report));
     }
     for (const auto& line : not_compared) {

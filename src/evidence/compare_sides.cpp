@@ -113,9 +113,62 @@ std::optional<RunSet> baseline_of(Reader& reader, const RunSet& candidate, Again
   return set;
 }
 
+// How the two sides were measured: as one session's two runs (ej run --against), in either order,
+// else apart in time.
+VerdictDesign design_of(store::Journal& journal, const RunSet& reference, const RunSet& candidate)
+{
+  VerdictDesign design;
+  if (reference.runs.size() == 1 && candidate.runs.size() == 1) {
+    const int a = reference.runs.front().number;
+    const int b = candidate.runs.front().number;
+    const auto record = store::interleaved_comparison_of(journal.db(), b);
+    if (record && ((record->candidate == b && record->reference == a) ||
+                   (record->candidate == a && record->reference == b))) {
+      design.kind = Design::Interleaved;
+      design.rounds = record->design.rounds.size();
+      return design;
+    }
+  }
+  design.baseline_earlier_ms = candidate.time_ms() - reference.time_ms();
+  return design;
+}
+
+// The two sides compared, judged as a verdict would be: `against` names the reference for a new
+// session, `side` in what is said of its output.
+Compared judged(Reader& reader, RunSet reference, RunSet candidate, ComparisonReport report,
+                const std::string& against, const std::string& side)
+{
+  ComparisonSides sides;
+  sides.design = design_of(reader.journal(), reference, candidate);
+  sides.design.reference = side;
+  const auto& first = candidate.runs.front();
+  if (const auto plan = first.attempt ? reader.plan_of_attempt(*first.attempt) : std::nullopt) {
+    sides.plan = *plan;
+  }
+  sides.against = against;
+  sides.side = side;
+  auto judgement = judge_comparison(reader, reference, candidate, report, sides);
+  return {std::move(reference), std::move(candidate), std::move(report), std::move(judgement)};
+}
+
+// The reference as `ej run --against` takes it: r5, or #12 for an attempt.
+std::string against_name(const std::string& text)
+{
+  const auto side = core::parse_reference(text);
+  return side.kind == core::Reference::Kind::Run ? fmt::format("r{}", side.number)
+                                                 : fmt::format("#{}", side.number);
+}
+
 nlohmann::json compared_json(const Compared& c)
 {
   auto out = comparison_report_json(c.reference.label, c.candidate.label, c.candidate.bench, c.report);
+  const auto& integrity = c.judged.integrity;
+  out["validity"] = to_string(integrity.validity);
+  out["invalid_reason"] =
+      integrity.invalid_reason.empty() ? nlohmann::json() : nlohmann::json(integrity.invalid_reason);
+  out["flags"] = integrity.flags;
+  out["design"] = design_json(c.judged.design);
+  out["next"] = next_json(c.judged.next);
   out["throttled"] = {{"reference", c.reference.throttled},
                       {"candidate", c.candidate.throttled},
                       {"repeats_read", c.reference.device_repeats + c.candidate.device_repeats},
@@ -183,7 +236,8 @@ CompareAnswer compare_sides(Reader& reader, const CompareQuery& query)
         not_compared.push_back(fmt::format("{}: {}", candidate.bench, why_not));
         continue;
       }
-      compared.push_back({std::move(*reference), std::move(candidate), std::move(*report)});
+      compared.push_back(judged(reader, std::move(*reference), std::move(candidate), std::move(*report),
+                                "baseline", "baseline"));
     }
     if (compared.empty()) {
       // One benchmark: its reason as it always read; several: each.
@@ -203,7 +257,8 @@ CompareAnswer compare_sides(Reader& reader, const CompareQuery& query)
   auto candidate =
       resolve_side(reader, query.b, query.bench.empty() ? reference.bench : query.bench, query.metric);
   auto report = compare_sets(reader, reference, candidate, request);
-  compared.push_back({std::move(reference), std::move(candidate), std::move(report)});
+  compared.push_back(judged(reader, std::move(reference), std::move(candidate), std::move(report),
+                            against_name(query.a), "reference"));
   return answer;
 }
 

@@ -4,6 +4,7 @@
 #include "evidence/interleaved_verdict.h"
 #include "evidence/reader.h"
 #include "evidence/run_set.h"
+#include "evidence/verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,7 +30,8 @@ struct CompareQuery {
 struct Compared {
   RunSet reference;
   RunSet candidate;
-  ComparisonReport report;
+  ComparisonReport report; // an invalid comparison's series are all inconclusive
+  ComparisonJudgement judged;
 };
 
 struct CompareAnswer {

@@ -234,11 +234,11 @@ NextStep measure_step(const Session& session, NextKind kind, const Sizing& sizin
   return step;
 }
 
-Session session_of(const Verdict& v)
+Session session_of(const Verdict& v, const std::string& against)
 {
   // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
   const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
-  return {v.candidate.bench, v.unit, "baseline", attempt > 0 ? std::optional(attempt) : std::nullopt};
+  return {v.candidate.bench, v.unit, against, attempt > 0 ? std::optional(attempt) : std::nullopt};
 }
 
 NextStep calibrate_step(const std::string& bench, const Sizing& sizing)
@@ -313,16 +313,16 @@ std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, cons
   // Two moments of a machine that drifts more than the change cannot decide it (evidence/proposal.h).
   const bool drift_decides = sequential && v.calibration && v.calibration->drift_exceeds_change;
   if (decided(outcome) && !drift_decides) {
-    return {decided_step(outcome_words(v), outcome == measure::Outcome::Improved, session_of(v),
-                         context.guarded)};
+    return {decided_step(outcome_words(v), outcome == measure::Outcome::Improved,
+                         session_of(v, context.against), context.guarded)};
   }
-  if (outcome == measure::Outcome::Mixed) {
+  if (outcome == measure::Outcome::Mixed && !plan.empty()) {
     return {choose_headline_step(plan, v.crossover)};
   }
   const auto sizing = sizing_of(v, context.calibration, context.min_effect_pct);
   std::vector<NextStep> steps;
   if (!sequential) {
-    steps.push_back(measure_step(session_of(v), NextKind::MeasureMore, sizing,
+    steps.push_back(measure_step(session_of(v, context.against), NextKind::MeasureMore, sizing,
                                  fmt::format("inconclusive after {} rounds", v.design.rounds)));
   } else {
     const auto opening =
@@ -331,7 +331,7 @@ std::vector<NextStep> next_steps(const Verdict& v, const std::string& plan, cons
                                     outcome_words(v), v.calibration->drift)
                       : fmt::format("{} on two runs measured apart; measure both code states together",
                                     outcome_words(v));
-    steps.push_back(measure_step(session_of(v), NextKind::MeasureAgainst, sizing, opening));
+    steps.push_back(measure_step(session_of(v, context.against), NextKind::MeasureAgainst, sizing, opening));
   }
   if (sizing.source != NoiseSource::Calibration) {
     steps.push_back(calibrate_step(v.candidate.bench, sizing));

@@ -58,6 +58,7 @@ struct NextContext {
   const Calibration* calibration = nullptr; // the newest of the benchmark in the candidate's environment
   double min_effect_pct = 0;                // the benchmark's
   bool guarded = false;                     // the benchmark has a --check or a --same-output
+  std::string against = "baseline";         // what a new session measures the candidate against
 };
 
 // The steps of a verdict of `plan`, the first one first; [None] when it is decisive (a decisive

@@ -212,14 +212,15 @@ void note_calibration(const Calibration* calibration, Verdict& v)
 // What holds the verdict's figures up (evidence/integrity.h): the candidate's output against the
 // reference's, the metrics' floors, the benchmark's timer against the wall time (on the session's
 // pairs when `paired` judged it). An invalid verdict is no outcome: every combination becomes
-// inconclusive.
+// inconclusive. `side` names the reference in what is said: "baseline" or "reference".
 void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const RunSet& candidate,
-                     const MetricRules& rules, const InterleavedVerdict* paired)
+                     const MetricRules& rules, const InterleavedVerdict* paired,
+                     std::string_view side = "baseline")
 {
   std::optional<std::string> differs;
   const auto& same = rules.same_output;
   if (same.kind == core::SameOutput::Kind::Metric) {
-    differs = metric_differs(reference.series, candidate.series, same);
+    differs = metric_differs(reference.series, candidate.series, same, side);
   } else if (same.kind != core::SameOutput::Kind::None) {
     // Judging reads runs without their outputs (store/run_queries.h): the few compared are read here.
     const auto outputs = [&reader](const RunSet& set) {
@@ -231,9 +232,9 @@ void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const 
       }
       return out;
     };
-    differs = digests_differ(outputs(reference), outputs(candidate));
+    differs = digests_differ(outputs(reference), outputs(candidate), side);
   }
-  auto flags = sides_floor_flags(reference.series, candidate.series, rules, "baseline");
+  auto flags = sides_floor_flags(reference.series, candidate.series, rules, side);
   if (v.metric != "wall_s") {
     CompareRequest wall;
     wall.metric = "wall_s";
@@ -396,12 +397,48 @@ std::string baseline_note(int baseline_then, std::optional<int> baseline_now)
   return fmt::format(", the baseline then; the baseline is now run {}", core::number_label(*baseline_now));
 }
 
+ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, const RunSet& candidate,
+                                     ComparisonReport& report, const ComparisonSides& sides)
+{
+  if (report.series.empty()) {
+    return {{}, sides.design, {}}; // try_compare never reports none
+  }
+  const auto& rules = reader.rules(candidate.bench, candidate.revision);
+  // The verdict the comparison would be on its first metric (compare_sets.h puts the primary first).
+  Verdict v;
+  v.design = sides.design;
+  v.metric = report.series.front().metric;
+  v.unit = report.series.front().unit;
+  for (const auto& s : report.series) {
+    if (s.metric == v.metric) {
+      v.combinations.push_back(s);
+    }
+  }
+  v.outcome = summarize_outcomes(v.combinations);
+  v.crossover = report.crossover;
+  if (!sides.plan.empty()) {
+    v.headline = reader.measures(sides.plan).headline_for(candidate.bench, v.metric);
+    v.headline_index = headline_index(v.combinations, v.headline);
+  }
+  v.candidate = candidate;
+  judge_integrity(reader, v, reference, candidate, rules, nullptr, sides.side);
+  if (v.integrity.validity == Validity::Invalid) {
+    for (auto& s : report.series) {
+      s.comparison.outcome = measure::Outcome::Inconclusive;
+    }
+  }
+  const auto* calibration = calibration_of(reader, v);
+  note_calibration(calibration, v);
+  auto next = next_steps(v, sides.plan, {calibration, rules.min_effect_pct, rules.guarded(), sides.against});
+  return {std::move(v.integrity), v.design, std::move(next)};
+}
+
 std::string VerdictDesign::phrase() const
 {
   if (kind == Design::Interleaved) {
     return fmt::format("interleaved, {} round{}", rounds, rounds == 1 ? "" : "s");
   }
-  return "sequential, baseline " + when_baseline(baseline_earlier_ms);
+  return "sequential, " + reference + " " + when_baseline(baseline_earlier_ms);
 }
 
 std::string VerdictDesign::baseline_when() const
@@ -422,7 +459,7 @@ std::string VerdictDesign::sentence() const
         "pairs",
         rounds, rounds == 1 ? "" : "s");
   }
-  return fmt::format("sequential: the baseline was measured {}; drift not controlled",
+  return fmt::format("sequential: the {} was measured {}; drift not controlled", reference,
                      when_baseline(baseline_earlier_ms));
 }
 

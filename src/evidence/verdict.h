@@ -30,6 +30,7 @@ struct VerdictDesign {
   Design kind = Design::Sequential;
   std::int64_t baseline_earlier_ms = 0; // sequential: candidate start minus baseline start
   std::size_t rounds = 0;               // interleaved
+  std::string reference = "baseline";   // what the sentences call the reference side
   std::string phrase() const;           // "sequential, baseline 3 days earlier"; "interleaved, 20 rounds"
   std::string
   sentence() const;         // "sequential: the baseline was measured 3 days earlier; drift not controlled"
@@ -137,6 +138,28 @@ Judgement judge_run(Reader& reader, const core::RunRecord& run, Against against 
 // the plan's first measure of the benchmark, else its primary metric).
 Judgement judge_set(Reader& reader, const std::string& plan, RunSet candidate, Against against,
                     const std::string& metric = "");
+
+// How `ej compare` came by its two sides, for judging them as a verdict is judged.
+struct ComparisonSides {
+  VerdictDesign design;             // sequential with the distance in time, or one session's two runs
+  std::string plan;                 // the candidate's attempt's plan; empty when it belongs to none
+  std::string against = "baseline"; // the reference as `ej run --against` takes it: baseline, r5, #12
+  std::string side = "baseline";    // how its integrity names the reference: baseline or reference
+};
+
+// What a comparison says besides its figures (docs/json.md, Comparisons): whether they can be
+// believed, how the sides were measured, what would make it decisive.
+struct ComparisonJudgement {
+  Integrity integrity;
+  VerdictDesign design;
+  std::vector<NextStep> next;
+};
+
+// `report` of two sets (ej compare) judged as a verdict is, on its first metric (the primary one,
+// or the one asked for), with the same integrity checks and next steps. An invalid comparison is no
+// outcome: every series of `report` becomes inconclusive.
+ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, const RunSet& candidate,
+                                     ComparisonReport& report, const ComparisonSides& sides);
 
 // The baseline run of `bench` in force at `time_ms` in a plan's history (oldest first): the last one
 // pinned by then, else the first one pinned after (a run made before any baseline is judged against

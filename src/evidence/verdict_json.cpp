@@ -40,6 +40,8 @@ std::string_view target_name(TargetMet met)
   return "no-target";
 }
 
+} // namespace
+
 nlohmann::json design_json(const VerdictDesign& design)
 {
   const bool interleaved = design.kind == Design::Interleaved;
@@ -50,8 +52,6 @@ nlohmann::json design_json(const VerdictDesign& design)
           {"rounds", interleaved ? nlohmann::json(design.rounds) : nlohmann::json()},
           {"text", design.sentence()}};
 }
-
-} // namespace
 
 nlohmann::json comparison_json(const SeriesComparison& s)
 {

@@ -13,6 +13,8 @@ namespace ej::evidence {
 
 nlohmann::json comparison_json(const SeriesComparison& series);
 nlohmann::json verdict_json(const Verdict& verdict);
+// {kind, drift_controlled, baseline_earlier_s, rounds, text}: how the two sides were measured.
+nlohmann::json design_json(const VerdictDesign& design);
 nlohmann::json target_json(const TargetResult& target);
 // `ej compare --json` of one benchmark: both sides' labels, every series, the outcome over them.
 nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,

@@ -82,6 +82,19 @@ void add_validity(Properties& properties)
   properties.emplace_back("flags", array(string(), "why its figures are doubted"));
 }
 
+// How the two sides of a comparison or verdict were measured (docs/json.md, Verdicts).
+Json design()
+{
+  Json kind = string("sequential: apart in time; interleaved: the two runs of one ej run --against session");
+  kind["enum"] = {"sequential", "interleaved"};
+  return record(
+      {{"kind", kind},
+       {"drift_controlled", boolean()},
+       {"baseline_earlier_s", nullable(number("sequential: how much earlier the reference started"))},
+       {"rounds", nullable(integer("interleaved: the session's rounds"))},
+       {"text", string()}});
+}
+
 } // namespace
 
 Json git()
@@ -206,15 +219,19 @@ Json comparison()
 {
   // Two designs: runs of different times (reference and candidate labels, every series), or two
   // runs measured together by ej run --against (design "interleaved", judged on their pairs).
-  Json sequential = record({{"reference", string()},
-                            {"candidate", string()},
-                            {"bench", string()},
-                            {"series", array(object())},
-                            {"outcome", string("improved regressed mixed no change inconclusive")},
-                            {"crossover", string()},
-                            {"environment_changes", array(string())},
-                            {"warnings", array(string())},
-                            {"throttled", object()}});
+  Properties properties{{"reference", string()},
+                        {"candidate", string()},
+                        {"bench", string()},
+                        {"series", array(object())},
+                        {"outcome", string("improved regressed mixed no change inconclusive")},
+                        {"crossover", string()},
+                        {"environment_changes", array(string())},
+                        {"warnings", array(string())},
+                        {"throttled", object()}};
+  add_validity(properties);
+  properties.emplace_back("design", design());
+  properties.emplace_back("next", next());
+  Json sequential = record(properties);
   sequential["properties"]["benchmarks"] = array(object());
   sequential["properties"]["not_compared"] = array(string());
   return with_schema_field(Json{{"type", "object"},

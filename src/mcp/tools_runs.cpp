@@ -295,8 +295,10 @@ Answer compare_tool(const Arguments& args, const Context& context)
     text = util::join(evidence::interleaved_report(*answer.interleaved), "\n");
   } else {
     for (const auto& c : answer.compared) {
-      text += fmt::format("{}{} vs {} on {}: {}", text.empty() ? "" : "\n", c.reference.label,
-                          c.candidate.label, c.candidate.bench, out["outcome"].get<std::string>());
+      const auto doubt = evidence::integrity_text(c.judged.integrity);
+      text += fmt::format("{}{} vs {} on {}: {}{}", text.empty() ? "" : "\n", c.reference.label,
+                          c.candidate.label, c.candidate.bench, out["outcome"].get<std::string>(),
+                          doubt.empty() ? "" : " (" + doubt + ")");
     }
     for (const auto& line : answer.not_compared) {
       text += "\nnot compared: " + line;

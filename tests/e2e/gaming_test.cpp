@@ -155,6 +155,56 @@ TEST_CASE("a benchmark that skips its work is caught by --same-output: the verdi
              Catch::Contains("Invalid: output differs from the baseline's. Against run #1"));
 }
 
+TEST_CASE("ej compare of a benchmark that skips its work says invalid as the verdict does, in text, JSON "
+          "and markdown")
+{
+  EjRepo repo;
+  campaign(repo, "if [ \"$(cat mode)\" = cand ]; then echo 'sum=0'; else sleep 0.05; echo 'sum=4950'; fi\n",
+           {"--same-output", "stdout"});
+  repo.ok({"run", "b", "--attempt", "2", "--quiet"});
+  // One side: the attempt against the baseline of its time, as ej judge holds it.
+  const auto out = json::parse(repo.ok({"compare", "2", "--json"}));
+  CHECK(out["validity"] == "invalid");
+  CHECK(out["invalid_reason"] == "output differs from the baseline's");
+  CHECK(out["flags"].is_array());
+  CHECK(out["outcome"] == "inconclusive"); // wall_s fell 5x, yet it is not better
+  CHECK(out["series"][0]["outcome"] == "inconclusive");
+  REQUIRE(out["next"].size() == 1);
+  CHECK(out["next"][0]["kind"] == "fix_figures");
+  CHECK(out["design"]["kind"] == "sequential");
+  CHECK(out["design"]["drift_controlled"] == false);
+  CHECK(out["design"]["baseline_earlier_s"].get<double>() >= 0);
+  CHECK(out["design"]["rounds"].is_null());
+  // Each benchmark of an attempt alone says it too.
+  REQUIRE(out["benchmarks"].size() == 1);
+  CHECK(out["benchmarks"][0]["validity"] == "invalid");
+  CHECK(out["benchmarks"][0]["next"][0]["kind"] == "fix_figures");
+  // What is wrong comes first in the text, before the figures.
+  const auto text = repo.ok({"compare", "2"});
+  CHECK_THAT(text, Catch::Contains("invalid: output differs from the baseline's"));
+  CHECK(text.find("invalid:") < text.find("wall_s"));
+  CHECK(text.find("outcome    improved") == std::string::npos);
+  CHECK_THAT(repo.ok({"compare", "2", "--format", "markdown"}),
+             Catch::Contains("**invalid: output differs from the baseline's**"));
+  // Two runs named: the candidate's output against the reference's.
+  const auto runs = json::parse(repo.ok({"compare", "r1", "r2", "--json"}));
+  CHECK(runs["validity"] == "invalid");
+  CHECK(runs["invalid_reason"] == "output differs from the reference's");
+  CHECK(runs["outcome"] == "inconclusive");
+  CHECK(runs["next"][0]["kind"] == "fix_figures");
+  CHECK(runs["design"]["kind"] == "sequential");
+  CHECK_THAT(runs["design"]["text"].get<std::string>(), Catch::StartsWith("sequential: the reference was"));
+  // The same output stands: valid, with what would decide it next.
+  write_text(repo.path() / "mode", "ref\n");
+  repo.ok({"run", "b", "--attempt", "1", "--quiet"});
+  const auto same = json::parse(repo.ok({"compare", "r1", "r3", "--json"}));
+  CHECK(same["validity"] == "valid");
+  CHECK(same["invalid_reason"].is_null());
+  REQUIRE_FALSE(same["next"].empty());
+  CHECK(same["next"][0]["kind"] != "fix_figures");
+  CHECK_THAT(repo.ok({"compare", "r1", "r3"}), !Catch::Contains("invalid"));
+}
+
 TEST_CASE(
     "a benchmark that changes the file it writes is caught by --same-output @FILE, and the same file passes")
 {

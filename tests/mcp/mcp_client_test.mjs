@@ -198,12 +198,14 @@ await step('tools/list has every tool, each with an inputSchema and an outputSch
   assert.deepEqual(judge.outputSchema.properties.verdict.properties.next.items.properties.kind.enum,
     ['none', 'measure_more', 'measure_against', 'calibrate', 'pin_baseline', 'choose_headline', 'fix_figures',
       'add_check']);
-  // So does the interleaved verdict of compare, and whether its figures can be believed, as a verdict's.
+  // So does every comparison of compare, sequential or interleaved, with whether its figures can be
+  // believed and how it was measured, as a verdict's.
   const compare = tools.find((tool) => tool.name === 'compare');
-  assert.ok(compare.outputSchema.anyOf.some((design) => design.required.includes('next')));
-  for (const field of ['validity', 'invalid_reason', 'flags']) {
-    assert.ok(judge.outputSchema.properties.verdict.required.includes(field), field);
-    assert.ok(compare.outputSchema.anyOf.some((design) => design.required.includes(field)), field);
+  for (const field of ['next', 'validity', 'invalid_reason', 'flags', 'design']) {
+    if (field !== 'design') {
+      assert.ok(judge.outputSchema.properties.verdict.required.includes(field), field);
+    }
+    assert.ok(compare.outputSchema.anyOf.every((design) => design.required.includes(field)), field);
   }
 });
 
@@ -261,6 +263,14 @@ await step('run with an attempt, then judge and compare it against the plan\'s b
   assert.equal(compared.series[0].metric, 't');
   const alone = await call(client, 'compare', { reference: attempt });
   assert.equal(alone.reference, 'run #1');
+  // The attempt against the baseline of its time is judged as its verdict is.
+  for (const c of [compared, alone]) {
+    assert.equal(c.validity, 'valid');
+    assert.equal(c.invalid_reason, null);
+    assert.equal(c.design.kind, 'sequential');
+    assert.ok(Array.isArray(c.next) && c.next.length > 0, JSON.stringify(c.next));
+  }
+  assert.equal(alone.next[0].kind, judged.verdict.next[0].kind);
 });
 
 await step('the reading tools answer with what the --json outputs print', async () => {

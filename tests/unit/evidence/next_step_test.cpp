@@ -227,6 +227,30 @@ TEST_CASE("a mixed sweep without a headline asks for the headline that decides")
   CHECK(steps[0].command == "ej plan edit p --headline AXIS=VALUE");
 }
 
+TEST_CASE(
+    "a comparison of two sides named (ej compare A B) measures the candidate against its reference, and "
+    "one of no plan has no headline to choose")
+{
+  // Sequential and inconclusive: both code states measured together, against the reference named.
+  const auto v = verdict(evidence::Design::Sequential, measure::Outcome::Inconclusive, -0.01, 0.05);
+  evidence::NextContext context{nullptr, 0, true};
+  context.against = "r3";
+  const auto steps = evidence::next_steps(v, "", context);
+  REQUIRE_FALSE(steps.empty());
+  CHECK(steps[0].kind == NextKind::MeasureAgainst);
+  CHECK_THAT(steps[0].command, Catch::StartsWith("ej run b --against r3 --attempt 2"));
+
+  // Mixed, of no plan: no `ej plan edit` of an empty slug; measuring together may still decide it.
+  auto mixed = verdict(evidence::Design::Sequential, measure::Outcome::Improved, -0.1, 0.01);
+  mixed.combinations.push_back(mixed.combinations.front());
+  mixed.combinations.back().comparison.outcome = measure::Outcome::Regressed;
+  mixed.outcome = measure::Outcome::Mixed;
+  const auto unplanned = evidence::next_steps(mixed, "", context);
+  REQUIRE_FALSE(unplanned.empty());
+  CHECK(unplanned[0].kind == NextKind::MeasureAgainst);
+  CHECK_THAT(unplanned[0].command, Catch::StartsWith("ej run b --against r3"));
+}
+
 TEST_CASE("a benchmark without a baseline is told to pin its newest run outside any attempt")
 {
   const auto with_run = evidence::pin_baseline_steps("p", "b", 3);
