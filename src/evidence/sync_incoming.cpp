@@ -62,6 +62,10 @@ ReplicaBatches read_replica(store::Journal& journal, git::JournalRefs& refs, con
       out.held = HeldBack{replica, batch.commit, out.unread, held->second.second};
       break;
     }
+    if (!batch.problem.empty()) {
+      out.held = HeldBack{replica, batch.commit, out.unread, batch.problem};
+      break;
+    }
     int bad = 0;
     std::string problem;
     auto events = store::decode_events(batch.events, &bad, &problem);

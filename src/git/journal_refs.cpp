@@ -494,7 +494,14 @@ std::vector<IncomingBatch> JournalRefs::batches_between(const std::string& tip, 
     batch.commit = oid_hex(oid);
     const auto last_seq = trailer(git_commit_message(commit.get()), k_last_seq_trailer);
     batch.last_seq = last_seq.empty() ? 0 : std::atoll(last_seq.c_str());
-    batch.events = read_path(repo, tree.get(), "events/" + name + ".jsonl").value_or("");
+    auto events = name.empty() ? std::nullopt : read_path(repo, tree.get(), "events/" + name + ".jsonl");
+    if (name.empty()) {
+      batch.problem = fmt::format("commit {} has no '{}' line: ej did not write it", batch.commit.substr(0, 12),
+                                  std::string_view(k_batch_trailer).substr(0, 8));
+    } else if (!events) {
+      batch.problem = fmt::format("commit {} has no events/{}.jsonl", batch.commit.substr(0, 12), name);
+    }
+    batch.events = std::move(events).value_or("");
     const auto list = read_path(repo, tree.get(), "events/" + name + ".blobs").value_or("");
     std::size_t start = 0;
     while (start < list.size()) {

@@ -30,6 +30,8 @@ struct IncomingBatch {
   std::int64_t last_seq = 0; // the publishing journal's local seq of its last event
   std::string events;
   std::vector<std::string> blob_hashes;
+  // Why the commit is no batch ej wrote (no ej-batch trailer, no events file); empty when it is one.
+  std::string problem;
 };
 
 // A claim found on the remote: the ref's last part (its first number) and the claim's content.

@@ -296,6 +296,29 @@ TEST_CASE("an event nested a million deep is held back with its replica named, u
   CHECK_THAT(imported.err, Catch::Contains("nests arrays or objects deeper than 64 levels"));
 }
 
+TEST_CASE("a replica ref whose commit ej did not write is held back and said, not skipped in silence")
+{
+  Team team;
+  numbered_plan(team);
+  const std::string forger = "01KFORGEDREPLICA0000000001";
+  const auto dir = team.root() / "not-ej";
+  make_git_repo(dir);
+  write_text(dir / "notes.txt", "a commit pushed under refs/ej by hand\n");
+  git(dir, {"add", "notes.txt"});
+  git(dir, {"commit", "-q", "-m", "notes"});
+  git(dir, {"push", "-q", team.remote_url(), "HEAD:refs/ej/replicas/" + forger});
+  team.ok(0, {"try", "made beside it", "--plan", "p"});
+  team.ok(0, {"sync"});
+
+  const auto received = team.ej(1, {"sync"});
+  INFO(received.out << received.err);
+  CHECK(received.exit_code == 0);
+  // Both commits of that ref (the repository's first and the notes) are held back.
+  CHECK_THAT(received.err, Catch::Contains("held back 2 batch(es) of replica " + forger) &&
+                               Catch::Contains("ej did not write it"));
+  CHECK(team.ok(0, {"log", "--json"}) == team.ok(1, {"log", "--json"})); // the rest synced
+}
+
 TEST_CASE(
     "an event naming an attempt nobody published is held back, its replica named, until the attempt comes")
 {
