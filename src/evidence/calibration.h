@@ -57,6 +57,10 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
 std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,
                                               const std::string& env_blob = "");
 
+// "could detect ±1.8% at 20 rounds": what a verdict could have seen, in the words of every verdict
+// (`amount` from Calibration::amount; `n` rounds of an interleaved verdict, else repeats a side).
+std::string could_detect_text(const std::string& amount, std::size_t n, bool interleaved);
+
 // Lines for ej calibrate and ej bench show, and the JSON both give.
 std::vector<std::string> calibration_lines(const Calibration& calibration);
 nlohmann::json to_json(const Calibration& calibration);
