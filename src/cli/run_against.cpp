@@ -26,7 +26,7 @@ void print_verdict(store::Journal& journal, int candidate_run)
   if (!record) {
     return;
   }
-  const auto verdict = evidence::judge_interleaved(journal.db(), *record);
+  const auto verdict = evidence::judge_interleaved(journal.db(), *record, evidence::ReadCalibration::Always);
   fmt::print("\n");
   for (const auto& line : evidence::interleaved_report(verdict)) {
     fmt::print("{}\n", line);

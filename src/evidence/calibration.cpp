@@ -157,6 +157,11 @@ std::optional<Calibration> latest_calibration(store::Database& db, const std::st
   return std::nullopt;
 }
 
+std::string could_detect_text(const std::string& amount, std::size_t n, bool interleaved)
+{
+  return fmt::format("could detect {} at {} {}", amount, n, interleaved ? "rounds" : "repeats");
+}
+
 std::vector<std::string> calibration_lines(const Calibration& c)
 {
   const auto figure = [&](double log_value) {

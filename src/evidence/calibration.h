@@ -62,6 +62,10 @@ std::optional<Calibration> latest_calibration(store::Database& db, const std::st
 // Whether a calibration of `bench` at revision `calibrated` holds for its revision `revision`.
 bool calibration_applies(store::Database& db, const std::string& bench, int calibrated, int revision);
 
+// "could detect ±1.8% at 20 rounds": what a verdict could have seen, in the words of every verdict
+// (`amount` from Calibration::amount; `n` rounds of an interleaved verdict, else repeats a side).
+std::string could_detect_text(const std::string& amount, std::size_t n, bool interleaved);
+
 // Lines for ej calibrate and ej bench show, and the JSON both give.
 std::vector<std::string> calibration_lines(const Calibration& calibration);
 nlohmann::json to_json(const Calibration& calibration);

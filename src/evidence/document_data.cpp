@@ -223,6 +223,14 @@ Columns summary_columns(const PlanMeasures& measures)
   return columns;
 }
 
+// "improved (interleaved, 20 rounds)": a verdict's design beside its outcome, or beside its change
+// where the summary has no outcome column. In a cell of its own it would widen a full table past the
+// page; here it takes a second line of the cell at most.
+std::string with_design(const std::string& text, const std::string& design)
+{
+  return design == "—" ? text : text + " (" + design + ")";
+}
+
 Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optional<Evaluation>& evaluation,
                 const PlanMeasures& measures, Columns& columns)
 {
@@ -260,12 +268,13 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
     const auto change = verdict != nullptr ? change_of(*verdict) : std::string("—");
     row.cells.push_back(value.empty() ? "—" : value);
     if (i == 0) {
-      row.cells.push_back(change);
-      const auto outcome = verdict != nullptr ? outcome_of(*verdict) : std::string("—");
-      if (measures.measures.size() <= 1) {
-        row.cells.push_back(outcome);
-      }
       row.design = verdict != nullptr ? verdict->design.cell() : std::string("—");
+      const bool outcome_column = measures.measures.size() <= 1;
+      row.cells.push_back(outcome_column ? change : with_design(change, row.design));
+      const auto outcome = verdict != nullptr ? outcome_of(*verdict) : std::string("—");
+      if (outcome_column) {
+        row.cells.push_back(with_design(outcome, row.design));
+      }
       row.median = row.cells[0];
       row.change = change;
       row.outcome = outcome;
@@ -296,30 +305,18 @@ Row summary_row(Reader& reader, const core::Attempt& attempt, const std::optiona
   return row;
 }
 
-// Under the summary: which of its changes compare two moments of the machine rather than two code
-// states measured together. Every verdict ej makes on its own is sequential; an interleaved one
-// (ej run --against) is named in its row's design.
+// Under the summary, when a row's design is sequential: what that means for its change, and how to
+// measure instead. The rows name their designs; an interleaved one (ej run --against) needs no note.
 std::string design_note(const std::vector<Row>& rows)
 {
-  std::vector<std::string> sequential;
-  std::size_t judged = 0;
-  for (const auto& row : rows) {
-    if (row.design != "—") {
-      ++judged;
-      if (row.design == "sequential") {
-        sequential.push_back(core::number_label(row.number));
-      }
-    }
-  }
-  if (sequential.empty()) {
+  const bool any_sequential =
+      std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.design == "sequential"; });
+  if (!any_sequential) {
     return "";
   }
-  const auto which = sequential.size() == judged ? std::string("Every change above is")
-                                                 : "The changes of " + util::join(sequential, ", ") + " are";
-  return which +
-         " sequential: each compares two runs measured at different times (each attempt's section says "
-         "how far apart), so the machine's drift is in it; `ej run BENCH --against baseline` measures "
-         "both sides together.";
+  return "A sequential change compares two runs measured at different times (each attempt's section says "
+         "how far apart), so the machine's drift is in it; `ej run BENCH --against baseline` measures both "
+         "sides together.";
 }
 
 TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, const PlanMeasures& measures)
@@ -347,11 +344,13 @@ TemplateData summary_data(const std::vector<Row>& rows, const Columns& columns, 
     put(entry, "target_met", cell(row.target_met));
     put(entry, "commit", row.commit.empty() ? "—" : row.commit);
     auto cells = render::template_list(row.cells.size() + 1);
-    // The outcome's words are held together: squeezed by a long title, a browser would wrap them.
-    const std::size_t outcome_at = measures.measures.size() == 1 ? 2 : row.cells.size();
+    // The outcome's words are held together: squeezed by a long title, a browser would wrap them. Its
+    // design may go to a second line.
+    const bool outcome_column = measures.measures.size() == 1;
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      render::append(cells,
-                     render::template_text(cell(i == outcome_at ? unbreakable(row.cells[i]) : row.cells[i])));
+      const auto text =
+          i == 2 && outcome_column ? with_design(unbreakable(row.outcome), row.design) : row.cells[i];
+      render::append(cells, render::template_text(cell(text)));
     }
     if (columns.has_commits && columns.commit_column) {
       render::append(cells, render::template_text(row.commit.empty() ? "—" : row.commit));

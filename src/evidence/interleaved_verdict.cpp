@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -75,6 +76,48 @@ Outcome overall(const std::vector<Outcome>& outcomes)
   return count(Outcome::NoChange) == n ? Outcome::NoChange : Outcome::Inconclusive;
 }
 
+// "could detect ±1.8% at 20 rounds (x, calibrated by runs #1 and #2)": at the calibrated noise of
+// the primary metric and the fewest rounds of its series (a sweep stopped when decisive gives each
+// combination its own), what every series could see. Empty without a calibration of that metric on
+// the series' scale.
+std::string detectable_text(const InterleavedVerdict& verdict)
+{
+  const auto& c = verdict.calibration;
+  if (!c || c->metric != verdict.primary) {
+    return "";
+  }
+  std::optional<std::size_t> fewest;
+  for (const auto& v : verdict.series) {
+    if (v.metric == verdict.primary && (v.scale == measure::PairedScale::LogRatio) == c->relative) {
+      fewest = std::min(fewest.value_or(v.rounds), v.rounds);
+    }
+  }
+  if (!fewest || *fewest < 2) {
+    return ""; // one round: no test, nothing it could detect
+  }
+  return could_detect_text(c->amount(c->detectable_interleaved(*fewest)), *fewest, true) +
+         fmt::format(" ({}, calibrated by runs {} and {})", c->metric, core::number_label(c->candidate),
+                     core::number_label(c->reference));
+}
+
+// An undecided session's rounds to a decision, when no line of a series says them (the rule projects
+// them only at its planned maximum, not when the budget stopped it): the figure of `next`, whose
+// command measures them.
+std::string rounds_to_decide(const InterleavedVerdict& verdict)
+{
+  for (const auto& v : verdict.series) {
+    if (v.rounds_needed) {
+      return "";
+    }
+  }
+  if (verdict.next.empty() || verdict.next.front().kind != NextKind::MeasureMore ||
+      !verdict.next.front().rounds) {
+    return "";
+  }
+  return fmt::format("a decision would likely need about {} rounds ('{}')", *verdict.next.front().rounds,
+                     verdict.next.front().command);
+}
+
 std::string where(const PairedVerdict& v)
 {
   std::string out = v.metric;
@@ -95,7 +138,8 @@ std::string_view paired_outcome_text(measure::Outcome outcome)
   return outcome == Outcome::NoChange ? "equivalent" : measure::to_string(outcome);
 }
 
-InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record)
+InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record,
+                                     ReadCalibration read)
 {
   InterleavedVerdict out;
   out.candidate = record.candidate;
@@ -201,14 +245,14 @@ InterleavedVerdict judge_interleaved(store::Database& db, const store::Interleav
     }
   }
   // What would decide it: rounds sized at the calibration of the candidate's environment when there
-  // is one (read only when rounds are to be sized: a plan's document judges many sessions).
+  // is one (read only when rounds are to be sized, or asked for: a plan's document judges many sessions).
   const bool undecided = out.outcome == Outcome::Inconclusive || out.outcome == Outcome::Mixed;
-  const auto calibration =
-      undecided && out.design.purpose.empty() && out.integrity.validity == Validity::Valid
-          ? latest_calibration(db, run->bench, run->env_blob, run->revision)
-          : std::nullopt;
-  out.next = paired_next_steps(out, plan,
-                               {calibration ? &*calibration : nullptr, out.min_effect_pct, rules.guarded()});
+  if ((undecided || read == ReadCalibration::Always) && out.design.purpose.empty() &&
+      out.integrity.validity == Validity::Valid) {
+    out.calibration = latest_calibration(db, run->bench, run->env_blob, run->revision);
+  }
+  out.next = paired_next_steps(
+      out, plan, {out.calibration ? &*out.calibration : nullptr, out.min_effect_pct, rules.guarded()});
   // A side that failed its check or measured impossible figures is not decided by the rounds before:
   // what is wrong comes first, as for a sequential verdict.
   for (const auto* side : {&*run, reference_run ? &*reference_run : nullptr}) {
@@ -314,6 +358,11 @@ std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict)
                       "overall outcome",
                       where(*v), paired_outcome_text(v->outcome), v->p_value, verdict.design.alpha,
                       primary.size(), verdict.primary));
+    }
+  }
+  for (const auto& line : {detectable_text(verdict), rounds_to_decide(verdict)}) {
+    if (!line.empty()) {
+      lines.push_back("  " + line);
     }
   }
   lines.push_back(fmt::format(

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evidence/calibration.h"
 #include "evidence/integrity.h"
 #include "evidence/next_step.h"
 #include "measure/comparison.h"
@@ -71,13 +72,22 @@ struct InterleavedVerdict {
   // inconclusive, whatever the pairs say. A calibration, the same code on both sides, is not held.
   Integrity integrity;
   std::vector<NextStep> next; // what would decide it (evidence/next_step.h)
+  // The newest calibration of the benchmark in the candidate's environment, when it was read: what
+  // the session could have detected, and the noise its next rounds are sized at.
+  std::optional<Calibration> calibration;
 };
+
+// When judge_interleaved reads the calibration: only to size the rounds of an undecided session (a
+// plan's document judges many sessions and shows neither), or always, for a report that says what
+// the session could have detected.
+enum class ReadCalibration { ToSizeRounds, Always };
 
 // An outcome in the interleaved design's words, in its text and JSON: "equivalent" where a
 // sequential comparison says "no change" (measure::to_string), the rest alike.
 std::string_view paired_outcome_text(measure::Outcome outcome);
 
-InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record);
+InterleavedVerdict judge_interleaved(store::Database& db, const store::InterleavedRecord& record,
+                                     ReadCalibration read = ReadCalibration::ToSizeRounds);
 
 // The primary metric's series of the verdict, in order, each with whether its p-value is a
 // Benjamini-Hochberg discovery at the session's alpha among theirs (measure/false_discovery.h).
@@ -92,7 +102,9 @@ std::string paired_change_text(const PairedVerdict& series, double value);
 
 // "improved: -3.1% [-3.6%, -2.6%] (interleaved, 20 rounds; signed-rank p = 0.0001)"
 std::string paired_line(const InterleavedVerdict& verdict, const PairedVerdict& series);
-// The report ej run --against and ej compare print: a heading line, then one line per series.
+// The report ej run --against and ej compare print: a heading line, then one line per series, what
+// the session could have detected (with a calibration of its environment), the rounds a decision
+// would likely need when it is undecided, and its design.
 std::vector<std::string> interleaved_report(const InterleavedVerdict& verdict);
 nlohmann::json to_json(const InterleavedVerdict& verdict);
 

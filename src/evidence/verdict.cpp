@@ -145,8 +145,8 @@ void set_texts(Verdict& v, std::optional<int> baseline_then)
     tail += "; imported figures, not measured by ej";
   }
   if (v.calibration) {
-    tail += fmt::format("; could detect {} at {} {}", v.calibration->amount, v.calibration->n,
-                        v.design.kind == Design::Interleaved ? "rounds" : "repeats");
+    tail += "; " +
+            could_detect_text(v.calibration->amount, v.calibration->n, v.design.kind == Design::Interleaved);
     if (v.calibration->drift_exceeds_change) {
       tail += fmt::format(", but the machine drifted {} in calibration, more than the change",
                           v.calibration->drift);

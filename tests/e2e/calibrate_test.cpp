@@ -82,6 +82,26 @@ TEST_CASE("ej calibrate measures a benchmark against itself and says what a verd
   CHECK(json::parse(repo.ok({"runs", "--json"})).size() == 2); // nothing recorded by the refusals
 }
 
+TEST_CASE("ej run --against and ej compare say what the session could detect at the calibrated noise")
+{
+  EjRepo repo;
+  repo.ok({"bench", "add", "noisy", "--repeat", "5", "--shell",
+           "awk -v s=$(date +%N) 'BEGIN { srand(s); printf \"x=%d\\n\", 1000 + 40 * rand() }'", "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns"});
+  // Without a calibration, nothing to say.
+  CHECK_THAT(repo.ok({"run", "noisy", "--against", "HEAD", "--repeat", "6", "--quiet"}),
+             !Catch::Contains("could detect"));
+  repo.ok({"calibrate", "noisy", "--rounds", "8", "--quiet"}); // runs #3 and #4
+  const auto against = repo.ok({"run", "noisy", "--against", "HEAD", "--repeat", "6", "--quiet"});
+  const auto at = against.find("\n  could detect ±");
+  REQUIRE(at != std::string::npos);
+  const auto line = against.substr(at + 3, against.find('\n', at + 1) - at - 3);
+  CHECK_THAT(line, Catch::EndsWith("% at 6 rounds (x, calibrated by runs #3 and #4)"));
+  CHECK(against.find("could detect", at + 3 + line.size()) == std::string::npos); // once, not per series
+  // ej compare of the same pair says the same.
+  CHECK_THAT(repo.ok({"compare", "r6", "r5"}), Catch::Contains("\n  " + line + "\n"));
+}
+
 TEST_CASE(
     "a sequential verdict whose change the calibrated drift exceeds is not adopted or rejected on its own")
 {
@@ -101,9 +121,8 @@ TEST_CASE(
   CHECK(calibrated["drift"].get<double>() > 10); // 20 repeats at 1% each
   const auto judged = repo.ok({"judge", "2"});
   CHECK_THAT(judged, Catch::Contains("proposed status: inconclusive"));
-  CHECK_THAT(judged,
-             Catch::Contains("more than the change: measure both sides together with 'ej run climb "
-                             "--against baseline --attempt 2', whose paired verdict then decides"));
+  CHECK_THAT(judged, Catch::Contains("more than the change: measure both sides together with 'ej run climb "
+                                     "--against baseline --attempt 2', whose paired verdict then decides"));
   CHECK(calibrated["drift_beyond_noise"] == true);
   const auto verdict = json::parse(repo.ok({"show", "2", "--json"}))["verdict"];
   CHECK_THAT(verdict["text"].get<std::string>(),
@@ -112,7 +131,8 @@ TEST_CASE(
                  Catch::Contains(" in calibration, more than the change"));
 
   // The session the advice names then decides: the pairs cancel the climb, drift holds nothing back.
-  repo.ok({"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
+  repo.ok(
+      {"run", "climb", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
   const auto settled = repo.ok({"judge", "2"});
   CHECK_THAT(settled, Catch::Contains("interleaved: 6 rounds alternating both sides"));
   CHECK_THAT(settled, !Catch::Contains("more than the change"));

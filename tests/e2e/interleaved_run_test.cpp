@@ -127,7 +127,8 @@ TEST_CASE("until-decisive stops at the first decisive round of its planned maxim
   CHECK(budget_alone.exit_code == 2);
 }
 
-TEST_CASE("an until-decisive session stopped before its interval has a bound says so instead of printing infinities")
+TEST_CASE("an until-decisive session stopped before its interval has a bound says so instead of printing "
+          "infinities")
 {
   EjRepo repo;
   set_up_drifting(repo);
@@ -139,6 +140,36 @@ TEST_CASE("an until-decisive session stopped before its interval has a bound say
   REQUIRE(against.exit_code == 0);
   CHECK_THAT(against.out, Catch::Contains("(no bound yet after 3 rounds)"));
   CHECK_THAT(against.out, !Catch::Contains("inf"));
+}
+
+TEST_CASE("an until-decisive session stopped by its budget says the rounds a decision would likely need")
+{
+  EjRepo repo;
+  set_up_drifting(repo);
+  // A tenth of a second a repeat: the budget ends the session after ten to twenty rounds, more than
+  // the six a fixed interval needs and fewer than the 36 or so the rule's looks at 1000 planned
+  // rounds need to decide even a change that every round shows.
+  const auto origin = repo.path() / ".git" / "origin";
+  write_text(repo.path() / "bench.src", "sleep 0.1\n" + drifting_script(origin, "1.00"));
+  git(repo.path(), {"commit", "-q", "-am", "slower repeats"});
+  write_text(repo.path() / "bench.src", "sleep 0.1\n" + drifting_script(origin, "1.10"));
+  const auto against = repo.ej({"run", "drift", "--against", "HEAD", "--until-decisive", "--max-rounds",
+                                "1000", "--budget", "5s", "--seed", "5", "--quiet"});
+  INFO(against.out << against.err);
+  REQUIRE(against.exit_code == 0);
+  REQUIRE_THAT(against.out, Catch::Contains("stopped: budget"));
+  CHECK(interleaved_outcome(against.out) == "inconclusive");
+  // The figure the text says is the one `next` proposes to measure.
+  const auto next = show_run(repo, 1)["comparison"]["next"];
+  REQUIRE(!next.empty());
+  REQUIRE(next[0]["rounds"].is_number());
+  const auto rounds = next[0]["rounds"].get<int>();
+  CHECK_THAT(against.out, Catch::Contains("\n  a decision would likely need about " + std::to_string(rounds) +
+                                          " rounds ('ej run drift --against r2 --repeat " +
+                                          std::to_string(rounds) + "')"));
+  // ej compare of the pair reports the same.
+  CHECK_THAT(repo.ok({"compare", "r2", "r1"}),
+             Catch::Contains("a decision would likely need about " + std::to_string(rounds) + " rounds"));
 }
 
 TEST_CASE("the interleaved verdict of a sweep names the combination of each of its lines")

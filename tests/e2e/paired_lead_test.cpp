@@ -69,7 +69,10 @@ TEST_CASE("an attempt measured against its baseline's code is judged on the pair
   const auto document = repo.ok({"plan", "render", "p", "--stdout"});
   CHECK_THAT(document, Catch::Contains("Against run #1's code, measured alongside as run #4 (interleaved, 8 "
                                        "rounds)."));
+  // The summary says the design beside the outcome; no row is sequential, so no note says what that is.
+  CHECK_THAT(document, Catch::Contains("| improved (interleaved, 8 rounds) |"));
   CHECK_THAT(document, !Catch::Contains("Every change above is sequential"));
+  CHECK_THAT(document, !Catch::Contains("A sequential change compares"));
   // The baseline's own attempt, which now holds the reference side too, is still the baseline.
   CHECK_THAT(repo.ej({"judge", "1"}).err, Catch::Contains("run #1 is the baseline itself"));
 
