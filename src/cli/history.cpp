@@ -431,9 +431,10 @@ void run_history(const HistoryOptions& options)
     return util::join(out, ", ");
   };
   if (!input->alike_revisions.empty()) {
-    fmt::print("\nruns of revision {} of {} are in the series: they measure what revision {} measures (the "
+    fmt::print("\nruns of revision{} {} of {} are in the series: they measure what revision {} measures (the "
                "revisions differ in how runs are judged)\n",
-               listed(input->alike_revisions), options.bench, input->revision);
+               input->alike_revisions.size() == 1 ? "" : "s", listed(input->alike_revisions), options.bench,
+               input->revision);
   }
   if (!input->other_revisions.empty()) {
     fmt::print(

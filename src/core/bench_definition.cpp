@@ -66,10 +66,15 @@ bool measures_alike(const BenchDefinition& a, const BenchDefinition& b)
       return p.name == q.name && p.values == q.values;
     });
   };
+  // A part this build could not read may be exactly where they differ.
+  if (!a.metrics_damage.empty() || !b.metrics_damage.empty()) {
+    return false;
+  }
   return a.argv == b.argv && a.shell == b.shell && a.cwd == b.cwd && a.env == b.env &&
          same_axes(a.params, b.params) && a.policy.warmup == b.policy.warmup && a.build == b.build &&
          a.check == b.check && a.check_every == b.check_every && a.same_output == b.same_output &&
-         a.check_times == b.check_times &&
+         a.check_times == b.check_times && a.clock_drop_pct == b.clock_drop_pct &&
+         a.exclude_throttled == b.exclude_throttled &&
          std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), b.metrics.end(),
                     [&](const MetricSpec& x, const MetricSpec& y) { return reader(x) == reader(y); });
 }
@@ -256,6 +261,14 @@ BenchDefinition readable_bench_definition(const nlohmann::json& json)
 {
   std::vector<std::string> problems;
   return bench_definition_from_json(json, problems);
+}
+
+bool stored_measure_alike(const nlohmann::json& a, const nlohmann::json& b)
+{
+  std::vector<std::string> problems;
+  const auto first = bench_definition_from_json(a, problems);
+  const auto second = bench_definition_from_json(b, problems);
+  return problems.empty() && measures_alike(first, second);
 }
 
 BenchDefinition bench_definition_from_json(const nlohmann::json& json)

@@ -94,10 +94,11 @@ struct BenchDefinition {
 };
 
 // Whether runs of two revisions measure the same thing, checked the same way: the same command,
-// directory, environment, axes, warm-up, build step, metric readers and the checks made while it runs
-// (--check, --same-output, --check-times). They may differ in how runs are counted and judged (repeats,
-// timeout, primary metric, min effect, floors, throttling rules, default host, --ci): as asv versions
-// a benchmark by its code, not by its repeat settings, runs of such revisions are compared.
+// directory, environment, axes, warm-up, build step, metric readers, the checks made while it runs
+// (--check, --same-output, --check-times) and the throttling rules (read run by run). They may differ
+// in how runs are counted and judged (repeats, timeout, primary metric, min effect, floors, default
+// host, --ci): as asv versions a benchmark by its code, not by its repeat settings, runs of such
+// revisions are compared. Never alike when either has a metric spec this build cannot read.
 bool measures_alike(const BenchDefinition& a, const BenchDefinition& b);
 
 nlohmann::json to_json(const BenchDefinition& definition);
@@ -109,6 +110,9 @@ BenchDefinition bench_definition_from_json(const nlohmann::json& json, std::vect
 // Tolerant, for readers of metrics and verdict settings: damage is reported where the benchmark is
 // listed, shown or run, not by every reader of results.
 BenchDefinition readable_bench_definition(const nlohmann::json& json);
+// Whether the revisions stored as `a` and `b` measure alike (measures_alike); false when either is
+// damaged, since what could not be read may be where they differ.
+bool stored_measure_alike(const nlohmann::json& a, const nlohmann::json& b);
 
 // One combination of axis values, e.g. {variant: fused, hidden: 4096}.
 using ParamValues = std::map<std::string, std::string>;

@@ -139,9 +139,7 @@ bool calibration_applies(store::Database& db, const std::string& bench, int cali
   }
   const auto a = store::find_bench_revision(db, bench, calibrated);
   const auto b = store::find_bench_revision(db, bench, revision);
-  return a && b &&
-         core::measures_alike(core::readable_bench_definition(a->definition),
-                              core::readable_bench_definition(b->definition));
+  return a && b && core::stored_measure_alike(a->definition, b->definition);
 }
 
 std::optional<Calibration> latest_calibration(store::Database& db, const std::string& bench,

@@ -26,10 +26,12 @@ bool bench_regressed(const CiBench& bench)
   if (!bench.verdict) {
     return false;
   }
-  const auto& series = bench.verdict->series;
-  return std::any_of(series.begin(), series.end(), [&](const PairedVerdict& v) {
-    // On the figures: a candidate that is slower is slower whatever it printed.
-    return v.metric == bench.verdict->primary && v.outcome_on_figures() == measure::Outcome::Regressed;
+  // On the figures: a candidate that is slower is slower whatever it printed. And a discovery across
+  // the primary series (Benjamini-Hochberg, as the overall outcome): a sweep of twenty combinations
+  // must not fail one pull request in three on noise.
+  const auto primary = primary_discoveries(*bench.verdict);
+  return std::any_of(primary.begin(), primary.end(), [](const auto& series) {
+    return series.second && series.first->outcome_on_figures() == measure::Outcome::Regressed;
   });
 }
 

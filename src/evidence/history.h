@@ -105,7 +105,7 @@ struct HistoryInput {
   // The revision's and those of revisions that measure alike (Reader::measures_alike); unusable
   // ones (failed...) are passed over.
   std::vector<HistoryRun> runs;
-  std::vector<int> alike_revisions; // the earlier revisions whose runs are in `runs` too, ascending
+  std::vector<int> alike_revisions; // the other revisions whose runs are in `runs` too, ascending
   std::vector<core::Acknowledgement> acknowledgements;
   std::vector<core::LocatedStep> located; // ej bisect's answers for the benchmark, oldest first
   std::vector<int> other_revisions;       // the revisions of the benchmark's other usable runs, for a note

@@ -353,21 +353,16 @@ bool Reader::measures_alike(const std::string& bench, int a, int b)
   if (a == b) {
     return true;
   }
-  const auto definition = [&](int revision) -> const std::optional<core::BenchDefinition>& {
-    const auto key = std::make_pair(bench, revision);
-    auto found = m_definitions.find(key);
-    if (found == m_definitions.end()) {
-      std::optional<core::BenchDefinition> read;
-      if (const auto row = store::find_bench_revision(m_journal.db(), bench, revision)) {
-        read = core::readable_bench_definition(row->definition);
-      }
-      found = m_definitions.emplace(key, std::move(read)).first;
-    }
-    return found->second;
-  };
-  const auto& first = definition(a);
-  const auto& second = definition(b);
-  return first && second && core::measures_alike(*first, *second);
+  const auto key = std::make_tuple(bench, std::min(a, b), std::max(a, b));
+  auto found = m_alike.find(key);
+  if (found == m_alike.end()) {
+    const auto first = store::find_bench_revision(m_journal.db(), bench, a);
+    const auto second = store::find_bench_revision(m_journal.db(), bench, b);
+    found = m_alike
+                .emplace(key, first && second && core::stored_measure_alike(first->definition, second->definition))
+                .first;
+  }
+  return found->second;
 }
 
 const std::vector<core::BaselineRecord>& Reader::baselines(const std::string& plan)

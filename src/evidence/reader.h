@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <tuple>
 #include <memory>
 #include <optional>
 #include <set>
@@ -134,7 +135,7 @@ private:
   bool m_exclude_throttled = false;
   std::map<int, std::optional<RunSet>> m_baseline_sets;
   std::map<std::pair<std::string, int>, MetricRules> m_rules;
-  std::map<std::pair<std::string, int>, std::optional<core::BenchDefinition>> m_definitions;
+  std::map<std::tuple<std::string, int, int>, bool> m_alike; // bench, lower and higher revision
   std::map<std::string, std::vector<core::BaselineRecord>> m_baselines;
   std::map<std::string, std::optional<core::Plan>> m_plans;
   std::map<std::string, PlanMeasures> m_measures;

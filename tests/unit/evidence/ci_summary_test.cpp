@@ -23,6 +23,8 @@ evidence::PairedVerdict series(const std::string& metric, measure::Outcome outco
   v.low = std::log1p(change - 0.05);
   v.high = std::log1p(change + 0.05);
   v.outcome = outcome;
+  // A decisive series is a discovery by any account; the others were not.
+  v.p_value = outcome == Outcome::Improved || outcome == Outcome::Regressed ? 0.001 : 0.5;
   return v;
 }
 
@@ -175,4 +177,20 @@ TEST_CASE("under GitHub Actions the summary links the commits, their comparison 
   CHECK(evidence::to_json(summary) == plain_json);
   summary.links = {"https://github.com", "team/app) [x](y", "4242"};
   CHECK(evidence::ci_markdown(summary) == plain);
+}
+
+TEST_CASE("the gate fails on a regressed combination only when it is a discovery across the primary series")
+{
+  // Two combinations: one regressed on its own at p = 0.04, the other unchanged at p = 0.5. Across the
+  // two, Benjamini-Hochberg at 0.05 needs the smallest p at 0.025: no discovery, no failure.
+  auto noise = series("time_ms", Outcome::Regressed, 0.03, R"({"n":"1"})");
+  noise.p_value = 0.04;
+  auto still = series("time_ms", Outcome::NoChange, 0.0, R"({"n":"2"})");
+  const auto passed = summary_of({bench("decode", {noise, still}, 3)});
+  CHECK(evidence::ci_outcome(passed) == evidence::CiOutcome::Passed);
+  // At p = 0.01 it is a discovery (0.01 <= 0.025): the gate fails.
+  noise.p_value = 0.01;
+  const auto failed = summary_of({bench("decode", {noise, still}, 3)});
+  CHECK(evidence::ci_outcome(failed) == evidence::CiOutcome::Regressed);
+  CHECK(evidence::regressed_benches(failed) == std::vector<std::string>{"decode"});
 }
