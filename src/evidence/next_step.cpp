@@ -78,11 +78,13 @@ struct Sizing {
   bool relative = true;
   std::optional<NoiseSource> source;
   bool too_many = false; // a noise is known but no number of rounds up to k_most_rounds will do
+  std::string unit;      // of the series sized, for its figures
 };
 
 // An undecided comparison on the per-round scale, with the noise a round of it showed, if known.
 struct Undecided {
   const std::string& metric;
+  const std::string& unit;
   Scaled values;
   std::optional<double> observed_noise;
 };
@@ -90,6 +92,7 @@ struct Undecided {
 Sizing size_rounds(const Undecided& u, const Calibration* calibration, double min_effect_pct)
 {
   Sizing out;
+  out.unit = u.unit;
   const auto& values = u.values;
   out.relative = values.scale == measure::PairedScale::LogRatio;
   // The change to resolve: the estimate itself when it passes the min effect (to tell it from no
@@ -141,7 +144,7 @@ Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* 
                                                                measure::Pairing::TwoSample, c.confidence);
     }
   }
-  return size_rounds({s.metric, *values, observed}, calibration, min_effect_pct);
+  return size_rounds({s.metric, s.unit, *values, observed}, calibration, min_effect_pct);
 }
 
 // The sizing that asks for the most rounds: what every one of the comparisons needs.
@@ -156,8 +159,20 @@ bool decided(measure::Outcome outcome)
          outcome == measure::Outcome::NoChange;
 }
 
+// Whether more rounds may decide a series of an undecided whole: one inconclusive on its own, or
+// one decisive on its own that false-discovery control left out of an inconclusive whole (more
+// rounds may lift it; in a mixed whole, lifting it changes nothing). An inconclusive whole has no
+// discovery among its decisive series (summarize_outcomes, InterleavedVerdict::outcome), so every
+// one of them was left out.
+bool rounds_may_decide(measure::Outcome series, measure::Outcome whole)
+{
+  const bool change = series == measure::Outcome::Improved || series == measure::Outcome::Regressed;
+  return series == measure::Outcome::Inconclusive || (whole == measure::Outcome::Inconclusive && change);
+}
+
 // The comparison the rounds are sized on: the headline's, else (a sweep without one) the undecided
-// combination that needs the most rounds.
+// combination that needs the most rounds; of a decided whole that a drift outweighs, the
+// combination that needs the most rounds of all.
 Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_effect_pct)
 {
   if (const auto* head = v.headline_comparison()) {
@@ -165,7 +180,7 @@ Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_ef
   }
   std::optional<Sizing> most;
   for (const auto& s : v.combinations) {
-    if (decided(s.comparison.outcome)) {
+    if (!decided(v.outcome) && !rounds_may_decide(s.comparison.outcome, v.outcome)) {
       continue;
     }
     auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
@@ -185,7 +200,6 @@ std::string figure(double value, bool relative, const std::string& unit)
 // What a new session measures: the candidate's benchmark against a reference, the attempt's code.
 struct Session {
   std::string bench;
-  std::string unit;
   std::string against;        // as --against takes it
   std::optional<int> attempt; // the candidate's (--against measures its recorded code)
 };
@@ -212,7 +226,7 @@ NextStep measure_step(const Session& session, NextKind kind, const Sizing& sizin
     step.effect = std::abs(in_units(sizing.effect, sizing.relative));
   }
   step.command = session_command(session);
-  const auto& unit = session.unit;
+  const auto& unit = sizing.unit;
   const auto noise_words = [&] {
     return fmt::format("at the {} noise of {} a round",
                        sizing.source == NoiseSource::Calibration ? "calibrated" : "observed",
@@ -238,7 +252,7 @@ Session session_of(const Verdict& v, const std::string& against)
 {
   // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
   const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
-  return {v.candidate.bench, v.unit, against, attempt > 0 ? std::optional(attempt) : std::nullopt};
+  return {v.candidate.bench, against, attempt > 0 ? std::optional(attempt) : std::nullopt};
 }
 
 NextStep calibrate_step(const std::string& bench, const Sizing& sizing)
@@ -364,28 +378,22 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
       v.design.reference_name == "baseline" ? std::string("baseline") : "r" + std::to_string(v.reference);
   if (decided(v.outcome)) {
     return {decided_step(std::string(paired_outcome_text(v.outcome)), v.outcome == measure::Outcome::Improved,
-                         {v.bench, "", reference, v.attempt}, context.guarded)};
+                         {v.bench, reference, v.attempt}, context.guarded)};
   }
   if (v.outcome == measure::Outcome::Mixed && !plan.empty()) {
     return {choose_headline_step(plan, "")};
   }
   // Inconclusive (or a mixed sweep of no plan, whose undecided combinations more rounds may decide):
-  // sized on the primary metric's undecided series that needs the most rounds. A series decisive on
-  // its own but left out by false-discovery control leaves an inconclusive session undecided: more
-  // rounds may lift it (in a mixed one, lifting it changes nothing).
+  // sized on the primary metric's undecided series that needs the most rounds.
   std::optional<Sizing> most;
   const PairedVerdict* sized = nullptr;
-  for (const auto& [primary, discovery] : primary_discoveries(v)) {
-    const auto& series = *primary;
-    const bool held_back =
-        v.outcome == measure::Outcome::Inconclusive && !discovery &&
-        (series.outcome == measure::Outcome::Improved || series.outcome == measure::Outcome::Regressed);
-    if (series.outcome != measure::Outcome::Inconclusive && !held_back) {
+  for (const auto& series : v.series) {
+    if (series.metric != v.primary || !rounds_may_decide(series.outcome, v.outcome)) {
       continue;
     }
     const Scaled values{series.scale, series.estimate, std::nullopt, series.reference_level};
-    auto sizing =
-        size_rounds({series.metric, values, series.noise}, context.calibration, context.min_effect_pct);
+    auto sizing = size_rounds({series.metric, series.unit, values, series.noise}, context.calibration,
+                              context.min_effect_pct);
     if (!most || rank(sizing) > rank(*most)) {
       most = sizing;
       sized = &series;
@@ -405,7 +413,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   }
   std::vector<NextStep> steps;
   steps.push_back(
-      measure_step({v.bench, sized->unit, reference, v.attempt}, NextKind::MeasureMore, *most,
+      measure_step({v.bench, reference, v.attempt}, NextKind::MeasureMore, *most,
                    fmt::format("{} after {} rounds", paired_outcome_text(v.outcome), sized->rounds)));
   if (most->source != NoiseSource::Calibration) {
     steps.push_back(calibrate_step(v.bench, *most));

@@ -365,7 +365,8 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
   v.device_repeats = reference->device_repeats + candidate.device_repeats;
   v.throttled_excluded = reference->throttled_excluded || candidate.throttled_excluded;
   judge_integrity(reader, v, *reference, candidate, rules, paired ? &paired->verdict : nullptr);
-  if (auto note = false_discovery_note(v.combinations); !note.empty()) {
+  // A headline combination decides on its own, not adjusted: no overall outcome leaves a series out.
+  if (auto note = v.headline_index ? "" : false_discovery_note(v.combinations); !note.empty()) {
     v.warnings.push_back(std::move(note));
   }
   v.candidate = std::move(candidate);
@@ -414,7 +415,6 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
       v.combinations.push_back(s);
     }
   }
-  v.outcome = summarize_outcomes(v.combinations);
   v.crossover = report.crossover;
   if (!sides.plan.empty()) {
     v.headline = reader.measures(sides.plan).headline_for(candidate.bench, v.metric);
@@ -428,7 +428,17 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
     }
   }
   const auto* calibration = calibration_of(reader, v);
-  note_calibration(calibration, v);
+  note_calibration(calibration, v); // on the headline combination, whose change a drift may outweigh
+  // What is decided is the comparison's outcome, over every series the report sums up with
+  // Benjamini-Hochberg across them (docs/statistics.md, "Many series"), whatever the first metric
+  // or a headline says alone: `next` never calls decisive what `outcome` does not, and sizes the
+  // rounds on that family's undecided series.
+  v.combinations = report.series;
+  v.headline_index.reset();
+  v.outcome = summarize_outcomes(v.combinations);
+  if (auto note = false_discovery_note(v.combinations); !note.empty()) {
+    report.warnings.push_back(std::move(note));
+  }
   auto next = next_steps(v, sides.plan, {calibration, rules.min_effect_pct, rules.guarded(), sides.against});
   return {std::move(v.integrity), v.design, std::move(next)};
 }

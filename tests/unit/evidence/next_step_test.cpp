@@ -440,3 +440,48 @@ TEST_CASE("a mixed interleaved sweep asks for its plan's headline, or without a 
   CHECK(steps[0].kind == NextKind::MeasureMore);
   CHECK(steps[0].rounds == 35u);
 }
+
+TEST_CASE("a sweep inconclusive because false-discovery control left its one gain out sizes the rounds on it")
+{
+  // n=1 improved on its own (p = 0.026) but is no discovery beside n=2 (no change): the verdict is
+  // inconclusive, and the noise to size the rounds at is n=1's, which more rounds may lift.
+  test::TestJournal j;
+  j.plan("p");
+  j.bench("b", "time_ms", false, "us");
+  j.attempt(1, "p");
+  j.attempt(2, "p");
+  const std::vector<double> ten(6, 10.0);
+  j.run(1, 1, {{{{"n", "1"}}, {20, 21, 22, 23, 24, 25}}, {{{"n", "2"}}, ten}});
+  j.run(2, 2, {{{{"n", "1"}}, {15, 16, 17, 18, 20.5, 22.5}}, {{{"n", "2"}}, ten}});
+  j.baseline("p", 1);
+  evidence::Reader reader(j.journal());
+  const auto v = evidence::judge_attempt(reader, 2).verdict;
+  REQUIRE(v);
+  REQUIRE(v->combinations.size() == 2);
+  REQUIRE(v->combinations[0].comparison.outcome == Outcome::Improved);
+  REQUIRE(v->outcome == Outcome::Inconclusive);
+  REQUIRE(v->next.size() == 2);
+  CHECK(v->next[0].kind == NextKind::MeasureAgainst);
+  CHECK(v->next[0].source == evidence::NoiseSource::Observed);
+  CHECK(v->next[0].rounds);
+  CHECK_THAT(v->next[0].why, !Catch::Contains("no noise"));
+  CHECK(v->next[1].kind == NextKind::Calibrate);
+  CHECK_THAT(v->next[1].why, Catch::Contains("sized at the noise this verdict observed"));
+}
+
+TEST_CASE("a mixed sweep of no plan sizes no round on a gain that lifting would not change")
+{
+  auto v = verdict(evidence::Design::Sequential, Outcome::Improved, -0.1, 0.01);
+  v.combinations.push_back(v.combinations.front());
+  v.combinations.back().comparison.outcome = Outcome::Regressed;
+  v.combinations.push_back(v.combinations.front());
+  v.combinations.back().comparison.outcome = Outcome::Inconclusive;
+  v.combinations.back().comparison.ratio_low = 0.5; // a far wider interval: far more rounds
+  v.combinations.back().comparison.ratio_high = 1.1;
+  v.outcome = Outcome::Mixed;
+  const auto steps = evidence::next_steps(v, "", {nullptr, 0, true});
+  REQUIRE_FALSE(steps.empty());
+  CHECK(steps[0].kind == NextKind::MeasureAgainst);
+  REQUIRE(steps[0].noise);
+  CHECK(*steps[0].noise > 10); // the inconclusive combination's noise, not the decided ones'
+}

@@ -59,6 +59,11 @@ void TestJournal::samples_of(const std::string& metric, const std::string& unit)
   m_unit = unit;
 }
 
+void TestJournal::also_record(const std::string& metric, double value)
+{
+  m_also = {metric, value};
+}
+
 void TestJournal::bench(const std::string& name, const std::string& metric, bool higher,
                         const std::string& unit, int revision, const std::vector<core::ParamAxis>& axes)
 {
@@ -112,19 +117,22 @@ void TestJournal::run(int number, int attempt, const std::vector<Combination>& c
     int index = 0;
     for (const auto& combination : combinations) {
       for (const double value : combination.values) {
-        repeats.push_back(
-            {{"idx", index++},
-             {"params", combination.params},
-             {"warmup", false},
-             {"ending", "exited"},
-             {"exit_code", 0},
-             {"signal", 0},
-             {"wall_s", 0.01},
-             {"user_s", 0.01},
-             {"sys_s", 0.0},
-             {"max_rss_kb", 1000},
-             {"samples",
-              json::array({{{"metric", m_metric}, {"key", ""}, {"value", value}, {"unit", m_unit}}})}});
+        auto samples = json::array({{{"metric", m_metric}, {"key", ""}, {"value", value}, {"unit", m_unit}}});
+        if (m_also) {
+          samples.push_back(
+              {{"metric", m_also->first}, {"key", ""}, {"value", m_also->second}, {"unit", m_unit}});
+        }
+        repeats.push_back({{"idx", index++},
+                           {"params", combination.params},
+                           {"warmup", false},
+                           {"ending", "exited"},
+                           {"exit_code", 0},
+                           {"signal", 0},
+                           {"wall_s", 0.01},
+                           {"user_s", 0.01},
+                           {"sys_s", 0.0},
+                           {"max_rss_kb", 1000},
+                           {"samples", samples}});
       }
     }
     writer.append("run.repeats", {{"run", number}, {"repeats", repeats}});

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 
 #include <string>
 #include <utility>
@@ -44,6 +45,9 @@ public:
              const std::string& unit = "ms", int revision = 1, const std::vector<core::ParamAxis>& axes = {});
   // The metric and unit of the samples of the runs that follow (bench() sets them too).
   void samples_of(const std::string& metric, const std::string& unit);
+  // Every repeat of the runs that follow also records `metric` = `value` (in the same unit): a
+  // second metric that is the same on both sides.
+  void also_record(const std::string& metric, double value);
   void attempt(int number, const std::string& plan);
   // A run measured by ej, one repeat per sample, combination after combination.
   void run(int number, int attempt, const std::vector<Combination>& combinations,
@@ -62,6 +66,7 @@ private:
   store::Journal m_journal;
   std::string m_metric = "time_ms";
   std::string m_unit = "ms";
+  std::optional<std::pair<std::string, double>> m_also;
 };
 
 } // namespace ej::test
