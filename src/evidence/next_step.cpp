@@ -178,17 +178,24 @@ Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_ef
   if (const auto* head = v.headline_comparison()) {
     return size_rounds(*head, v.design.kind, calibration, min_effect_pct);
   }
-  std::optional<Sizing> most;
-  for (const auto& s : v.combinations) {
-    if (!decided(v.outcome) && !rounds_may_decide(s.comparison.outcome, v.outcome)) {
-      continue;
+  // The judged metric's series first: a comparison that sums up wall_s too must not size the rounds
+  // on the shell's timing noise while the metric the user cares about is what is undecided.
+  const auto size_among = [&](bool judged_only) {
+    std::optional<Sizing> most;
+    for (const auto& s : v.combinations) {
+      if ((judged_only && s.metric != v.metric) ||
+          (!decided(v.outcome) && !rounds_may_decide(s.comparison.outcome, v.outcome))) {
+        continue;
+      }
+      auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
+      if (!most || rank(sizing) > rank(*most)) {
+        most = sizing;
+      }
     }
-    auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
-    if (!most || rank(sizing) > rank(*most)) {
-      most = sizing;
-    }
-  }
-  return most.value_or(Sizing{});
+    return most;
+  };
+  auto most = size_among(true);
+  return most ? *most : size_among(false).value_or(Sizing{});
 }
 
 std::string figure(double value, bool relative, const std::string& unit)

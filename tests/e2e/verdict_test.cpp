@@ -89,7 +89,7 @@ TEST_CASE("a sweep over two axes is judged combination by combination in judge, 
 
   repo.ok({"plan", "render", "p"});
   const auto document = read_text(repo.path() / "journal" / "p.md");
-  CHECK_THAT(document, Catch::Contains(" | improved | ")); // the summary; the evidence table says the rest:
+  CHECK_THAT(document, Catch::Contains(" | improved (sequential) | ")); // the summary; the evidence table says the rest:
   CHECK_THAT(document, Catch::Contains("at size=2,variant=a; size=2,variant=b"));
   CHECK_THAT(document, Catch::Contains("| x (ms) | size=1,variant=a | 100.3 | 100.3 | -0.0497% |"));
   CHECK_THAT(document, Catch::Contains(
