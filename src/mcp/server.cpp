@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -49,12 +50,19 @@ class Bounded {
 public:
   Reply run(std::function<Reply()> work, double bound_s, std::function<Reply()> late)
   {
+    using Clock = std::chrono::steady_clock;
     struct Shared {
       std::mutex mutex;
       std::condition_variable done_signal;
       bool done = false;
+      Clock::time_point finished;
       Reply reply;
     };
+    // The bound counts from here, and a call is in time when its work ended by then: on a busy
+    // machine this thread may first look long after the worker is done.
+    // (At most a year: a larger EJ_MCP_MAX_S would overflow the clock's nanoseconds.)
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(std::min(bound_s, 3.2e7)));
     auto shared = std::make_shared<Shared>();
     std::thread worker([shared, work = std::move(work)] {
       Reply reply;
@@ -63,14 +71,16 @@ public:
       } catch (const std::exception& error) {
         reply.error = {RpcCode::InternalError, error.what()};
       }
+      const auto finished = Clock::now();
       std::lock_guard lock(shared->mutex);
       shared->reply = std::move(reply);
+      shared->finished = finished;
       shared->done = true;
       shared->done_signal.notify_all();
     });
     std::unique_lock lock(shared->mutex);
-    const bool in_time = shared->done_signal.wait_for(lock, std::chrono::duration<double>(bound_s),
-                                                      [&] { return shared->done; });
+    const bool in_time = shared->done_signal.wait_until(lock, deadline, [&] { return shared->done; }) &&
+                         shared->finished <= deadline;
     if (in_time) {
       lock.unlock();
       worker.join();
