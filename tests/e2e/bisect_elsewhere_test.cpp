@@ -1,7 +1,7 @@
 // ej bisect --on: every comparison measured where `ej run --against --on` measures, on a real
 // OpenSSH server on 127.0.0.1 (support/sshd_server.h) or in the real single-node Slurm the suite
-// starts (support/slurm_cluster.h). The benchmark is bisect_test's: a build step copies speed.txt,
-// the benchmark reports that time with 5% noise and takes it.
+// starts (support/slurm_cluster.h), with bisect_test's benchmark (support/built_speed.h).
+#include "support/built_speed.h"
 #include "support/ej_repo.h"
 #include "support/runs.h"
 #include "support/skip.h"
@@ -16,32 +16,6 @@
 using namespace ej::test;
 using nlohmann::json;
 
-namespace {
-
-std::string commit_speed(const EjRepo& repo, const std::string& speed, const std::string& subject)
-{
-  write_text(repo.path() / "speed.txt", speed + "\n");
-  write_text(repo.path() / "change.txt", subject + "\n");
-  git(repo.path(), {"add", "-A"});
-  git(repo.path(), {"commit", "-q", "-m", subject});
-  return git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 40);
-}
-
-void add_speed_from_build(const EjRepo& repo)
-{
-  write_text(repo.path() / ".gitignore", "built-speed.txt\n");
-  write_text(repo.path() / "bench.sh",
-             "awk -v base=\"$(cat built-speed.txt)\" -v seed=\"$$\" "
-             "'BEGIN { srand(seed); t = base * (1 + 0.05 * (rand() - 0.5)); system(\"sleep \" t / 1000); "
-             "printf \"time_ms=%.4f\\n\", t }'\n");
-  git(repo.path(), {"add", ".gitignore", "bench.sh"});
-  git(repo.path(), {"commit", "-q", "-m", "the benchmark"});
-  repo.ok({"bench", "add", "speed", "--build", "cp speed.txt built-speed.txt", "--metric",
-           "time_ms=kv:time_ms", "--unit", "time_ms=ms", "--", "sh", "bench.sh"});
-}
-
-} // namespace
-
 TEST_CASE("ej bisect --on an ssh host builds and measures every commit there and names the first bad one")
 {
   if (const auto reason = SshdServer::unavailable()) {
@@ -49,7 +23,7 @@ TEST_CASE("ej bisect --on an ssh host builds and measures every commit there and
   }
   const SshdServer server;
   EjRepo repo;
-  add_speed_from_build(repo);
+  add_built_speed_benchmark(repo);
   const auto root = repo.path() / ".." / (repo.path().filename().string() + "-bisect-root");
   repo.ok({"host", "add", "box", "ssh:" + server.alias(), "--root", root.lexically_normal().string()});
   const auto good = commit_speed(repo, "10", "the reference code");
@@ -80,7 +54,7 @@ TEST_CASE("ej bisect --on slurm measures every comparison as one Slurm job and n
   REQUIRE_SLURM();
   auto& slurm = SlurmCluster::shared();
   EjRepo repo;
-  add_speed_from_build(repo);
+  add_built_speed_benchmark(repo);
   const auto good = commit_speed(repo, "10", "the reference code");
   const auto slower = commit_speed(repo, "30", "three times slower");
   commit_speed(repo, "30", "a comment");

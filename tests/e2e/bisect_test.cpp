@@ -5,6 +5,7 @@
 // commit is good when its interval against GOOD lies within half the step, which the wall clock
 // of short processes on two loaded cores (the suite runs -j2) does not promise in a few rounds,
 // and the step is 3x.
+#include "support/built_speed.h"
 #include "support/ej_repo.h"
 #include "support/temp_dir.h"
 
@@ -17,56 +18,17 @@
 using namespace ej::test;
 using nlohmann::json;
 
-namespace {
-
-enum class BuildStep { Works, Fails };
-
-// A commit setting speed.txt (and breaking the build when asked); its full id.
-std::string commit_at(const EjRepo& repo, const std::string& speed, const std::string& subject,
-                      BuildStep build = BuildStep::Works)
-{
-  write_text(repo.path() / "speed.txt", speed + "\n");
-  write_text(repo.path() / "change.txt", subject + "\n");
-  if (build == BuildStep::Works) {
-    write_text(repo.path() / "builds-ok", "");
-  } else {
-    std::filesystem::remove(repo.path() / "builds-ok");
-  }
-  git(repo.path(), {"add", "-A"});
-  git(repo.path(), {"commit", "-q", "-m", subject});
-  return git(repo.path(), {"rev-parse", "HEAD"}).substr(0, 40);
-}
-
-// The benchmark: a build step that fails without builds-ok and copies speed.txt to what the
-// benchmark reads, so that a build that did not run leaves nothing to measure; its time_ms is
-// that speed with 5% noise drawn from its process id, and it takes that time (a longer one than its
-// repeat would make the run invalid).
-void add_built_benchmark(const EjRepo& repo)
-{
-  write_text(repo.path() / ".gitignore", "built-speed.txt\n");
-  write_text(repo.path() / "bench.sh",
-             "awk -v base=\"$(cat built-speed.txt)\" -v seed=\"$$\" "
-             "'BEGIN { srand(seed); t = base * (1 + 0.05 * (rand() - 0.5)); system(\"sleep \" t / 1000); "
-             "printf \"time_ms=%.4f\\n\", t }'\n");
-  git(repo.path(), {"add", ".gitignore", "bench.sh"});
-  git(repo.path(), {"commit", "-q", "-m", "the benchmark"});
-  repo.ok({"bench", "add", "speed", "--build", "test -f builds-ok && cp speed.txt built-speed.txt",
-           "--metric", "time_ms=kv:time_ms", "--unit", "time_ms=ms", "--", "sh", "bench.sh"});
-}
-
-} // namespace
-
 TEST_CASE("ej bisect names the commit where a benchmark got 3x slower, skipping one that does not build, "
           "and ej history shows it")
 {
   EjRepo repo;
-  add_built_benchmark(repo);
-  const auto good = commit_at(repo, "10", "the reference code");
-  commit_at(repo, "10", "a refactoring");
-  const auto broken = commit_at(repo, "10", "breaks the build", BuildStep::Fails);
-  commit_at(repo, "10", "fixes the build");
-  const auto slower = commit_at(repo, "30", "three times slower");
-  commit_at(repo, "30", "a comment");
+  add_built_speed_benchmark(repo);
+  const auto good = commit_speed(repo, "10", "the reference code");
+  commit_speed(repo, "10", "a refactoring");
+  const auto broken = commit_speed(repo, "10", "breaks the build", BuildStep::Fails);
+  commit_speed(repo, "10", "fixes the build");
+  const auto slower = commit_speed(repo, "30", "three times slower");
+  commit_speed(repo, "30", "a comment");
 
   const auto result = repo.ej({"bisect", "speed", good.substr(0, 12), "HEAD", "--max-rounds", "12"});
   INFO(result.out << result.err);
@@ -125,10 +87,10 @@ TEST_CASE("ej bisect gives the range when only a commit that does not build stan
           "and exit 1")
 {
   EjRepo repo;
-  add_built_benchmark(repo);
-  const auto good = commit_at(repo, "10", "the reference code");
-  const auto broken = commit_at(repo, "30", "slower and broken", BuildStep::Fails);
-  const auto bad = commit_at(repo, "30", "fixes the build");
+  add_built_speed_benchmark(repo);
+  const auto good = commit_speed(repo, "10", "the reference code");
+  const auto broken = commit_speed(repo, "30", "slower and broken", BuildStep::Fails);
+  const auto bad = commit_speed(repo, "30", "fixes the build");
 
   const auto result = repo.ej({"bisect", "speed", good, bad, "--max-rounds", "12", "--json"});
   INFO(result.out << result.err);
@@ -159,9 +121,9 @@ TEST_CASE("ej bisect gives the range when only a commit that does not build stan
 TEST_CASE("ej bisect says there is no step when BAD is not decisively apart from GOOD, and exit 1")
 {
   EjRepo repo;
-  add_built_benchmark(repo);
-  const auto good = commit_at(repo, "10", "the reference code");
-  commit_at(repo, "10", "the same speed");
+  add_built_speed_benchmark(repo);
+  const auto good = commit_speed(repo, "10", "the reference code");
+  commit_speed(repo, "10", "the same speed");
   // Two rounds decide nothing: inconclusive, never a guess.
   const auto result = repo.ej({"bisect", "speed", good, "HEAD", "--max-rounds", "2"});
   INFO(result.out << result.err);
@@ -175,11 +137,11 @@ TEST_CASE(
     "ej bisect refuses GOOD and BAD that are not an older and a newer commit of one line, and bad options")
 {
   EjRepo repo;
-  add_built_benchmark(repo);
-  const auto good = commit_at(repo, "10", "the reference code");
-  const auto bad = commit_at(repo, "30", "slower");
+  add_built_speed_benchmark(repo);
+  const auto good = commit_speed(repo, "10", "the reference code");
+  const auto bad = commit_speed(repo, "30", "slower");
   git(repo.path(), {"checkout", "-q", "-b", "side", good});
-  const auto side = commit_at(repo, "10", "on a side branch");
+  const auto side = commit_speed(repo, "10", "on a side branch");
   git(repo.path(), {"checkout", "-q", "main"});
 
   const auto swapped = repo.ej({"bisect", "speed", bad, good});
