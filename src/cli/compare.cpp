@@ -115,7 +115,7 @@ void run_compare(const CompareOptions& options)
       const auto doubt = evidence::integrity_text(c.judged.integrity);
       fmt::print("{}{}{}", i == 0 ? "" : "\n",
                  doubt.empty() ? "" : "**" + render::escape_markdown_line(doubt) + "**\n\n",
-                 comparison_markdown(c.reference.label, c.candidate.label, c.candidate.bench, c.report));
+                 comparison_markdown(c));
     }
     for (const auto& line : not_compared) {
       fmt::print("\nNot compared: {}\n", render::escape_markdown_line(line));

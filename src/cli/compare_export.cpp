@@ -24,13 +24,13 @@ CompareFormat parse_compare_format(const std::string& text)
   throw UsageError("--format takes markdown, csv, json or text, not '{}'", text);
 }
 
-std::string comparison_markdown(const std::string& reference, const std::string& candidate,
-                                const std::string& bench, const evidence::ComparisonReport& report)
+std::string comparison_markdown(const evidence::Compared& compared)
 {
-  render::ComparisonTable table{reference,
-                                candidate,
-                                bench,
-                                std::string(measure::to_string(evidence::summarize_outcomes(report.series))),
+  const auto& report = compared.report;
+  render::ComparisonTable table{compared.reference.label,
+                                compared.candidate.label,
+                                compared.candidate.bench,
+                                std::string(measure::to_string(compared.judged.outcome)),
                                 {},
                                 report.crossover,
                                 report.warnings,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "evidence/compare_sets.h"
+#include "evidence/compare_sides.h"
 #include "evidence/verdict_json.h"
 
 #include <nlohmann/json.hpp>
@@ -16,11 +16,9 @@ enum class CompareFormat { Text, Markdown, Csv, Json };
 // "markdown", "csv", "json" (also "md", "text"); throws ej::UsageError on anything else.
 CompareFormat parse_compare_format(const std::string& text);
 
-using evidence::comparison_report_json;
-// A GitHub table, one row per series, under a line naming both sides; warnings and environment
-// changes as a list after it.
-std::string comparison_markdown(const std::string& reference, const std::string& candidate,
-                                const std::string& bench, const evidence::ComparisonReport& report);
+// A GitHub table, one row per series, under a line naming both sides and the outcome decided;
+// warnings and environment changes as a list after it.
+std::string comparison_markdown(const evidence::Compared& compared);
 // One row per series; the columns are fields of the JSON's "series" (docs/json.md).
 std::string comparison_csv(const evidence::ComparisonReport& report);
 

@@ -161,7 +161,8 @@ std::string against_name(const std::string& text)
 
 nlohmann::json compared_json(const Compared& c)
 {
-  auto out = comparison_report_json(c.reference.label, c.candidate.label, c.candidate.bench, c.report);
+  auto out = comparison_report_json(c.reference.label, c.candidate.label, c.candidate.bench, c.report,
+                                    c.judged.outcome);
   const auto& integrity = c.judged.integrity;
   out["validity"] = to_string(integrity.validity);
   out["invalid_reason"] =

@@ -402,7 +402,7 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
                                      ComparisonReport& report, const ComparisonSides& sides)
 {
   if (report.series.empty()) {
-    return {{}, sides.design, {}}; // try_compare never reports none
+    return {{}, sides.design, measure::Outcome::Inconclusive, {}}; // try_compare never reports none
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
   // The verdict the comparison would be on its first metric (compare_sets.h puts the primary first).
@@ -426,21 +426,21 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
     for (auto& s : report.series) {
       s.comparison.outcome = measure::Outcome::Inconclusive;
     }
+    for (auto& s : v.combinations) {
+      s.comparison.outcome = measure::Outcome::Inconclusive;
+    }
   }
   const auto* calibration = calibration_of(reader, v);
   note_calibration(calibration, v); // on the headline combination, whose change a drift may outweigh
-  // What is decided is the comparison's outcome, over every series the report sums up with
-  // Benjamini-Hochberg across them (docs/statistics.md, "Many series"), whatever the first metric
-  // or a headline says alone: `next` never calls decisive what `outcome` does not, and sizes the
-  // rounds on that family's undecided series.
-  v.combinations = report.series;
-  v.headline_index.reset();
+  // What is decided is the judged metric's outcome, as an attempt's verdict decides it: a headline
+  // on its own, else Benjamini-Hochberg across that metric's series (docs/statistics.md, "Many
+  // series"). The other metrics are reported, series by series, but never decide.
   v.outcome = summarize_outcomes(v.combinations);
-  if (auto note = false_discovery_note(v.combinations); !note.empty()) {
+  if (auto note = v.headline_index ? "" : false_discovery_note(v.combinations); !note.empty()) {
     report.warnings.push_back(std::move(note));
   }
   auto next = next_steps(v, sides.plan, {calibration, rules.min_effect_pct, rules.guarded(), sides.against});
-  return {std::move(v.integrity), v.design, std::move(next)};
+  return {std::move(v.integrity), v.design, v.decisive_outcome(), std::move(next)};
 }
 
 std::string VerdictDesign::phrase() const

@@ -152,6 +152,9 @@ struct ComparisonSides {
 struct ComparisonJudgement {
   Integrity integrity;
   VerdictDesign design;
+  // Decided on the judged metric alone, as an attempt's verdict is: its headline combination, else
+  // its series with Benjamini-Hochberg across them; the report's other metrics never decide.
+  measure::Outcome outcome = measure::Outcome::Inconclusive;
   std::vector<NextStep> next;
 };
 

@@ -156,7 +156,8 @@ nlohmann::json verdict_json(const Verdict& v)
 }
 
 nlohmann::json comparison_report_json(const std::string& reference, const std::string& candidate,
-                                      const std::string& bench, const ComparisonReport& report)
+                                      const std::string& bench, const ComparisonReport& report,
+                                      measure::Outcome outcome)
 {
   auto series = nlohmann::json::array();
   for (const auto& s : report.series) {
@@ -166,7 +167,7 @@ nlohmann::json comparison_report_json(const std::string& reference, const std::s
           {"candidate", candidate},
           {"bench", bench},
           {"series", series},
-          {"outcome", measure::to_string(summarize_outcomes(report.series))},
+          {"outcome", measure::to_string(outcome)},
           {"crossover", report.crossover},
           {"environment_changes", report.env_changes},
           {"warnings", report.warnings}};

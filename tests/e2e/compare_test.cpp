@@ -414,6 +414,30 @@ TEST_CASE("ej judge proposes rejected for a regression or no change, and inconcl
   CHECK_THAT(shown["reason"].get<std::string>(), Catch::Contains("no change"));
 }
 
+TEST_CASE("ej compare of an attempt decides on the judged metric as its verdict does and on no other")
+{
+  EjRepo repo;
+  set_up(repo);
+  repo.ok({"try", "baseline", "--plan", "p"});
+  repo.ok({"try", "faster elsewhere", "--plan", "p"});
+  repo.ok({"record", "1", "--bench", "b", "--samples", samples("x", 10, 1, 10), "--samples",
+           samples("y", 100, 1, 10)});
+  // x (the primary metric, judged) moves within its noise; y clearly improves.
+  repo.ok({"record", "2", "--bench", "b", "--samples", samples("x", 10, 1, 10, 0.5), "--samples",
+           samples("y", 100, 1, 10, 50)});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+
+  const auto judged = json::parse(repo.ok({"judge", "2", "--json"}));
+  REQUIRE(judged["verdict"]["outcome"] == "inconclusive");
+  const auto compared = compare_json(repo, {"2"});
+  // Every series keeps its own outcome; the one decided is x's, as judge's, and so is what to do next.
+  CHECK(compared["series"][0]["metric"] == "x");
+  CHECK(compared["series"][1]["outcome"] == "improved");
+  CHECK(compared["outcome"] == "inconclusive");
+  CHECK(compared["next"][0]["kind"] == judged["verdict"]["next"][0]["kind"]);
+  CHECK_THAT(repo.ok({"compare", "2", "--format", "markdown"}), Catch::Contains("inconclusive"));
+}
+
 TEST_CASE(
     "ej compare of a parameter sweep compares per value and says in words where the candidate wins and loses")
 {
