@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <fstream>
 
 namespace ej::run {
 
@@ -16,16 +17,19 @@ namespace {
 // Field `field` (3 or more) of /proc/PID/stat as a number; nullopt when there is no such process.
 std::optional<std::uint64_t> stat_field(std::int64_t pid, int field)
 {
-  const auto stat = util::read_file(fmt::format("/proc/{}/stat", pid));
-  if (!stat) {
+  // Not util::read_file: the process may exit between any two steps of the read, which must then
+  // say "no such process", never throw (open fails with ENOENT, read with ESRCH).
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat;
+  if (!std::getline(in, stat)) {
     return std::nullopt;
   }
   // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so count from the last ')'.
-  const auto close = stat->rfind(')');
+  const auto close = stat.rfind(')');
   if (close == std::string::npos) {
     return std::nullopt;
   }
-  std::string_view rest = std::string_view(*stat).substr(close + 1);
+  std::string_view rest = std::string_view(stat).substr(close + 1);
   for (int skipped = 3; skipped < field; ++skipped) {
     const auto start = rest.find_first_not_of(' ');
     const auto end = start == std::string_view::npos ? start : rest.find(' ', start);

@@ -219,8 +219,11 @@ std::vector<int> SshdServer::session_pids() const
     if (name.find_first_not_of("0123456789") != std::string::npos) {
       continue;
     }
+    // getline, not an istreambuf_iterator: a process that exits after the open makes read() fail
+    // with ESRCH, which the iterator throws out of this destructor's call (std::terminate).
     std::ifstream stat(entry.path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    std::string text;
+    std::getline(stat, text);
     const auto open = text.find('(');
     const auto close = text.rfind(')');
     if (open == std::string::npos || close == std::string::npos) {
