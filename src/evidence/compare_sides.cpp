@@ -4,6 +4,7 @@
 #include "core/references.h"
 #include "evidence/judgement.h"
 #include "evidence/lookup.h"
+#include "evidence/paired_lead.h"
 #include "evidence/records_json.h"
 #include "evidence/verdict.h"
 #include "evidence/verdict_json.h"
@@ -230,9 +231,19 @@ CompareAnswer compare_sides(Reader& reader, const CompareQuery& query)
       auto candidate = resolve_side(reader, query.a, bench, query.metric);
       std::string why_not;
       auto reference = baseline_of(reader, candidate, against, why_not);
+      // Measured alongside the baseline's code (ej run --against baseline), the attempt is compared
+      // on that session's pairs, as ej judge judges it.
+      std::optional<PairedSides> paired;
+      if (reference && (paired = paired_against(reader, candidate, reference->runs.front()))) {
+        candidate = std::move(paired->candidate);
+        reference = std::move(paired->reference);
+      }
       std::optional<ComparisonReport> report;
       if (reference) {
         report = try_compare(reader, *reference, candidate, request, why_not);
+      }
+      if (report && paired) {
+        use_paired(report->series, paired->verdict);
       }
       if (!report) {
         not_compared.push_back(fmt::format("{}: {}", candidate.bench, why_not));

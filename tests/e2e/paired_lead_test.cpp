@@ -66,6 +66,13 @@ TEST_CASE("an attempt measured against its baseline's code is judged on the pair
   CHECK(verdict["design"]["rounds"] == 8);
   CHECK(verdict["design"]["drift_controlled"] == true);
   CHECK(verdict["combinations"][0]["change_pct"].get<double>() < -5);
+  // ej compare of the attempt alone compares what judge judges: the session's pairs.
+  const auto compared = json::parse(repo.ok({"compare", "2", "--json"}));
+  CHECK(compared["reference"] == "run #4");
+  CHECK(compared["design"]["kind"] == "interleaved");
+  CHECK(compared["outcome"] == "improved");
+  CHECK(compared["series"][0]["p_value"] == verdict["combinations"][0]["p_value"]);
+  CHECK(compared["next"][0]["kind"] == verdict["next"][0]["kind"]);
   const auto document = repo.ok({"plan", "render", "p", "--stdout"});
   CHECK_THAT(document, Catch::Contains("Against run #1's code, measured alongside as run #4 (interleaved, 8 "
                                        "rounds)."));
