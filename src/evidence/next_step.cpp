@@ -209,6 +209,8 @@ struct Session {
   std::string bench;
   std::string against;        // as --against takes it
   std::optional<int> attempt; // the candidate's (--against measures its recorded code)
+  // With no attempt, the run whose code --against must find in the work tree, which it measures.
+  std::optional<int> candidate_run;
 };
 
 // "ej run BENCH --against REF --attempt N": a new session, of as many rounds as the benchmark repeats.
@@ -252,6 +254,11 @@ NextStep measure_step(const Session& session, NextKind kind, const Sizing& sizin
     step.command += " --until-decisive";
     step.why = opening + ": no noise to size the rounds at; measure until the verdict is decisive";
   }
+  if (!session.attempt && session.candidate_run) {
+    step.why += fmt::format("; it measures the work tree as the candidate, so run it where run {}'s code is "
+                            "('ej checkout r{} DIR' restores it)",
+                            core::number_label(*session.candidate_run), *session.candidate_run);
+  }
   return step;
 }
 
@@ -259,7 +266,11 @@ Session session_of(const Verdict& v, const std::string& against)
 {
   // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
   const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
-  return {v.candidate.bench, against, attempt > 0 ? std::optional(attempt) : std::nullopt};
+  if (attempt > 0) {
+    return {v.candidate.bench, against, attempt, std::nullopt};
+  }
+  return {v.candidate.bench, against, std::nullopt,
+          v.candidate.runs.size() == 1 ? std::optional(v.candidate.runs.front().number) : std::nullopt};
 }
 
 NextStep calibrate_step(const std::string& bench, const Sizing& sizing)
@@ -385,7 +396,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
       v.design.reference_name == "baseline" ? std::string("baseline") : "r" + std::to_string(v.reference);
   if (decided(v.outcome)) {
     return {decided_step(std::string(paired_outcome_text(v.outcome)), v.outcome == measure::Outcome::Improved,
-                         {v.bench, reference, v.attempt}, context.guarded)};
+                         {v.bench, reference, v.attempt, std::nullopt}, context.guarded)};
   }
   if (v.outcome == measure::Outcome::Mixed && !plan.empty()) {
     return {choose_headline_step(plan, "")};
@@ -420,7 +431,8 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   }
   std::vector<NextStep> steps;
   steps.push_back(
-      measure_step({v.bench, reference, v.attempt}, NextKind::MeasureMore, *most,
+      measure_step({v.bench, reference, v.attempt, v.attempt ? std::nullopt : std::optional(v.candidate)},
+                   NextKind::MeasureMore, *most,
                    fmt::format("{} after {} rounds", paired_outcome_text(v.outcome), sized->rounds)));
   if (most->source != NoiseSource::Calibration) {
     steps.push_back(calibrate_step(v.bench, *most));

@@ -438,6 +438,22 @@ TEST_CASE("ej compare of an attempt decides on the judged metric as its verdict 
   CHECK_THAT(repo.ok({"compare", "2", "--format", "markdown"}), Catch::Contains("inconclusive"));
 }
 
+TEST_CASE("ej compare of two runs of no attempt says that its next session measures the work tree")
+{
+  EjRepo repo;
+  // The same five values each run (a counter modulo 5): inconclusive, so a session is proposed.
+  repo.ok({"bench", "add", "b", "--repeat", "5", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=us", "--shell",
+           "n=$(cat .git/c 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/c; echo x=$((100 + n % 5))"});
+  repo.ok({"run", "b", "--quiet"});
+  repo.ok({"run", "b", "--quiet"});
+  const auto compared = compare_json(repo, {"r1", "r2"});
+  REQUIRE(compared["next"][0]["kind"] == "measure_against");
+  CHECK_THAT(compared["next"][0]["command"].get<std::string>(), Catch::StartsWith("ej run b --against r1"));
+  CHECK_THAT(compared["next"][0]["why"].get<std::string>(),
+             Catch::Contains("it measures the work tree as the candidate, so run it where run #2's code is "
+                             "('ej checkout r2 DIR' restores it)"));
+}
+
 TEST_CASE(
     "ej compare of a parameter sweep compares per value and says in words where the candidate wins and loses")
 {
