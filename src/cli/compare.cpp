@@ -123,7 +123,7 @@ void run_compare(const CompareOptions& options)
     return;
   case CompareFormat::Csv:
     for (const auto& c : compared) {
-      fmt::print("{}", comparison_csv(c.report));
+      fmt::print("{}", comparison_csv(c));
     }
     return;
   case CompareFormat::Json:

@@ -49,11 +49,14 @@ std::string comparison_markdown(const evidence::Compared& compared)
   return render::comparison_markdown(table);
 }
 
-std::string comparison_csv(const evidence::ComparisonReport& report)
+std::string comparison_csv(const evidence::Compared& compared)
 {
+  // Whether the figures can be believed is the comparison's, said on each of its rows.
+  const auto validity = evidence::to_string(compared.judged.integrity.validity);
   std::vector<nlohmann::json> series;
-  for (const auto& s : report.series) {
+  for (const auto& s : compared.report.series) {
     series.push_back(comparison_json(s));
+    series.back()["validity"] = validity;
   }
   return render::comparison_csv(series);
 }

@@ -20,6 +20,6 @@ CompareFormat parse_compare_format(const std::string& text);
 // warnings and environment changes as a list after it.
 std::string comparison_markdown(const evidence::Compared& compared);
 // One row per series; the columns are fields of the JSON's "series" (docs/json.md).
-std::string comparison_csv(const evidence::ComparisonReport& report);
+std::string comparison_csv(const evidence::Compared& compared);
 
 } // namespace ej::cli

@@ -54,7 +54,7 @@ std::string comparison_csv(const std::vector<nlohmann::json>& series)
   static const std::vector<std::string> k_columns = {
       "metric",      "params",      "key",        "unit",           "reference_median", "candidate_median",
       "n_reference", "n_candidate", "change_pct", "change_low_pct", "change_high_pct",  "ratio",
-      "shift",       "p_value",     "outcome",    "basis"};
+      "shift",       "p_value",     "outcome",    "basis",          "validity"};
   std::string out = util::csv_line(k_columns);
   for (const auto& json : series) {
     std::vector<std::string> row;

@@ -93,6 +93,7 @@ TEST_CASE("ej compare --format csv has one row per series whose columns are the 
     CHECK(std::stod(fields[column(header, "candidate_median")]) == series["candidate_median"].get<double>());
     CHECK(std::stod(fields[column(header, "change_pct")]) == series["change_pct"].get<double>());
     CHECK(fields[column(header, "outcome")] == series["outcome"]);
+    CHECK(fields[column(header, "validity")] == compared["validity"]);
   }
   CHECK(repo.ej({"compare", "r1", "r2", "--format", "xml"}).exit_code == 2);
   CHECK(repo.ej({"compare", "r1", "r2", "--format", "csv", "--json"}).exit_code == 2);

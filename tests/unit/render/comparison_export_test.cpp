@@ -35,10 +35,10 @@ TEST_CASE("the comparison CSV takes the columns from each series' JSON: strings 
       {"n_reference", 5},          {"n_candidate", 5},           {"change_pct", 3.4636871508379885},
       {"change_low_pct", nullptr}, {"change_high_pct", nullptr}, {"ratio", 1.0346},
       {"shift", nullptr},          {"p_value", 0.0079},          {"outcome", "improved"},
-      {"basis", "Mann-Whitney"},   {"extra", "not a column"}};
+      {"basis", "Mann-Whitney"},   {"validity", "valid"},        {"extra", "not a column"}};
   CHECK(render::comparison_csv({series}) ==
         "metric,params,key,unit,reference_median,candidate_median,n_reference,n_candidate,change_pct,"
-        "change_low_pct,change_high_pct,ratio,shift,p_value,outcome,basis\n"
+        "change_low_pct,change_high_pct,ratio,shift,p_value,outcome,basis,validity\n"
         "tok_s,batch=8,\"a,b\",tok/"
-        "s,89.5,92.6,5,5,3.4636871508379885,,,1.0346,,0.0079,improved,Mann-Whitney\n");
+        "s,89.5,92.6,5,5,3.4636871508379885,,,1.0346,,0.0079,improved,Mann-Whitney,valid\n");
 }
