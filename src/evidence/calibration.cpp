@@ -36,9 +36,15 @@ double Calibration::drift_amount() const
   return in_units(drift, relative);
 }
 
-double Calibration::detectable_interleaved(std::size_t n) const
+double Calibration::paired_noise_in_blocks(int session_block) const
 {
-  return std::abs(in_units(measure::detectable_effect(paired_noise, n, measure::Pairing::Paired), relative));
+  return paired_noise / std::sqrt(static_cast<double>(std::max(1, session_block)));
+}
+
+double Calibration::detectable_interleaved(std::size_t n, int session_block) const
+{
+  return std::abs(in_units(
+      measure::detectable_effect(paired_noise_in_blocks(session_block), n, measure::Pairing::Paired), relative));
 }
 
 double Calibration::detectable_sequential(std::size_t repeats) const
@@ -115,8 +121,15 @@ std::optional<Calibration> read_calibration(store::Database& db, const store::In
   if (paired.size() < 2) {
     return std::nullopt;
   }
-  out.paired_noise = measure::sample_sigma(paired);
-  out.single_noise = measure::median(single); // one figure per side and series: never empty here
+  // With --block B a round's value a side is the median of B repeats, about 1/sqrt(B) as noisy as one
+  // repeat: scaled back to rounds of one repeat a side, which `ej run --against` measures unless told
+  // otherwise and the next steps propose. Exact for B <= 2 (the median is the mean); for larger
+  // blocks of normal noise it overstates by up to 25% (the median's spread is sqrt(pi/2) the
+  // mean's), which sizes more rounds, never fewer.
+  out.block = std::max(1, record.design.block);
+  const double per_repeat = std::sqrt(static_cast<double>(out.block));
+  out.paired_noise = measure::sample_sigma(paired) * per_repeat;
+  out.single_noise = measure::median(single) * per_repeat; // one per side and series: never empty
   // The drift of the combination that moved most: the machine's, whichever combination showed it;
   // real only when beyond what noise alone draws (two standard errors).
   const auto most = *std::max_element(drifts.begin(), drifts.end(), [](const auto& a, const auto& b) {
@@ -174,11 +187,13 @@ std::vector<std::string> calibration_lines(const Calibration& c)
     return fmt::format("{}, {} and {}", parts[0], parts[1], parts[2]);
   };
   return {
-      fmt::format("calibrated {} by runs {} and {} ({} r{}, {} rounds of {} against itself)",
+      fmt::format("calibrated {} by runs {} and {} ({} r{}, {} rounds of {} against itself{})",
                   util::format_utc(c.time_ms), core::number_label(c.candidate),
-                  core::number_label(c.reference), c.bench, c.revision, c.rounds, c.metric),
-      fmt::format("noise: {} between the two sides of a round, {} from one repeat to the next",
-                  figure(c.paired_noise), figure(c.single_noise)),
+                  core::number_label(c.reference), c.bench, c.revision, c.rounds, c.metric,
+                  c.block > 1 ? fmt::format(", in blocks of {}", c.block) : ""),
+      fmt::format("noise: {} between the two sides of a round, {} from one repeat to the next{}",
+                  figure(c.paired_noise), figure(c.single_noise),
+                  c.block > 1 ? " (per repeat: the blocks' noise times the square root of their size)" : ""),
       fmt::format("drift: the level moved {}{} over the session{}", c.drift >= 0 ? "+" : "", figure(c.drift),
                   c.drift_beyond_noise ? "" : ", within what noise alone moves it"),
       "could detect (80% power, 5% two-sided): interleaved " + sizes(c.interleaved, "rounds"),
@@ -205,6 +220,7 @@ nlohmann::json to_json(const Calibration& c)
           {"unit", c.unit},
           {"scale", c.relative ? "percent" : "unit"},
           {"rounds", c.rounds},
+          {"block", c.block},
           {"paired_noise", in_units(c.paired_noise, c.relative)},
           {"single_noise", in_units(c.single_noise, c.relative)},
           {"drift", c.drift_amount()},

@@ -34,6 +34,7 @@ struct Calibration {
   std::string unit;
   bool relative = true;                // figures in percent (a positive metric); else in `unit`
   std::size_t rounds = 0;              // rounds of the session, over every combination
+  int block = 1;                       // repeats of each side per round (the noise below is per repeat)
   double paired_noise = 0;             // standard deviation of the per-round values (candidate vs reference)
   double single_noise = 0;             // standard deviation of one side's values from round to round
   double drift = 0;                    // how far the level moved over the session (Theil-Sen, signed)
@@ -43,7 +44,10 @@ struct Calibration {
 
   // The smallest change an interleaved verdict of `rounds` rounds could see; a sequential one of
   // `repeats` repeats a side.
-  double detectable_interleaved(std::size_t rounds) const;
+  double detectable_interleaved(std::size_t rounds, int session_block = 1) const;
+  // The noise of a round whose sides are the medians of `session_block` repeats (paired_noise is per
+  // repeat).
+  double paired_noise_in_blocks(int session_block) const;
   // The drift in percent (or in `unit`), as printed and compared with a verdict's change.
   double drift_amount() const;
   double detectable_sequential(std::size_t repeats) const;

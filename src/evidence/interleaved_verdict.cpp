@@ -95,7 +95,7 @@ std::string detectable_text(const InterleavedVerdict& verdict)
   if (!fewest || *fewest < 2) {
     return ""; // one round: no test, nothing it could detect
   }
-  return could_detect_text(c->amount(c->detectable_interleaved(*fewest)), *fewest, true) +
+  return could_detect_text(c->amount(c->detectable_interleaved(*fewest, verdict.design.block)), *fewest, true) +
          fmt::format(" ({}, calibrated by runs {} and {})", c->metric, core::number_label(c->candidate),
                      core::number_label(c->reference));
 }

@@ -89,7 +89,9 @@ struct Undecided {
   std::optional<double> observed_noise;
 };
 
-Sizing size_rounds(const Undecided& u, const Calibration* calibration, double min_effect_pct)
+// `block`: the repeats of each side per round of the session proposed, whose noise the calibration's
+// per-repeat figure is scaled to.
+Sizing size_rounds(const Undecided& u, const Calibration* calibration, double min_effect_pct, int block = 1)
 {
   Sizing out;
   out.unit = u.unit;
@@ -103,7 +105,7 @@ Sizing size_rounds(const Undecided& u, const Calibration* calibration, double mi
   // The noise of one round: calibrated on this metric and scale, else the one the verdict observed.
   if (calibration != nullptr && calibration->metric == u.metric && calibration->relative == out.relative &&
       calibration->paired_noise > 0) {
-    out.noise = calibration->paired_noise;
+    out.noise = calibration->paired_noise_in_blocks(block);
     out.source = NoiseSource::Calibration;
   } else if (u.observed_noise && *u.observed_noise > 0) {
     out.noise = u.observed_noise;
@@ -211,6 +213,9 @@ struct Session {
   std::optional<int> attempt; // the candidate's (--against measures its recorded code)
   // With no attempt, the run whose code --against must find in the work tree, which it measures.
   std::optional<int> candidate_run;
+  // Repeats of each side per round: an interleaved verdict's own, so that the rounds proposed are of
+  // the blocks whose noise sized them.
+  int block = 1;
 };
 
 // "ej run BENCH --against REF --attempt N": a new session, of as many rounds as the benchmark repeats.
@@ -219,6 +224,9 @@ std::string session_command(const Session& session)
   auto command = "ej run " + word(session.bench) + " --against " + word(session.against);
   if (session.attempt) {
     command += fmt::format(" --attempt {}", *session.attempt);
+  }
+  if (session.block > 1) {
+    command += fmt::format(" --block {}", session.block);
   }
   return command;
 }
@@ -266,11 +274,15 @@ Session session_of(const Verdict& v, const std::string& against)
 {
   // The candidate's attempt: --against measures its recorded code (0: a run of no attempt).
   const int attempt = v.candidate.runs.empty() ? 0 : v.candidate.runs.front().attempt.value_or(0);
+  Session session;
+  session.bench = v.candidate.bench;
+  session.against = against;
   if (attempt > 0) {
-    return {v.candidate.bench, against, attempt, std::nullopt};
+    session.attempt = attempt;
+  } else if (v.candidate.runs.size() == 1) {
+    session.candidate_run = v.candidate.runs.front().number;
   }
-  return {v.candidate.bench, against, std::nullopt,
-          v.candidate.runs.size() == 1 ? std::optional(v.candidate.runs.front().number) : std::nullopt};
+  return session;
 }
 
 NextStep calibrate_step(const std::string& bench, const Sizing& sizing)
@@ -392,11 +404,18 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   }
   // Measured again against the same code: the reference run's (a revision such as HEAD~1 moves on
   // once the user commits), or the plan's baseline, which is what the verdict is about.
-  const auto reference =
+  Session session;
+  session.bench = v.bench;
+  session.against =
       v.design.reference_name == "baseline" ? std::string("baseline") : "r" + std::to_string(v.reference);
+  session.attempt = v.attempt;
+  if (!v.attempt) {
+    session.candidate_run = v.candidate;
+  }
+  session.block = v.design.block;
   if (decided(v.outcome)) {
     return {decided_step(std::string(paired_outcome_text(v.outcome)), v.outcome == measure::Outcome::Improved,
-                         {v.bench, reference, v.attempt, std::nullopt}, context.guarded)};
+                         session, context.guarded)};
   }
   if (v.outcome == measure::Outcome::Mixed && !plan.empty()) {
     return {choose_headline_step(plan, "")};
@@ -411,7 +430,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
     }
     const Scaled values{series.scale, series.estimate, std::nullopt, series.reference_level};
     auto sizing = size_rounds({series.metric, series.unit, values, series.noise}, context.calibration,
-                              context.min_effect_pct);
+                              context.min_effect_pct, v.design.block);
     if (!most || rank(sizing) > rank(*most)) {
       most = sizing;
       sized = &series;
@@ -431,8 +450,7 @@ std::vector<NextStep> paired_next_steps(const InterleavedVerdict& v, const std::
   }
   std::vector<NextStep> steps;
   steps.push_back(
-      measure_step({v.bench, reference, v.attempt, v.attempt ? std::nullopt : std::optional(v.candidate)},
-                   NextKind::MeasureMore, *most,
+      measure_step(session, NextKind::MeasureMore, *most,
                    fmt::format("{} after {} rounds", paired_outcome_text(v.outcome), sized->rounds)));
   if (most->source != NoiseSource::Calibration) {
     steps.push_back(calibrate_step(v.bench, *most));

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 using namespace ej::test;
 using nlohmann::json;
 
@@ -140,4 +142,39 @@ TEST_CASE(
   CHECK(paired["design"]["kind"] == "interleaved");
   CHECK(paired["calibration"]["drift_exceeds_change"] == false);
   CHECK_THAT(paired["text"].get<std::string>(), Catch::Contains(" at 6 rounds"));
+}
+
+TEST_CASE("a calibration in blocks says its noise per repeat, and a session in blocks proposes blocks")
+{
+  EjRepo repo;
+  // x steps between 1000 and 1040 ns every two repeats, so a block of two holds one level: each side
+  // of a round is 1000 or 1040, and the sides differ by 4% one way or the other. The block medians'
+  // noise is that of one repeat a side; rounds of one repeat are sqrt(2) noisier, as the figure says.
+  repo.ok({"bench", "add", "pat", "--repeat", "2", "--metric", "x=regex:x=([0-9.]+)", "--unit", "x=ns",
+           "--shell",
+           "n=$(cat .git/c 2>/dev/null || echo 0); n=$((n+1)); echo $n > .git/c; "
+           "echo x=$((1000 + 40 * (((n - 1) / 2) % 2)))"});
+  const auto said = repo.ok({"calibrate", "pat", "--rounds", "12", "--block", "2", "--seed", "1", "--quiet"});
+  CHECK_THAT(said, Catch::Contains("12 rounds of x against itself, in blocks of 2)"));
+  CHECK_THAT(said, Catch::Contains("(per repeat: the blocks' noise times the square root of their size)"));
+  const auto calibration = json::parse(repo.ok({"bench", "show", "pat", "--json"}))["calibration"];
+  CHECK(calibration["block"] == 2);
+  // Seed 1 orders the 12 rounds so that the block medians' paired values have a deviation of 3.64%.
+  CHECK(calibration["paired_noise"].get<double>() == Approx(3.64 * std::sqrt(2.0)).epsilon(0.02));
+
+  // A session in blocks proposes its next rounds in blocks too, sized at the calibrated noise of a
+  // block's median (the per-repeat figure over sqrt(2)), and says what it could detect at that noise.
+  const auto session =
+      repo.ok({"run", "pat", "--against", "r1", "--repeat", "4", "--block", "2", "--seed", "3", "--quiet"});
+  const auto runs = json::parse(repo.ok({"runs", "--json"}));
+  REQUIRE(runs.size() == 4);
+  const auto compared = json::parse(repo.ok({"compare", "r3", "r4", "--json"}));
+  INFO(compared.dump(1));
+  const auto& next = compared["next"];
+  REQUIRE_FALSE(next.empty());
+  REQUIRE(next[0]["kind"] == "measure_more");
+  CHECK_THAT(next[0]["command"].get<std::string>(), Catch::Contains(" --block 2 "));
+  CHECK(next[0]["source"] == "calibration");
+  CHECK(next[0]["noise"].get<double>() == Approx(3.64).epsilon(0.02));
+  CHECK_THAT(session, Catch::Contains("could detect ±7.8% at 4 rounds (x, calibrated by runs #1 and #2)"));
 }
