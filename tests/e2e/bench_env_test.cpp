@@ -84,8 +84,9 @@ TEST_CASE("a probe's output is part of the snapshot, and a probe that hangs is c
   EjRepo repo;
   CHECK_THAT(repo.ok({"env", "probe", "list"}), Catch::Contains("no probes"));
   repo.ok({"env", "probe", "add", "greeting", "--", "echo", "probe says hi"});
+  // Long enough for the shell to write its pid on a loaded machine.
   repo.ok(
-      {"env", "probe", "add", "stuck", "--timeout", "0.5", "--shell", "echo $$ > probe.pid; exec sleep 60"});
+      {"env", "probe", "add", "stuck", "--timeout", "2", "--shell", "echo $$ > probe.pid; exec sleep 60"});
   const auto probes = json::parse(repo.ok({"env", "probe", "list", "--json"}));
   REQUIRE(probes.size() == 2);
   CHECK(repo.ej({"env", "probe", "add", "bad name", "--", "true"}).exit_code == 2);
@@ -98,6 +99,7 @@ TEST_CASE("a probe's output is part of the snapshot, and a probe that hangs is c
   CHECK(fingerprint["probes"]["greeting"]["exit_code"] == 0);
   CHECK(fingerprint["probes"]["stuck"]["exit_code"].is_null());
   CHECK_THAT(fingerprint["probes"]["stuck"]["error"].get<std::string>(), Catch::Contains("timed out"));
+  REQUIRE(wait_for_file(repo.path() / "probe.pid", 10));
   CHECK(wait_gone(std::stoi(read_text(repo.path() / "probe.pid")), 3));
   CHECK_THAT(repo.ok({"env", "show", "1"}), Catch::Contains("probe says hi"));
 

@@ -532,9 +532,11 @@ TEST_CASE("ej compare refuses a failed run and marks an interrupted one")
 
   // Interrupted during the third repeat: two samples measured, kept, and the comparison says so.
   const auto pid = start_command({EJ_BINARY, "run", "s", "--quiet"}, {repo.path(), {}, ""});
-  for (int i = 0; i < 200 && read_text(repo.path() / "counter") != "13\n"; ++i) {
+  // A minute at most: not a bound on ej's speed, a guard against a run that never gets there.
+  for (int i = 0; i < 1200 && read_text(repo.path() / "counter") != "13\n"; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  REQUIRE(read_text(repo.path() / "counter") == "13\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ::kill(pid, SIGINT);
   CHECK(wait_command(pid) != 0);

@@ -67,8 +67,9 @@ TEST_CASE("the diff of a large modified file is computed before the journal is l
   const auto started = std::chrono::steady_clock::now();
   const int trying = start_command({EJ_BINARY, "try", "new weights", "--plan", "p"}, options);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  // Meanwhile another writer gets in at once, though it waits at most 500 ms for the lock.
-  const auto note = repo.ej({"plan", "new", "q", "--title", "Another"}, {{"EJ_BUSY_TIMEOUT_MS", "500"}});
+  // Meanwhile another writer gets in, though it waits at most 2 s for the lock: enough for ej try's
+  // own short write on a loaded machine, not for a diff of 60 MB made under the lock there.
+  const auto note = repo.ej({"plan", "new", "q", "--title", "Another"}, {{"EJ_BUSY_TIMEOUT_MS", "2000"}});
   const bool try_still_running = ::kill(trying, 0) == 0;
   CHECK(wait_command(trying) == 0);
   const auto took = std::chrono::steady_clock::now() - started;

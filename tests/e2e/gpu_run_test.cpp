@@ -19,11 +19,12 @@ using nlohmann::json;
 namespace {
 
 // Each repeat counts itself; every fifth from the third on runs on a GPU 0 that is hot and slow
-// (it says so in the state file the double reads), and reports t=30 instead of t=10.
+// (it says so in the state file the double reads), and reports t=30 instead of t=10. The hot state
+// lasts 0.4 s: long enough for the sampler to read it on a loaded machine.
 constexpr const char* k_gpu_script =
     "n=$(($(cat count 2>/dev/null || echo 0) + 1)); echo $n > count; "
-    "if [ $((n % 5)) = 3 ]; then echo '0 sm=1200 temp=92 reasons=0x40' > state; t=30; else t=10; fi; "
-    "sleep 0.06; : > state; echo t=$t";
+    "if [ $((n % 5)) = 3 ]; then echo '0 sm=1200 temp=92 reasons=0x40' > state; t=30; s=0.4; "
+    "else t=10; s=0.06; fi; sleep $s; : > state; echo t=$t";
 
 std::map<std::string, std::string> fake_gpus(const EjRepo& repo, const std::string& script = "")
 {

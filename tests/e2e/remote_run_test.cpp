@@ -333,7 +333,8 @@ TEST_CASE("a remote repeat over its timeout ends as timeout and leaves no proces
   EjRepo repo;
   add_box(repo, *server);
   const auto pid_file = repo.path() / ".git" / "remote.pid";
-  repo.ok({"bench", "add", "slow", "--repeat", "2", "--timeout", "3", "--shell",
+  // Long enough for the host's shell to start its child on a loaded machine; far less than 60 s.
+  repo.ok({"bench", "add", "slow", "--repeat", "2", "--timeout", "8", "--shell",
            "sleep 60 & echo $! > '" + pid_file.string() + "'; wait"});
   const auto result = repo.ej({"run", "slow", "--on", "box"}, ssh_env(*server));
   CHECK(result.exit_code == 1);

@@ -48,7 +48,7 @@ public:
   std::string job_of_run(int run) const;
 
 private:
-  void stop();
+  void stop() noexcept;
 
   TempDir m_dir;
   std::string m_node;

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -214,7 +215,12 @@ std::vector<int> SshdServer::session_pids() const
 {
   // pid -> (parent, command name) of every process
   std::map<int, std::pair<int, std::string>> processes;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+  // Error codes, not exceptions: this runs in the destructor, and a range-for's operator++ throws
+  // when reading /proc fails.
+  std::error_code ec;
+  const std::filesystem::directory_iterator end;
+  for (std::filesystem::directory_iterator it("/proc", ec); !ec && it != end; it.increment(ec)) {
+    const auto& entry = *it;
     const auto name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) {
       continue;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 #include <unistd.h>
 
 namespace ej::test {
@@ -30,11 +31,14 @@ TempDir::~TempDir()
   std::error_code ec;
   std::filesystem::remove_all(m_path, ec);
   // Siblings named after it ("<dir>-remote-root": a host's root kept outside the repository) are
-  // the test's too.
+  // the test's too. An explicit increment(ec): a range-for's operator++ throws when reading the
+  // folder fails, and a destructor must not.
   const auto prefix = m_path.filename().string() + "-";
-  for (const auto& entry : std::filesystem::directory_iterator(m_path.parent_path(), ec)) {
-    if (entry.path().filename().string().rfind(prefix, 0) == 0) {
-      std::filesystem::remove_all(entry.path(), ec);
+  const std::filesystem::directory_iterator end;
+  for (std::filesystem::directory_iterator it(m_path.parent_path(), ec); !ec && it != end; it.increment(ec)) {
+    if (it->path().filename().string().rfind(prefix, 0) == 0) {
+      std::error_code ignored;
+      std::filesystem::remove_all(it->path(), ignored);
     }
   }
 }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iterator>
 #include <sys/stat.h>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -50,12 +51,25 @@ bool process_alive(pid_t pid)
   return alive_now(pid);
 }
 
-pid_t read_pid(const std::filesystem::path& file)
+bool has_pid(const std::filesystem::path& file)
 {
-  // The script writes the pid before anything can time out; allow a moment for slow machines.
-  for (int i = 0; i < 100 && !std::filesystem::exists(file); ++i) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(file, error);
+  return !error && size > 0;
+}
+
+// Waits for a script to write its pid to `file`: up to `seconds`, as a loaded machine may take.
+bool wait_for_pid(const std::filesystem::path& file, int seconds)
+{
+  for (int i = 0; i < seconds * 100 && !has_pid(file); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  return has_pid(file);
+}
+
+pid_t read_pid(const std::filesystem::path& file)
+{
+  REQUIRE(wait_for_pid(file, 10));
   return static_cast<pid_t>(std::stol(ej::test::read_text(file)));
 }
 
@@ -168,11 +182,11 @@ TEST_CASE("a program that hangs past its timeout is stopped with its whole group
   TempDir dir;
   const auto pid_file = dir / "sleeper.pid";
   ProcessSpec spec = shell("sleep 30 & echo $! > '" + pid_file.string() + "'; echo started; wait");
-  spec.timeout_s = 0.5;
+  spec.timeout_s = 2; // long enough for the script to start its child on a loaded machine
   spec.kill_grace_s = 0.5;
   const ProcessResult result = run_process(spec);
   CHECK(result.ending == Ending::TimedOut);
-  CHECK(result.wall_s >= 0.5);
+  CHECK(result.wall_s >= 2);
   CHECK(result.out.text() == "started\n");
   CHECK_FALSE(process_alive(read_pid(pid_file)));
 }
@@ -180,15 +194,16 @@ TEST_CASE("a program that hangs past its timeout is stopped with its whole group
 TEST_CASE("a program that ignores SIGTERM is killed after the grace period")
 {
   ProcessSpec spec = shell("trap '' TERM; echo ready; while :; do sleep 0.05; done");
-  spec.timeout_s = 0.3;
+  spec.timeout_s = 1.5; // long enough for the shell to set its trap on a loaded machine
   spec.kill_grace_s = 0.3;
   const ProcessResult result = run_process(spec);
+  CHECK(result.out.text() == "ready\n"); // the trap was set before SIGTERM came
   CHECK(result.ending == Ending::TimedOut);
   CHECK(result.signal == SIGKILL);
-  CHECK(result.wall_s >= 0.6);
+  CHECK(result.wall_s >= 1.8);
   // The limit the user set, not the wall time, which also holds the grace period.
-  CHECK(result.limit_s == 0.3);
-  CHECK(describe(result) == "timed out after 0.3 s");
+  CHECK(result.limit_s == 1.5);
+  CHECK(describe(result) == "timed out after 1.5 s");
 }
 
 TEST_CASE("background processes left by a finished program are stopped")
@@ -301,7 +316,7 @@ TEST_CASE("a benchmark's pipes are of the default size until its output outgrows
   bool first_chunk = true;
   spec.on_output = [&](Stream, std::string_view) {
     if (std::exchange(first_chunk, false)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(std::chrono::milliseconds(500)); // for head, on a loaded machine
     }
   };
   Launcher launcher(spec);
@@ -326,8 +341,10 @@ TEST_CASE("output written after a repeat by a process outside its group is not t
 {
   TempDir dir;
   const auto marker = dir / "marker";
-  Launcher launcher(shell("if [ -e '" + marker.string() + "' ]; then sleep 0.6; echo second; else touch '" +
-                          marker.string() + "'; setsid sh -c 'sleep 0.2; echo late' & echo first; fi"));
+  // The late line comes a second after the first repeat, well after it has ended on a loaded
+  // machine, and during the second.
+  Launcher launcher(shell("if [ -e '" + marker.string() + "' ]; then sleep 1.5; echo second; else touch '" +
+                          marker.string() + "'; setsid sh -c 'sleep 1; echo late' & echo first; fi"));
   const ProcessResult first = launcher.run();
   CHECK(first.out.text() == "first\n");
   const ProcessResult second = launcher.run();
@@ -343,8 +360,9 @@ TEST_CASE("Ctrl-C while a child runs stops it and reports an interruption")
   ProcessResult result;
   {
     InterruptGuard guard;
-    std::thread sender([] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Once the child runs (or after a minute, so that a failure does not hang the test).
+    std::thread sender([&pid_file] {
+      wait_for_pid(pid_file, 60);
       ::kill(::getpid(), SIGINT);
     });
     result = run_process(spec);
