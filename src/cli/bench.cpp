@@ -635,9 +635,10 @@ void add_definition_options(CLI::App* command, BenchOptions& o)
       ->check(finite_number());
   add_toggle(command, "--check-times,!--no-check-times", o.check_times,
              "On by default: a time the benchmark prints that is longer than its repeat's wall time "
-             "(by more than 1 ms + 5%, timer rounding) makes the run invalid. --no-check-times turns "
-             "it off for a metric that legitimately sums time across GPUs or threads, e.g. ej bench "
-             "edit allreduce --no-check-times");
+             "(by more than 1 ms + 5%, timer rounding) makes the run invalid, and one that improves while "
+             "the wall time regresses flags the verdict. --no-check-times turns both off for a metric "
+             "that legitimately sums time across GPUs or threads, or replays figures measured "
+             "elsewhere, e.g. ej bench edit allreduce --no-check-times");
   command->add_option("--floor", o.floors,
                       "METRIC=VALUE, a physical bound in the metric's unit: a value beyond it on the better "
                       "side is implausible (repeatable; '' removes them), e.g. --floor copy_ms=0.8");

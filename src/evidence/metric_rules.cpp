@@ -31,6 +31,7 @@ MetricRules rules_of(const core::BenchDefinition& definition)
   rules.exclude_throttled = definition.exclude_throttled;
   rules.same_output = definition.same_output;
   rules.checked = !definition.check.empty();
+  rules.check_times = definition.check_times;
   for (const auto& floor : definition.floors) {
     std::string unit = "s"; // wall_s
     for (const auto& spec : measure::metric_specs(definition)) {

@@ -26,6 +26,8 @@ struct MetricRules {
   bool exclude_throttled = false; // judged without throttled repeats
   core::SameOutput same_output;   // what must equal the reference's (ej bench add --same-output)
   bool checked = false;           // a --check command runs after measured repeats
+  // Its reported times are its own process's (--check-times, the default): held against wall_s.
+  bool check_times = true;
   // Physical bounds (--floor), each with the unit of its metric's values.
   struct Floor {
     core::MetricFloor floor;

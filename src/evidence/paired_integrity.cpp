@@ -65,8 +65,10 @@ Integrity paired_integrity(store::Database& db, const core::RunRecord& candidate
     differs = digests_differ({reference.outputs}, {candidate.outputs}, "reference");
   }
   auto flags = sides_floor_flags(reference_series, candidate_series, rules, "reference");
-  for (auto& flag : paired_timer_disagreements(series, primary)) {
-    flags.push_back(std::move(flag));
+  if (rules.check_times) { // as a sequential verdict's (judge_integrity)
+    for (auto& flag : paired_timer_disagreements(series, primary)) {
+      flags.push_back(std::move(flag));
+    }
   }
   return integrity_of(std::move(differs), std::move(flags));
 }

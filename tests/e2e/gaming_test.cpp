@@ -99,6 +99,20 @@ TEST_CASE(
   CHECK(out["proposed_status"] != "adopted"); // t improved decisively, yet nothing is adopted
   CHECK(verdict["next"][0]["kind"] == "fix_figures");
   CHECK_THAT(repo.ok({"judge", "2"}), Catch::Contains("flagged: the benchmark's own timer"));
+
+  // Registered as times that are not its process's own (--no-check-times), it is not held to them.
+  repo.ok({"bench", "edit", "b", "--no-check-times"});
+  write_text(repo.path() / "mode", "ref\n");
+  repo.ok({"run", "b", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "3", "--reason", "the new revision"});
+  write_text(repo.path() / "mode", "cand\n");
+  repo.ok({"run", "b", "--attempt", "2", "--quiet"});
+  const auto unchecked = judged(repo)["verdict"];
+  INFO(unchecked.dump(1));
+  CHECK(unchecked["baseline_run"] == 3);
+  CHECK(unchecked["outcome"] == "improved"); // t, as the benchmark says
+  CHECK(unchecked["validity"] == "valid");
+  CHECK(unchecked["flags"].empty());
 }
 
 TEST_CASE(
