@@ -467,7 +467,7 @@ Event Writer::append(std::string_view type, nlohmann::json payload, std::string 
   event.lamport = next_clock(db);
   event.type = std::string(type);
   event.payload = std::move(payload);
-  m_journal.m_redactor.redact_json(event.payload); // nothing secret is ever written
+  m_journal.redactor().redact_json(event.payload); // nothing secret is ever written
   make_controls_visible(event.payload);
   if (!insert_event(event)) { // a new ULID is always inserted; one chosen before may have been used
     throw Error("the journal has an event {} already: the run it names was recorded before", event.id);
@@ -499,7 +499,7 @@ void Writer::insert_blob_as_is(const std::string& hash, std::string_view content
 
 std::string Writer::put_blob(std::string_view raw)
 {
-  const auto redacted = m_journal.m_redactor.redact(raw);
+  const auto redacted = m_journal.redactor().redact(raw);
   const std::string_view content = redacted;
   const auto hash = util::sha256_hex(content);
   auto insert = m_journal.m_db.prepare("INSERT OR IGNORE INTO blobs(hash, size, content) VALUES (?, ?, ?)");

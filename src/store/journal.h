@@ -75,7 +75,15 @@ public:
 
   // Every event payload and blob is redacted with this before it is written: the secret-named
   // variables of ej's environment, and whatever a command adds (ej run --env HF_TOKEN=...).
-  core::Redactor& redactor() { return m_redactor; }
+  // Made at its first use, as a journal is used, from one thread: reading commands never write, and
+  // scanning the environment for secrets cost 2% of an `ej show`.
+  core::Redactor& redactor()
+  {
+    if (!m_redactor) {
+      m_redactor = core::Redactor::from_environment();
+    }
+    return *m_redactor;
+  }
 
   Journal(Database db, std::string replica_id, std::optional<std::string> read_only_reason)
       : m_db(std::move(db)), m_replica_id(std::move(replica_id)),
@@ -90,7 +98,7 @@ private:
   Database m_db;
   std::string m_replica_id;
   std::optional<std::string> m_read_only_reason;
-  core::Redactor m_redactor = core::Redactor::from_environment();
+  std::optional<core::Redactor> m_redactor;
 };
 
 std::filesystem::path journal_file(const std::filesystem::path& ej_dir);

@@ -205,6 +205,13 @@ std::string most_run_bench(Database& db, const std::string& plan)
 
 std::vector<core::RunRecord> runs_with_status(Database& db, core::RunStatus status)
 {
+  // Every reading command asks for the runs left started, and almost always there is none: a look-up
+  // in runs_by_status first, since compiling the query of whole runs cost 2% of an `ej show`.
+  auto any = db.prepare("SELECT 1 FROM runs WHERE status = ? LIMIT 1");
+  any.bind(1, core::to_string(status));
+  if (!any.step()) {
+    return {};
+  }
   auto select =
       db.prepare(fmt::format("SELECT {} FROM runs WHERE status = ? ORDER BY number", run_columns()));
   select.bind(1, core::to_string(status));
