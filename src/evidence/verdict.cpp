@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "core/target.h"
+#include "evidence/crossover.h"
 #include "evidence/paired_lead.h"
 #include "measure/false_discovery.h"
 #include "measure/statistics.h"
@@ -405,16 +406,27 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
     return {{}, sides.design, measure::Outcome::Inconclusive, {}}; // try_compare never reports none
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
-  // The verdict the comparison would be on its first metric (compare_sets.h puts the primary first).
+  // The verdict the comparison would be on the metric an attempt's verdict judges: the plan's
+  // measure of the benchmark when the report has it (no --metric, or that one), else its first
+  // metric (compare_sets.h puts the primary, or the one asked for, first).
   Verdict v;
   v.design = sides.design;
   v.metric = report.series.front().metric;
-  v.unit = report.series.front().unit;
+  if (!sides.plan.empty()) {
+    const auto measured = reader.measures(sides.plan).of_bench(candidate.bench);
+    if (!measured.empty() && measured.front()->metric != v.metric &&
+        std::any_of(report.series.begin(), report.series.end(),
+                    [&](const auto& s) { return s.metric == measured.front()->metric; })) {
+      v.metric = measured.front()->metric;
+      report.crossover = crossover_words(report.series, v.metric);
+    }
+  }
   for (const auto& s : report.series) {
     if (s.metric == v.metric) {
       v.combinations.push_back(s);
     }
   }
+  v.unit = v.combinations.front().unit;
   v.crossover = report.crossover;
   if (!sides.plan.empty()) {
     v.headline = reader.measures(sides.plan).headline_for(candidate.bench, v.metric);

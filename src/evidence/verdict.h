@@ -158,9 +158,10 @@ struct ComparisonJudgement {
   std::vector<NextStep> next;
 };
 
-// `report` of two sets (ej compare) judged as a verdict is, on its first metric (the primary one,
-// or the one asked for), with the same integrity checks and next steps. An invalid comparison is no
-// outcome: every series of `report` becomes inconclusive.
+// `report` of two sets (ej compare) judged as a verdict is, on the metric an attempt's verdict
+// judges (the plan's measure of the benchmark when the report has it, else its first metric: the
+// primary one, or the one asked for), with the same integrity checks and next steps. An invalid
+// comparison is no outcome: every series of `report` becomes inconclusive.
 ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, const RunSet& candidate,
                                      ComparisonReport& report, const ComparisonSides& sides);
 
