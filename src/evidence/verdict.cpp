@@ -242,7 +242,7 @@ void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const 
     std::string why_not;
     if (auto report = try_compare(reader, reference, candidate, wall, why_not)) {
       if (paired != nullptr) {
-        use_paired(report->series, *paired);
+        use_paired(report->series, *paired, candidate.selector);
       }
       for (auto& flag : timer_disagreements(v.combinations, report->series)) {
         flags.push_back(std::move(flag));
@@ -432,8 +432,19 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
     v.headline = reader.measures(sides.plan).headline_for(candidate.bench, v.metric);
     v.headline_index = headline_index(v.combinations, v.headline);
   }
+  if (sides.paired != nullptr) {
+    // On a session's pairs, the rounds are as judge says them: the deciding combination's, else
+    // the most any had (not the session's over every combination).
+    v.design.rounds = 0;
+    for (const auto& s : v.combinations) {
+      v.design.rounds = std::max(v.design.rounds, s.comparison.n_candidate);
+    }
+    if (const auto* lead = v.headline_comparison()) {
+      v.design.rounds = lead->comparison.n_candidate;
+    }
+  }
   v.candidate = candidate;
-  judge_integrity(reader, v, reference, candidate, rules, nullptr, sides.side);
+  judge_integrity(reader, v, reference, candidate, rules, sides.paired, sides.side);
   if (v.integrity.validity == Validity::Invalid) {
     for (auto& s : report.series) {
       s.comparison.outcome = measure::Outcome::Inconclusive;

@@ -145,6 +145,9 @@ struct ComparisonSides {
   std::string plan;                 // the candidate's attempt's plan; empty when it belongs to none
   std::string against = "baseline"; // the reference as `ej run --against` takes it: baseline, r5, #12
   std::string side = "baseline";    // how its integrity names the reference: baseline or reference
+  // The session whose pairs the report took (ej compare ATTEMPT, as judge): its wall_s is checked
+  // against the timer on those pairs too; nullptr when none.
+  const InterleavedVerdict* paired = nullptr;
 };
 
 // What a comparison says besides its figures (docs/json.md, Comparisons): whether they can be
