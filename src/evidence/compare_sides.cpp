@@ -127,6 +127,7 @@ VerdictDesign design_of(store::Journal& journal, const RunSet& reference, const 
                    (record->candidate == a && record->reference == b))) {
       design.kind = Design::Interleaved;
       design.rounds = record->design.rounds.size();
+      design.block = record->design.block;
       return design;
     }
   }

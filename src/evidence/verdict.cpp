@@ -194,7 +194,7 @@ void note_calibration(const Calibration* calibration, Verdict& v)
   }
   if (v.design.kind == Design::Interleaved) {
     // The pairs cancel the drift: what is left to see through is the paired noise.
-    note.amount = calibration->amount(calibration->detectable_interleaved(note.n));
+    note.amount = calibration->amount(calibration->detectable_interleaved(note.n, v.design.block));
     note.time_ms = calibration->time_ms;
     v.calibration = note;
     return;
@@ -331,6 +331,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
     use_paired(report->series, paired->verdict);
     v.reference_run = paired->verdict.reference;
     v.design.kind = Design::Interleaved;
+    v.design.block = paired->verdict.design.block;
   } else {
     v.design.baseline_earlier_ms = candidate.time_ms() - reference->time_ms();
   }

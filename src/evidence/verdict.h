@@ -30,6 +30,7 @@ struct VerdictDesign {
   Design kind = Design::Sequential;
   std::int64_t baseline_earlier_ms = 0; // sequential: candidate start minus baseline start
   std::size_t rounds = 0;               // interleaved
+  int block = 1;                        // interleaved: repeats of each side per round (--block)
   std::string reference = "baseline";   // what the sentences call the reference side
   std::string phrase() const;           // "sequential, baseline 3 days earlier"; "interleaved, 20 rounds"
   std::string
