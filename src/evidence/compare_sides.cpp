@@ -138,7 +138,8 @@ VerdictDesign design_of(store::Journal& journal, const RunSet& reference, const 
 // The two sides compared, judged as a verdict would be: `against` names the reference for a new
 // session, `side` in what is said of its output.
 Compared judged(Reader& reader, RunSet reference, RunSet candidate, ComparisonReport report,
-                const std::string& against, const std::string& side, const InterleavedVerdict* paired = nullptr)
+                const std::string& against, const std::string& side,
+                const InterleavedVerdict* paired = nullptr)
 {
   ComparisonSides sides;
   sides.paired = paired;

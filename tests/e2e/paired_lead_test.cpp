@@ -139,8 +139,8 @@ TEST_CASE("a paired attempt compared at one combination is compared on that comb
   git(repo.path(), {"commit", "-q", "-m", "stock speed"});
   repo.ok({"plan", "new", "p", "--title", "Paired sweep"});
   const auto counter = (repo.path() / ".git" / "count").string();
-  repo.ok({"bench", "add", "sweep", "--repeat", "3", "--param", "size=1,2,4", "--metric", "x=regex:x=([0-9.]+)",
-           "--unit", "x=ns", "--shell",
+  repo.ok({"bench", "add", "sweep", "--repeat", "3", "--param", "size=1,2,4", "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns", "--shell",
            "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
                "'; echo x=$(( $(cat speed) + 8 * {size} + n % 3 ))"});
   repo.ok({"try", "stock", "--plan", "p"});
@@ -150,7 +150,8 @@ TEST_CASE("a paired attempt compared at one combination is compared on that comb
   git(repo.path(), {"commit", "-q", "-am", "faster"});
   repo.ok({"try", "faster", "--plan", "p"});
   repo.ok({"run", "sweep", "--attempt", "2", "--quiet"});
-  repo.ok({"run", "sweep", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
+  repo.ok(
+      {"run", "sweep", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
 
   const auto verdict = json::parse(repo.ok({"judge", "2", "--json"}))["verdict"];
   REQUIRE(verdict["design"]["kind"] == "interleaved");
@@ -196,9 +197,8 @@ TEST_CASE("an attempt measured against its baseline in blocks is proposed its ne
   git(repo.path(), {"commit", "-q", "-m", "same"});
   repo.ok({"try", "same", "--plan", "p"});
   repo.ok({"run", "cyc", "--attempt", "2", "--quiet"});
-  const auto session = repo.ok(
-      {"run", "cyc", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--block", "2", "--seed", "1",
-       "--quiet"});
+  const auto session = repo.ok({"run", "cyc", "--against", "baseline", "--attempt", "2", "--repeat", "6",
+                                "--block", "2", "--seed", "1", "--quiet"});
   REQUIRE_THAT(session, Catch::Contains("x: inconclusive"));
   REQUIRE_THAT(session, Catch::Contains("--block 2 --repeat "));
 
