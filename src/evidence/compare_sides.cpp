@@ -127,6 +127,7 @@ VerdictDesign design_of(store::Journal& journal, const RunSet& reference, const 
                    (record->candidate == a && record->reference == b))) {
       design.kind = Design::Interleaved;
       design.rounds = record->design.rounds.size();
+      design.block = record->design.block;
       return design;
     }
   }
@@ -137,9 +138,11 @@ VerdictDesign design_of(store::Journal& journal, const RunSet& reference, const 
 // The two sides compared, judged as a verdict would be: `against` names the reference for a new
 // session, `side` in what is said of its output.
 Compared judged(Reader& reader, RunSet reference, RunSet candidate, ComparisonReport report,
-                const std::string& against, const std::string& side)
+                const std::string& against, const std::string& side,
+                const InterleavedVerdict* paired = nullptr)
 {
   ComparisonSides sides;
+  sides.paired = paired;
   sides.design = design_of(reader.journal(), reference, candidate);
   sides.design.reference = side;
   const auto& first = candidate.runs.front();
@@ -243,14 +246,14 @@ CompareAnswer compare_sides(Reader& reader, const CompareQuery& query)
         report = try_compare(reader, *reference, candidate, request, why_not);
       }
       if (report && paired) {
-        use_paired(report->series, paired->verdict);
+        use_paired(report->series, paired->verdict, candidate.selector);
       }
       if (!report) {
         not_compared.push_back(fmt::format("{}: {}", candidate.bench, why_not));
         continue;
       }
       compared.push_back(judged(reader, std::move(*reference), std::move(candidate), std::move(*report),
-                                "baseline", "baseline"));
+                                "baseline", "baseline", paired ? &paired->verdict : nullptr));
     }
     if (compared.empty()) {
       // One benchmark: its reason as it always read; several: each.

@@ -124,7 +124,7 @@ Sizing size_rounds(const Undecided& u, const Calibration* calibration, double mi
   return out;
 }
 
-Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* calibration,
+Sizing size_rounds(const SeriesComparison& s, const VerdictDesign& design, const Calibration* calibration,
                    double min_effect_pct)
 {
   const auto values = scaled(s.comparison);
@@ -136,7 +136,7 @@ Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* 
   std::optional<double> observed;
   if (values->half_width && *values->half_width > 0) {
     const auto& c = s.comparison;
-    if (design == Design::Interleaved) {
+    if (design.kind == Design::Interleaved) {
       observed = measure::sigma_from_interval(*values->half_width, static_cast<double>(c.n_candidate),
                                               measure::Pairing::Paired, c.confidence);
     } else {
@@ -146,7 +146,9 @@ Sizing size_rounds(const SeriesComparison& s, Design design, const Calibration* 
                                                                measure::Pairing::TwoSample, c.confidence);
     }
   }
-  return size_rounds({s.metric, s.unit, *values, observed}, calibration, min_effect_pct);
+  // An interleaved session's rounds are of its blocks, as the session proposed is (session_of).
+  return size_rounds({s.metric, s.unit, *values, observed}, calibration, min_effect_pct,
+                     design.kind == Design::Interleaved ? design.block : 1);
 }
 
 // The sizing that asks for the most rounds: what every one of the comparisons needs.
@@ -178,7 +180,7 @@ bool rounds_may_decide(measure::Outcome series, measure::Outcome whole)
 Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_effect_pct)
 {
   if (const auto* head = v.headline_comparison()) {
-    return size_rounds(*head, v.design.kind, calibration, min_effect_pct);
+    return size_rounds(*head, v.design, calibration, min_effect_pct);
   }
   // The judged metric's series first: a comparison that sums up wall_s too must not size the rounds
   // on the shell's timing noise while the metric the user cares about is what is undecided.
@@ -189,7 +191,7 @@ Sizing sizing_of(const Verdict& v, const Calibration* calibration, double min_ef
           (!decided(v.outcome) && !rounds_may_decide(s.comparison.outcome, v.outcome))) {
         continue;
       }
-      auto sizing = size_rounds(s, v.design.kind, calibration, min_effect_pct);
+      auto sizing = size_rounds(s, v.design, calibration, min_effect_pct);
       if (!most || rank(sizing) > rank(*most)) {
         most = sizing;
       }
@@ -281,6 +283,10 @@ Session session_of(const Verdict& v, const std::string& against)
     session.attempt = attempt;
   } else if (v.candidate.runs.size() == 1) {
     session.candidate_run = v.candidate.runs.front().number;
+  }
+  // A session's next rounds are of its own blocks, whose noise it observed.
+  if (v.design.kind == Design::Interleaved) {
+    session.block = v.design.block;
   }
   return session;
 }

@@ -59,9 +59,10 @@ std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidat
     if (!reference_number) {
       continue;
     }
-    auto reference = reader.run_set(*reference_number);
-    if (!reference || reference->runs.empty()) {
-      continue;
+    // Both runs of the session restricted to the combinations the candidate was (ej compare 2:n=1).
+    auto reference = reader.run_set(*reference_number, candidate.selector);
+    if (!reference || reference->runs.empty() || reference->series.empty()) {
+      continue; // nor a session that measured none of the combinations asked for
     }
     const auto& reference_run = reference->runs.front();
     if (reference_run.withdrawn() || !usable(reference_run) || !same_code(reference_run.git, baseline.git)) {
@@ -71,18 +72,22 @@ std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidat
     if (!record || record->design.stopped == core::SessionStop::Failed) {
       continue;
     }
-    return PairedSides{reader.run_set(*run), std::move(*reference),
+    return PairedSides{reader.run_set(*run, candidate.selector), std::move(*reference),
                        judge_interleaved(reader.journal().db(), *record)};
   }
   return std::nullopt;
 }
 
-void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict)
+void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict,
+                const core::ParamValues& selector)
 {
   for (auto& s : series) {
+    // A comparison of selected combinations labels them without the axes chosen (compare_sets.h).
     const auto paired =
         std::find_if(verdict.series.begin(), verdict.series.end(), [&](const PairedVerdict& v) {
-          return v.metric == s.metric && v.key == s.key && paired_combination(v) == s.params;
+          const auto combination = paired_combination(v);
+          return v.metric == s.metric && v.key == s.key && matches_selector(combination, selector) &&
+                 params_without(combination, selector) == s.params;
         });
     if (paired != verdict.series.end() && paired->rounds > 0) {
       put_paired(s.comparison, *paired);

@@ -30,7 +30,9 @@ std::optional<PairedSides> paired_against(Reader& reader, const RunSet& candidat
 void put_paired(measure::Comparison& c, const PairedVerdict& v);
 
 // Each series the session judged on its pairs takes the paired estimate, interval, p-value and
-// outcome; the medians, units and warnings stay those of the two runs.
-void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict);
+// outcome; the medians, units and warnings stay those of the two runs. `selector`: the combinations
+// the series were chosen by (ej compare 2:n=1), whose axes their labels leave out.
+void use_paired(std::vector<SeriesComparison>& series, const InterleavedVerdict& verdict,
+                const core::ParamValues& selector = {});
 
 } // namespace ej::evidence

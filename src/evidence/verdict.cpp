@@ -2,6 +2,7 @@
 
 #include "core/numbering.h"
 #include "core/target.h"
+#include "evidence/crossover.h"
 #include "evidence/paired_lead.h"
 #include "measure/false_discovery.h"
 #include "measure/statistics.h"
@@ -193,7 +194,7 @@ void note_calibration(const Calibration* calibration, Verdict& v)
   }
   if (v.design.kind == Design::Interleaved) {
     // The pairs cancel the drift: what is left to see through is the paired noise.
-    note.amount = calibration->amount(calibration->detectable_interleaved(note.n));
+    note.amount = calibration->amount(calibration->detectable_interleaved(note.n, v.design.block));
     note.time_ms = calibration->time_ms;
     v.calibration = note;
     return;
@@ -243,7 +244,7 @@ void judge_integrity(Reader& reader, Verdict& v, const RunSet& reference, const 
     std::string why_not;
     if (auto report = try_compare(reader, reference, candidate, wall, why_not)) {
       if (paired != nullptr) {
-        use_paired(report->series, *paired);
+        use_paired(report->series, *paired, candidate.selector);
       }
       for (auto& flag : timer_disagreements(v.combinations, report->series)) {
         flags.push_back(std::move(flag));
@@ -332,6 +333,7 @@ Judgement verdict_for(Reader& reader, const std::string& plan, RunSet candidate,
     use_paired(report->series, paired->verdict);
     v.reference_run = paired->verdict.reference;
     v.design.kind = Design::Interleaved;
+    v.design.block = paired->verdict.design.block;
   } else {
     v.design.baseline_earlier_ms = candidate.time_ms() - reference->time_ms();
   }
@@ -407,23 +409,45 @@ ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, co
     return {{}, sides.design, measure::Outcome::Inconclusive, {}}; // try_compare never reports none
   }
   const auto& rules = reader.rules(candidate.bench, candidate.revision);
-  // The verdict the comparison would be on its first metric (compare_sets.h puts the primary first).
+  // The verdict the comparison would be on the metric an attempt's verdict judges: the plan's
+  // measure of the benchmark when the report has it (no --metric, or that one), else its first
+  // metric (compare_sets.h puts the primary, or the one asked for, first).
   Verdict v;
   v.design = sides.design;
   v.metric = report.series.front().metric;
-  v.unit = report.series.front().unit;
+  if (!sides.plan.empty()) {
+    const auto measured = reader.measures(sides.plan).of_bench(candidate.bench);
+    if (!measured.empty() && measured.front()->metric != v.metric &&
+        std::any_of(report.series.begin(), report.series.end(),
+                    [&](const auto& s) { return s.metric == measured.front()->metric; })) {
+      v.metric = measured.front()->metric;
+      report.crossover = crossover_words(report.series, v.metric);
+    }
+  }
   for (const auto& s : report.series) {
     if (s.metric == v.metric) {
       v.combinations.push_back(s);
     }
   }
+  v.unit = v.combinations.front().unit;
   v.crossover = report.crossover;
   if (!sides.plan.empty()) {
     v.headline = reader.measures(sides.plan).headline_for(candidate.bench, v.metric);
     v.headline_index = headline_index(v.combinations, v.headline);
   }
+  if (sides.paired != nullptr) {
+    // On a session's pairs, the rounds are as judge says them: the deciding combination's, else
+    // the most any had (not the session's over every combination).
+    v.design.rounds = 0;
+    for (const auto& s : v.combinations) {
+      v.design.rounds = std::max(v.design.rounds, s.comparison.n_candidate);
+    }
+    if (const auto* lead = v.headline_comparison()) {
+      v.design.rounds = lead->comparison.n_candidate;
+    }
+  }
   v.candidate = candidate;
-  judge_integrity(reader, v, reference, candidate, rules, nullptr, sides.side);
+  judge_integrity(reader, v, reference, candidate, rules, sides.paired, sides.side);
   if (v.integrity.validity == Validity::Invalid) {
     for (auto& s : report.series) {
       s.comparison.outcome = measure::Outcome::Inconclusive;

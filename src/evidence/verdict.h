@@ -30,6 +30,7 @@ struct VerdictDesign {
   Design kind = Design::Sequential;
   std::int64_t baseline_earlier_ms = 0; // sequential: candidate start minus baseline start
   std::size_t rounds = 0;               // interleaved
+  int block = 1;                        // interleaved: repeats of each side per round (--block)
   std::string reference = "baseline";   // what the sentences call the reference side
   std::string phrase() const;           // "sequential, baseline 3 days earlier"; "interleaved, 20 rounds"
   std::string
@@ -145,6 +146,9 @@ struct ComparisonSides {
   std::string plan;                 // the candidate's attempt's plan; empty when it belongs to none
   std::string against = "baseline"; // the reference as `ej run --against` takes it: baseline, r5, #12
   std::string side = "baseline";    // how its integrity names the reference: baseline or reference
+  // The session whose pairs the report took (ej compare ATTEMPT, as judge): its wall_s is checked
+  // against the timer on those pairs too; nullptr when none.
+  const InterleavedVerdict* paired = nullptr;
 };
 
 // What a comparison says besides its figures (docs/json.md, Comparisons): whether they can be
@@ -158,9 +162,10 @@ struct ComparisonJudgement {
   std::vector<NextStep> next;
 };
 
-// `report` of two sets (ej compare) judged as a verdict is, on its first metric (the primary one,
-// or the one asked for), with the same integrity checks and next steps. An invalid comparison is no
-// outcome: every series of `report` becomes inconclusive.
+// `report` of two sets (ej compare) judged as a verdict is, on the metric an attempt's verdict
+// judges (the plan's measure of the benchmark when the report has it, else its first metric: the
+// primary one, or the one asked for), with the same integrity checks and next steps. An invalid
+// comparison is no outcome: every series of `report` becomes inconclusive.
 ComparisonJudgement judge_comparison(Reader& reader, const RunSet& reference, const RunSet& candidate,
                                      ComparisonReport& report, const ComparisonSides& sides);
 

@@ -10,6 +10,7 @@
 #include "evidence/lookup.h"
 #include "evidence/records_json.h"
 #include "evidence/run_json.h"
+#include "measure/comparison.h"
 #include "measuring/detach.h"
 #include "measuring/live_runs.h"
 #include "store/run_queries.h"
@@ -297,7 +298,7 @@ Answer compare_tool(const Arguments& args, const Context& context)
     for (const auto& c : answer.compared) {
       const auto doubt = evidence::integrity_text(c.judged.integrity);
       text += fmt::format("{}{} vs {} on {}: {}{}", text.empty() ? "" : "\n", c.reference.label,
-                          c.candidate.label, c.candidate.bench, out["outcome"].get<std::string>(),
+                          c.candidate.label, c.candidate.bench, measure::to_string(c.judged.outcome),
                           doubt.empty() ? "" : " (" + doubt + ")");
     }
     for (const auto& line : answer.not_compared) {

@@ -19,9 +19,10 @@ std::optional<std::uint64_t> stat_field(std::int64_t pid, int field)
 {
   // Not util::read_file: the process may exit between any two steps of the read, which must then
   // say "no such process", never throw (open fails with ENOENT, read with ESRCH).
+  // The whole file, not its first line: the process's name may hold a newline.
   std::ifstream in(fmt::format("/proc/{}/stat", pid));
   std::string stat;
-  if (!std::getline(in, stat)) {
+  if (!std::getline(in, stat, '\0')) {
     return std::nullopt;
   }
   // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so count from the last ')'.

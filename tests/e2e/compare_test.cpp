@@ -438,6 +438,30 @@ TEST_CASE("ej compare of an attempt decides on the judged metric as its verdict 
   CHECK_THAT(repo.ok({"compare", "2", "--format", "markdown"}), Catch::Contains("inconclusive"));
 }
 
+TEST_CASE("ej compare of an attempt whose plan measures another metric than the primary decides on that one")
+{
+  EjRepo repo;
+  set_up(repo);
+  repo.ok({"plan", "edit", "p", "--measure", "b:y"});
+  repo.ok({"try", "baseline", "--plan", "p"});
+  repo.ok({"try", "faster elsewhere", "--plan", "p"});
+  repo.ok({"record", "1", "--bench", "b", "--samples", samples("x", 10, 1, 10), "--samples",
+           samples("y", 100, 1, 10)});
+  // x (the primary metric) moves within its noise; y, the metric the plan measures, clearly improves.
+  repo.ok({"record", "2", "--bench", "b", "--samples", samples("x", 10, 1, 10, 0.5), "--samples",
+           samples("y", 100, 1, 10, 50)});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+
+  const auto judged = json::parse(repo.ok({"judge", "2", "--json"}));
+  REQUIRE(judged["verdict"]["metric"] == "y");
+  REQUIRE(judged["verdict"]["outcome"] == "improved");
+  const auto compared = compare_json(repo, {"2"});
+  CHECK(compared["outcome"] == "improved");
+  CHECK(compared["next"][0]["kind"] == judged["verdict"]["next"][0]["kind"]);
+  // Asked for x, it decides on x.
+  CHECK(compare_json(repo, {"2", "--metric", "x"})["outcome"] == "inconclusive");
+}
+
 TEST_CASE("ej compare of two runs of no attempt says that its next session measures the work tree")
 {
   EjRepo repo;

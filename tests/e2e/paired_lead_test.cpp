@@ -130,3 +130,84 @@ TEST_CASE(
   CHECK_THAT(here.err, !Catch::Contains("it is restored to be measured"));
   CHECK_THAT(here.err, Catch::Contains("(the work tree)"));
 }
+
+TEST_CASE("a paired attempt compared at one combination is compared on that combination's pairs")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Paired sweep"});
+  const auto counter = (repo.path() / ".git" / "count").string();
+  repo.ok({"bench", "add", "sweep", "--repeat", "3", "--param", "size=1,2,4", "--metric",
+           "x=regex:x=([0-9.]+)", "--unit", "x=ns", "--shell",
+           "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+               "'; echo x=$(( $(cat speed) + 8 * {size} + n % 3 ))"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"run", "sweep", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  write_text(repo.path() / "speed", "900\n");
+  git(repo.path(), {"commit", "-q", "-am", "faster"});
+  repo.ok({"try", "faster", "--plan", "p"});
+  repo.ok({"run", "sweep", "--attempt", "2", "--quiet"});
+  repo.ok(
+      {"run", "sweep", "--against", "baseline", "--attempt", "2", "--repeat", "6", "--seed", "1", "--quiet"});
+
+  const auto verdict = json::parse(repo.ok({"judge", "2", "--json"}))["verdict"];
+  REQUIRE(verdict["design"]["kind"] == "interleaved");
+  REQUIRE(verdict["design"]["rounds"] == 6);
+  json at_2;
+  for (const auto& c : verdict["combinations"]) {
+    if (c["params"] == "size=2") {
+      at_2 = c;
+    }
+  }
+  REQUIRE(at_2.is_object());
+  // The rounds are each combination's, as judge says them, not the session's over all three.
+  CHECK(json::parse(repo.ok({"compare", "2", "--json"}))["design"]["rounds"] == 6);
+  const auto compared = json::parse(repo.ok({"compare", "2:size=2", "--json"}));
+  INFO(compared.dump(1));
+  CHECK(compared["design"]["kind"] == "interleaved");
+  CHECK(compared["design"]["rounds"] == 6);
+  REQUIRE(compared["series"].size() == 2); // x and wall_s, at size=2 only
+  CHECK(compared["series"][0]["metric"] == "x");
+  CHECK(compared["series"][0]["p_value"] == at_2["p_value"]);
+  CHECK(compared["series"][0]["change_pct"] == at_2["change_pct"]);
+}
+
+TEST_CASE("an attempt measured against its baseline in blocks is proposed its next rounds in blocks")
+{
+  EjRepo repo;
+  write_text(repo.path() / "speed", "1000\n");
+  git(repo.path(), {"add", "speed"});
+  git(repo.path(), {"commit", "-q", "-m", "stock speed"});
+  repo.ok({"plan", "new", "p", "--title", "Blocks"});
+  // The same code on both sides, a level that cycles with the repeats: inconclusive on the pairs, at
+  // the noise of a block's median, which rounds of one repeat a side would not have.
+  const auto counter = (repo.path() / ".git" / "count").string();
+  repo.ok({"bench", "add", "cyc", "--repeat", "5", "--min-effect", "0.1", "--metric", "x=regex:x=([0-9.]+)",
+           "--unit", "x=ns", "--shell",
+           "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+               "'; echo x=$(( $(cat speed) + 10 * (n % 3) ))"});
+  repo.ok({"try", "stock", "--plan", "p"});
+  repo.ok({"run", "cyc", "--attempt", "1", "--quiet"});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  write_text(repo.path() / "other", "same speed\n");
+  git(repo.path(), {"add", "other"});
+  git(repo.path(), {"commit", "-q", "-m", "same"});
+  repo.ok({"try", "same", "--plan", "p"});
+  repo.ok({"run", "cyc", "--attempt", "2", "--quiet"});
+  const auto session = repo.ok({"run", "cyc", "--against", "baseline", "--attempt", "2", "--repeat", "6",
+                                "--block", "2", "--seed", "1", "--quiet"});
+  REQUIRE_THAT(session, Catch::Contains("x: inconclusive"));
+  REQUIRE_THAT(session, Catch::Contains("--block 2 --repeat "));
+
+  const auto verdict = json::parse(repo.ok({"judge", "2", "--json"}))["verdict"];
+  INFO(verdict.dump(1));
+  REQUIRE(verdict["outcome"] == "inconclusive");
+  REQUIRE(verdict["next"][0]["kind"] == "measure_more");
+  CHECK_THAT(verdict["next"][0]["command"].get<std::string>(),
+             Catch::StartsWith("ej run cyc --against baseline --attempt 2 --block 2 --repeat "));
+  const auto compared = json::parse(repo.ok({"compare", "2", "--json"}));
+  CHECK(compared["next"][0]["command"] == verdict["next"][0]["command"]);
+}
