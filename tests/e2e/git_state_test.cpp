@@ -41,12 +41,15 @@ TEST_CASE("a submodule with uncommitted changes makes the attempt dirty, with th
 
 TEST_CASE("the diff of a large modified file is computed before the journal is locked")
 {
+  // Large enough that its diff takes well over the other writer's 2 s wait below (1.1 s for 60 MB
+  // on a 2-core machine), so that a diff made under the lock fails the test.
+  constexpr int k_megabytes = 200;
   EjRepo repo;
   repo.ok({"plan", "new", "p", "--title", "Plan"});
   {
     std::ofstream big(repo.path() / "weights.bin", std::ios::binary);
     std::string block(1 << 20, '\0');
-    for (int i = 0; i < 60; ++i) {
+    for (int i = 0; i < k_megabytes; ++i) {
       for (std::size_t j = 0; j < block.size(); j += 4096) {
         block[j] = static_cast<char>(i + j);
       }
@@ -57,7 +60,7 @@ TEST_CASE("the diff of a large modified file is computed before the journal is l
   git(repo.path(), {"commit", "-q", "-m", "weights"});
   {
     std::fstream big(repo.path() / "weights.bin", std::ios::in | std::ios::out | std::ios::binary);
-    for (int i = 0; i < 60; ++i) {
+    for (int i = 0; i < k_megabytes; ++i) {
       big.seekp(static_cast<std::streamoff>(i) << 20);
       big.write("changed", 7);
     }
@@ -68,7 +71,7 @@ TEST_CASE("the diff of a large modified file is computed before the journal is l
   const int trying = start_command({EJ_BINARY, "try", "new weights", "--plan", "p"}, options);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   // Meanwhile another writer gets in, though it waits at most 2 s for the lock: enough for ej try's
-  // own short write on a loaded machine, not for a diff of 60 MB made under the lock there.
+  // own short write on a loaded machine, not for a diff of 200 MB made under the lock there.
   const auto note = repo.ej({"plan", "new", "q", "--title", "Another"}, {{"EJ_BUSY_TIMEOUT_MS", "2000"}});
   const bool try_still_running = ::kill(trying, 0) == 0;
   CHECK(wait_command(trying) == 0);
