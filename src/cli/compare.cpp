@@ -101,6 +101,12 @@ void run_compare(const CompareOptions& options)
     return;
   }
   if (answer.interleaved) {
+    if (format == CompareFormat::Csv || format == CompareFormat::Markdown) {
+      throw UsageError("runs {} and {} were measured together (ej run --against): their comparison is "
+                       "the session's pairs, which --format csv and markdown do not lay out; use --json, "
+                       "or the text without --format",
+                       options.a, options.b);
+    }
     for (const auto& line : evidence::interleaved_report(*answer.interleaved)) {
       fmt::print("{}\n", line);
     }

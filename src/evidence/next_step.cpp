@@ -265,8 +265,8 @@ NextStep measure_step(const Session& session, NextKind kind, const Sizing& sizin
     step.why = opening + ": no noise to size the rounds at; measure until the verdict is decisive";
   }
   if (!session.attempt && session.candidate_run) {
-    step.why += fmt::format("; it measures the work tree as the candidate, so run it where run {}'s code is "
-                            "('ej checkout r{} DIR' restores it)",
+    step.why += fmt::format("; it measures the work tree as the candidate, so run it with run {}'s code in "
+                            "the work tree (its commit and diff: 'ej checkout r{} DIR' writes its files)",
                             core::number_label(*session.candidate_run), *session.candidate_run);
   }
   return step;

@@ -177,4 +177,11 @@ TEST_CASE("a calibration in blocks says its noise per repeat, and a session in b
   CHECK(next[0]["source"] == "calibration");
   CHECK(next[0]["noise"].get<double>() == Approx(3.64).epsilon(0.02));
   CHECK_THAT(session, Catch::Contains("could detect ±7.8% at 4 rounds (x, calibrated by runs #1 and #2)"));
+  // The session's pairs are no table of two runs measured apart: CSV and markdown say so, not text.
+  for (const char* format : {"csv", "markdown"}) {
+    const auto refused = repo.ej({"compare", "r3", "r4", "--format", format});
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.out.empty());
+    CHECK_THAT(refused.err, Catch::Contains("were measured together (ej run --against)"));
+  }
 }

@@ -474,8 +474,8 @@ TEST_CASE("ej compare of two runs of no attempt says that its next session measu
   REQUIRE(compared["next"][0]["kind"] == "measure_against");
   CHECK_THAT(compared["next"][0]["command"].get<std::string>(), Catch::StartsWith("ej run b --against r1"));
   CHECK_THAT(compared["next"][0]["why"].get<std::string>(),
-             Catch::Contains("it measures the work tree as the candidate, so run it where run #2's code is "
-                             "('ej checkout r2 DIR' restores it)"));
+             Catch::Contains("it measures the work tree as the candidate, so run it with run #2's code in "
+                             "the work tree (its commit and diff: 'ej checkout r2 DIR' writes its files)"));
 }
 
 TEST_CASE(

@@ -2,6 +2,7 @@
 #include "evidence/proposal.h"
 #include "evidence/reader.h"
 #include "unit/evidence/test_journal.h"
+#include "util/error.h"
 
 #include <catch2/catch.hpp>
 
