@@ -44,6 +44,18 @@ void record(const EjRepo& repo, int attempt, const std::string& values, const st
   repo.ok({"record", std::to_string(attempt), "--bench", bench, "--samples", values});
 }
 
+// Attempts 1 (the baseline, pinned) and 2 of plan p: x moves within its noise, y improves by half.
+void record_y_improves(const EjRepo& repo)
+{
+  repo.ok({"try", "baseline", "--plan", "p"});
+  repo.ok({"try", "faster elsewhere", "--plan", "p"});
+  repo.ok({"record", "1", "--bench", "b", "--samples", samples("x", 10, 1, 10), "--samples",
+           samples("y", 100, 1, 10)});
+  repo.ok({"record", "2", "--bench", "b", "--samples", samples("x", 10, 1, 10, 0.5), "--samples",
+           samples("y", 100, 1, 10, 50)});
+  repo.ok({"plan", "baseline", "p", "--run", "1"});
+}
+
 json compare_json(const EjRepo& repo, const std::vector<std::string>& args)
 {
   std::vector<std::string> all{"compare"};
@@ -418,14 +430,8 @@ TEST_CASE("ej compare of an attempt decides on the judged metric as its verdict 
 {
   EjRepo repo;
   set_up(repo);
-  repo.ok({"try", "baseline", "--plan", "p"});
-  repo.ok({"try", "faster elsewhere", "--plan", "p"});
-  repo.ok({"record", "1", "--bench", "b", "--samples", samples("x", 10, 1, 10), "--samples",
-           samples("y", 100, 1, 10)});
   // x (the primary metric, judged) moves within its noise; y clearly improves.
-  repo.ok({"record", "2", "--bench", "b", "--samples", samples("x", 10, 1, 10, 0.5), "--samples",
-           samples("y", 100, 1, 10, 50)});
-  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  record_y_improves(repo);
 
   const auto judged = json::parse(repo.ok({"judge", "2", "--json"}));
   REQUIRE(judged["verdict"]["outcome"] == "inconclusive");
@@ -443,14 +449,8 @@ TEST_CASE("ej compare of an attempt whose plan measures another metric than the 
   EjRepo repo;
   set_up(repo);
   repo.ok({"plan", "edit", "p", "--measure", "b:y"});
-  repo.ok({"try", "baseline", "--plan", "p"});
-  repo.ok({"try", "faster elsewhere", "--plan", "p"});
-  repo.ok({"record", "1", "--bench", "b", "--samples", samples("x", 10, 1, 10), "--samples",
-           samples("y", 100, 1, 10)});
   // x (the primary metric) moves within its noise; y, the metric the plan measures, clearly improves.
-  repo.ok({"record", "2", "--bench", "b", "--samples", samples("x", 10, 1, 10, 0.5), "--samples",
-           samples("y", 100, 1, 10, 50)});
-  repo.ok({"plan", "baseline", "p", "--run", "1"});
+  record_y_improves(repo);
 
   const auto judged = json::parse(repo.ok({"judge", "2", "--json"}));
   REQUIRE(judged["verdict"]["metric"] == "y");
